@@ -1,0 +1,86 @@
+// Package transport moves whole frames between mcpoke and an MCP peer.
+//
+// A frame is one JSON-RPC message as raw bytes, without its newline. A
+// transport never interprets frames: it only knows bytes and processes.
+// Lines that are not JSON are delivered as noise, never as an error.
+package transport
+
+import (
+	"errors"
+)
+
+// Kind says what an inbound Message carries.
+type Kind uint8
+
+const (
+	// KindFrame is one JSON-RPC message.
+	KindFrame Kind = iota
+	// KindNoise is a line on the message stream that is not a JSON value.
+	KindNoise
+	// KindOversize reports a frame over the size limit; Data holds its first
+	// bytes and Size its full length. The frame itself was skipped.
+	KindOversize
+	// KindStderr is one line the server wrote to its stderr.
+	KindStderr
+)
+
+// String implements fmt.Stringer.
+func (k Kind) String() string {
+	switch k {
+	case KindFrame:
+		return "frame"
+	case KindNoise:
+		return "noise"
+	case KindOversize:
+		return "oversize"
+	case KindStderr:
+		return "stderr"
+	}
+	return "unknown"
+}
+
+// Message is one inbound item, in the order the transport saw it.
+type Message struct {
+	Kind Kind
+	// Data is the frame, the noise line or the stderr line, without its
+	// newline. The receiver owns it.
+	Data []byte
+	// Size is the full length of an oversize frame.
+	Size int
+}
+
+// Conn is an open connection to a peer.
+//
+// Send may be called from many goroutines at once; Recv from one at a time.
+// After Close, Recv returns ErrClosed (or the error that ended the
+// connection) and Send returns an error.
+type Conn interface {
+	// Send writes one frame. It returns once the frame was handed to the
+	// peer (written to its stdin, or queued on an in-memory pipe).
+	Send(frame []byte) error
+	// Recv blocks until the next inbound Message. When the connection
+	// ends it returns the reason: ErrClosed after our own Close, or an
+	// error such as *ExitError that says what happened to the peer.
+	Recv() (Message, error)
+	// Close ends the connection and releases everything it holds,
+	// including the server process. It is safe to call more than once.
+	Close() error
+}
+
+// RequestStreamCloser is implemented by transports in which each request
+// has its own channel, such as a Streamable HTTP response stream. Under
+// protocol 2026-07-28 closing that stream is the cancellation; the session
+// asks the transport first and falls back to notifications/cancelled when
+// ok is false.
+type RequestStreamCloser interface {
+	CloseRequestStream(id []byte) (ok bool, err error)
+}
+
+// StderrTail is implemented by transports that keep the last lines a
+// server wrote to stderr, for error messages.
+type StderrTail interface {
+	StderrTail(n int) []string
+}
+
+// ErrClosed is returned by Recv and Send after Close was called on this side.
+var ErrClosed = errors.New("transport: connection closed")
