@@ -1,0 +1,185 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// CallOptions tune one outgoing request.
+type CallOptions struct {
+	// Timeout cancels the request, with reason "timeout after D", when no
+	// response came within it. Zero means none.
+	Timeout time.Duration
+	// ResetTimeoutOnProgress restarts Timeout at each progress
+	// notification; MaxTimeout still bounds the whole request.
+	ResetTimeoutOnProgress bool
+	// MaxTimeout is the hard limit when the timeout resets on progress.
+	// Default 10 × Timeout.
+	MaxTimeout time.Duration
+	// NoProgressToken leaves _meta.progressToken out of this request.
+	NoProgressToken bool
+}
+
+// Call is an outgoing request in flight: an async handle.
+type Call struct {
+	id   ID
+	seq  uint64
+	done chan struct{}
+
+	// Set once, under Session.mu, before done is closed.
+	result json.RawMessage
+	err    error
+	state  State
+}
+
+// ID is the request's wire id.
+func (c *Call) ID() ID { return c.id }
+
+// Seq is the request's sequence number in the session's events.
+func (c *Call) Seq() uint64 { return c.seq }
+
+// Done is closed when the request reached a final state.
+func (c *Call) Done() <-chan struct{} { return c.done }
+
+// Result returns the outcome once Done is closed: the result, or an error
+// that is an *RPCError, wraps ErrCancelled or ErrTimedOut, or says why the
+// connection failed.
+func (c *Call) Result() (json.RawMessage, State, error) {
+	<-c.done
+	return c.result, c.state, c.err
+}
+
+// Wait waits for the final state or ctx, whichever comes first. Ending ctx
+// here does not cancel the request.
+func (c *Call) Wait(ctx context.Context) (json.RawMessage, error) {
+	select {
+	case <-c.done:
+		return c.result, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *Call) resolve(r *request) {
+	c.state = r.info.State
+	switch r.info.State {
+	case Completed:
+		c.result = r.info.Result
+	case Failed:
+		if r.info.Error != nil {
+			c.err = r.info.Error
+		} else {
+			c.err = errors.New(r.info.Failure)
+		}
+	case Cancelled:
+		c.err = fmt.Errorf("%w: %s", ErrCancelled, r.info.CancelReason)
+	case TimedOut:
+		c.err = fmt.Errorf("%w: %s", ErrTimedOut, r.info.CancelReason)
+	}
+	close(c.done)
+}
+
+// Call sends a request and returns its handle once the frame was written.
+// params may be nil, json.RawMessage, or anything encoding/json takes.
+// When ctx ends while the request is in flight, the request is cancelled
+// with ctx's cause as the reason.
+func (s *Session) Call(ctx context.Context, method string, params any, opts CallOptions) (*Call, error) {
+	p, err := marshalParams(params)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrSessionClosed
+	}
+	id := IntID(s.nextID)
+	s.nextID++
+	if !s.cfg.NoProgressTokens && !opts.NoProgressToken && method != "initialize" {
+		if p, err = withProgressToken(p, id); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+	}
+	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
+	s.nextSeq++
+	r := &request{
+		info: RequestInfo{Seq: s.nextSeq, ID: id, Method: method, Tool: toolName(method, p),
+			Params: p, State: Pending, Started: s.clock.Now()},
+		call: &Call{id: id, seq: s.nextSeq, done: make(chan struct{})},
+	}
+	s.out[id.raw] = r
+	s.order = append(s.order, r)
+	s.emit(RequestStarted{Info: r.info})
+	s.startTimers(r, opts)
+	s.mu.Unlock()
+
+	sendErr := s.send(frame)
+
+	s.mu.Lock()
+	r.written = true
+	queued := r.cancelQueued && sendErr == nil
+	if sendErr != nil && r.info.State == Pending {
+		r.info.Failure = sendErr.Error()
+		s.setState(r, Failed, r.info.Failure)
+	}
+	if !queued && r.info.State == Pending && ctx.Done() != nil {
+		r.stopCtxWatch = context.AfterFunc(ctx, func() {
+			_ = s.Cancel(id, "context: "+context.Cause(ctx).Error())
+		})
+	}
+	s.mu.Unlock()
+	if queued {
+		s.sendCancel(r)
+	}
+	if sendErr != nil {
+		return r.call, sendErr
+	}
+	return r.call, nil
+}
+
+// Do sends a request and waits for its outcome.
+func (s *Session) Do(ctx context.Context, method string, params any, opts CallOptions) (json.RawMessage, error) {
+	c, err := s.Call(ctx, method, params, opts)
+	if err != nil {
+		return nil, err
+	}
+	res, _, err := c.Result()
+	return res, err
+}
+
+// startTimers arms the request's timeouts. Callers hold s.mu.
+func (s *Session) startTimers(r *request, opts CallOptions) {
+	if opts.Timeout <= 0 {
+		return
+	}
+	r.timeout = opts.Timeout
+	r.resetOnProgress = opts.ResetTimeoutOnProgress
+	r.timer = s.clock.AfterFunc(opts.Timeout, func() {
+		s.expire(r, fmt.Sprintf("timeout after %s", opts.Timeout))
+	})
+	if opts.ResetTimeoutOnProgress {
+		max := opts.MaxTimeout
+		if max <= 0 {
+			max = 10 * opts.Timeout
+		}
+		r.maxTimer = s.clock.AfterFunc(max, func() {
+			s.expire(r, fmt.Sprintf("timeout after %s (maximum)", max))
+		})
+	}
+}
+
+// toolName returns params.name for tools/call, for display.
+func toolName(method string, params json.RawMessage) string {
+	if method != "tools/call" || len(params) == 0 {
+		return ""
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(params, &p)
+	return p.Name
+}

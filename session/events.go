@@ -1,0 +1,180 @@
+package session
+
+import (
+	"sync"
+	"time"
+)
+
+// Event is one thing that happened in a session. Events reach every
+// Subscription in one order, the order the session decided them in.
+type Event interface{ event() }
+
+// Ref names a request in events: Seq is unique within the session (an
+// incoming request may share an ID with an outgoing one); ID is the wire id.
+type Ref struct {
+	Seq      uint64
+	ID       ID
+	Incoming bool
+}
+
+// RequestStarted: a request was sent, or one arrived from the peer.
+type RequestStarted struct{ Info RequestInfo }
+
+// ProgressUpdated: notifications/progress for a request in flight.
+type ProgressUpdated struct {
+	Ref      Ref
+	Progress Progress
+}
+
+// StateChanged: a request moved to another state.
+type StateChanged struct {
+	Ref      Ref
+	From, To State
+	At       time.Time
+	// Reason is the cancel or timeout reason, or the failure.
+	Reason string
+}
+
+// LateArrived: traffic for a request we had cancelled or that timed out.
+// It is recorded, never delivered as a result.
+type LateArrived struct {
+	Ref  Ref
+	Late LateFrame
+}
+
+// StrayArrived: a response or progress for no request we know.
+type StrayArrived struct {
+	At   time.Time
+	Kind LateKind
+	Data []byte
+}
+
+// DuplicateArrived: a second response for a request that already had one.
+type DuplicateArrived struct {
+	Ref  Ref
+	At   time.Time
+	Data []byte
+}
+
+// NoiseArrived: a line that was not a JSON-RPC message, or a frame over
+// the size limit (Oversize holds its length).
+type NoiseArrived struct {
+	At       time.Time
+	Line     []byte
+	Oversize int
+	// Why says what was wrong with it when it was JSON but not JSON-RPC.
+	Why string
+}
+
+// StderrLine: one line the server wrote to stderr.
+type StderrLine struct {
+	At   time.Time
+	Line string
+}
+
+// Closed: the session ended; Err says why (nil after our own Close).
+type Closed struct {
+	At  time.Time
+	Err error
+}
+
+func (RequestStarted) event()   {}
+func (ProgressUpdated) event()  {}
+func (StateChanged) event()     {}
+func (LateArrived) event()      {}
+func (StrayArrived) event()     {}
+func (DuplicateArrived) event() {}
+func (NoiseArrived) event()     {}
+func (StderrLine) event()       {}
+func (Closed) event()           {}
+
+// Subscription receives a session's events on C, in order, none dropped:
+// the session never blocks on a slow reader; events wait in an unbounded
+// queue instead. C is closed after the Closed event, or by Close.
+type Subscription struct {
+	C <-chan Event
+
+	c      chan Event
+	mu     sync.Mutex
+	cond   sync.Cond
+	queue  []Event
+	ended  bool // no more pushes
+	closed bool // reader gave up
+	quit   chan struct{}
+	once   sync.Once
+	done   chan struct{}
+}
+
+func newSubscription() *Subscription {
+	s := &Subscription{c: make(chan Event, 64), quit: make(chan struct{}), done: make(chan struct{})}
+	s.C = s.c
+	s.cond.L = &s.mu
+	go s.pump()
+	return s
+}
+
+// Close stops delivery; events not yet read are dropped.
+func (s *Subscription) Close() {
+	s.once.Do(func() { close(s.quit) })
+	s.mu.Lock()
+	s.closed = true
+	s.queue = nil
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	<-s.done
+}
+
+// Pending is how many events wait for the reader, beyond C's buffer.
+func (s *Subscription) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+func (s *Subscription) push(e Event) {
+	s.mu.Lock()
+	if !s.closed && !s.ended {
+		s.queue = append(s.queue, e)
+		s.cond.Signal()
+	}
+	s.mu.Unlock()
+}
+
+func (s *Subscription) end() {
+	s.mu.Lock()
+	s.ended = true
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+func (s *Subscription) pump() {
+	defer close(s.done)
+	defer close(s.c)
+	var batch []Event
+	for {
+		s.mu.Lock()
+		for len(s.queue) == 0 && !s.ended && !s.closed {
+			s.cond.Wait()
+		}
+		if s.closed || (len(s.queue) == 0 && s.ended) {
+			s.mu.Unlock()
+			return
+		}
+		batch, s.queue = s.queue, batch[:0]
+		s.mu.Unlock()
+		for i, e := range batch {
+			select {
+			case s.c <- e:
+			case <-s.quit:
+				return
+			}
+			batch[i] = nil
+		}
+	}
+}
+
+func (s *Subscription) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}

@@ -1,0 +1,90 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Protocol versions mcpoke speaks, oldest first.
+var SupportedVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// LatestVersion is what Initialize offers by default.
+const LatestVersion = "2025-11-25"
+
+// Implementation is clientInfo or serverInfo.
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// PeerInfo is what the server said about itself in initialize.
+type PeerInfo struct {
+	ProtocolVersion string          `json:"protocolVersion"`
+	ServerInfo      Implementation  `json:"serverInfo"`
+	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
+	Instructions    string          `json:"instructions,omitempty"`
+}
+
+// InitializeOptions are what the client offers.
+type InitializeOptions struct {
+	// ProtocolVersion to offer; default LatestVersion.
+	ProtocolVersion string
+	ClientInfo      Implementation
+	// Capabilities of the client; default {}.
+	Capabilities json.RawMessage
+}
+
+// UnsupportedVersionError: the server chose a protocol version we do not
+// speak.
+type UnsupportedVersionError struct{ Version string }
+
+// Error implements error.
+func (e *UnsupportedVersionError) Error() string {
+	return fmt.Sprintf("server answered with protocol version %q, which mcpoke does not support (supported: %s)",
+		e.Version, strings.Join(SupportedVersions, ", "))
+}
+
+// Initialize runs the client side of the MCP handshake: initialize, check
+// the version the server chose, then notifications/initialized.
+func (s *Session) Initialize(ctx context.Context, opts InitializeOptions) (PeerInfo, error) {
+	if opts.ProtocolVersion == "" {
+		opts.ProtocolVersion = LatestVersion
+	}
+	if opts.Capabilities == nil {
+		opts.Capabilities = json.RawMessage(`{}`)
+	}
+	params := struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ClientInfo      Implementation  `json:"clientInfo"`
+	}{opts.ProtocolVersion, opts.Capabilities, opts.ClientInfo}
+	res, err := s.Do(ctx, "initialize", params, CallOptions{NoProgressToken: true})
+	if err != nil {
+		return PeerInfo{}, fmt.Errorf("initialize: %w", err)
+	}
+	var peer PeerInfo
+	if err := json.Unmarshal(res, &peer); err != nil {
+		return PeerInfo{}, fmt.Errorf("initialize: malformed result: %w", err)
+	}
+	if !slices.Contains(SupportedVersions, peer.ProtocolVersion) {
+		return peer, &UnsupportedVersionError{Version: peer.ProtocolVersion}
+	}
+	s.mu.Lock()
+	s.peer = peer
+	s.mu.Unlock()
+	if err := s.Notify("notifications/initialized", nil); err != nil {
+		return peer, fmt.Errorf("initialized notification: %w", err)
+	}
+	return peer, nil
+}
+
+// Peer returns what the server said in initialize; zero before.
+func (s *Session) Peer() PeerInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peer
+}

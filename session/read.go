@@ -1,0 +1,85 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// read is the session's one reader: it takes every inbound item in order
+// until the transport ends.
+func (s *Session) read() {
+	for {
+		m, err := s.conn.Recv()
+		if err != nil {
+			s.shutdown(err)
+			return
+		}
+		s.handleInbound(m)
+	}
+}
+
+func (s *Session) handleInbound(m transport.Message) {
+	switch m.Kind {
+	case transport.KindFrame:
+		s.handleFrame(m.Data)
+	case transport.KindNoise:
+		s.noise(m.Data, 0, "not JSON")
+	case transport.KindOversize:
+		s.noise(m.Data, m.Size, "frame over the size limit, skipped")
+	case transport.KindStderr:
+		s.mu.Lock()
+		s.emit(StderrLine{At: s.clock.Now(), Line: string(m.Data)})
+		s.mu.Unlock()
+	}
+}
+
+func (s *Session) noise(line []byte, oversize int, why string) {
+	s.mu.Lock()
+	s.emit(NoiseArrived{At: s.clock.Now(), Line: line, Oversize: oversize, Why: why})
+	s.mu.Unlock()
+	s.log.Debug("noise", "why", why, "line", truncate(line, 200))
+}
+
+// handleFrame dispatches one frame: a message, or a batch (2025-03-26).
+func (s *Session) handleFrame(frame []byte) {
+	trimmed := bytes.TrimSpace(frame)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(trimmed, &batch); err != nil || len(batch) == 0 {
+			s.noise(frame, 0, "invalid batch")
+			return
+		}
+		for _, m := range batch {
+			s.handleMessage(m)
+		}
+		return
+	}
+	s.handleMessage(frame)
+}
+
+func (s *Session) handleMessage(frame []byte) {
+	var m wireMessage
+	if err := json.Unmarshal(frame, &m); err != nil {
+		s.noise(frame, 0, "not a JSON-RPC message: "+err.Error())
+		return
+	}
+	switch {
+	case m.isResponse():
+		s.handleResponse(&m, frame)
+	case m.isRequest():
+		s.handleRequest(&m)
+	case m.isNotification():
+		s.handleNotification(&m)
+	default:
+		s.noise(frame, 0, "not a JSON-RPC request, response or notification")
+	}
+}
+
+func truncate(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}

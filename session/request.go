@@ -1,0 +1,111 @@
+package session
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Progress is one notifications/progress for a request.
+type Progress struct {
+	At       time.Time `json:"-"`
+	Progress float64   `json:"progress"`
+	Total    *float64  `json:"total,omitempty"`
+	Message  string    `json:"message,omitempty"`
+}
+
+// LateKind says what kind of late or stray traffic arrived.
+type LateKind uint8
+
+const (
+	LateResponse LateKind = iota
+	LateError
+	LateProgress
+)
+
+// String implements fmt.Stringer with the names used in JSON output.
+func (k LateKind) String() string {
+	switch k {
+	case LateResponse:
+		return "response"
+	case LateError:
+		return "error"
+	case LateProgress:
+		return "progress"
+	}
+	return "unknown"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (k LateKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// LateFrame is traffic that arrived for a request after we cancelled it or
+// it timed out.
+type LateFrame struct {
+	Kind LateKind
+	At   time.Time
+	// AfterCancel is how long after the cancel (or timeout) it arrived.
+	AfterCancel time.Duration
+	Data        []byte
+}
+
+// Limits on what one request keeps, so that a flooding peer cannot grow a
+// request without bound. Counts keep going past them.
+const (
+	maxProgressHistory = 1000
+	maxLateFrames      = 1000
+)
+
+// RequestInfo is a snapshot of one request. Slices in it are shared with
+// the session and must not be modified.
+type RequestInfo struct {
+	Seq uint64
+	ID  ID
+	// Incoming is true for a request the peer sent us.
+	Incoming bool
+	Method   string
+	// Tool is params.name of a tools/call.
+	Tool   string
+	Params json.RawMessage
+	State  State
+
+	Started time.Time
+	// Ended is when the state became final.
+	Ended time.Time
+
+	// Progress is the latest progress; ProgressCount counts them all, and
+	// ProgressHistory keeps the first maxProgressHistory.
+	Progress        *Progress
+	ProgressCount   int
+	ProgressHistory []Progress
+
+	Result json.RawMessage
+	Error  *RPCError
+	// Failure says why a request failed without an error response, such
+	// as the server exiting.
+	Failure string
+
+	CancelReason string
+	// CancelAt is when we decided to cancel (or the timeout fired).
+	CancelAt time.Time
+	// CancelSentAt is when the cancellation was written to the transport.
+	CancelSentAt time.Time
+
+	Late       []LateFrame
+	LateCount  int
+	Duplicates int
+
+	// TaskID is set for a task-augmented request once the peer created
+	// its task; such a request is cancelled with tasks/cancel.
+	TaskID string
+}
+
+// Ref returns the reference events use for this request.
+func (r *RequestInfo) Ref() Ref { return Ref{Seq: r.Seq, ID: r.ID, Incoming: r.Incoming} }
+
+// Elapsed is how long the request ran, or has run so far at now.
+func (r *RequestInfo) Elapsed(now time.Time) time.Duration {
+	if !r.Ended.IsZero() {
+		return r.Ended.Sub(r.Started)
+	}
+	return now.Sub(r.Started)
+}

@@ -1,0 +1,60 @@
+package session
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// handleResponse settles the request a response answers, or records the
+// response as late, duplicate or stray.
+func (s *Session) handleResponse(m *wireMessage, frame []byte) {
+	kind := LateResponse
+	var rpcErr *RPCError
+	if m.Error != nil {
+		kind = LateError
+		rpcErr = &RPCError{}
+		if err := json.Unmarshal(m.Error, rpcErr); err != nil {
+			rpcErr = &RPCError{Code: CodeInternalError, Message: "malformed error object: " + string(m.Error)}
+		}
+	}
+	id, err := ParseID(m.ID)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.clock.Now()
+	r := s.out[id.raw]
+	if err != nil || r == nil {
+		s.emit(StrayArrived{At: now, Kind: kind, Data: frame})
+		s.log.Warn("stray response", "id", string(m.ID))
+		return
+	}
+	switch r.info.State {
+	case Pending:
+		if rpcErr != nil {
+			r.info.Error = rpcErr
+			s.setState(r, Failed, rpcErr.Error())
+			return
+		}
+		r.info.Result = m.Result
+		s.setState(r, Completed, "")
+	case Cancelling, Cancelled, TimedOut:
+		s.late(r, kind, now, frame)
+	default:
+		r.info.Duplicates++
+		s.emit(DuplicateArrived{Ref: r.info.Ref(), At: now, Data: frame})
+		s.log.Warn("duplicate response", "id", id.String())
+	}
+}
+
+// late records traffic for a request we cancelled or that timed out.
+// Callers hold s.mu.
+func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
+	lf := LateFrame{Kind: kind, At: now, AfterCancel: now.Sub(r.info.CancelAt), Data: frame}
+	r.info.LateCount++
+	if len(r.info.Late) < maxLateFrames {
+		r.info.Late = append(r.info.Late, lf)
+	}
+	s.emit(LateArrived{Ref: r.info.Ref(), Late: lf})
+	s.log.Info("late traffic", "id", r.info.ID.String(), "kind", kind.String(),
+		"afterCancel", lf.AfterCancel, "state", r.info.State.String())
+}

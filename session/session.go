@@ -1,0 +1,335 @@
+// Package session is a symmetric JSON-RPC 2.0 peer with the rules of MCP:
+// the request table, cancellation, progress, timeouts and lifecycle. The
+// mcpoke client and the built-in demo server are both a Session.
+//
+// Concurrency: a Session is safe for use from many goroutines. All request
+// state lives behind one mutex; events are decided under it, so every
+// Subscription sees them in the same order the state changed. No method
+// blocks on a slow event reader.
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// Config tunes a Session. The zero value works.
+type Config struct {
+	// Handlers answer incoming requests by method. ping is answered
+	// unless overridden; any other unknown method gets -32601.
+	Handlers map[string]Handler
+	// Notifications receive incoming notifications by method, besides
+	// those the session handles itself (cancelled, progress).
+	Notifications map[string]NotificationHandler
+	// SettleWindow is how long a cancelled request stays cancelling after
+	// the cancel was delivered, watching what the peer does. Default 1s;
+	// negative means none.
+	SettleWindow time.Duration
+	// NoProgressTokens stops adding _meta.progressToken to requests.
+	NoProgressTokens bool
+	// MaxFinished is how many finished requests the table keeps; the
+	// oldest are dropped past it. Default 10,000.
+	MaxFinished int
+	// Logger receives cancellation reasons, sent and received, late
+	// traffic and protocol oddities. Default: discard.
+	Logger *slog.Logger
+	// Clock is the source of time; tests pass a fake one.
+	Clock Clock
+}
+
+// Handler answers one incoming request. It runs in its own goroutine, and
+// ctx is cancelled when the peer cancels the request or the session ends;
+// after a cancel no response is sent, whatever the handler returns. A
+// *RPCError result is sent as that error; any other error as -32603.
+type Handler func(ctx context.Context, req *Incoming) (any, error)
+
+// NotificationHandler receives one incoming notification. It runs on the
+// session's reader goroutine, so it must return quickly.
+type NotificationHandler func(s *Session, params json.RawMessage)
+
+// Errors the session returns. Match them with errors.Is.
+var (
+	// ErrSessionClosed: the session ended; nothing more can be sent.
+	ErrSessionClosed = errors.New("session closed")
+	// ErrCancelled is the result of a request we cancelled.
+	ErrCancelled = errors.New("request cancelled")
+	// ErrTimedOut is the result of a request whose timeout expired.
+	ErrTimedOut = errors.New("request timed out")
+	// ErrUnknownRequest: Cancel named no request we sent.
+	ErrUnknownRequest = errors.New("no such request")
+	// ErrNotCancellable: the request is finished or already cancelling;
+	// the error text says which.
+	ErrNotCancellable = errors.New("request cannot be cancelled")
+	// ErrInitializeNotCancellable: the MCP spec forbids cancelling
+	// initialize.
+	ErrInitializeNotCancellable = errors.New("initialize cannot be cancelled (MCP spec)")
+)
+
+// Session is one side of an MCP connection.
+type Session struct {
+	conn   transport.Conn
+	cfg    Config
+	clock  Clock
+	log    *slog.Logger
+	ctx    context.Context // parent of incoming handlers' contexts
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	nextID   int64
+	nextSeq  uint64
+	out      map[string]*request // outgoing, by id text
+	in       map[string]*request // incoming in flight, by id text
+	order    []*request          // every request kept, by Seq
+	finished int                 // finished requests in order
+	subs     []*Subscription
+	closed   bool
+	closeErr error
+	peer     PeerInfo
+
+	handlers sync.WaitGroup
+	done     chan struct{}
+}
+
+// request is a row of the table. info is guarded by Session.mu.
+type request struct {
+	info RequestInfo
+	call *Call // outgoing only
+
+	timer, maxTimer Timer
+	timeout         time.Duration
+	resetOnProgress bool
+	stopCtxWatch    func() bool
+
+	written      bool // the request frame was handed to the transport
+	cancelQueued bool // Cancel came before it was written
+
+	cancelHandler context.CancelFunc // incoming only
+	ignoreCancel  bool               // incoming: the handler answers anyway
+}
+
+// New starts a session on conn. It reads conn until conn ends or Close.
+func New(conn transport.Conn, cfg Config) *Session {
+	if cfg.SettleWindow == 0 {
+		cfg.SettleWindow = time.Second
+	}
+	if cfg.MaxFinished <= 0 {
+		cfg.MaxFinished = 10000
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = realClock{}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Session{
+		conn:   conn,
+		cfg:    cfg,
+		clock:  cfg.Clock,
+		log:    cfg.Logger,
+		ctx:    ctx,
+		cancel: cancel,
+		nextID: 1,
+		out:    make(map[string]*request),
+		in:     make(map[string]*request),
+		done:   make(chan struct{}),
+	}
+	go s.read()
+	return s
+}
+
+// Subscribe returns a new stream of the session's events, from now on.
+// Subscribe before the first request to see everything.
+func (s *Session) Subscribe() *Subscription {
+	sub := newSubscription()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	live := s.subs[:0]
+	for _, o := range s.subs {
+		if !o.isClosed() {
+			live = append(live, o)
+		}
+	}
+	s.subs = append(live, sub)
+	if s.closed {
+		sub.push(Closed{At: s.clock.Now(), Err: s.closeErr})
+		sub.end()
+	}
+	return sub
+}
+
+// emit sends e to every subscriber. Callers hold s.mu.
+func (s *Session) emit(e Event) {
+	for _, sub := range s.subs {
+		sub.push(e)
+	}
+}
+
+// Done is closed when the session has ended.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Err says why the session ended: nil while it runs and after our own
+// Close, else the transport's error (such as the server's exit status).
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closeErr
+}
+
+// Close ends the session: the transport is closed (which stops a stdio
+// server), requests in flight fail, incoming handlers are cancelled and
+// waited for.
+func (s *Session) Close() error {
+	err := s.conn.Close()
+	<-s.done
+	s.handlers.Wait()
+	return err
+}
+
+// Snapshot returns every request in the table, oldest first.
+func (s *Session) Snapshot() []RequestInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]RequestInfo, len(s.order))
+	for i, r := range s.order {
+		out[i] = r.info
+	}
+	return out
+}
+
+// Lookup returns the outgoing request with id.
+func (s *Session) Lookup(id ID) (RequestInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.out[id.raw]; ok {
+		return r.info, true
+	}
+	return RequestInfo{}, false
+}
+
+// setState moves r to state to and tells subscribers. Callers hold s.mu.
+func (s *Session) setState(r *request, to State, reason string) {
+	from := r.info.State
+	if from == to {
+		return
+	}
+	r.info.State = to
+	now := s.clock.Now()
+	if to.Final() {
+		r.info.Ended = now
+		r.stopTimers()
+		s.finished++
+	}
+	s.emit(StateChanged{Ref: r.info.Ref(), From: from, To: to, At: now, Reason: reason})
+	if to.Final() {
+		if r.call != nil {
+			r.call.resolve(r)
+		}
+		s.trim()
+	}
+}
+
+func (r *request) stopTimers() {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	if r.maxTimer != nil {
+		r.maxTimer.Stop()
+	}
+	if r.stopCtxWatch != nil {
+		r.stopCtxWatch()
+	}
+}
+
+// trim drops the oldest finished requests once more than MaxFinished are
+// kept, in batches so the cost is amortized. Callers hold s.mu.
+func (s *Session) trim() {
+	if s.finished <= s.cfg.MaxFinished+s.cfg.MaxFinished/4 {
+		return
+	}
+	drop := s.finished - s.cfg.MaxFinished
+	kept := s.order[:0]
+	for _, r := range s.order {
+		if drop > 0 && r.info.State.Final() {
+			drop--
+			s.finished--
+			if !r.info.Incoming {
+				delete(s.out, r.info.ID.raw)
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	clear(s.order[len(kept):])
+	s.order = kept
+}
+
+// send writes one frame, logging a failure; the reader notices a dead
+// transport on its own and ends the session.
+func (s *Session) send(frame []byte) error {
+	if err := s.conn.Send(frame); err != nil {
+		s.log.Debug("send failed", "err", err)
+		return fmt.Errorf("send: %w", err)
+	}
+	return nil
+}
+
+// Notify sends a notification.
+func (s *Session) Notify(method string, params any) error {
+	p, err := marshalParams(params)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return ErrSessionClosed
+	}
+	return s.send(appendRequest(nil, ID{}, method, p))
+}
+
+// shutdown ends the session after the transport ended with err.
+func (s *Session) shutdown(err error) {
+	s.cancel()
+	s.mu.Lock()
+	var closeErr error
+	if !errors.Is(err, transport.ErrClosed) {
+		closeErr = err
+	}
+	s.closed = true
+	s.closeErr = closeErr
+	why := "session closed"
+	if closeErr != nil {
+		why = closeErr.Error()
+	}
+	for _, r := range s.order {
+		switch r.info.State {
+		case Pending:
+			if r.info.Incoming {
+				s.setState(r, Cancelled, why)
+				continue
+			}
+			r.info.Failure = why
+			s.setState(r, Failed, why)
+		case Cancelling:
+			s.setState(r, Cancelled, r.info.CancelReason)
+		}
+	}
+	s.emit(Closed{At: s.clock.Now(), Err: closeErr})
+	for _, sub := range s.subs {
+		sub.end()
+	}
+	s.mu.Unlock()
+	if closeErr != nil {
+		s.log.Info("session ended", "err", closeErr)
+	}
+	close(s.done)
+}

@@ -1,0 +1,184 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// JSON-RPC error codes used by the session.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+)
+
+// RPCError is a JSON-RPC error object, sent or received.
+type RPCError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Error implements error.
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
+}
+
+// wireMessage is any JSON-RPC 2.0 message as it arrives. Which fields are
+// present tells what it is.
+type wireMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+func (m *wireMessage) isRequest() bool      { return m.Method != "" && m.ID != nil }
+func (m *wireMessage) isNotification() bool { return m.Method != "" && m.ID == nil }
+func (m *wireMessage) isResponse() bool {
+	return m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil)
+}
+
+// appendRequest appends a request or, with a zero id, a notification.
+// Hand-built because every call goes through here: it costs one buffer
+// instead of encoding/json's reflection.
+func appendRequest(b []byte, id ID, method string, params json.RawMessage) []byte {
+	b = append(b, `{"jsonrpc":"2.0",`...)
+	if !id.IsZero() {
+		b = append(b, `"id":`...)
+		b = append(b, id.raw...)
+		b = append(b, ',')
+	}
+	b = append(b, `"method":`...)
+	b = appendString(b, method)
+	if len(params) > 0 {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}')
+}
+
+// appendResult appends a success response.
+func appendResult(b []byte, id ID, result json.RawMessage) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id.raw...)
+	b = append(b, `,"result":`...)
+	if len(result) == 0 {
+		result = json.RawMessage(`{}`)
+	}
+	b = append(b, result...)
+	return append(b, '}')
+}
+
+// appendError appends an error response.
+func appendError(b []byte, id ID, e *RPCError) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	if id.IsZero() {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, id.raw...)
+	}
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, e.Code, 10)
+	b = append(b, `,"message":`...)
+	b = appendString(b, e.Message)
+	if len(e.Data) > 0 {
+		b = append(b, `,"data":`...)
+		b = append(b, e.Data...)
+	}
+	return append(b, `}}`...)
+}
+
+// appendString appends s as a JSON string; plain ASCII takes the fast path.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// marshalParams turns params into JSON text. json.RawMessage and []byte
+// pass through untouched; nil means no params.
+func marshalParams(p any) (json.RawMessage, error) {
+	switch v := p.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return v, nil
+	case []byte:
+		return v, nil
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("encode params: %w", err)
+	}
+	if bytes.Equal(b, []byte("null")) {
+		return nil, nil
+	}
+	return b, nil
+}
+
+// withProgressToken returns params with _meta.progressToken set to token.
+// Objects without a _meta key get it spliced in without a decode.
+func withProgressToken(params json.RawMessage, token ID) (json.RawMessage, error) {
+	trimmed := bytes.TrimSpace(params)
+	if len(trimmed) == 0 {
+		return json.RawMessage(`{"_meta":{"progressToken":` + token.raw + `}}`), nil
+	}
+	if trimmed[0] != '{' {
+		return params, nil // positional params cannot carry _meta
+	}
+	if !bytes.Contains(trimmed, []byte(`"_meta"`)) {
+		rest := bytes.TrimSpace(trimmed[1:])
+		b := make([]byte, 0, len(trimmed)+len(token.raw)+32)
+		b = append(b, `{"_meta":{"progressToken":`...)
+		b = append(b, token.raw...)
+		b = append(b, '}')
+		if len(rest) > 0 && rest[0] != '}' {
+			b = append(b, ',')
+		}
+		return append(b, rest...), nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &obj); err != nil {
+		return nil, fmt.Errorf("params are not a JSON object: %w", err)
+	}
+	meta := map[string]json.RawMessage{}
+	if m, ok := obj["_meta"]; ok && len(m) > 0 && string(m) != "null" {
+		if err := json.Unmarshal(m, &meta); err != nil {
+			return nil, fmt.Errorf("params._meta is not an object: %w", err)
+		}
+	}
+	meta["progressToken"] = json.RawMessage(token.raw)
+	mb, _ := json.Marshal(meta)
+	obj["_meta"] = mb
+	return json.Marshal(obj)
+}
+
+// progressTokenOf returns the _meta.progressToken of incoming params.
+func progressTokenOf(params json.RawMessage) (ID, bool) {
+	if !bytes.Contains(params, []byte(`"progressToken"`)) {
+		return ID{}, false
+	}
+	var p struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Meta.ProgressToken == nil {
+		return ID{}, false
+	}
+	id, err := ParseID(p.Meta.ProgressToken)
+	return id, err == nil
+}
