@@ -49,7 +49,7 @@ func (f *frameReader) next() (Message, error) {
 	if size > f.max {
 		return Message{Kind: KindOversize, Data: line, Size: size}, nil
 	}
-	return Message{Kind: classify(line), Data: line, Size: size}, nil
+	return Message{Kind: classify(line), Data: line}, nil
 }
 
 // classify says whether a line is a JSON-RPC frame. Only objects and
@@ -145,7 +145,7 @@ func (l *lineReader) read() (line []byte, owned bool, size int, err error) {
 			return acc, true, size, nil
 		case acc != nil:
 			acc = append(acc, chunk...)
-			return acc[:min(size, len(acc))], true, size, nil
+			return acc[:size], true, size, nil
 		}
 		return chunk[:size], false, size, nil
 	}

@@ -1,0 +1,162 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// serverHarness is a Session acting as a server, driven by raw frames.
+type serverHarness struct {
+	*harness
+	logs *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newServerHarness(t *testing.T, handlers map[string]Handler) *serverHarness {
+	a, b := transport.Pipe()
+	logs := &syncBuffer{}
+	h := &harness{t: t, peer: b, clock: newFakeClock(), wire: &wireLog{}}
+	tap := transport.NewTap(a)
+	tap.Observe(h.wire.observe)
+	h.s = New(tap, Config{Handlers: handlers, Clock: h.clock, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	h.events = collect(h.s.Subscribe())
+	t.Cleanup(func() { h.s.Close(); h.peer.Close() })
+	return &serverHarness{harness: h, logs: logs}
+}
+
+func TestIncomingPingAndUnknownMethod(t *testing.T) {
+	h := newServerHarness(t, nil)
+	h.peerSend(`{"jsonrpc":"2.0","id":"p1","method":"ping"}`)
+	if m := h.readFrame(); string(m.ID) != `"p1"` || string(m.Result) != `{}` {
+		t.Fatalf("ping answer %+v", m)
+	}
+	h.peerSend(`{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{}}`)
+	m := h.readFrame()
+	if string(m.ID) != `7` || !contains(string(m.Error), `-32601`) {
+		t.Fatalf("unknown method answer id=%s error=%s", m.ID, m.Error)
+	}
+}
+
+func TestIncomingCancelStopsHandlerAndSuppressesResponse(t *testing.T) {
+	stopped := make(chan struct{})
+	h := newServerHarness(t, map[string]Handler{
+		"tools/call": func(ctx context.Context, in *Incoming) (any, error) {
+			if err := in.NotifyProgress(1, 10, "working"); err != nil {
+				return nil, err
+			}
+			<-ctx.Done()
+			close(stopped)
+			return map[string]string{"should": "not be sent"}, nil
+		},
+	})
+	h.peerSend(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","_meta":{"progressToken":"tok"}}}`)
+	p := h.readFrame()
+	if p.Method != "notifications/progress" || string(p.Params) != `{"progressToken":"tok","progress":1,"total":10,"message":"working"}` {
+		t.Fatalf("progress %s %s", p.Method, p.Params)
+	}
+	h.clock.Advance(1500 * time.Millisecond)
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"user"}}`)
+	<-stopped
+	h.events.waitFor(t, "incoming cancelled", func(e Event) bool {
+		sc, ok := e.(StateChanged)
+		return ok && sc.Ref.Incoming && sc.To == Cancelled && sc.Reason == "user"
+	})
+	h.s.Close()
+	for _, f := range h.wire.out[1:] {
+		t.Errorf("response sent after cancel: %s", f)
+	}
+	logs := h.logs.String()
+	for _, want := range []string{"cancel received", "id=3", "reason=user", "tool=sleep", "ran=1.5s"} {
+		if !contains(logs, want) {
+			t.Errorf("log lacks %q:\n%s", want, logs)
+		}
+	}
+}
+
+func TestIncomingIgnoreCancellationAnswersAnyway(t *testing.T) {
+	release := make(chan struct{})
+	h := newServerHarness(t, map[string]Handler{
+		"tools/call": func(ctx context.Context, in *Incoming) (any, error) {
+			in.IgnoreCancellation()
+			<-release
+			return map[string]bool{"stubborn": true}, nil
+		},
+	})
+	h.peerSend(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"stubborn"}}`)
+	h.events.waitFor(t, "started", func(e Event) bool { _, ok := e.(RequestStarted); return ok })
+	// IgnoreCancellation runs in the handler; make sure it ran first.
+	for {
+		h.s.mu.Lock()
+		ig := h.s.in[`4`] != nil && h.s.in[`4`].ignoreCancel
+		h.s.mu.Unlock()
+		if ig {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"stop"}}`)
+	h.peerSend(`{"jsonrpc":"2.0","id":"sync","method":"ping"}`)
+	h.readFrame() // ping answer: the cancel was processed before it
+	close(release)
+	if m := h.readFrame(); string(m.ID) != "4" || string(m.Result) != `{"stubborn":true}` {
+		t.Fatalf("stubborn answer %+v", m)
+	}
+	if !contains(h.logs.String(), "will answer anyway") {
+		t.Errorf("log: %s", h.logs.String())
+	}
+}
+
+func TestInvalidCancellationsAreIgnored(t *testing.T) {
+	h := newServerHarness(t, nil)
+	for _, p := range []string{`{"requestId":99}`, `{"reason":"no id"}`, `"garbage"`, `{"requestId":{"x":1}}`, `{"requestId":"sync"}`} {
+		h.peerSend(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":%s}`, p)
+	}
+	h.peerSend(`{"jsonrpc":"2.0","id":"sync","method":"ping"}`)
+	if m := h.readFrame(); string(m.ID) != `"sync"` {
+		t.Fatalf("session stopped answering: %+v", m)
+	}
+	logs := h.logs.String()
+	for _, want := range []string{"no such request in flight", "malformed", "invalid request id"} {
+		if !contains(logs, want) {
+			t.Errorf("log lacks %q:\n%s", want, logs)
+		}
+	}
+}
+
+func TestProgressTokenInjection(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{``, `{"_meta":{"progressToken":5}}`},
+		{`{}`, `{"_meta":{"progressToken":5}}`},
+		{`{"name":"x"}`, `{"_meta":{"progressToken":5},"name":"x"}`},
+		{`{"_meta":{"a":1},"name":"x"}`, `{"_meta":{"a":1,"progressToken":5},"name":"x"}`},
+		{`[1,2]`, `[1,2]`},
+	}
+	for _, c := range cases {
+		got, err := withProgressToken([]byte(c.in), IntID(5))
+		if err != nil || string(got) != c.want {
+			t.Errorf("withProgressToken(%s) = %s, %v; want %s", c.in, got, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,302 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// The spec's three timing scenarios for cancellation, made deterministic.
+
+func TestCancelBeforeResponse(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, err := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "sleep"}, CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := h.readFrame()
+	if string(req.ID) != "1" || req.Method != "tools/call" {
+		t.Fatalf("request = %+v", req)
+	}
+	if err := h.s.Cancel(c.ID(), "user pressed c"); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := h.s.Lookup(c.ID()); info.State != Cancelling {
+		t.Fatalf("state after Cancel = %v, want cancelling", info.State)
+	}
+	cancel := h.readFrame()
+	if cancel.Method != "notifications/cancelled" || cancel.ID != nil {
+		t.Fatalf("cancel frame = %+v", cancel)
+	}
+	if got := string(cancel.Params); got != `{"requestId":1,"reason":"user pressed c"}` {
+		t.Fatalf("cancel params = %s (the id must stay a number)", got)
+	}
+
+	h.clock.Advance(300 * time.Millisecond)
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"done anyway"}]}}`)
+	ev := h.events.waitFor(t, "late response", isLate(c.Seq(), LateResponse)).(LateArrived)
+	if ev.Late.AfterCancel != 300*time.Millisecond {
+		t.Errorf("late AfterCancel = %v, want 300ms", ev.Late.AfterCancel)
+	}
+	select {
+	case <-c.Done():
+		t.Fatal("call finished before the settle window passed")
+	default:
+	}
+	h.clock.Advance(time.Second)
+	res, st, err := c.Result()
+	if st != Cancelled || res != nil || !errors.Is(err, ErrCancelled) {
+		t.Fatalf("Result = %s, %v, %v; want nil, cancelled, ErrCancelled", res, st, err)
+	}
+	info, _ := h.s.Lookup(c.ID())
+	if info.LateCount != 1 || info.Result != nil || info.CancelReason != "user pressed c" {
+		t.Fatalf("info = %+v", info)
+	}
+}
+
+func TestCancelAndResponseCross(t *testing.T) {
+	h := newHarness(t, harnessOpts{gated: true})
+	c, err := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "x"}, CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.readFrame()
+	// The peer answers; the answer is on its way (held at the gate) when
+	// the user cancels: they cross on the wire.
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"ok":true}}`)
+	if err := h.s.Cancel(c.ID(), "crossing"); err != nil {
+		t.Fatalf("Cancel while the response is in flight: %v", err)
+	}
+	if m := h.readFrame(); m.Method != "notifications/cancelled" {
+		t.Fatalf("want the cancel on the wire, got %+v", m)
+	}
+	h.clock.Advance(50 * time.Millisecond)
+	h.gate.release(1)
+	ev := h.events.waitFor(t, "late response", isLate(c.Seq(), LateResponse)).(LateArrived)
+	if ev.Late.AfterCancel != 50*time.Millisecond {
+		t.Errorf("AfterCancel = %v", ev.Late.AfterCancel)
+	}
+	h.clock.Advance(time.Second)
+	if _, st, err := c.Result(); st != Cancelled || !errors.Is(err, ErrCancelled) {
+		t.Fatalf("got %v %v; a response after Cancel returned must never be the result", st, err)
+	}
+}
+
+func TestResponseBeforeCancel(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "x"}, CallOptions{})
+	h.readFrame()
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"ok":true}}`)
+	h.events.waitFor(t, "completed", isState(c.Seq(), Completed))
+	before := h.wire.written()
+	err := h.s.Cancel(c.ID(), "too late")
+	if !errors.Is(err, ErrNotCancellable) {
+		t.Fatalf("Cancel after completion = %v, want ErrNotCancellable", err)
+	}
+	if after := h.wire.written(); after != before {
+		t.Fatalf("Cancel of a finished request wrote %d frames", after-before)
+	}
+	res, st, err := c.Result()
+	if st != Completed || err != nil || string(res) != `{"ok":true}` {
+		t.Fatalf("Result = %s %v %v", res, st, err)
+	}
+}
+
+func TestCancelRefusals(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	go func() {
+		m := h.readFrame()
+		if m.Method != "initialize" {
+			t.Errorf("first frame %q", m.Method)
+		}
+		h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"fake","version":"1"},"capabilities":{}}}`)
+	}()
+	peer, err := h.s.Initialize(context.Background(), InitializeOptions{ClientInfo: Implementation{Name: "mcpoke", Version: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peer.ServerInfo.Name != "fake" || peer.ProtocolVersion != "2025-06-18" {
+		t.Fatalf("peer = %+v", peer)
+	}
+	if m := h.readFrame(); m.Method != "notifications/initialized" {
+		t.Fatalf("after initialize: %q", m.Method)
+	}
+	before := h.wire.written()
+	if err := h.s.Cancel(IntID(1), "no"); !errors.Is(err, ErrInitializeNotCancellable) {
+		t.Errorf("cancel initialize: %v", err)
+	}
+	if err := h.s.Cancel(IntID(99), "no"); !errors.Is(err, ErrUnknownRequest) {
+		t.Errorf("cancel unknown: %v", err)
+	}
+	if err := h.s.Cancel(StringID("2"), "no"); !errors.Is(err, ErrUnknownRequest) {
+		t.Errorf(`cancel "2" must not match id 2: %v`, err)
+	}
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	before++
+	if err := h.s.Cancel(c.ID(), "once"); err != nil {
+		t.Fatal(err)
+	}
+	h.readFrame()
+	before++
+	if err := h.s.Cancel(c.ID(), "twice"); !errors.Is(err, ErrNotCancellable) {
+		t.Errorf("second cancel: %v", err)
+	}
+	if got := h.wire.written(); got != before {
+		t.Errorf("refused cancels wrote %d frames", got-before)
+	}
+}
+
+func TestUnsupportedProtocolVersion(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	go func() {
+		h.readFrame()
+		h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","serverInfo":{"name":"old","version":"1"},"capabilities":{}}}`)
+	}()
+	_, err := h.s.Initialize(context.Background(), InitializeOptions{})
+	var uv *UnsupportedVersionError
+	if !errors.As(err, &uv) || uv.Version != "1999-01-01" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestTimeoutThenLateTraffic(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "slow", nil, CallOptions{Timeout: 30 * time.Second})
+	h.readFrame()
+	h.clock.Advance(29 * time.Second)
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
+	h.events.waitFor(t, "progress", func(e Event) bool { _, ok := e.(ProgressUpdated); return ok })
+	h.clock.Advance(time.Second)
+	_, st, err := c.Result()
+	if st != TimedOut || !errors.Is(err, ErrTimedOut) {
+		t.Fatalf("got %v %v", st, err)
+	}
+	m := h.readFrame()
+	if m.Method != "notifications/cancelled" || string(m.Params) != `{"requestId":1,"reason":"timeout after 30s"}` {
+		t.Fatalf("timeout cancel = %s %s", m.Method, m.Params)
+	}
+	h.clock.Advance(2 * time.Second)
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2}}`)
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"gave up"}}`)
+	lp := h.events.waitFor(t, "late progress", isLate(c.Seq(), LateProgress)).(LateArrived)
+	le := h.events.waitFor(t, "late error", isLate(c.Seq(), LateError)).(LateArrived)
+	if lp.Late.AfterCancel != 2*time.Second || le.Late.AfterCancel != 2*time.Second {
+		t.Errorf("delays %v %v", lp.Late.AfterCancel, le.Late.AfterCancel)
+	}
+}
+
+func TestTimeoutResetsOnProgressUpToMaximum(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "slow", nil, CallOptions{
+		Timeout: 10 * time.Second, ResetTimeoutOnProgress: true, MaxTimeout: 35 * time.Second})
+	h.readFrame()
+	for i := 1; i <= 3; i++ {
+		h.clock.Advance(9 * time.Second)
+		h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":%d}}`, i)
+		h.events.waitFor(t, "progress", func(e Event) bool {
+			p, ok := e.(ProgressUpdated)
+			return ok && p.Progress.Progress == float64(i)
+		})
+		if info, _ := h.s.Lookup(c.ID()); info.State != Pending {
+			t.Fatalf("after %ds with progress: %v", 9*i, info.State)
+		}
+	}
+	h.clock.Advance(9 * time.Second)
+	// 36s have passed: the maximum (35s) fired even though progress kept coming.
+	_, st, err := c.Result()
+	if st != TimedOut || err == nil || !contains(err.Error(), "maximum") {
+		t.Fatalf("got %v %v", st, err)
+	}
+}
+
+func TestStrayAndDuplicateResponses(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"again":true}}`)
+	h.peerSend(`{"jsonrpc":"2.0","id":"1","result":{}}`)
+	h.peerSend(`{"jsonrpc":"2.0","id":77,"error":{"code":1,"message":"who?"}}`)
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"nope","progress":1}}`)
+	h.events.waitFor(t, "duplicate", func(e Event) bool { d, ok := e.(DuplicateArrived); return ok && d.Ref.Seq == c.Seq() })
+	h.events.waitFor(t, "stray string id", func(e Event) bool { s, ok := e.(StrayArrived); return ok && contains(string(s.Data), `"id":"1"`) })
+	h.events.waitFor(t, "stray error", func(e Event) bool { s, ok := e.(StrayArrived); return ok && s.Kind == LateError })
+	h.events.waitFor(t, "stray progress", func(e Event) bool { s, ok := e.(StrayArrived); return ok && s.Kind == LateProgress })
+	if res, _, _ := c.Result(); string(res) != `{}` {
+		t.Fatalf("the duplicate replaced the result: %s", res)
+	}
+}
+
+func TestHostilePeerNoise(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.peerSend(`this is not json`)
+	h.peerSend(`{"jsonrpc":"2.0"}`)
+	h.peerSend(`[]`)
+	h.peerSend(`{"id":{},"result":1}`)
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	if _, st, _ := c.Result(); st != Completed {
+		t.Fatalf("after noise the session must still work; state %v", st)
+	}
+	n := 0
+	for _, e := range h.events.snapshot() {
+		switch e.(type) {
+		case NoiseArrived, StrayArrived:
+			n++
+		}
+	}
+	if n != 4 {
+		t.Fatalf("want 4 noise/stray events, got %d", n)
+	}
+}
+
+func TestPeerExitFailsPendingRequests(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c1, _ := h.s.Call(context.Background(), "a", nil, CallOptions{})
+	c2, _ := h.s.Call(context.Background(), "b", nil, CallOptions{})
+	h.readFrame()
+	h.readFrame()
+	h.s.Cancel(c2.ID(), "bye")
+	h.readFrame()
+	h.peer.Close()
+	if _, st, err := c1.Result(); st != Failed || err == nil {
+		t.Fatalf("pending request after peer closed: %v %v", st, err)
+	}
+	if _, st, _ := c2.Result(); st != Cancelled {
+		t.Fatalf("cancelling request after peer closed: %v", st)
+	}
+	h.events.waitFor(t, "closed", func(e Event) bool { _, ok := e.(Closed); return ok })
+	if _, err := h.s.Call(context.Background(), "c", nil, CallOptions{}); !errors.Is(err, ErrSessionClosed) {
+		t.Fatalf("Call after close: %v", err)
+	}
+}
+
+func TestContextCancelSendsCancellation(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	ctx, cancel := context.WithCancel(context.Background())
+	c, _ := h.s.Call(ctx, "x", nil, CallOptions{})
+	h.readFrame()
+	cancel()
+	m := h.readFrame()
+	if m.Method != "notifications/cancelled" || !contains(string(m.Params), "context canceled") {
+		t.Fatalf("got %s %s", m.Method, m.Params)
+	}
+	h.clock.Advance(time.Second)
+	if _, st, _ := c.Result(); st != Cancelled {
+		t.Fatalf("state %v", st)
+	}
+}
+
+func contains(s, sub string) bool { return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0) }
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}

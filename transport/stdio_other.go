@@ -1,0 +1,28 @@
+//go:build !unix
+
+package transport
+
+import (
+	"os"
+	"syscall"
+)
+
+// Without process groups the server alone is stopped; closing its stdin
+// is the polite request, so only the final kill does anything.
+func sysProcAttr() *syscall.SysProcAttr { return nil }
+
+func signalGroup(pid int, sig syscall.Signal) error {
+	if sig != syscall.SIGKILL {
+		return nil
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return nil
+	}
+	p.Kill()
+	return nil
+}
+
+func describeExit(ps *os.ProcessState) (code int, signal string) {
+	return ps.ExitCode(), ""
+}
