@@ -113,7 +113,9 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	}
 	s.out[id.raw] = r
 	s.order = append(s.order, r)
-	s.emit(RequestStarted{Info: r.info})
+	if len(s.subs) > 0 {
+		s.emit(RequestStarted{Info: r.info})
+	}
 	s.startTimers(r, opts)
 	s.mu.Unlock()
 
@@ -133,7 +135,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	}
 	s.mu.Unlock()
 	if queued {
-		s.sendCancel(r)
+		s.sendCancels([]*request{r})
 	}
 	if sendErr != nil {
 		return r.call, sendErr

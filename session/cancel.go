@@ -1,8 +1,10 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -48,6 +50,38 @@ func (s *Session) Cancel(id ID, reason string) error {
 		s.mu.Unlock()
 		return err
 	}
+	ready := s.markCancelling(r, reason)
+	s.mu.Unlock()
+	if ready {
+		s.sendCancels([]*request{r})
+	}
+	return nil
+}
+
+// CancelAll cancels every outgoing request in flight except initialize
+// and returns how many it cancelled. All of them move to cancelling in one
+// step, before the first notification is written.
+func (s *Session) CancelAll(reason string) int {
+	s.mu.Lock()
+	var ready []*request
+	n := 0
+	for _, r := range s.order {
+		if r.info.Incoming || r.info.State != Pending || r.info.Method == "initialize" {
+			continue
+		}
+		n++
+		if s.markCancelling(r, reason) {
+			ready = append(ready, r)
+		}
+	}
+	s.mu.Unlock()
+	s.sendCancels(ready)
+	return n
+}
+
+// markCancelling moves r to cancelling and reports whether the caller
+// should send the cancellation now. Callers hold s.mu.
+func (s *Session) markCancelling(r *request, reason string) (sendNow bool) {
 	r.info.CancelReason = reason
 	r.info.CancelAt = s.clock.Now()
 	s.setState(r, Cancelling, reason)
@@ -56,67 +90,61 @@ func (s *Session) Cancel(id ID, reason string) error {
 		// Call is still writing the request; it sends the cancel after it,
 		// so the peer never sees a cancel before its request.
 		r.cancelQueued = true
+		return false
+	}
+	return true
+}
+
+// sendCancels delivers the cancellations of rs, whose states were already
+// decided, then starts their settle window: one timer for the batch.
+func (s *Session) sendCancels(rs []*request) {
+	if len(rs) == 0 {
+		return
+	}
+	errs := make([]error, len(rs))
+	logging := s.log.Enabled(context.Background(), slog.LevelInfo)
+	for i, r := range rs {
+		s.mu.Lock()
+		id, reason, taskID := r.info.ID, r.info.CancelReason, r.info.TaskID
 		s.mu.Unlock()
-		return nil
-	}
-	s.mu.Unlock()
-	s.sendCancel(r)
-	return nil
-}
-
-// CancelAll cancels every outgoing request in flight except initialize
-// and returns how many it cancelled.
-func (s *Session) CancelAll(reason string) int {
-	s.mu.Lock()
-	var ids []ID
-	for _, r := range s.order {
-		if !r.info.Incoming && r.info.State == Pending && r.info.Method != "initialize" {
-			ids = append(ids, r.info.ID)
+		if taskID != "" {
+			// Tasks have their own cancellation, which answers with the
+			// task's final state (MCP 2025-11-25 tasks).
+			errs[i] = s.cancelTask(r, taskID)
+		} else {
+			errs[i] = s.sendCancelNotification(id, reason)
+		}
+		if logging {
+			s.log.Info("cancel sent", "id", id.String(), "reason", reason, "err", errs[i])
 		}
 	}
-	s.mu.Unlock()
-	n := 0
-	for _, id := range ids {
-		if s.Cancel(id, reason) == nil {
-			n++
-		}
-	}
-	return n
-}
-
-// sendCancel delivers the cancellation of r, whose state was already
-// decided, then starts its settle window.
-func (s *Session) sendCancel(r *request) {
-	s.mu.Lock()
-	id, reason, taskID := r.info.ID, r.info.CancelReason, r.info.TaskID
-	s.mu.Unlock()
-
-	var err error
-	switch {
-	case taskID != "":
-		// Tasks have their own cancellation, which answers with the
-		// task's final state (MCP 2025-11-25 tasks).
-		err = s.cancelTask(r, taskID)
-	default:
-		err = s.sendCancelNotification(id, reason)
-	}
-	s.log.Info("cancel sent", "id", id.String(), "reason", reason, "err", err)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r.info.CancelSentAt = s.clock.Now()
-	if r.info.State != Cancelling || taskID != "" {
+	now := s.clock.Now()
+	var settling []*request
+	for i, r := range rs {
+		r.info.CancelSentAt = now
+		if r.info.State != Cancelling || r.info.TaskID != "" {
+			continue
+		}
+		if errs[i] != nil || s.cfg.SettleWindow < 0 {
+			s.setState(r, Cancelled, r.info.CancelReason)
+			continue
+		}
+		settling = append(settling, r)
+	}
+	if len(settling) == 0 {
 		return
 	}
-	if err != nil || s.cfg.SettleWindow < 0 {
-		s.setState(r, Cancelled, reason)
-		return
-	}
-	r.timer = s.clock.AfterFunc(s.cfg.SettleWindow, func() {
+	// One timer for the batch; it only acts on requests still cancelling.
+	s.clock.AfterFunc(s.cfg.SettleWindow, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if r.info.State == Cancelling {
-			s.setState(r, Cancelled, r.info.CancelReason)
+		for _, r := range settling {
+			if r.info.State == Cancelling {
+				s.setState(r, Cancelled, r.info.CancelReason)
+			}
 		}
 	})
 }
@@ -179,6 +207,6 @@ func (s *Session) expire(r *request, reason string) {
 	}
 	s.mu.Unlock()
 	if written {
-		s.sendCancel(r)
+		s.sendCancels([]*request{r})
 	}
 }

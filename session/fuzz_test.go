@@ -48,7 +48,7 @@ func FuzzHandleFrame(f *testing.F) {
 			}
 			calls = append(calls, c)
 		}
-		s.Cancel(calls[2].ID(), "fuzz")    // id 3: cancelling
+		s.Cancel(calls[2].ID(), "fuzz") // id 3: cancelling
 		s.handleInbound(transport.Message{Kind: transport.KindFrame, Data: []byte(`{"jsonrpc":"2.0","id":4,"result":{}}`)})
 		s.handleInbound(transport.Message{Kind: transport.KindFrame, Data: frame})
 		s.handleInbound(transport.Message{Kind: transport.KindNoise, Data: frame})

@@ -85,7 +85,9 @@ func (s *Session) handleRequest(m *wireMessage) {
 	}
 	s.in[id.raw] = r
 	s.order = append(s.order, r)
-	s.emit(RequestStarted{Info: r.info})
+	if len(s.subs) > 0 {
+		s.emit(RequestStarted{Info: r.info})
+	}
 	if h == nil {
 		s.mu.Unlock()
 		cancel()
@@ -121,7 +123,7 @@ func (s *Session) respond(r *request, res any, err error) {
 		result, err = marshalParams(res)
 		if err == nil {
 			r.info.Result = result
-			frame = appendResult(nil, r.info.ID, result)
+			frame = appendResult(make([]byte, 0, len(result)+len(r.info.ID.raw)+40), r.info.ID, result)
 		}
 	}
 	if err != nil {

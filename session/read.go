@@ -60,8 +60,12 @@ func (s *Session) handleFrame(frame []byte) {
 }
 
 func (s *Session) handleMessage(frame []byte) {
+	if !json.Valid(frame) {
+		s.noise(frame, 0, "not JSON")
+		return
+	}
 	var m wireMessage
-	if err := json.Unmarshal(frame, &m); err != nil {
+	if err := parseEnvelope(frame, &m); err != nil {
 		s.noise(frame, 0, "not a JSON-RPC message: "+err.Error())
 		return
 	}

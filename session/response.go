@@ -17,13 +17,13 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 			rpcErr = &RPCError{Code: CodeInternalError, Message: "malformed error object: " + string(m.Error)}
 		}
 	}
-	id, err := ParseID(m.ID)
-
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
-	r := s.out[id.raw]
-	if err != nil || r == nil {
+	// Index by the id's exact JSON text: "1" never finds request 1. The
+	// conversion in a map index does not allocate.
+	r := s.out[string(m.ID)]
+	if r == nil {
 		s.emit(StrayArrived{At: now, Kind: kind, Data: frame})
 		s.log.Warn("stray response", "id", string(m.ID))
 		return
@@ -42,7 +42,7 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 	default:
 		r.info.Duplicates++
 		s.emit(DuplicateArrived{Ref: r.info.Ref(), At: now, Data: frame})
-		s.log.Warn("duplicate response", "id", id.String())
+		s.log.Warn("duplicate response", "id", r.info.ID.String())
 	}
 }
 

@@ -227,7 +227,9 @@ func (s *Session) setState(r *request, to State, reason string) {
 		r.stopTimers()
 		s.finished++
 	}
-	s.emit(StateChanged{Ref: r.info.Ref(), From: from, To: to, At: now, Reason: reason})
+	if len(s.subs) > 0 {
+		s.emit(StateChanged{Ref: r.info.Ref(), From: from, To: to, At: now, Reason: reason})
+	}
 	if to.Final() {
 		if r.call != nil {
 			r.call.resolve(r)
