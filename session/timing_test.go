@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -241,6 +242,8 @@ func TestHostilePeerNoise(t *testing.T) {
 	if _, st, _ := c.Result(); st != Completed {
 		t.Fatalf("after noise the session must still work; state %v", st)
 	}
+	// Events come in decision order: once completion is seen, so is the noise.
+	h.events.waitFor(t, "completed", isState(c.Seq(), Completed))
 	n := 0
 	for _, e := range h.events.snapshot() {
 		switch e.(type) {
@@ -283,6 +286,14 @@ func TestContextCancelSendsCancellation(t *testing.T) {
 	m := h.readFrame()
 	if m.Method != "notifications/cancelled" || !contains(string(m.Params), "context canceled") {
 		t.Fatalf("got %s %s", m.Method, m.Params)
+	}
+	// The cancel runs on context.AfterFunc's goroutine: wait until it has
+	// armed the settle window before moving the clock past it.
+	for {
+		if info, _ := h.s.Lookup(c.ID()); !info.CancelSentAt.IsZero() {
+			break
+		}
+		runtime.Gosched()
 	}
 	h.clock.Advance(time.Second)
 	if _, st, _ := c.Result(); st != Cancelled {
