@@ -149,12 +149,12 @@ func pingHandler(context.Context, *Incoming) (any, error) { return json.RawMessa
 
 // handleNotification applies the notifications the session owns and hands
 // the rest to Config.Notifications.
-func (s *Session) handleNotification(m *wireMessage) {
+func (s *Session) handleNotification(m *wireMessage, frame []byte) {
 	switch m.Method {
 	case "notifications/cancelled":
 		s.handleCancelled(m.Params)
 	case "notifications/progress":
-		s.handleProgress(m.Params)
+		s.handleProgress(m.Params, frame)
 	}
 	if h := s.cfg.Notifications[m.Method]; h != nil {
 		h(s, m.Params)
@@ -201,7 +201,7 @@ func (s *Session) handleCancelled(params json.RawMessage) {
 
 // handleProgress applies notifications/progress to the request whose
 // token it carries. Our tokens are our request ids.
-func (s *Session) handleProgress(params json.RawMessage) {
+func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 	var p struct {
 		Token    json.RawMessage `json:"progressToken"`
 		Progress float64         `json:"progress"`
@@ -218,7 +218,7 @@ func (s *Session) handleProgress(params json.RawMessage) {
 	now := s.clock.Now()
 	r := s.out[token.raw]
 	if err != nil || r == nil {
-		s.emit(StrayArrived{At: now, Kind: LateProgress, Data: params})
+		s.emit(StrayArrived{At: now, Kind: LateProgress, Data: frame})
 		return
 	}
 	switch r.info.State {
@@ -234,8 +234,8 @@ func (s *Session) handleProgress(params json.RawMessage) {
 		}
 		s.emit(ProgressUpdated{Ref: r.info.Ref(), Progress: pr})
 	case Cancelling, Cancelled, TimedOut:
-		s.late(r, LateProgress, now, params)
+		s.late(r, LateProgress, now, frame)
 	default:
-		s.emit(StrayArrived{At: now, Kind: LateProgress, Data: params})
+		s.emit(StrayArrived{At: now, Kind: LateProgress, Data: frame})
 	}
 }

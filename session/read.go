@@ -75,7 +75,7 @@ func (s *Session) handleMessage(frame []byte) {
 	case m.isRequest():
 		s.handleRequest(&m)
 	case m.isNotification():
-		s.handleNotification(&m)
+		s.handleNotification(&m, frame)
 	default:
 		s.noise(frame, 0, "not a JSON-RPC request, response or notification")
 	}

@@ -1,7 +1,9 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
+	"log/slog"
 	"time"
 )
 
@@ -55,6 +57,9 @@ func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
 		r.info.Late = append(r.info.Late, lf)
 	}
 	s.emit(LateArrived{Ref: r.info.Ref(), Late: lf})
+	if !s.log.Enabled(context.Background(), slog.LevelInfo) {
+		return
+	}
 	s.log.Info("late traffic", "id", r.info.ID.String(), "kind", kind.String(),
 		"afterCancel", lf.AfterCancel, "state", r.info.State.String())
 }
