@@ -143,14 +143,15 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	return r.call, nil
 }
 
-// Do sends a request and waits for its outcome.
+// Do sends a request and waits for its outcome, or until ctx ends: then
+// the request is cancelled (unless it is initialize, which cannot be) and
+// Do returns ctx's error at once, without waiting for the settle window.
 func (s *Session) Do(ctx context.Context, method string, params any, opts CallOptions) (json.RawMessage, error) {
 	c, err := s.Call(ctx, method, params, opts)
 	if err != nil {
 		return nil, err
 	}
-	res, _, err := c.Result()
-	return res, err
+	return c.Wait(ctx)
 }
 
 // startTimers arms the request's timeouts. Callers hold s.mu.

@@ -313,3 +313,21 @@ func indexOf(s, sub string) int {
 	}
 	return -1
 }
+
+func TestInitializeGivesUpWhenContextEnds(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := h.s.Initialize(ctx, InitializeOptions{})
+		errc <- err
+	}()
+	h.readFrame() // initialize; the peer never answers
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Initialize = %v, want context.Canceled", err)
+	}
+	if got := h.wire.written(); got != 1 {
+		t.Fatalf("%d frames written; initialize must never be cancelled on the wire", got)
+	}
+}

@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/connect"
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+type benchFlags struct {
+	tool         string
+	args         string
+	argsGiven    bool
+	n            int
+	concurrency  int
+	cancelProbes int
+	watch        time.Duration
+	json         bool
+	protocol     string
+}
+
+func newBenchCommand(g *globalFlags) *cobra.Command {
+	f := &benchFlags{}
+	cmd := &cobra.Command{
+		Use:   "bench [--tool echo] [--args JSON] [-n 2000] [--concurrency 1] [--json] [-- CMD ARGS...]",
+		Short: "Measure a server's tool-call round trip, throughput and cancel path",
+		Long: `Call one tool many times and report round-trip latency (p50, p90, p99, max) and
+throughput. Then probe the cancel path: start a call, cancel it at once, and measure
+the time from Cancel to the notifications/cancelled frame being handed to the
+transport, and count what the server sent after it (late responses, errors, progress)
+within --watch.
+
+Without --args, each required string argument of the tool gets "hello".`,
+		Example: `  # The demo server's echo
+  mcpoke bench
+
+  # The reference server's echo, 4 calls at a time, as JSON
+  mcpoke bench --args '{"message":"hi"}' --concurrency 4 --json -- npx -y @modelcontextprotocol/server-everything`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if n := toolArgCount(cmd, args); n > 0 {
+				return usageError("unexpected argument %s: name the tool with --tool, and put the server command after --", quote(args[0]))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.n < 1 || f.concurrency < 1 || f.cancelProbes < 0 || f.watch < 0 {
+				return usageError("-n and --concurrency must be at least 1; --cancel-probes and --watch not negative")
+			}
+			f.argsGiven = cmd.Flags().Changed("args")
+			spec, err := resolveSpec(g, dashArgs(cmd, args))
+			if err != nil {
+				return err
+			}
+			return runBench(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.tool, "tool", "echo", "the tool to call")
+	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON `OBJECT`")
+	fl.IntVarP(&f.n, "n", "n", 2000, "how many calls to measure")
+	fl.IntVar(&f.concurrency, "concurrency", 1, "calls in flight at once")
+	fl.IntVar(&f.cancelProbes, "cancel-probes", 20, "calls to cancel at once, to measure the cancel path (0: none)")
+	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
+	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
+	fl.StringVar(&f.protocol, "protocol", "", "protocol `VERSION` to offer in initialize")
+	return cmd
+}
+
+// benchReport is what `bench --json` prints; times in milliseconds.
+type benchReport struct {
+	Server      reportServer `json:"server"`
+	Tool        string       `json:"tool"`
+	Calls       int          `json:"calls"`
+	Concurrency int          `json:"concurrency"`
+	Errors      int          `json:"errors"`
+	latencyStats
+	CallsPerSec float64      `json:"callsPerSec"`
+	Cancel      *cancelStats `json:"cancel,omitempty"`
+}
+
+func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec connect.Spec, f *benchFlags) error {
+	var args json.RawMessage
+	var err error
+	if f.argsGiven {
+		if args, err = parseArgs(f.args); err != nil {
+			return err
+		}
+	}
+	// Cancelled probes end at once; late traffic is counted by kind.
+	srv, err := openServer(ctx, g, spec, serverOptions{protocol: f.protocol, session: session.Config{SettleWindow: -1}})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	// Without --args, args stays nil and the tool's defaultArgs are used.
+	t, args, err := prepareTool(ctx, srv, f.tool, args, stderr)
+	if err != nil {
+		return err
+	}
+	params := callParams(t.Name, args)
+
+	// One call first: a tool that fails would make every figure meaningless.
+	if err := benchCall(ctx, srv.Session, params); err != nil {
+		return fmt.Errorf("the first call to %s failed, so there is nothing to measure: %w", quote(t.Name), err)
+	}
+	warmup := min(50, f.n/10)
+	runCalls(ctx, srv.Session, params, warmup, f.concurrency)
+	rounds, errs, wall := runCalls(ctx, srv.Session, params, f.n, f.concurrency)
+
+	rep := benchReport{
+		Server:       reportServer{srv.peer.ServerInfo.Name, srv.peer.ServerInfo.Version, srv.peer.ProtocolVersion},
+		Tool:         t.Name,
+		Calls:        f.n,
+		Concurrency:  f.concurrency,
+		Errors:       errs,
+		latencyStats: summarize(rounds),
+		CallsPerSec:  float64(f.n) / wall.Seconds(),
+	}
+	if f.cancelProbes > 0 {
+		cs := probeCancel(ctx, srv.Conn, params, f.cancelProbes, f.watch)
+		rep.Cancel = &cs
+	}
+	if f.json {
+		return json.NewEncoder(stdout).Encode(rep)
+	}
+	printBench(stdout, &rep, f)
+	return nil
+}
+
+// benchCallTimeout bounds each call, so a server that stops answering
+// ends the run with errors instead of hanging it.
+const benchCallTimeout = 30 * time.Second
+
+// benchCall makes one call; a JSON-RPC error or an isError result is an
+// error.
+func benchCall(ctx context.Context, s *session.Session, params json.RawMessage) error {
+	res, err := s.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
+	if err != nil {
+		return err
+	}
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	if json.Unmarshal(res, &r) == nil && r.IsError {
+		return errors.New("the tool returned an error result (isError)")
+	}
+	return nil
+}
+
+// runCalls makes n calls, concurrency at a time, and returns each round
+// trip, the number that failed, and the wall time of the whole run.
+func runCalls(ctx context.Context, s *session.Session, params json.RawMessage, n, concurrency int) ([]time.Duration, int, time.Duration) {
+	rounds := make([]time.Duration, n)
+	var mu sync.Mutex
+	errs := 0
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range min(concurrency, n) {
+		wg.Go(func() {
+			for i := range next {
+				t0 := time.Now()
+				err := benchCall(ctx, s, params)
+				rounds[i] = time.Since(t0)
+				if err != nil {
+					mu.Lock()
+					errs++
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return rounds, errs, time.Since(start)
+}
+
+func printBench(w io.Writer, r *benchReport, f *benchFlags) {
+	fmt.Fprintf(w, "bench %s on %s %s (protocol %s): %d calls, concurrency %d\n", termtext.Line(r.Tool),
+		termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion), r.Calls, r.Concurrency)
+	fmt.Fprintf(w, "round trip  p50 %s  p90 %s  p99 %s  max %s  (min %s, mean %s)\n",
+		human(r.P50Ms), human(r.P90Ms), human(r.P99Ms), human(r.MaxMs), human(r.MinMs), human(r.MeanMs))
+	fmt.Fprintf(w, "throughput  %.0f calls/s, %d errors\n", r.CallsPerSec, r.Errors)
+	if c := r.Cancel; c != nil {
+		fmt.Fprintf(w, "cancel      %d probes: Cancel to notification handed to the transport p50 %s, max %s\n",
+			c.Probes, human(c.WriteP50Ms), human(c.WriteMaxMs))
+		fmt.Fprintf(w, "after it    within %s: %s, %s, %d late progress; %d answered before the cancel\n", f.watch,
+			plural(c.LateResponses, "late response"), plural(c.LateErrors, "late error"), c.LateProgress, c.AnsweredFirst)
+	}
+}

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/connect"
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// cancelStats: how quickly a cancel reaches the wire, and what the
+// server did after it.
+type cancelStats struct {
+	Probes int `json:"probes"`
+	// Time from calling Cancel to the notifications/cancelled frame
+	// reaching the tap, just before it is written.
+	WriteP50Ms float64 `json:"writeP50Ms"`
+	WriteMaxMs float64 `json:"writeMaxMs"`
+	// AnsweredFirst counts probes whose answer beat the cancel: there
+	// was nothing left to cancel.
+	AnsweredFirst int `json:"answeredBeforeCancel"`
+	LateResponses int `json:"lateResponses"`
+	LateErrors    int `json:"lateErrors"`
+	LateProgress  int `json:"lateProgress"`
+}
+
+// probeCancel starts n calls one after another, cancels each at once,
+// then watches for late traffic.
+func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n int, watch time.Duration) cancelStats {
+	written := newCancelWatch(c.Tap)
+	var ids []session.ID
+	var writes []time.Duration
+	st := cancelStats{Probes: n}
+	for range n {
+		call, err := c.Session.Call(ctx, "tools/call", params, session.CallOptions{})
+		if err != nil {
+			break
+		}
+		t0 := time.Now()
+		if err := c.Session.Cancel(call.ID(), "mcpoke bench: cancel probe"); err != nil {
+			st.AnsweredFirst++
+			continue
+		}
+		if at, ok := written.wait(call.ID(), time.Second); ok {
+			writes = append(writes, at.Sub(t0))
+		}
+		ids = append(ids, call.ID())
+	}
+	select {
+	case <-time.After(watch):
+	case <-c.Session.Done():
+	}
+	for _, id := range ids {
+		info, _ := c.Session.Lookup(id)
+		for _, l := range info.Late {
+			switch l.Kind {
+			case session.LateResponse:
+				st.LateResponses++
+			case session.LateError:
+				st.LateErrors++
+			case session.LateProgress:
+				st.LateProgress++
+			}
+		}
+	}
+	s := summarize(writes)
+	st.WriteP50Ms, st.WriteMaxMs = s.P50Ms, s.MaxMs
+	return st
+}
+
+// cancelWatch notes when each notifications/cancelled passes the tap.
+type cancelWatch struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	at   map[string]time.Time
+}
+
+func newCancelWatch(tap *transport.Tap) *cancelWatch {
+	w := &cancelWatch{at: map[string]time.Time{}}
+	w.cond = sync.NewCond(&w.mu)
+	tap.Observe(func(r transport.Record) {
+		if r.Dir != transport.Out || !bytes.Contains(r.Data, []byte(`"notifications/cancelled"`)) {
+			return
+		}
+		var m struct {
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(r.Data, &m) != nil {
+			return
+		}
+		w.mu.Lock()
+		w.at[string(m.Params.RequestID)] = r.At
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	})
+	return w
+}
+
+// wait returns when the cancel for id passed the tap, waiting up to d.
+func (w *cancelWatch) wait(id session.ID, d time.Duration) (time.Time, bool) {
+	timer := time.AfterFunc(d, func() {
+		w.mu.Lock()
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	})
+	defer timer.Stop()
+	deadline := time.Now().Add(d)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		if at, ok := w.at[id.String()]; ok {
+			return at, true
+		}
+		if !time.Now().Before(deadline) {
+			return time.Time{}, false
+		}
+		w.cond.Wait()
+	}
+}

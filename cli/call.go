@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/connect"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// callFlags are the call command's flags.
+type callFlags struct {
+	args        string
+	cancelAfter time.Duration
+	timeout     time.Duration
+	reason      string
+	waitLate    time.Duration
+	transcript  string
+	json        bool
+	protocol    string
+	stderr      bool
+}
+
+// Bounds on the waits after a call has ended.
+const (
+	// barrierTimeout bounds the ping that shows the server has handled
+	// our cancellation.
+	barrierTimeout = 2 * time.Second
+	// stderrQuiet is how long stderr must stay quiet after that ping
+	// before the report is written: a server's stderr and stdout are two
+	// pipes, so its log line about the cancel may trail the ping's answer.
+	stderrQuiet = 25 * time.Millisecond
+	// stderrWaitMax bounds the wait for quiet stderr.
+	stderrWaitMax = 250 * time.Millisecond
+	// recorderWait bounds the wait for the event stream to end after Close.
+	recorderWait = 5 * time.Second
+)
+
+func newCallCommand(g *globalFlags) *cobra.Command {
+	f := &callFlags{}
+	cmd := &cobra.Command{
+		Use:   "call TOOL [flags] [-- CMD ARGS...]",
+		Short: "Call a tool, optionally cancel it, and report what happened",
+		Long: `Call a tool once and report its whole life: progress notifications, the result or
+error, and when cancelled (--cancel-after) or timed out (--timeout), the cancellation
+sent and any traffic that arrived after it (--wait-late keeps listening for it).
+
+Arguments are checked against the tool's inputSchema before anything is sent.
+Without a server command (after --) or --config, the built-in demo server is used;
+its tools are sleep, stubborn, flood, echo and fail.
+
+` + exitCodesHelp,
+		Example: `  # A tool with arguments
+  mcpoke call echo --args '{"text":"hello"}'
+
+  # Cancel after 500ms; the server honours it (exit status 3)
+  mcpoke call sleep --cancel-after 500ms --stderr
+
+  # A server that ignores the cancel: its response arrives late
+  mcpoke call stubborn --args '{"seconds":1}' --cancel-after 300ms --wait-late 3s
+
+  # 10,000 progress notifications, as JSON, with a transcript of the wire
+  mcpoke call flood --json --transcript flood.ndjson | jq '.progress | length'
+
+  # Any stdio server, after --
+  mcpoke call echo --args '{"message":"hi"}' -- npx -y @modelcontextprotocol/server-everything`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if n := toolArgCount(cmd, args); n != 1 {
+				if n == 0 {
+					return usageError("call needs a TOOL name; run mcpoke tools to list them")
+				}
+				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke call TOOL -- node server.js", quote(args[1]))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.waitLate < 0 || f.cancelAfter < 0 || f.timeout < 0 {
+				return usageError("durations must not be negative")
+			}
+			if f.reason != "" && f.cancelAfter == 0 {
+				return usageError("--reason goes with --cancel-after")
+			}
+			spec, err := resolveSpec(g, dashArgs(cmd, args))
+			if err != nil {
+				return err
+			}
+			return runCall(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, args[0], f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON `OBJECT`")
+	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the call after `DUR` (notifications/cancelled)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "give up on the call after `DUR`: it ends timed_out and is cancelled on the wire")
+	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
+	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to `DUR` and report late traffic")
+	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to `FILE`")
+	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
+	fl.StringVar(&f.protocol, "protocol", "", "protocol `VERSION` to offer in initialize (default "+session.LatestVersion+")")
+	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
+	return cmd
+}
+
+// toolArgCount is how many arguments come before --.
+func toolArgCount(cmd *cobra.Command, args []string) int {
+	if at := cmd.ArgsLenAtDash(); at >= 0 {
+		return at
+	}
+	return len(args)
+}
+
+// runCall connects, checks the arguments, makes the call and reports.
+func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec connect.Spec, toolName string, f *callFlags) error {
+	args, err := parseArgs(f.args)
+	if err != nil {
+		return err
+	}
+	// The recorder subscribes before the handshake, so the report has the
+	// server's stderr from its first line.
+	var rec *recorder
+	opts := serverOptions{protocol: f.protocol, session: session.Config{SettleWindow: -1},
+		started: func(c *connect.Conn) { rec = newRecorder(c.Session.Subscribe()) }}
+	if f.transcript != "" {
+		file, err := openOutput("transcript", f.transcript)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		opts.transcript = file
+	}
+	srv, err := openServer(ctx, g, spec, opts)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	t, args, err := prepareTool(ctx, srv, toolName, args, stderr)
+	if err != nil {
+		return err
+	}
+
+	c, err := srv.Session.Call(ctx, "tools/call", callParams(t.Name, args), session.CallOptions{Timeout: f.timeout})
+	if err != nil {
+		return fmt.Errorf("tools/call: %w", err)
+	}
+	rec.seq.Store(c.Seq())
+	if f.cancelAfter > 0 {
+		reason := f.reason
+		if reason == "" {
+			reason = fmt.Sprintf("cancelled by mcpoke after %s (--cancel-after)", f.cancelAfter)
+		}
+		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Cancel(c.ID(), reason) })
+		defer timer.Stop()
+	}
+	_, state, _ := c.Result()
+
+	var watched time.Duration
+	if (state == session.Cancelled || state == session.TimedOut) && ctx.Err() == nil {
+		watched = waitLate(ctx, srv.Session, c.ID(), rec, f.waitLate)
+		settle(ctx, srv.Session, rec)
+	}
+	info, _ := srv.Session.Lookup(c.ID())
+	srv.Close()
+	select {
+	case <-rec.done:
+	case <-time.After(recorderWait):
+	}
+
+	rep := buildReport(info, rec, srv.peer)
+	rep.watched = watched
+	if f.json {
+		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(stdout, rep, f)
+	}
+	return quietExit(rep.exitCode())
+}
+
+// waitLate keeps listening after a cancel or timeout until d has passed
+// since it, a late response or error came (nothing more is expected for
+// the request), the server is gone, or ctx ends (mcpoke is interrupted).
+// It returns how long after the cancel it listened.
+func waitLate(ctx context.Context, s *session.Session, id session.ID, rec *recorder, d time.Duration) time.Duration {
+	info, _ := s.Lookup(id)
+	if d <= 0 {
+		return time.Since(info.CancelAt)
+	}
+	t := time.NewTimer(time.Until(info.CancelAt.Add(d)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-rec.lateAnswer:
+	case <-s.Done():
+	case <-ctx.Done():
+	}
+	return time.Since(info.CancelAt)
+}
+
+// settle makes sure the server has handled our cancellation before the
+// report is written, so its stderr about it can be shown: a ping is
+// answered only after the cancel before it was read.
+func settle(ctx context.Context, s *session.Session, rec *recorder) {
+	_, err := s.Do(ctx, "ping", nil, session.CallOptions{Timeout: barrierTimeout, NoProgressToken: true})
+	if err != nil && errors.Is(err, session.ErrSessionClosed) {
+		return
+	}
+	deadline := time.Now().Add(stderrWaitMax)
+	time.Sleep(stderrQuiet)
+	for !rec.stderrQuietFor(stderrQuiet) && time.Now().Before(deadline) {
+		time.Sleep(stderrQuiet / 5)
+	}
+}

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"encoding/json"
+	"math"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// callReport is what `call --json` prints. Times are milliseconds since
+// the request was sent. Lists are never null, so they can be counted
+// without checks.
+type callReport struct {
+	RequestID session.ID       `json:"requestId"`
+	Method    string           `json:"method"`
+	Tool      string           `json:"tool"`
+	State     string           `json:"state"`
+	Result    json.RawMessage  `json:"result,omitempty"`
+	Error     *reportError     `json:"error,omitempty"`
+	Progress  []reportProgress `json:"progress"`
+	Cancel    *reportCancel    `json:"cancel"`
+	Late      []reportLate     `json:"late"`
+	Stray     []reportStray    `json:"stray"`
+	ElapsedMs float64          `json:"elapsedMs"`
+	Server    reportServer     `json:"server"`
+	// Stderr is what the server wrote to stderr while connected (the
+	// last 1000 lines).
+	Stderr []string `json:"stderr"`
+
+	isError bool          // the result says isError
+	watched time.Duration // how long after the cancel late traffic was awaited
+}
+
+type reportError struct {
+	Code    *int64          `json:"code,omitempty"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+type reportProgress struct {
+	Progress float64  `json:"progress"`
+	Total    *float64 `json:"total,omitempty"`
+	Message  string   `json:"message,omitempty"`
+	AtMs     float64  `json:"atMs"`
+}
+
+type reportCancel struct {
+	Reason   string  `json:"reason"`
+	SentAtMs float64 `json:"sentAtMs"`
+}
+
+type reportLate struct {
+	Kind          string  `json:"kind"`
+	AtMs          float64 `json:"atMs"`
+	AfterCancelMs float64 `json:"afterCancelMs"`
+}
+
+type reportStray struct {
+	Kind string  `json:"kind"`
+	AtMs float64 `json:"atMs"`
+}
+
+type reportServer struct {
+	Name            string `json:"name"`
+	Version         string `json:"version"`
+	ProtocolVersion string `json:"protocolVersion"`
+}
+
+// buildReport combines the request table's final view of the call with
+// what the event stream showed. rec must have finished reading.
+func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo) *callReport {
+	start := info.Started
+	at := func(t time.Time) float64 { return ms(t.Sub(start)) }
+	rep := &callReport{
+		RequestID: info.ID,
+		Method:    info.Method,
+		Tool:      info.Tool,
+		State:     info.State.String(),
+		ElapsedMs: ms(info.Elapsed(time.Now())),
+		Server:    reportServer{peer.ServerInfo.Name, peer.ServerInfo.Version, peer.ProtocolVersion},
+		Progress:  []reportProgress{},
+		Late:      []reportLate{},
+		Stray:     []reportStray{},
+		Stderr:    []string{},
+	}
+	switch {
+	case info.State == session.Completed:
+		rep.Result = info.Result
+		var r struct {
+			IsError bool `json:"isError"`
+		}
+		_ = json.Unmarshal(info.Result, &r)
+		rep.isError = r.IsError
+	case info.Error != nil:
+		code := info.Error.Code
+		rep.Error = &reportError{Code: &code, Message: info.Error.Message, Data: info.Error.Data}
+	case info.Failure != "":
+		rep.Error = &reportError{Message: info.Failure}
+	}
+	if !info.CancelAt.IsZero() {
+		rep.Cancel = &reportCancel{Reason: info.CancelReason}
+		if !info.CancelSentAt.IsZero() {
+			rep.Cancel.SentAtMs = at(info.CancelSentAt)
+		}
+	}
+
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	for _, e := range rec.progress {
+		if p := e.Progress; e.Ref.Seq == info.Seq {
+			rep.Progress = append(rep.Progress, reportProgress{p.Progress, p.Total, p.Message, at(p.At)})
+		}
+	}
+	for _, e := range rec.late {
+		if l := e.Late; e.Ref.Seq == info.Seq {
+			rep.Late = append(rep.Late, reportLate{l.Kind.String(), at(l.At), ms(l.AfterCancel)})
+		}
+	}
+	for _, s := range rec.stray {
+		if !s.At.Before(start) {
+			rep.Stray = append(rep.Stray, reportStray{s.Kind.String(), at(s.At)})
+		}
+	}
+	rep.Stderr = append(rep.Stderr, rec.stderr...)
+	return rep
+}
+
+// exitCode is the process status the report calls for.
+func (r *callReport) exitCode() int {
+	switch r.State {
+	case session.Completed.String():
+		if r.isError {
+			return ExitFailed
+		}
+		return ExitOK
+	case session.Cancelled.String():
+		return ExitCancelled
+	case session.TimedOut.String():
+		return ExitTimedOut
+	}
+	return ExitFailed
+}
+
+// ms is d in milliseconds, to a tenth of a microsecond: the cancel path
+// takes microseconds.
+func ms(d time.Duration) float64 { return math.Round(float64(d)/100) / 1e4 }

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+func TestParseArgs(t *testing.T) {
+	for in, wantErr := range map[string]string{
+		``:            "",
+		`{"a":1}`:     "",
+		`{"a":`:       "--args is not valid JSON",
+		`[1]`:         "--args must be a JSON object",
+		`null`:        "--args must be a JSON object",
+		`{"a":1} {}`:  "--args is not valid JSON",
+		`"just text"`: "--args must be a JSON object",
+	} {
+		_, err := parseArgs(in)
+		if (err == nil) != (wantErr == "") || err != nil && !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("parseArgs(%q) = %v, want %q", in, err, wantErr)
+		}
+		if err != nil && ExitCode(err) != ExitUsage {
+			t.Errorf("parseArgs(%q): exit code %d", in, ExitCode(err))
+		}
+	}
+}
+
+func TestFindToolSuggests(t *testing.T) {
+	tools := []tool{{Name: "sleep"}, {Name: "stubborn"}, {Name: "echo"}}
+	if _, err := findTool(tools, "echo", "demo"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := findTool(tools, "eco", "demo")
+	if err == nil || !strings.Contains(err.Error(), `did you mean echo?`) || ExitCode(err) != ExitUsage {
+		t.Errorf("got %v", err)
+	}
+	_, err = findTool(tools, "zzzzzzzz", "demo")
+	if err == nil || !strings.Contains(err.Error(), "its tools: sleep, stubborn, echo") {
+		t.Errorf("got %v", err)
+	}
+	_, err = findTool(nil, "x", "demo")
+	if err == nil || !strings.Contains(err.Error(), "it has no tools") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestCheckArgsWarnsOnUnusableSchema(t *testing.T) {
+	var warned string
+	err := checkArgs(tool{Name: "t", InputSchema: json.RawMessage(`{"$ref":"https://example.com/s.json"}`)}, json.RawMessage(`{}`),
+		func(w string) { warned = w })
+	if err != nil || !strings.Contains(warned, "not checking arguments") {
+		t.Fatalf("err %v, warning %q", err, warned)
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i)*time.Millisecond)
+	}
+	s := summarize(d)
+	if s.P50Ms != 50 || s.P90Ms != 90 || s.P99Ms != 99 || s.MaxMs != 100 || s.MinMs != 1 || s.MeanMs != 50.5 {
+		t.Errorf("%+v", s)
+	}
+	if s := summarize([]time.Duration{time.Millisecond}); s.P99Ms != 1 {
+		t.Errorf("one sample: %+v", s)
+	}
+	if s := summarize(nil); s.MaxMs != 0 {
+		t.Errorf("no samples: %+v", s)
+	}
+}
+
+func TestDefaultArgs(t *testing.T) {
+	got := defaultArgs(json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"},"n":{"type":"number"},"opt":{"type":"string"}},"required":["message","n"]}`))
+	if string(got) != `{"message":"hello"}` {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestExitCodeOfReport(t *testing.T) {
+	for _, tc := range []struct {
+		state   session.State
+		isError bool
+		want    int
+	}{
+		{session.Completed, false, ExitOK},
+		{session.Completed, true, ExitFailed},
+		{session.Failed, false, ExitFailed},
+		{session.Cancelled, false, ExitCancelled},
+		{session.TimedOut, false, ExitTimedOut},
+	} {
+		r := &callReport{State: tc.state.String(), isError: tc.isError}
+		if got := r.exitCode(); got != tc.want {
+			t.Errorf("%v isError=%v: %d, want %d", tc.state, tc.isError, got, tc.want)
+		}
+	}
+}
+
+func TestPrintReportSanitizesServerText(t *testing.T) {
+	code := int64(-1)
+	r := &callReport{
+		Tool:   "t",
+		State:  "failed",
+		Server: reportServer{Name: "evil\x1b]0;title\x07", Version: "1\u202e", ProtocolVersion: "x"},
+		Result: json.RawMessage(`{"content":[{"type":"text","text":"line1\nline2\u001b[2J"},{"type":"image","mimeType":"image/png","data":"AAAA"}]}`),
+		Error:  &reportError{Code: &code, Message: "bad\x1b[31m"},
+		Cancel: &reportCancel{Reason: "r\x07"},
+		Late:   []reportLate{{Kind: "progress", AfterCancelMs: 10}, {Kind: "progress", AfterCancelMs: 1500}, {Kind: "response", AfterCancelMs: 700}},
+		Stderr: []string{"log\x1b[0m"},
+	}
+	var b bytes.Buffer
+	printReport(&b, r, &callFlags{stderr: true})
+	out := b.String()
+	for _, c := range out {
+		if c < 0x20 && c != '\n' || c == 0x7f || c == 0x202e {
+			t.Fatalf("control character %U reached the output:\n%q", c, out)
+		}
+	}
+	for _, want := range []string{"  line1\n  line2\\x1b[2J", "[image image/png, 4 bytes of base64]", "1 response, 700ms after the cancel",
+		"2 progress, 10ms to 1.50s after the cancel", "(code -1)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestHuman(t *testing.T) {
+	for ms, want := range map[float64]string{0.0523: "0.0523ms", 3.5: "3.5ms", 12.4: "12ms", 1500: "1.50s"} {
+		if got := human(ms); got != want {
+			t.Errorf("human(%v) = %s, want %s", ms, got, want)
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes, documented in the root command's help and the README.
+const (
+	ExitOK        = 0 // the tool call completed
+	ExitFailed    = 1 // the call failed, or the tool reported an error (isError)
+	ExitUsage     = 2 // bad usage or input; the server could not be started
+	ExitCancelled = 3 // the call was cancelled (--cancel-after)
+	ExitTimedOut  = 4 // the call timed out (--timeout)
+)
+
+const exitCodesHelp = `Exit codes:
+  0  completed
+  1  failed, or the tool returned an error result (isError)
+  2  bad usage or input (nothing was sent to the server), or the server could not be started
+  3  cancelled (--cancel-after)
+  4  timed out (--timeout)`
+
+// exitError ends a command with a given exit code.
+type exitError struct {
+	code int
+	// err is printed as the error; nil when the command already printed
+	// everything it had to say (a cancelled call's report).
+	err error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError is bad usage or input: exit 2.
+func usageError(format string, a ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// withCode ends with code, printing err.
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// quietExit ends with code, printing nothing more.
+func quietExit(code int) error {
+	if code == ExitOK {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
+// ExitCode maps a command's error to the process exit status.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return ExitFailed
+}

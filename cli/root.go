@@ -1,0 +1,152 @@
+// Package cli is mcpoke's command line: the subcommands, their flags and
+// help, and the headless commands call, tools and bench. The interactive
+// UI is opened by runTUI (tui.go).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/suggest"
+	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/version"
+)
+
+// globalFlags are accepted by every command.
+type globalFlags struct {
+	config  string
+	server  string
+	logFile string
+}
+
+// Execute runs mcpoke with the process's arguments and returns the exit
+// code.
+func Execute(ctx context.Context) int {
+	root := NewRoot()
+	err := fang.Execute(ctx, root,
+		fang.WithVersion(version.String()),
+		fang.WithErrorHandler(printError),
+	)
+	return ExitCode(err)
+}
+
+// printError prints a command's error as plain lines starting with
+// "mcpoke:", easy to read and to grep, with any server text in it made
+// safe for the terminal. A quiet exit prints nothing.
+func printError(w io.Writer, _ fang.Styles, err error) {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.err == nil {
+		return
+	}
+	fmt.Fprintf(w, "mcpoke: %s\n", termtext.Block(err.Error()))
+	if ExitCode(err) == ExitUsage && isFlagError(err) {
+		fmt.Fprintln(w, "Run mcpoke --help (or mcpoke COMMAND --help) for usage.")
+	}
+}
+
+// isFlagError reports whether cobra rejected the command line itself.
+func isFlagError(err error) bool {
+	var fe *flagError
+	return errors.As(err, &fe)
+}
+
+// flagError is cobra's complaint about flags or arguments.
+type flagError struct{ err error }
+
+func (e *flagError) Error() string { return e.err.Error() }
+func (e *flagError) Unwrap() error { return e.err }
+
+// NewRoot builds the command tree.
+func NewRoot() *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:   "mcpoke [-- CMD ARGS...]",
+		Short: "Poke MCP servers: call tools, cancel them, and see what really happens on the wire",
+		Long: `mcpoke is a terminal client for the Model Context Protocol. It shows the life of
+every request: progress, cancellation (notifications/cancelled), and responses that
+arrive too late.
+
+Without a subcommand it opens the interactive UI. The server is the command after --,
+or one from a client config file (--config FILE --server NAME), or by default the
+built-in demo server (mcpoke demo-server).
+
+` + exitCodesHelp,
+		Example: `  # The interactive UI on the built-in demo server
+  mcpoke
+
+  # Call a tool, cancel it after half a second, and watch for late traffic
+  mcpoke call sleep --cancel-after 500ms --wait-late 2s
+
+  # The same against any stdio server
+  mcpoke call trigger-long-running-operation --args '{"duration":5,"steps":5}' \
+      --cancel-after 1s --wait-late 5s -- npx -y @modelcontextprotocol/server-everything
+
+  # A server from Claude Desktop's config
+  mcpoke tools --config ~/.config/Claude/claude_desktop_config.json --server everything`,
+		Args: rootArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			spec, err := resolveSpec(g, dashArgs(cmd, args))
+			if err != nil {
+				return err
+			}
+			return runTUI(cmd, g, spec)
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return withCode(ExitUsage, &flagError{err})
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.config, "config", "", "client config `FILE` with the server (Claude Desktop, Cursor or VS Code format)")
+	pf.StringVar(&g.server, "server", "", "`NAME` of the server in --config")
+	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to `FILE`")
+
+	root.AddCommand(newCallCommand(g), newToolsCommand(g), newBenchCommand(g), newDemoServerCommand())
+	return root
+}
+
+// rootArgs allows only a server command after --, so that a mistyped
+// subcommand is reported as one.
+func rootArgs(cmd *cobra.Command, args []string) error {
+	if cmd.ArgsLenAtDash() == 0 || len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if !c.Hidden {
+			names = append(names, c.Name())
+		}
+	}
+	msg := "unknown command " + quote(args[0])
+	if near := suggest.Closest(args[0], names, 2); len(near) > 0 {
+		msg += "; did you mean " + strings.Join(near, " or ") + "?"
+	} else {
+		msg += "; commands: " + strings.Join(names, ", ")
+	}
+	return withCode(ExitUsage, &flagError{fmt.Errorf("%s (a server command goes after --)", msg)})
+}
+
+// dashArgs returns the arguments after --: the server command.
+func dashArgs(cmd *cobra.Command, args []string) []string {
+	if at := cmd.ArgsLenAtDash(); at >= 0 {
+		return args[at:]
+	}
+	return nil
+}
+
+// openOutput creates the file a flag names.
+func openOutput(flag, path string) (*os.File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, usageError("--%s: %v", flag, err)
+	}
+	return f, nil
+}
+
+func quote(s string) string { return `"` + termtext.Line(s) + `"` }

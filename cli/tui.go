@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/connect"
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/transport"
+	"github.com/mcpoke/mcpoke/ui"
+	"github.com/mcpoke/mcpoke/version"
+)
+
+// initializeTimeout bounds the wait for a server's answer to initialize;
+// past it the UI says the server does not answer and offers to reconnect.
+const initializeTimeout = 30 * time.Second
+
+// runTUI opens the interactive UI on the server spec names. The UI
+// starts the server through connect.Start (and again on reconnect), so it
+// subscribes before the handshake and shows initialize like any request.
+func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
+	var logw io.Writer
+	if g.logFile != "" {
+		f, err := openOutput("log", g.logFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		logw = f
+	}
+	m := ui.New(ui.Options{
+		Connect:    tuiConnector(spec, logw),
+		ClientInfo: session.Implementation{Name: "mcpoke", Version: version.String()},
+		Demo:       isDemo(spec),
+	})
+	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
+	_, err := p.Run()
+	// After a forced quit (ctrl+c twice) servers may still run.
+	transport.CloseAll()
+	if err != nil && cmd.Context().Err() == nil {
+		return withCode(ExitFailed, err)
+	}
+	return nil
+}
+
+// tuiConnector starts the server for the UI, without initializing it.
+func tuiConnector(spec connect.Spec, logw io.Writer) ui.Connector {
+	return func(context.Context) (*ui.Connection, error) {
+		c, err := connect.Start(spec, connect.Options{Log: logw})
+		if err != nil {
+			return nil, err
+		}
+		return &ui.Connection{
+			Session:   c.Session,
+			Tap:       c.Tap,
+			Transport: "stdio",
+			Label:     spec.Name,
+			Initialize: func(ctx context.Context) (session.PeerInfo, error) {
+				ctx, cancel := context.WithTimeout(ctx, initializeTimeout)
+				defer cancel()
+				return c.Initialize(ctx, "")
+			},
+		}, nil
+	}
+}
+
+// isDemo reports whether spec is the built-in demo server, which gets
+// the first-run hint.
+func isDemo(spec connect.Spec) bool {
+	demo, err := connect.DemoSpec()
+	return err == nil && spec.Command == demo.Command && len(spec.Args) == 1 && spec.Args[0] == connect.DemoServerArg
+}

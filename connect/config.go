@@ -1,0 +1,183 @@
+package connect
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mcpoke/mcpoke/suggest"
+)
+
+// ErrHTTPNotSupported: the chosen server is reached by URL (Streamable
+// HTTP or SSE), which mcpoke cannot do yet.
+var ErrHTTPNotSupported = errors.New("HTTP transports are not supported yet")
+
+// Servers are the servers of one client config file, by name. An entry
+// that cannot be used keeps its error, which Get returns: one bad entry
+// does not stop the others from working.
+type Servers struct {
+	specs map[string]Spec
+	bad   map[string]error
+}
+
+// Names returns every server name, sorted.
+func (s Servers) Names() []string {
+	names := make([]string, 0, len(s.specs)+len(s.bad))
+	for n := range s.specs {
+		names = append(names, n)
+	}
+	for n := range s.bad {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Get returns the server called name.
+func (s Servers) Get(name string) (Spec, error) {
+	if err, ok := s.bad[name]; ok {
+		return Spec{}, err
+	}
+	spec, ok := s.specs[name]
+	if !ok {
+		return Spec{}, s.unknown(name)
+	}
+	if spec.URL != "" {
+		return Spec{}, fmt.Errorf("server %q is at %s: %w; run it locally and give its command after --", name, spec.URL, ErrHTTPNotSupported)
+	}
+	return spec, nil
+}
+
+func (s Servers) unknown(name string) error {
+	names := s.Names()
+	msg := fmt.Sprintf("no server %q in the config; it has: %s", name, strings.Join(quoteAll(names), ", "))
+	if near := suggest.Closest(name, names, 3); len(near) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(quoteAll(near), " or "))
+	}
+	return errors.New(msg)
+}
+
+// configFile covers the layouts clients write: Claude Desktop and Cursor
+// use "mcpServers"; VS Code uses "servers" in .vscode/mcp.json and
+// "mcp": {"servers"} in settings.json.
+type configFile struct {
+	MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	Servers    map[string]json.RawMessage `json:"servers"`
+	MCP        *struct {
+		Servers map[string]json.RawMessage `json:"servers"`
+	} `json:"mcp"`
+}
+
+// configEntry is one server in any of those layouts.
+type configEntry struct {
+	Type    string            `json:"type"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
+	URL     string            `json:"url"`
+}
+
+// ParseConfig reads a client config file's servers. It accepts comments
+// and trailing commas, as VS Code does.
+func ParseConfig(data []byte) (Servers, error) {
+	var f configFile
+	if err := json.Unmarshal(stripJSONC(data), &f); err != nil {
+		return Servers{}, fmt.Errorf("not a JSON config file: %w", err)
+	}
+	s := Servers{specs: map[string]Spec{}, bad: map[string]error{}}
+	tables := []map[string]json.RawMessage{f.MCPServers, f.Servers}
+	if f.MCP != nil {
+		tables = append(tables, f.MCP.Servers)
+	}
+	for _, table := range tables {
+		for name, raw := range table {
+			if _, seen := s.specs[name]; seen {
+				continue
+			}
+			if _, seen := s.bad[name]; seen {
+				continue
+			}
+			spec, err := parseEntry(name, raw)
+			if err != nil {
+				s.bad[name] = err
+				continue
+			}
+			s.specs[name] = spec
+		}
+	}
+	if len(s.specs)+len(s.bad) == 0 {
+		return Servers{}, errors.New(`no servers in the config: expected "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code)`)
+	}
+	return s, nil
+}
+
+func parseEntry(name string, raw json.RawMessage) (Spec, error) {
+	var e configEntry
+	if err := json.Unmarshal(raw, &e); err != nil {
+		return Spec{}, fmt.Errorf("server %q in the config is not usable: %w", name, err)
+	}
+	spec := Spec{Name: name, Command: e.Command, Args: e.Args, Dir: e.Cwd, URL: e.URL}
+	for _, k := range sortedKeys(e.Env) {
+		spec.Env = append(spec.Env, k+"="+e.Env[k])
+	}
+	switch {
+	case e.URL != "":
+	case e.Type == "http" || e.Type == "sse" || e.Type == "streamableHttp":
+		return Spec{}, fmt.Errorf("server %q has type %q: %w", name, e.Type, ErrHTTPNotSupported)
+	case e.Command == "":
+		return Spec{}, fmt.Errorf(`server %q in the config has no "command"`, name)
+	}
+	return spec, nil
+}
+
+// LoadServer reads the config file at path and returns the server called
+// name. With an empty name it returns the only server, if there is one.
+func LoadServer(path, name string) (Spec, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Spec{}, fmt.Errorf("config file %s does not exist", path)
+	}
+	if err != nil {
+		return Spec{}, fmt.Errorf("cannot read config file: %w", err)
+	}
+	servers, err := ParseConfig(data)
+	if err != nil {
+		return Spec{}, fmt.Errorf("config file %s: %w", path, err)
+	}
+	if name == "" {
+		names := servers.Names()
+		if len(names) != 1 {
+			return Spec{}, fmt.Errorf("config file %s has %d servers; pick one with --server NAME: %s",
+				path, len(names), strings.Join(quoteAll(names), ", "))
+		}
+		name = names[0]
+	}
+	spec, err := servers.Get(name)
+	if err != nil {
+		return Spec{}, fmt.Errorf("config file %s: %w", path, err)
+	}
+	return spec, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%q", n)
+	}
+	return out
+}

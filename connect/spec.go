@@ -1,0 +1,68 @@
+// Package connect turns what the user asked for (a command after --, a
+// server in a client config file, or nothing: the built-in demo server)
+// into a running, tapped session.
+//
+// Start spawns the server and makes the session but does not initialize
+// it, so a caller can Subscribe to the session first and see the
+// handshake; then (*Conn).Initialize runs it. To reconnect, Close and
+// Start again.
+package connect
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Spec says which server to run and how.
+type Spec struct {
+	// Name is what mcpoke calls the server in messages: its name in the
+	// config file, "demo", or the command's base name.
+	Name    string
+	Command string
+	Args    []string
+	// Env holds KEY=VALUE pairs added to mcpoke's own environment.
+	Env []string
+	Dir string
+	// URL is set for remote servers from config files; mcpoke cannot
+	// connect to those yet (see ErrHTTPNotSupported).
+	URL string
+}
+
+// DemoServerArg is the subcommand that runs the built-in demo server.
+const DemoServerArg = "demo-server"
+
+// DemoSpec is the built-in demo server: this very binary, run as
+// `mcpoke demo-server`, spawned through the real stdio transport.
+func DemoSpec() (Spec, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return Spec{}, fmt.Errorf("cannot find the mcpoke binary to run the demo server: %w", err)
+	}
+	return Spec{Name: "demo", Command: exe, Args: []string{DemoServerArg}}, nil
+}
+
+// CommandSpec is the server given on the command line after --.
+func CommandSpec(argv []string) Spec {
+	if len(argv) == 0 {
+		return Spec{}
+	}
+	return Spec{Name: filepath.Base(argv[0]), Command: argv[0], Args: argv[1:]}
+}
+
+// CommandLine returns the command and its arguments as one line, for
+// messages; arguments with spaces are quoted.
+func (s Spec) CommandLine() string {
+	if s.URL != "" {
+		return s.URL
+	}
+	parts := make([]string, 0, 1+len(s.Args))
+	for _, a := range append([]string{s.Command}, s.Args...) {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = fmt.Sprintf("%q", a)
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}

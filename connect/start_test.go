@@ -1,0 +1,168 @@
+package connect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/demo"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// The test binary doubles as the demo server, so these tests spawn a real
+// process through the stdio transport without building mcpoke.
+const demoEnv = "MCPOKE_CONNECT_TEST_DEMO"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(demoEnv) == "1" {
+		if err := demo.Serve(os.Stdin, os.Stdout, os.Stderr); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func testDemoSpec(t *testing.T) Spec {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Spec{Name: "demo", Command: exe, Env: []string{demoEnv + "=1"}}
+}
+
+// syncBuffer is a bytes.Buffer safe for the tap's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestStartInitializeCallWithTranscriptAndLog(t *testing.T) {
+	var tr, log syncBuffer
+	c, err := Start(testDemoSpec(t), Options{Transcript: &tr, Log: &log, Session: session.Config{SettleWindow: -1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sub := c.Session.Subscribe() // before Initialize: the handshake is seen
+	defer sub.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	peer, err := c.Initialize(ctx, "2025-06-18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peer.ServerInfo.Name != demo.ServerName || peer.ProtocolVersion != "2025-06-18" {
+		t.Fatalf("peer %+v", peer)
+	}
+	if e := <-sub.C; e.(session.RequestStarted).Info.Method != "initialize" {
+		t.Fatalf("first event %#v", e)
+	}
+	res, err := c.Session.Do(ctx, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"hi"}}`), session.CallOptions{})
+	if err != nil || !strings.Contains(string(res), `"hi"`) {
+		t.Fatalf("%s %v", res, err)
+	}
+	if c.Pid() <= 0 {
+		t.Errorf("pid %d", c.Pid())
+	}
+	c.Close()
+
+	var dirs []string
+	sc := bufio.NewScanner(strings.NewReader(tr.String()))
+	for sc.Scan() {
+		var l struct {
+			Dir string
+			Msg struct{ Method string }
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("transcript line %q: %v", sc.Text(), err)
+		}
+		dirs = append(dirs, l.Dir+":"+l.Msg.Method)
+	}
+	want := "out:initialize in: out:notifications/initialized out:tools/call in:"
+	if got := strings.Join(dirs, " "); got != want {
+		t.Errorf("transcript %s, want %s", got, want)
+	}
+	if !strings.Contains(log.String(), "server=demo") {
+		t.Errorf("log %q", log.String())
+	}
+}
+
+func TestStartCommandNotFound(t *testing.T) {
+	_, err := Start(Spec{Name: "nope", Command: "mcpoke-no-such-command"}, Options{})
+	var se *StartError
+	if !errors.As(err, &se) || se.Stage != "start" || !strings.Contains(err.Error(), `cannot start server "nope" (mcpoke-no-such-command)`) ||
+		!strings.Contains(err.Error(), "not found") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestServerExitsDuringInitializeShowsStderr(t *testing.T) {
+	c, err := Start(Spec{Name: "broken", Command: "sh", Args: []string{"-c", "echo 'Error: cannot find module x' >&2; echo 'at line 3' >&2; exit 3"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = c.Initialize(ctx, "")
+	var se *StartError
+	if !errors.As(err, &se) || se.Stage != "initialize" {
+		t.Fatalf("got %v", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{`server "broken"`, "exited with status 3", "its stderr ends with:\n    Error: cannot find module x\n    at line 3"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+}
+
+func TestServerThatNeverAnswersInitialize(t *testing.T) {
+	c, err := Start(Spec{Name: "silent", Command: "sh", Args: []string{"-c", "echo waiting >&2; cat >/dev/null"}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = c.Initialize(ctx, "")
+	if err == nil || !strings.Contains(err.Error(), "no answer to initialize in time") {
+		t.Fatalf("got %v", err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %v", time.Since(start))
+	}
+	select {
+	case <-c.Session.Done():
+	default:
+		t.Error("connection left open after a failed initialize")
+	}
+}
+
+func TestHTTPServerNotSupported(t *testing.T) {
+	_, err := Start(Spec{Name: "r", URL: "https://x/mcp"}, Options{})
+	if !errors.Is(err, ErrHTTPNotSupported) {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -1,0 +1,43 @@
+package connect
+
+import (
+	"fmt"
+	"strings"
+)
+
+// StartError: the server could not be started or did not complete the
+// MCP handshake. Its message names the server and quotes the last lines
+// it wrote to stderr, which usually say why.
+type StartError struct {
+	Server Spec
+	// Stage is "start" (spawning the process) or "initialize".
+	Stage string
+	Err   error
+	// Stderr holds the server's last stderr lines, oldest first.
+	Stderr []string
+}
+
+// Error implements error. The first line says what happened; the
+// server's stderr follows, one indented line each.
+func (e *StartError) Error() string {
+	var b strings.Builder
+	who := fmt.Sprintf("server %q (%s)", e.Server.Name, e.Server.CommandLine())
+	if e.Stage == "start" {
+		fmt.Fprintf(&b, "cannot start %s: %v", who, e.Err)
+	} else {
+		fmt.Fprintf(&b, "%s failed during initialize: %v", who, e.Err)
+	}
+	if len(e.Stderr) > 0 {
+		b.WriteString("\nits stderr ends with:")
+		for _, l := range e.Stderr {
+			b.WriteString("\n    ")
+			b.WriteString(l)
+		}
+	} else if e.Stage != "start" {
+		b.WriteString(" (it wrote nothing to stderr)")
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *StartError) Unwrap() error { return e.Err }

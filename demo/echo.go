@@ -1,0 +1,39 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+const echoSchema = `{
+  "type": "object",
+  "properties": {
+    "text": {"type": "string", "description": "The text to send back."}
+  },
+  "required": ["text"],
+  "additionalProperties": false
+}`
+
+type echoArgs struct {
+	Text string `json:"text"`
+}
+
+func echoTool() *tool {
+	return &tool{
+		Name:        "echo",
+		Title:       "Echo",
+		Description: "Answers at once with the text it was given.",
+		InputSchema: json.RawMessage(echoSchema),
+		run:         runEcho,
+	}
+}
+
+func runEcho(_ context.Context, _ *server, _ *session.Incoming, raw json.RawMessage) (any, error) {
+	var args echoArgs
+	if err := decodeArgs(raw, &args); err != nil {
+		return nil, err
+	}
+	return textResult(args.Text), nil
+}

@@ -1,0 +1,47 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+const failSchema = `{
+  "type": "object",
+  "properties": {
+    "mode": {"type": "string", "enum": ["tool-error", "rpc-error"], "default": "tool-error",
+      "description": "tool-error: a result with isError true (the tool ran and failed); rpc-error: a JSON-RPC error response."}
+  },
+  "additionalProperties": false
+}`
+
+// failCode is the JSON-RPC error code of the rpc-error mode: the range
+// -32000 to -32099 is left to implementations.
+const failCode = -32000
+
+type failArgs struct {
+	Mode string `json:"mode"`
+}
+
+func failTool() *tool {
+	return &tool{
+		Name:        "fail",
+		Title:       "Fail on purpose",
+		Description: "Fails at once, either as a tool result with isError or as a JSON-RPC error.",
+		InputSchema: json.RawMessage(failSchema),
+		run:         runFail,
+	}
+}
+
+func runFail(_ context.Context, _ *server, _ *session.Incoming, raw json.RawMessage) (any, error) {
+	args := failArgs{Mode: "tool-error"}
+	if err := decodeArgs(raw, &args); err != nil {
+		return nil, err
+	}
+	if args.Mode == "rpc-error" {
+		return nil, &session.RPCError{Code: failCode, Message: "fail: a JSON-RPC error, on purpose",
+			Data: json.RawMessage(`{"mode":"rpc-error"}`)}
+	}
+	return errorResult("fail: the tool failed, on purpose (isError result)"), nil
+}

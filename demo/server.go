@@ -1,0 +1,93 @@
+// Package demo is mcpoke's built-in MCP server, run as `mcpoke demo-server`
+// and spawned through the real stdio transport when no server is given.
+// Its tools exist to show the life of a request: progress, cancellation
+// that is honoured, cancellation that is ignored (a real late response),
+// floods of notifications, and both kinds of failure.
+//
+// It is built on session/ like any other peer: the session answers ping,
+// handles notifications/cancelled and suppresses responses to cancelled
+// requests; this package only supplies handlers.
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"slices"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/transport"
+	"github.com/mcpoke/mcpoke/version"
+)
+
+// ServerName is the demo server's serverInfo.name.
+const ServerName = "mcpoke-demo"
+
+// instructions is one line: clients show it under the server's name.
+const instructions = "mcpoke demo server: call sleep and cancel it, stubborn to see a late response, " +
+	"flood for 10,000 progress notifications, echo, and fail for both kinds of error."
+
+// server holds what the handlers share.
+type server struct {
+	log   *slog.Logger
+	tools []*tool
+}
+
+// NewSession serves the demo server on conn. Its log (text format) goes
+// to log: every cancellation it receives is logged there with the request
+// id, tool, reason and how long the work had run.
+func NewSession(conn transport.Conn, log io.Writer) *session.Session {
+	if log == nil {
+		log = io.Discard
+	}
+	srv := &server{
+		log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		tools: allTools(),
+	}
+	return session.New(conn, session.Config{
+		Logger: srv.log,
+		Handlers: map[string]session.Handler{
+			"initialize": srv.initialize,
+			"tools/list": srv.listTools,
+			"tools/call": srv.callTool,
+		},
+	})
+}
+
+// Serve runs the demo server over r and w (stdin and stdout of `mcpoke
+// demo-server`) until r ends, then waits for tools still running.
+func Serve(r io.Reader, w io.Writer, log io.Writer) error {
+	s := NewSession(newStreamConn(r, w), log)
+	<-s.Done()
+	return s.Close()
+}
+
+// initializeResult is the server's half of the handshake.
+type initializeResult struct {
+	ProtocolVersion string                 `json:"protocolVersion"`
+	Capabilities    map[string]any         `json:"capabilities"`
+	ServerInfo      session.Implementation `json:"serverInfo"`
+	Instructions    string                 `json:"instructions"`
+}
+
+// initialize answers with the client's protocol version when the demo
+// speaks it, else with the latest one, as the lifecycle spec asks.
+func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, error) {
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := json.Unmarshal(in.Params, &p); err != nil {
+		return nil, &session.RPCError{Code: session.CodeInvalidParams, Message: "initialize: params must be an object: " + err.Error()}
+	}
+	v := session.LatestVersion
+	if slices.Contains(session.SupportedVersions, p.ProtocolVersion) {
+		v = p.ProtocolVersion
+	}
+	return initializeResult{
+		ProtocolVersion: v,
+		Capabilities:    map[string]any{"tools": map[string]any{}},
+		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
+		Instructions:    instructions,
+	}, nil
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain makes the test binary double as mcpoke: the scripts run it as
+// a real process, and it spawns itself as the demo server, as the
+// released binary does.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"mcpoke": main})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script: every
+// command and flag, exit codes, JSON shapes, transcripts and bad input.
+// Scripts marked [peers] run against the npm reference server, found in
+// $MCPOKE_PEERS_DIR (default ~/.cache/mcpoke-peers); they are skipped
+// when it is not installed, unless MCPOKE_REQUIRE_PEERS=1.
+func TestScripts(t *testing.T) {
+	everything := referenceServer()
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("EVERYTHING", everything)
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond != "peers" {
+				return false, nil
+			}
+			if everything == "" && os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
+				t.Errorf("MCPOKE_REQUIRE_PEERS=1 but the reference server is not installed in %s", peersDir())
+			}
+			return everything != "", nil
+		},
+		Cmds:     scriptCommands,
+		Deadline: time.Now().Add(5 * time.Minute),
+	})
+}
+
+// peersDir is where .ci/run installs the reference servers.
+func peersDir() string {
+	if d := os.Getenv("MCPOKE_PEERS_DIR"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "mcpoke-peers")
+}
+
+// referenceServer returns the path of server-everything's entry point,
+// or "" when it is not installed.
+func referenceServer() string {
+	p := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}

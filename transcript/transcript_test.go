@@ -1,0 +1,111 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+type line struct {
+	T    float64         `json:"t"`
+	Dir  string          `json:"dir"`
+	Msg  json.RawMessage `json:"msg"`
+	Raw  *string         `json:"raw"`
+	Note string          `json:"note"`
+	Size int             `json:"size"`
+}
+
+func TestNotesFollowTheWire(t *testing.T) {
+	var out bytes.Buffer
+	start := time.Now()
+	w := New(&out, start)
+	at := start
+	rec := func(dir transport.Direction, kind transport.Kind, data string) {
+		at = at.Add(1500 * time.Microsecond)
+		w.Observe(transport.Record{At: at, Dir: dir, Kind: kind, Data: []byte(data), Size: len(data)})
+	}
+	out1 := func(s string) { rec(transport.Out, transport.KindFrame, s) }
+	in1 := func(s string) { rec(transport.In, transport.KindFrame, s) }
+
+	out1(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1},"name":"a"}}`)
+	in1(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
+	in1(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	in1(`{"jsonrpc":"2.0","id":1,"result":{}}`)                                                          // duplicate
+	in1(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2}}`) // after the answer: stray
+	out1(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":2},"name":"b"}}`)
+	out1(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"x"}}`)
+	in1(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1}}`) // late
+	in1(`{"jsonrpc":"2.0","id":2,"result":{}}`)                                                          // late
+	in1(`{"jsonrpc":"2.0","id":"2","result":{}}`)                                                        // a string id is another request: stray
+	in1(`{"jsonrpc":"2.0","id":9,"error":{"code":1,"message":"m"}}`)                                     // stray
+	in1(`{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}`)                     // the peer's own request
+	in1(`{"not":"jsonrpc"}`)                                                                             // noise
+	rec(transport.In, transport.KindNoise, "Server listening\x1b[0m")
+	rec(transport.In, transport.KindOversize, `{"jsonrpc":"2.0","id":3,"res`)
+	rec(transport.In, transport.KindStderr, "cancel received id=2")
+
+	want := []struct{ dir, note string }{
+		{"out", ""}, {"in", ""}, {"in", ""}, {"in", "duplicate"}, {"in", "stray"},
+		{"out", ""}, {"out", ""}, {"in", "late"}, {"in", "late"}, {"in", "stray"}, {"in", "stray"},
+		{"in", ""}, {"in", "noise"}, {"in", "noise"}, {"in", "noise"}, {"stderr", ""},
+	}
+	text := out.String()
+	sc := bufio.NewScanner(strings.NewReader(text))
+	var prev float64
+	for i := 0; sc.Scan(); i++ {
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("line %d %q: %v", i, sc.Text(), err)
+		}
+		if i >= len(want) {
+			t.Fatalf("extra line %s", sc.Text())
+		}
+		if l.Dir != want[i].dir || l.Note != want[i].note {
+			t.Errorf("line %d %s: dir %q note %q, want %q %q", i, sc.Text(), l.Dir, l.Note, want[i].dir, want[i].note)
+		}
+		if l.T <= prev {
+			t.Errorf("line %d: t %v not after %v", i, l.T, prev)
+		}
+		prev = l.T
+		if (l.Msg == nil) == (l.Raw == nil) {
+			t.Errorf("line %d needs exactly one of msg and raw: %s", i, sc.Text())
+		}
+		if i == 13 && *l.Raw != "Server listening\x1b[0m" {
+			t.Errorf("noise raw %q", *l.Raw)
+		}
+		if i == 14 && l.Size == 0 {
+			t.Errorf("oversize line without size: %s", sc.Text())
+		}
+	}
+	if first := strings.SplitN(text, "\n", 2)[0]; !strings.HasPrefix(first, `{"t":1.500,"dir":"out","msg":{"jsonrpc"`) {
+		t.Errorf("first line %s", first)
+	}
+}
+
+func TestBatchTakesFirstNote(t *testing.T) {
+	var out bytes.Buffer
+	w := New(&out, time.Now())
+	w.Observe(transport.Record{At: time.Now(), Dir: transport.Out, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"m"}`)})
+	w.Observe(transport.Record{At: time.Now(), Dir: transport.In, Data: []byte(`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":7,"result":{}}]`)})
+	if !strings.Contains(out.String(), `"note":"stray"`) {
+		t.Fatalf("batch with a stray response not noted:\n%s", out.String())
+	}
+}
+
+func TestForgetsOldestPastTheBound(t *testing.T) {
+	n := newNotes()
+	n.limit = 100
+	for i := range n.limit + 10 {
+		n.sent([]byte(`{"jsonrpc":"2.0","id":` + itoa(i) + `,"method":"m","params":{"_meta":{"progressToken":` + itoa(i) + `}}}`))
+	}
+	if len(n.requests) != n.limit || len(n.tokens) != n.limit {
+		t.Fatalf("tracking %d requests, %d tokens", len(n.requests), len(n.tokens))
+	}
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

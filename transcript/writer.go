@@ -1,0 +1,130 @@
+// Package transcript writes everything that passed a transport.Tap as
+// NDJSON, one line per item in wire order:
+//
+//	{"t":12.345,"dir":"out","msg":{...the frame...}}
+//	{"t":13.002,"dir":"in","msg":{...},"note":"late"}
+//	{"t":13.010,"dir":"in","raw":"Listening on stdio","note":"noise"}
+//	{"t":13.200,"dir":"stderr","raw":"server log line"}
+//
+// t is milliseconds since the tap started. msg holds a frame as it was on
+// the wire; raw holds a line that is not JSON (noise, the start of an
+// oversize frame, with "size", or a stderr line). Server stderr lines are
+// kept, with dir "stderr", because that is where servers log what they
+// did with a cancellation.
+//
+// note marks inbound traffic the wire shows to be out of the ordinary:
+//
+//	late       a response, error or progress for a request after our
+//	           notifications/cancelled for it was written
+//	stray      a response or progress for no request we sent, or progress
+//	           for a request already answered
+//	duplicate  a second response to one request
+//	noise      a line that is not a JSON-RPC message
+//
+// Notes are derived from the wire order itself, so a transcript explains
+// itself without the session that produced it.
+package transcript
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// Writer turns tap records into transcript lines. Attach it with
+// tap.Observe(w.Observe). It is safe for concurrent use.
+type Writer struct {
+	start time.Time
+
+	mu    sync.Mutex
+	w     io.Writer
+	err   error // the first write error; later lines are dropped
+	buf   []byte
+	notes notes
+}
+
+// New writes a transcript to w, counting time from start (use the tap's
+// Start). Each line is written with one Write, so a transcript file can
+// be followed while it grows.
+func New(w io.Writer, start time.Time) *Writer {
+	return &Writer{w: w, start: start, notes: newNotes()}
+}
+
+// Observe is a transport.Observer.
+func (tw *Writer) Observe(r transport.Record) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.err != nil {
+		return
+	}
+	b := append(tw.buf[:0], `{"t":`...)
+	b = strconv.AppendFloat(b, float64(r.At.Sub(tw.start).Microseconds())/1000, 'f', 3, 64)
+	switch {
+	case r.Dir == transport.Out:
+		b = appendMsg(append(b, `,"dir":"out"`...), r.Data)
+		tw.notes.sent(r.Data)
+	case r.Kind == transport.KindStderr:
+		b = appendRaw(append(b, `,"dir":"stderr"`...), r.Data)
+	case r.Kind == transport.KindFrame:
+		b = appendMsg(append(b, `,"dir":"in"`...), r.Data)
+		b = appendNote(b, tw.notes.received(r.Data))
+	case r.Kind == transport.KindOversize:
+		b = appendRaw(append(b, `,"dir":"in"`...), r.Data)
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, int64(r.Size), 10)
+		b = appendNote(b, noteNoise)
+	default:
+		b = appendRaw(append(b, `,"dir":"in"`...), r.Data)
+		b = appendNote(b, noteNoise)
+	}
+	b = append(b, "}\n"...)
+	_, tw.err = tw.w.Write(b)
+	if cap(b) <= 1<<20 {
+		tw.buf = b // keep the buffer, unless one huge frame grew it
+	}
+}
+
+// Err returns the first error writing the transcript, if any.
+func (tw *Writer) Err() error {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return tw.err
+}
+
+// appendMsg adds "msg" with the frame as it was, or "raw" when it is not
+// JSON, or not on one line (which would break NDJSON).
+func appendMsg(b, frame []byte) []byte {
+	if !json.Valid(frame) || hasNewline(frame) {
+		return appendRaw(b, frame)
+	}
+	b = append(b, `,"msg":`...)
+	return append(b, frame...)
+}
+
+func appendRaw(b, line []byte) []byte {
+	s, _ := json.Marshal(string(line)) // invalid UTF-8 becomes U+FFFD
+	b = append(b, `,"raw":`...)
+	return append(b, s...)
+}
+
+func appendNote(b []byte, note string) []byte {
+	if note == "" {
+		return b
+	}
+	b = append(b, `,"note":"`...)
+	b = append(b, note...)
+	return append(b, '"')
+}
+
+func hasNewline(b []byte) bool {
+	for _, c := range b {
+		if c == '\n' || c == '\r' {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,145 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+// The actions below are what keys ask for: calls and cancellations. They
+// check what the UI can see for itself and leave every protocol rule to
+// the session, in a command.
+
+// callTool sends tools/call with the current timeout.
+func (m *Model) callTool(name string, args []byte) tea.Cmd {
+	if m.conn == nil {
+		return nil
+	}
+	params := append(append([]byte(`{"name":`), quoteJSON(name)...), `,"arguments":`...)
+	params = append(append(params, args...), '}')
+	m.calledTool = true
+	m.setStatus("calling "+termtext.Line(name)+"…", false)
+	return callCmd(m.gen, m.conn.Session, "tools/call", params, m.timeout, "tools/call "+termtext.Line(name))
+}
+
+// cancelSelected cancels the selected request.
+func (m *Model) cancelSelected(reason string) tea.Cmd {
+	r := m.table.Selected()
+	if r == nil {
+		m.setStatus("no request selected", true)
+		return nil
+	}
+	return m.cancelRow(r, reason)
+}
+
+// cancelRow asks the session to cancel r. Rows the session does not own
+// as outgoing requests are refused here, since Cancel takes an id and
+// would find our own request with the same id instead.
+func (m *Model) cancelRow(r *requestRow, reason string) tea.Cmd {
+	switch {
+	case r.stray:
+		m.setStatus("stray traffic is not a request of ours: nothing to cancel", true)
+		return nil
+	case r.incoming:
+		m.setStatus(termtext.Line(r.label())+" was sent by the server: only the server can cancel it", true)
+		return nil
+	case m.conn == nil:
+		m.setStatus("not connected", true)
+		return nil
+	}
+	return cancelCmd(m.gen, m.conn.Session, r, reason)
+}
+
+// cancelled reports what Cancel did.
+func (m *Model) cancelled(msg cancelDoneMsg) {
+	label := termtext.Line(msg.label)
+	if msg.err != nil {
+		m.setStatus(label+": "+refusal(msg.err), true)
+		return
+	}
+	m.setStatus(fmt.Sprintf("cancelling %s: %s", label, strconv.Quote(termtext.Line(msg.reason))), false)
+}
+
+// refusal is the session's reason for not cancelling, in its words.
+func refusal(err error) string { return termtext.Line(err.Error()) }
+
+// cancelAll cancels every pending request.
+func (m *Model) cancelAll() tea.Cmd {
+	if m.conn == nil {
+		m.setStatus("not connected", true)
+		return nil
+	}
+	return cancelAllCmd(m.gen, m.conn.Session, reasonUser)
+}
+
+func (m *Model) cancelledAll(n int) {
+	switch n {
+	case 0:
+		m.setStatus("nothing to cancel: no request is pending", true)
+	case 1:
+		m.setStatus("cancelling 1 pending request", false)
+	default:
+		m.setStatus(fmt.Sprintf("cancelling %d pending requests", n), false)
+	}
+}
+
+// rerun sends the selected request again with the same method and
+// params; the session gives it a new id and progress token.
+func (m *Model) rerun() tea.Cmd {
+	r := m.table.Selected()
+	switch {
+	case r == nil:
+		m.setStatus("no request selected", true)
+		return nil
+	case r.stray || r.incoming:
+		m.setStatus("only requests mcpoke sent can be run again", true)
+		return nil
+	case r.method == "initialize":
+		m.setStatus("initialize runs once per connection; "+m.c.Keys.Global.Reconnect.Help().Key+" reconnects", true)
+		return nil
+	case m.conn == nil:
+		m.setStatus("not connected", true)
+		return nil
+	}
+	if r.method == "tools/call" {
+		m.calledTool = true
+	}
+	m.setStatus("running "+termtext.Line(r.label())+" again…", false)
+	return callCmd(m.gen, m.conn.Session, r.method, r.params, m.timeout, termtext.Line(r.method))
+}
+
+// parseTimeout reads "5s", "500ms", or a plain number of seconds; empty
+// or zero means none.
+func parseTimeout(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "0" {
+		return 0, nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		s = strconv.FormatFloat(f, 'f', -1, 64) + "s"
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("timeout %q: use a duration such as 5s or 500ms", s)
+	}
+	return d, nil
+}
+
+func timeoutText(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return d.String()
+}
+
+// quoteJSON encodes s as a JSON string.
+func quoteJSON(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}

@@ -1,0 +1,403 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+// editorAction is what a key in the editor asks the model to do.
+type editorAction int
+
+const (
+	editorNone editorAction = iota
+	editorSend
+	editorClose
+)
+
+// argEditor edits a tool's arguments: a form for simple schemas, a JSON
+// editor for anything (ctrl+t switches). Arguments are validated against
+// the inputSchema before they are sent.
+type argEditor struct {
+	c *Common
+
+	tool      Tool
+	schema    *jsonschema.Schema
+	schemaErr string
+	fields    []*formField
+	formOK    bool
+	jsonMode  bool
+	json      textarea.Model
+	focus     int
+	errs      []string // errors that are about no one field
+
+	offset        int
+	width, height int
+}
+
+func newArgEditor(c *Common) *argEditor { return &argEditor{c: c, json: newJSONArea()} }
+
+// newJSONArea is the JSON editor, without line numbers or blinking.
+func newJSONArea() textarea.Model {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.CharLimit = 1 << 20
+	ta.MaxHeight = 0
+	s := ta.Styles()
+	s.Cursor.Blink = false
+	ta.SetStyles(s)
+	return ta
+}
+
+// SetSize sets the editor's size.
+func (e *argEditor) SetSize(w, h int) {
+	e.width, e.height = w, h
+	e.json.SetWidth(max(w-2, 10))
+	e.json.SetHeight(max(h-6, 3))
+}
+
+// Open starts editing arguments for tool.
+func (e *argEditor) Open(tool Tool, schema *jsonschema.Schema, schemaErr error) tea.Cmd {
+	*e = argEditor{c: e.c, tool: tool, schema: schema, width: e.width, height: e.height}
+	if schemaErr != nil {
+		e.schemaErr = "inputSchema does not compile, arguments are sent unchecked: " + termtext.Line(schemaErr.Error())
+	}
+	e.json = newJSONArea()
+	e.SetSize(e.width, e.height)
+	e.fields, e.formOK = buildForm(tool.InputSchema)
+	if !e.formOK {
+		e.jsonMode = true
+		e.json.SetValue(e.template())
+		return e.json.Focus()
+	}
+	if len(e.fields) > 0 {
+		return e.fields[0].Focus()
+	}
+	return nil
+}
+
+// template is the starting JSON for a schema the form cannot show.
+func (e *argEditor) template() string {
+	names, _, _ := orderedObject(schemaProperties(e.tool.InputSchema))
+	if len(names) == 0 {
+		return "{}"
+	}
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i, n := range names {
+		q, _ := json.Marshal(n)
+		b.WriteString("  " + string(q) + ": null")
+		if i < len(names)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+func schemaProperties(schema json.RawMessage) json.RawMessage {
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+	}
+	_ = json.Unmarshal(schema, &s)
+	return s.Properties
+}
+
+// Update implements tea.Model for the editor's keys. On editorSend, args
+// holds the validated arguments.
+func (e *argEditor) Update(msg tea.Msg) (editorAction, json.RawMessage, tea.Cmd) {
+	k, isKey := msg.(tea.KeyPressMsg)
+	keys := e.c.Keys.Editor
+	if isKey {
+		switch {
+		case key.Matches(k, keys.Close):
+			return editorClose, nil, nil
+		case key.Matches(k, keys.ToggleJSON):
+			return editorNone, nil, e.toggleMode()
+		case k.String() == "ctrl+s" || (!e.jsonMode && key.Matches(k, keys.Send)):
+			if args, ok := e.collect(); ok {
+				return editorSend, args, nil
+			}
+			return editorNone, nil, nil
+		}
+	}
+	if e.jsonMode {
+		var cmd tea.Cmd
+		e.json, cmd = e.json.Update(msg)
+		return editorNone, nil, cmd
+	}
+	if !isKey || len(e.fields) == 0 {
+		return editorNone, nil, nil
+	}
+	f := e.fields[e.focus]
+	switch {
+	case key.Matches(k, keys.Next):
+		return editorNone, nil, e.moveFocus(1)
+	case key.Matches(k, keys.Prev):
+		return editorNone, nil, e.moveFocus(-1)
+	case f.isChoice() && key.Matches(k, keys.Choose):
+		if k.String() == "left" {
+			f.Step(-1)
+		} else {
+			f.Step(1)
+		}
+		return editorNone, nil, nil
+	}
+	if f.isChoice() {
+		return editorNone, nil, nil
+	}
+	var cmd tea.Cmd
+	f.input, cmd = f.input.Update(msg)
+	return editorNone, nil, cmd
+}
+
+func (e *argEditor) moveFocus(n int) tea.Cmd {
+	e.fields[e.focus].Blur()
+	e.focus = (e.focus + n + len(e.fields)) % len(e.fields)
+	return e.fields[e.focus].Focus()
+}
+
+// toggleMode switches between the form and the JSON editor, carrying the
+// arguments across.
+func (e *argEditor) toggleMode() tea.Cmd {
+	if !e.jsonMode {
+		args, _ := e.formArgs()
+		e.jsonMode = true
+		e.json.SetValue(prettyArgs(args))
+		e.errs = nil
+		return e.json.Focus()
+	}
+	if !e.formOK {
+		e.errs = []string{"this schema is too complex for a form; edit the JSON"}
+		return nil
+	}
+	obj, err := parseArgs(e.json.Value())
+	if err != "" {
+		e.errs = []string{err}
+		return nil
+	}
+	byName := map[string]*formField{}
+	for _, f := range e.fields {
+		byName[f.name] = f
+	}
+	for name := range obj {
+		if byName[name] == nil {
+			e.errs = []string{"the form has no field " + termtext.Line(name) + "; edit the JSON"}
+			return nil
+		}
+	}
+	for _, f := range e.fields {
+		if !f.setValue(obj[f.name]) {
+			e.errs = []string{"the value of " + termtext.Line(f.name) + " does not fit the form; edit the JSON"}
+			return nil
+		}
+	}
+	e.jsonMode = false
+	e.errs = nil
+	e.json.Blur()
+	if len(e.fields) > 0 {
+		return e.fields[e.focus].Focus()
+	}
+	return nil
+}
+
+func prettyArgs(args json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Indent(&b, args, "", "  ") != nil {
+		return string(args)
+	}
+	return b.String()
+}
+
+// parseArgs reads the JSON editor's text as an arguments object.
+func parseArgs(text string) (map[string]json.RawMessage, string) {
+	if strings.TrimSpace(text) == "" {
+		return map[string]json.RawMessage{}, ""
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &obj); err != nil {
+		var se *json.SyntaxError
+		if ok := asSyntaxError(err, &se); ok {
+			line, col := position(text, se.Offset)
+			return nil, "invalid JSON at line " + itoa(line) + ", column " + itoa(col) + ": " + se.Error()
+		}
+		return nil, "arguments must be a JSON object: " + err.Error()
+	}
+	if obj == nil {
+		return nil, "arguments must be a JSON object, not null"
+	}
+	return obj, ""
+}
+
+// formArgs builds the arguments object from the form, in field order.
+func (e *argEditor) formArgs() (json.RawMessage, bool) {
+	ok := true
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	for _, f := range e.fields {
+		v, present := f.value()
+		if f.err != "" {
+			ok = false
+		}
+		if !present {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		q, _ := json.Marshal(f.name)
+		b.Write(q)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), ok
+}
+
+// collect returns the arguments if they parse and validate; otherwise it
+// puts the errors next to the fields they are about.
+func (e *argEditor) collect() (json.RawMessage, bool) {
+	e.errs = nil
+	var args json.RawMessage
+	if e.jsonMode {
+		obj, err := parseArgs(e.json.Value())
+		if err != "" {
+			e.errs = []string{err}
+			return nil, false
+		}
+		args, _ = json.Marshal(obj)
+		if strings.TrimSpace(e.json.Value()) != "" {
+			args = compact(json.RawMessage(e.json.Value())) // keep the user's key order
+		}
+	}
+	formOK := true
+	if !e.jsonMode {
+		// Validate what parsed even when a field did not, to show every
+		// problem at once.
+		args, formOK = e.formArgs()
+	}
+	problems := validateArgs(e.schema, args)
+	if len(problems) == 0 && formOK {
+		return args, true
+	}
+	byName := map[string]*formField{}
+	for _, f := range e.fields {
+		byName[f.name] = f
+	}
+	for _, p := range problems {
+		if f := byName[p.Field]; f != nil && !e.jsonMode {
+			if f.err == "" {
+				f.err = p.Message
+			}
+			continue
+		}
+		msg := p.Message
+		if p.Field != "" {
+			msg = termtext.Line(p.Field) + ": " + msg
+		}
+		e.errs = append(e.errs, msg)
+	}
+	return nil, false
+}
+
+// View renders the editor.
+func (e *argEditor) View() string {
+	st := e.c.Styles
+	w := e.width
+	title := "CALL " + termtext.Line(e.tool.Name)
+	if e.tool.Title != "" {
+		title += " · " + termtext.Line(e.tool.Title)
+	}
+	mode := "form"
+	if e.jsonMode {
+		mode = "JSON"
+	}
+	head := []string{st.Title.Render(clip(title, w-8)) + " " + st.Muted.Render("("+mode+")")}
+	if d := termtext.Line(e.tool.Description); d != "" {
+		desc := wrapLines(st.Muted.Render(d), w)
+		if len(desc) > 2 {
+			desc = append(desc[:1], clip(stripStyles(desc[1])+"…", w))
+		}
+		head = append(head, desc...)
+	}
+	if e.schemaErr != "" {
+		head = append(head, wrapLines(st.BadgeWarn.Render(e.schemaErr), w)...)
+	}
+	var body []string
+	focusTop, focusBottom := 0, 0
+	if e.jsonMode {
+		body = strings.Split(e.json.View(), "\n")
+	} else {
+		if len(e.fields) == 0 {
+			body = append(body, st.Muted.Render("this tool takes no arguments; press enter to call it"))
+		}
+		for i, f := range e.fields {
+			if i == e.focus {
+				focusTop = len(body)
+			}
+			body = append(body, e.fieldView(f, i == e.focus)...)
+			if i == e.focus {
+				focusBottom = len(body)
+			}
+		}
+	}
+	var foot []string
+	for _, msg := range e.errs {
+		foot = append(foot, wrapLines(st.FieldError.Render("✗ "+msg), w)...)
+	}
+	room := max(e.height-len(head)-len(foot), 1)
+	// Keep the focused field on screen.
+	if focusBottom-e.offset > room {
+		e.offset = focusBottom - room
+	}
+	if focusTop < e.offset {
+		e.offset = focusTop
+	}
+	e.offset = max(min(e.offset, len(body)-room), 0)
+	end := min(e.offset+room, len(body))
+	lines := append(head, body[e.offset:end]...)
+	lines = append(lines, foot...)
+	return padLines(lines, w, e.height)
+}
+
+// fieldView renders one field: label, input, description, error.
+func (e *argEditor) fieldView(f *formField, focused bool) []string {
+	st := e.c.Styles
+	marker := "  "
+	label := st.FieldLabel.Render(termtext.Line(f.name))
+	if focused {
+		marker = st.FieldFocused.Render("› ")
+	}
+	if f.required {
+		label += st.FieldRequired.Render("*")
+	}
+	label += " " + st.Muted.Render(f.typeText())
+	var input string
+	if f.isChoice() {
+		input = "‹ " + f.choiceText() + " ›"
+		if focused {
+			input = st.FieldFocused.Render(input)
+		}
+	} else {
+		f.input.SetWidth(max(min(e.width-6, 40), 8))
+		input = "[" + f.input.View() + "]"
+	}
+	lines := []string{marker + label, "  " + input}
+	if f.description != "" {
+		lines = append(lines, "  "+st.Muted.Render(clip(termtext.Line(f.description), e.width-2)))
+	}
+	if f.err != "" {
+		lines = append(lines, "  "+st.FieldError.Render("✗ "+f.err))
+	}
+	return lines
+}

@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// badge is a short note on a row about unusual traffic, with shorter
+// wordings for narrow screens.
+type badge struct {
+	text  string
+	short []string // shorter, then shortest
+	warn  bool
+}
+
+// variant is the badge's wording at level 0 (full) to 2 (shortest).
+func (b badge) variant(level int) string {
+	if level == 0 || len(b.short) == 0 {
+		return b.text
+	}
+	return b.short[min(level, len(b.short))-1]
+}
+
+func (b badge) painter(p *rowPaints) painter {
+	if b.warn {
+		return p.warn
+	}
+	return p.badge
+}
+
+// badges lists what is unusual about a row: late, stray and duplicate
+// traffic.
+func badges(r *requestRow) []badge {
+	var out []badge
+	if r.stray {
+		s := "stray"
+		if r.strayCount > 1 {
+			s += " ×" + strconv.Itoa(r.strayCount)
+		}
+		out = append(out, badge{text: s, warn: true})
+	}
+	if r.lateResponses > 0 {
+		delay := "(+" + formatDuration(r.firstLate) + ")"
+		times := ""
+		if r.lateResponses > 1 {
+			times = " ×" + strconv.Itoa(r.lateResponses)
+		}
+		out = append(out, badge{text: "late response ignored " + delay + times,
+			short: []string{"late response " + delay + times, "late " + delay + times}, warn: true})
+	}
+	if r.lateProgress > 0 {
+		what := "progress after cancel"
+		if r.state == session.TimedOut {
+			what = "progress after timeout"
+		}
+		n := " ×" + strconv.Itoa(r.lateProgress)
+		out = append(out, badge{text: what + n, short: []string{"late progress" + n, "late prog" + n}, warn: true})
+	}
+	if r.duplicates > 0 {
+		s := "duplicate"
+		if r.duplicates > 1 {
+			s += " ×" + strconv.Itoa(r.duplicates)
+		}
+		out = append(out, badge{text: s, short: []string{s, "dup" + strings.TrimPrefix(s, "duplicate")}})
+	}
+	return out
+}
+
+// progressView is a small bar with its numbers: "████░░░░ 4/10".
+func progressView(pt *rowPaints, p *session.Progress, barWidth int, plain bool) string {
+	num := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	if p.Total == nil || *p.Total <= 0 {
+		return "» " + num
+	}
+	total := *p.Total
+	frac := min(max(p.Progress/total, 0), 1)
+	full := int(frac*float64(barWidth) + 0.5)
+	bar, rest := strings.Repeat("█", full), strings.Repeat("░", barWidth-full)
+	if !plain {
+		bar, rest = pt.full.Render(bar), pt.empty.Render(rest)
+	}
+	return bar + rest + " " + num + "/" + strconv.FormatFloat(total, 'f', -1, 64)
+}

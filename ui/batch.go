@@ -1,0 +1,60 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// applyBatch brings the model's rows up to date with a batch of events
+// and returns the commands that fetch the full record of rows that
+// settled.
+func (m *Model) applyBatch(b *Batch) []tea.Cmd {
+	follow := m.table.atBottom()
+	// Stderr first: a Closed event in this batch quotes its last line.
+	if len(b.Stderr) > 0 || b.StderrDropped > 0 {
+		m.stderr.Add(b.Stderr, b.StderrDropped)
+	}
+	var fetch []*requestRow
+	for _, item := range b.Items {
+		switch e := item.(type) {
+		case session.RequestStarted:
+			m.store.started(e.Info)
+		case *ProgressRun:
+			m.store.progressed(e)
+		case session.StateChanged:
+			if r := m.store.stateChanged(e); r != nil && e.To.Final() {
+				fetch = append(fetch, r)
+			}
+		case session.LateArrived:
+			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, 1); r != nil {
+				fetch = append(fetch, r) // cancel times may have settled since
+			}
+		case *LateRun:
+			m.store.lateArrived(e.Ref, e.Frames, e.Count)
+		case session.StrayArrived:
+			m.store.strayArrived(e)
+		case session.Closed:
+			m.sessionClosed(e)
+		}
+	}
+	for seq, n := range b.Duplicates {
+		m.store.duplicated(seq, n)
+	}
+	if len(b.Wire) > 0 || b.WireDropped > 0 {
+		m.wire.Add(b.Wire, b.WireDropped)
+	}
+	m.store.trim()
+	m.header.counts = m.store.counts
+	m.table.sync(follow)
+
+	var cmds []tea.Cmd
+	if m.conn != nil {
+		for _, r := range fetch {
+			if !r.incoming {
+				cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.seq, r.id))
+			}
+		}
+	}
+	return cmds
+}

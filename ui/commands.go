@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// The commands below are the only place the UI calls the session or the
+// Connector: they run outside Update and report back with a message that
+// names the connection generation and, where there is one, the request.
+
+// connectCmd starts a server and subscribes to its session.
+func connectCmd(gen int, connect Connector, interval time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		conn, err := connect(context.Background())
+		if err != nil {
+			return connectedMsg{gen: gen, err: err}
+		}
+		feed := NewFeed(conn.Session, conn.Tap, interval)
+		return connectedMsg{gen: gen, conn: conn, feed: feed}
+	}
+}
+
+// initializeCmd runs the MCP handshake.
+func initializeCmd(gen int, conn *Connection, client session.Implementation) tea.Cmd {
+	return func() tea.Msg {
+		var peer session.PeerInfo
+		var err error
+		if conn.Initialize != nil {
+			peer, err = conn.Initialize(context.Background())
+		} else {
+			peer, err = conn.Session.Initialize(context.Background(), session.InitializeOptions{ClientInfo: client})
+		}
+		return initializedMsg{gen: gen, peer: peer, err: err}
+	}
+}
+
+// listToolsCmd asks for the tools and compiles their input schemas, so
+// that opening the editor costs nothing.
+func listToolsCmd(gen int, s *session.Session) tea.Cmd {
+	return func() tea.Msg {
+		var all []Tool
+		var cursor string
+		for {
+			var params any
+			if cursor != "" {
+				params = map[string]string{"cursor": cursor}
+			}
+			res, err := s.Do(context.Background(), "tools/list", params, session.CallOptions{NoProgressToken: true})
+			if err != nil {
+				return toolsListedMsg{gen: gen, tools: all, err: err}
+			}
+			var page struct {
+				Tools      []Tool `json:"tools"`
+				NextCursor string `json:"nextCursor"`
+			}
+			if err := json.Unmarshal(res, &page); err != nil {
+				return toolsListedMsg{gen: gen, tools: all, err: err}
+			}
+			all = append(all, page.Tools...)
+			if page.NextCursor == "" || page.NextCursor == cursor || len(all) > 10000 {
+				break
+			}
+			cursor = page.NextCursor
+		}
+		for i := range all {
+			all[i].schema, all[i].schemaErr = compileSchema(all[i].InputSchema)
+		}
+		return toolsListedMsg{gen: gen, tools: all}
+	}
+}
+
+// callCmd sends a request; the row appears through the session's events.
+func callCmd(gen int, s *session.Session, method string, params json.RawMessage, timeout time.Duration, what string) tea.Cmd {
+	return func() tea.Msg {
+		c, err := s.Call(context.Background(), method, params, session.CallOptions{Timeout: timeout})
+		msg := callSentMsg{gen: gen, what: what, err: err}
+		if c != nil {
+			msg.seq = c.Seq()
+		}
+		return msg
+	}
+}
+
+// cancelCmd asks the session to cancel one request; the session refuses,
+// sending nothing, when the request cannot be cancelled.
+func cancelCmd(gen int, s *session.Session, r *requestRow, reason string) tea.Cmd {
+	seq, id, label := r.seq, r.id, r.label()
+	return func() tea.Msg {
+		err := s.Cancel(id, reason)
+		return cancelDoneMsg{gen: gen, seq: seq, label: label, reason: reason, err: err}
+	}
+}
+
+// cancelAllCmd cancels every request in flight.
+func cancelAllCmd(gen int, s *session.Session, reason string) tea.Cmd {
+	return func() tea.Msg { return cancelAllDoneMsg{gen: gen, n: s.CancelAll(reason)} }
+}
+
+// canCancelCmd asks the session whether a row can be cancelled.
+func canCancelCmd(gen int, s *session.Session, seq uint64, id session.ID) tea.Cmd {
+	return func() tea.Msg { return canCancelMsg{gen: gen, seq: seq, err: s.CanCancel(id)} }
+}
+
+// infoCmd fetches the full record of an outgoing request.
+func infoCmd(gen int, s *session.Session, seq uint64, id session.ID) tea.Cmd {
+	return func() tea.Msg {
+		info, ok := s.Lookup(id)
+		if !ok || info.Seq != seq {
+			return nil
+		}
+		return infoMsg{gen: gen, seq: seq, info: info}
+	}
+}
+
+// closeCmd cancels what is in flight with reason and closes the session,
+// which shuts the server down, then reports done.
+func closeCmd(conn *Connection, feed *Feed, reason string, done tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		if conn != nil {
+			conn.Session.CancelAll(reason)
+			_ = conn.Session.Close()
+			if conn.Close != nil {
+				_ = conn.Close()
+			}
+		}
+		if feed != nil {
+			feed.Stop()
+		}
+		return done
+	}
+}
+
+// tickCmd drives spinners and live elapsed times.
+func tickCmd() tea.Cmd {
+	return tea.Tick(100*time.Millisecond, func(t time.Time) tea.Msg { return tickMsg{at: t} })
+}

@@ -1,0 +1,269 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+// detail shows everything about the selected request: params, progress
+// history, result or error, cancellation and late traffic.
+type detail struct {
+	c      *Common
+	row    *requestRow
+	cancel string // what the session says about cancelling this row
+	scroll scroller
+	width  int
+	height int
+
+	focused bool
+	lines   []string
+	// The cache key of lines: the content is rebuilt only when it changes.
+	builtRow     *requestRow
+	builtVersion uint64
+	builtWidth   int
+	builtCancel  string
+	builtLive    bool
+}
+
+func newDetail(c *Common) *detail { return &detail{c: c} }
+
+// SetSize sets the pane's size, title included.
+func (d *detail) SetSize(w, h int) {
+	d.width, d.height = w, h
+	d.scroll.height = max(h-1, 1)
+	d.scroll.clamp()
+}
+
+// SetRow shows row; a different row starts at the top.
+func (d *detail) SetRow(r *requestRow, cancelNote string) {
+	if r != d.row {
+		d.scroll.offset = 0
+	}
+	d.row, d.cancel = r, cancelNote
+}
+
+// Update implements tea.Model for scrolling keys.
+func (d *detail) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if n, ok := navScroll(d.c.Keys.Nav, k, d.scroll.height); ok {
+			d.Scroll(n)
+		}
+	}
+	return nil
+}
+
+// Scroll moves the view n lines.
+func (d *detail) Scroll(n int) {
+	d.build()
+	d.scroll.Scroll(n)
+}
+
+// build renders the content when the row or the width changed. Live
+// rows (pending, cancelling) are rebuilt each frame for their times.
+func (d *detail) build() {
+	live := d.row != nil && !d.row.state.Final()
+	if d.row == d.builtRow && d.row != nil && d.row.version == d.builtVersion && d.width == d.builtWidth &&
+		d.cancel == d.builtCancel && !live && !d.builtLive {
+		return
+	}
+	d.builtRow, d.builtWidth, d.builtCancel, d.builtLive = d.row, d.width, d.cancel, live
+	if d.row != nil {
+		d.builtVersion = d.row.version
+	}
+	d.lines = d.lines[:0]
+	for _, l := range d.content() {
+		d.lines = append(d.lines, wrapLines(l, d.width)...)
+	}
+	d.scroll.total = len(d.lines)
+	d.scroll.clamp()
+}
+
+// View renders the pane.
+func (d *detail) View() string {
+	d.build()
+	st := d.c.Styles
+	ts := st.TitleBlur
+	if d.focused {
+		ts = st.Title
+	}
+	title := "DETAIL"
+	if d.row != nil {
+		title += " " + termtext.Line(d.row.label())
+	}
+	if d.scroll.total > d.scroll.height {
+		title += fmt.Sprintf("  %d/%d", d.scroll.offset+1, d.scroll.total)
+	}
+	out := []string{ts.Render(clip(title, d.width))}
+	end := min(d.scroll.offset+d.scroll.height, len(d.lines))
+	if d.scroll.offset < end {
+		out = append(out, d.lines[d.scroll.offset:end]...)
+	}
+	return padLines(out, d.width, d.height)
+}
+
+// rel renders t as a time since the request started: +1.2s.
+func (d *detail) rel(t time.Time) string {
+	return "+" + formatDuration(t.Sub(d.row.started))
+}
+
+// content is the unwrapped text of the pane.
+func (d *detail) content() []string {
+	st := d.c.Styles
+	r := d.row
+	if r == nil {
+		return []string{st.Muted.Render("select a request to see it here")}
+	}
+	if r.stray {
+		return d.strayContent()
+	}
+	var out []string
+	state := stateStyle(st, r.state).Render(stateGlyph(d.c, r.state) + " " + stateWord(r.state))
+	end := r.ended
+	if end.IsZero() {
+		end = d.c.Now()
+	}
+	head := state + st.Muted.Render(" · id "+r.id.String()+" · ran "+formatDuration(end.Sub(r.started)))
+	if r.incoming {
+		head += st.Muted.Render(" · sent by the server")
+	}
+	out = append(out, head)
+	if d.cancel != "" {
+		out = append(out, st.Muted.Render(d.cancel))
+	}
+	if !r.cancelAt.IsZero() {
+		out = append(out, d.cancelLines()...)
+	}
+	// Most telling first: late traffic, the outcome, progress; params,
+	// which the user wrote, last.
+	if len(r.late) > 0 || r.lateProgress > 0 || r.lateResponses > 0 {
+		out = append(out, d.lateLines()...)
+	}
+	if r.info != nil {
+		switch {
+		case r.info.Error != nil:
+			e := r.info.Error
+			out = append(out, st.StatusErr.Render(fmt.Sprintf("error %d", e.Code)), indent(termtext.Block(e.Message)))
+			if len(e.Data) > 0 {
+				out = append(out, st.Key.Render("error data"), indent(prettyJSON(e.Data)))
+			}
+		case len(r.info.Result) > 0 && r.state == session.Completed:
+			out = append(out, renderResult(st, r.method, r.info.Result)...)
+		case r.info.Failure != "":
+			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.info.Failure)))
+		}
+	} else if r.state == session.Failed && r.reason != "" {
+		out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.reason)))
+	}
+	if r.progressCount > 0 {
+		out = append(out, d.progressLines()...)
+	}
+	if r.duplicates > 0 {
+		out = append(out, st.Badge.Render(fmt.Sprintf("duplicate responses: %d (ignored)", r.duplicates)))
+	}
+	if len(r.params) > 0 {
+		out = append(out, st.Key.Render("params"), indent(prettyJSON(r.params)))
+	}
+	return out
+}
+
+func (d *detail) cancelLines() []string {
+	st := d.c.Styles
+	r := d.row
+	what := "cancel"
+	if r.state == session.TimedOut {
+		what = "timeout"
+	}
+	line := st.Key.Render(what) + " " + strconv.Quote(termtext.Line(r.reason)) + st.Muted.Render(" · decided "+d.rel(r.cancelAt))
+	if r.info != nil && !r.info.CancelSentAt.IsZero() {
+		line += st.Muted.Render(" · sent " + d.rel(r.info.CancelSentAt))
+	}
+	if took, ok := r.cancelTook(); ok && r.state == session.Cancelled {
+		line += st.Muted.Render(" · " + stateWord(r.state) + " after " + formatDuration(took))
+	}
+	return []string{line}
+}
+
+// maxDetailProgress bounds the progress history shown.
+const maxDetailProgress = 50
+
+func (d *detail) progressLines() []string {
+	st := d.c.Styles
+	r := d.row
+	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+plural(r.progressCount, "update"))}
+	h := r.history
+	if len(h) > maxDetailProgress {
+		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not shown", r.progressCount-maxDetailProgress)))
+		h = h[len(h)-maxDetailProgress:]
+	}
+	for _, p := range h {
+		line := "  " + st.Muted.Render(fmt.Sprintf("%-7s", d.rel(p.At))) + " " + progressNumbers(&p)
+		if p.Message != "" {
+			line += " " + termtext.Line(p.Message)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// progressNumbers renders 4/10 or 4.
+func progressNumbers(p *session.Progress) string {
+	s := strconv.FormatFloat(p.Progress, 'f', -1, 64)
+	if p.Total != nil {
+		s += "/" + strconv.FormatFloat(*p.Total, 'f', -1, 64)
+	}
+	return s
+}
+
+func (d *detail) lateLines() []string {
+	st := d.c.Styles
+	r := d.row
+	var out []string
+	total := r.lateResponses + r.lateProgress
+	out = append(out, st.BadgeWarn.Render("late traffic: "+plural(total, "frame"))+
+		st.Muted.Render(fmt.Sprintf(" (%s, %d progress) · recorded, never delivered", plural(r.lateResponses, "response"), r.lateProgress)))
+	for _, f := range r.late {
+		head := "  " + st.BadgeWarn.Render(fmt.Sprintf("+%-6s", formatDuration(f.AfterCancel))) + " " +
+			st.Muted.Render(fmt.Sprintf("%-8s", f.Kind)) + " "
+		// One line per frame, however big: enter on the wire log shows it whole.
+		data := f.Data[:min(len(f.Data), 4*d.width)]
+		out = append(out, head+clip(termtext.Line(string(data)), d.width-lipWidth(head)))
+	}
+	if hidden := total - len(r.late); hidden > 0 {
+		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not kept", hidden)))
+	}
+	return out
+}
+
+func (d *detail) strayContent() []string {
+	st := d.c.Styles
+	r := d.row
+	what := "a response for no request we sent"
+	if r.strayKind == session.LateProgress {
+		what = "progress for no request in flight"
+	}
+	out := []string{
+		st.BadgeWarn.Render("stray") + st.Muted.Render(" · "+what),
+		st.Muted.Render(fmt.Sprintf("seen %d times; last:", r.strayCount)),
+		indent(prettyJSON(r.strayData)),
+	}
+	return out
+}
+
+// cancelNote says whether the selected row can be cancelled, in the
+// session's words.
+func cancelNote(keys *KeyMap, err error, known bool) string {
+	if !known {
+		return ""
+	}
+	if err == nil {
+		return "press " + keys.Requests.Cancel.Help().Key + " to cancel, " + keys.Requests.CancelWithReason.Help().Key + " to give a reason"
+	}
+	return "cannot cancel: " + strings.TrimPrefix(err.Error(), session.ErrNotCancellable.Error()+": ")
+}

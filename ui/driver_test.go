@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"github.com/mcpoke/mcpoke/session"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// driver is a small synchronous event loop for model tests: Update runs
+// on the test goroutine, commands run in goroutines and their messages
+// come back through msgs, like tea.Program without a terminal.
+type driver struct {
+	t    *testing.T
+	m    *Model
+	msgs chan tea.Msg
+	quit bool
+}
+
+func newDriver(t *testing.T, m *Model, w, h int) *driver {
+	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
+	d.send(tea.WindowSizeMsg{Width: w, Height: h})
+	d.exec(m.Init())
+	return d
+}
+
+// exec runs cmd in the background; batches fan out.
+func (d *driver) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				d.exec(c)
+			}
+			return
+		}
+		if msg != nil {
+			d.msgs <- msg
+		}
+	}()
+}
+
+// send runs Update with msg on this goroutine.
+func (d *driver) send(msg tea.Msg) {
+	if _, ok := msg.(tea.QuitMsg); ok {
+		d.quit = true
+		return
+	}
+	_, cmd := d.m.Update(msg)
+	d.exec(cmd)
+}
+
+// key sends a key press: "c", "enter", "ctrl+c", "tab".
+func (d *driver) key(k string) { d.send(keyMsg(k)) }
+
+// typeText sends each rune as a key press.
+func (d *driver) typeText(s string) {
+	for _, r := range s {
+		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// waitFor handles messages until cond holds, failing after a deadline.
+func (d *driver) waitFor(what string, cond func() bool) {
+	d.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !cond() {
+		select {
+		case msg := <-d.msgs:
+			d.send(msg)
+		case <-time.After(5 * time.Millisecond):
+			// Some conditions change outside the model (the clock's timers).
+		case <-deadline:
+			d.t.Fatalf("timed out waiting for %s; screen:\n%s", what, d.screen())
+		}
+	}
+}
+
+// waitScreen waits until the screen holds every one of subs.
+func (d *driver) waitScreen(subs ...string) {
+	d.t.Helper()
+	d.waitFor(strings.Join(subs, " & "), func() bool {
+		s := d.screen()
+		for _, sub := range subs {
+			if !strings.Contains(s, sub) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// settle handles messages that arrive within a short quiet period.
+func (d *driver) settle() {
+	for {
+		select {
+		case msg := <-d.msgs:
+			d.send(msg)
+		case <-time.After(100 * time.Millisecond):
+			return
+		}
+	}
+}
+
+// screen is the rendered screen without styles.
+func (d *driver) screen() string { return ansi.Strip(d.m.render()) }
+
+// keyMsg builds the key press tea would deliver for k.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	if strings.HasPrefix(k, "ctrl+") && len(k) == 6 {
+		return tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	if len(r) != 1 {
+		panic("keyMsg: unknown key " + k)
+	}
+	if r[0] >= 'A' && r[0] <= 'Z' {
+		return tea.KeyPressMsg{Code: r[0] + ('a' - 'A'), ShiftedCode: r[0], Text: k, Mod: tea.ModShift}
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+// newTestModel is a model on a fake server, on the fake clock, without
+// animation, at w×h.
+func newTestModel(t *testing.T, w, h int) (*driver, *testConn) {
+	clock := newFakeClock()
+	tc := newTestConn(t, clock, defaultFakeTools())
+	m := New(Options{Connect: tc.connector(), Now: clock.Now, Static: true, Demo: true,
+		FrameInterval: time.Millisecond})
+	d := newDriver(t, m, w, h)
+	d.waitFor("tools listed", func() bool {
+		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2
+	})
+	return d, tc
+}
+
+// callTool selects a tool by name and calls it with its default
+// arguments: enter opens the editor, enter sends. It returns the call as
+// the fake server sees it.
+func (d *driver) callTool(tc *testConn, name string) *fakeCall {
+	d.t.Helper()
+	d.m.setFocus(focusTools)
+	if !d.m.tools.Select(name) {
+		d.t.Fatalf("no tool %q", name)
+	}
+	d.key("enter")
+	d.key("enter")
+	c := tc.server.nextCall()
+	d.waitFor(name+" row selected", func() bool {
+		r := d.m.table.Selected()
+		return r != nil && r.tool == name && r.seq == callSeq(c)
+	})
+	return c
+}
+
+// callSeq is the Seq the client gave a call: its id, since the client
+// numbers ids and Seqs alike when nothing arrives from the server.
+func callSeq(c *fakeCall) uint64 {
+	n, _ := strconv.ParseUint(c.In.ID.String(), 10, 64)
+	return n
+}
+
+// waitTimer waits until the client armed a timer (a settle window).
+func (d *driver) waitTimer(tc *testConn) {
+	d.t.Helper()
+	d.waitFor("a timer", func() bool { return tc.clock.timersPending() > 0 })
+}

@@ -1,0 +1,136 @@
+// Package e2e drives the real mcpoke binary in tmux, as a person would:
+// keys in, screen out.
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// requireTmuxEnv makes a missing tmux a failure instead of a skip (CI).
+const requireTmuxEnv = "MCPOKE_REQUIRE_TMUX"
+
+// screenDeadline bounds every wait for the screen.
+const screenDeadline = 20 * time.Second
+
+// tmux runs the binary in its own tmux server, so nothing touches the
+// user's sessions.
+type tmux struct {
+	t      *testing.T
+	socket string
+}
+
+func (x *tmux) run(args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+// screen returns the pane's text.
+func (x *tmux) screen() string {
+	out, _ := x.run("capture-pane", "-p", "-t", "ui")
+	return out
+}
+
+// keys sends keys one at a time: sent together, an escape or a prefix
+// could merge with the next key in the terminal's parser.
+func (x *tmux) keys(keys ...string) {
+	x.t.Helper()
+	for _, k := range keys {
+		if out, err := x.run("send-keys", "-t", "ui", k); err != nil {
+			x.t.Fatalf("send-keys %s: %v: %s", k, err, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitFor polls the screen until it holds every one of subs.
+func (x *tmux) waitFor(subs ...string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(screenDeadline)
+	var s string
+	for time.Now().Before(deadline) {
+		s = x.screen()
+		all := true
+		for _, sub := range subs {
+			all = all && strings.Contains(s, sub)
+		}
+		if all {
+			return s
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	x.t.Fatalf("the screen never showed %q; it shows:\n%s", subs, s)
+	return ""
+}
+
+// buildBinary builds mcpoke from the module root.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcpoke")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/mcpoke/mcpoke")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startTmux opens the UI on the built-in demo server in a 120×35 pane.
+func startTmux(t *testing.T) *tmux {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv(requireTmuxEnv) == "1" {
+			t.Fatalf("tmux is not installed and %s=1", requireTmuxEnv)
+		}
+		t.Skipf("tmux is not installed (set %s=1 to make this a failure)", requireTmuxEnv)
+	}
+	bin := buildBinary(t)
+	x := &tmux{t: t, socket: fmt.Sprintf("mcpoke-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	if out, err := x.run("new-session", "-d", "-x", "120", "-y", "35", "-s", "ui", bin); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	t.Cleanup(func() { x.run("kill-server") })
+	x.waitFor("● ready", "TOOLS 5", "Try it: select sleep, press enter twice, then c")
+	return x
+}
+
+func TestTmuxSleepCancel(t *testing.T) {
+	x := startTmux(t)
+	x.keys("Enter")
+	x.waitFor("CALL sleep")
+	x.keys("Enter")
+	x.waitFor("sent tools/call sleep as request #3", "pending")
+	x.keys("c")
+	x.waitFor("cancelling", `cancelling #3 tools/call sleep: "cancelled by user"`)
+	x.waitFor("⊘ cancelled", "1 cancelled")
+
+	x.keys("q")
+	deadline := time.Now().Add(screenDeadline)
+	for {
+		if _, err := x.run("has-session", "-t", "ui"); err != nil {
+			break // mcpoke exited and took the pane with it
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("q did not quit; the screen shows:\n%s", x.screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestTmuxStubbornLateBadge(t *testing.T) {
+	x := startTmux(t)
+	x.keys("j", "Enter")
+	x.waitFor("CALL stubborn")
+	x.keys("C-u", "2", "Enter") // it answers after 2s, cancelled or not
+	x.waitFor("sent tools/call stubborn as request #3")
+	x.keys("c")
+	x.waitFor("cancelling")
+	s := x.waitFor("late response ignored (+")
+	if !strings.Contains(s, "⊘ cancelled") {
+		t.Errorf("the late response changed the state:\n%s", s)
+	}
+	x.keys("q")
+}

@@ -1,0 +1,172 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// fakeServer is a scripted MCP server on an in-memory pipe. Blocking
+// tools hand their calls to the test, which decides when and how they
+// end, so every flow is deterministic.
+type fakeServer struct {
+	t     *testing.T
+	srv   *session.Session
+	calls chan *fakeCall
+
+	mu      sync.Mutex
+	cancels []cancelSeen
+	tools   []map[string]any
+	info    map[string]any
+}
+
+// fakeCall is one tools/call the test controls.
+type fakeCall struct {
+	Tool  string
+	Args  json.RawMessage
+	In    *session.Incoming
+	Ctx   context.Context
+	reply chan fakeReply
+}
+
+type fakeReply struct {
+	result any
+	err    error
+}
+
+// Reply ends the call with result.
+func (c *fakeCall) Reply(result any) { c.reply <- fakeReply{result: result} }
+
+// Fail ends the call with a JSON-RPC error.
+func (c *fakeCall) Fail(err error) { c.reply <- fakeReply{err: err} }
+
+type cancelSeen struct {
+	RequestID json.RawMessage `json:"requestId"`
+	Reason    string          `json:"reason"`
+}
+
+// defaultFakeTools are tools shaped like the demo's.
+func defaultFakeTools() []map[string]any {
+	return []map[string]any{
+		{"name": "sleep", "description": "Sleeps, reporting progress; cancellable.",
+			"inputSchema": json.RawMessage(`{"type":"object","properties":{"seconds":{"type":"number","description":"how long","default":10,"minimum":0},"steps":{"type":"integer","description":"progress steps","default":10,"minimum":1}}}`)},
+		{"name": "stubborn", "description": "Ignores cancellation and answers anyway.",
+			"inputSchema": json.RawMessage(`{"type":"object","properties":{"seconds":{"type":"number","default":5}}}`)},
+		{"name": "echo", "description": "Echoes its text.",
+			"inputSchema": json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"what to echo"}},"required":["text"]}`)},
+		{"name": "fail", "description": "Fails the way you ask.",
+			"inputSchema": json.RawMessage(`{"type":"object","properties":{"mode":{"enum":["error","isError"],"default":"error"}}}`)},
+	}
+}
+
+// newFakeServer serves on conn.
+func newFakeServer(t *testing.T, conn transport.Conn, tools []map[string]any) *fakeServer {
+	fs := &fakeServer{t: t, calls: make(chan *fakeCall, 16), tools: tools,
+		info: map[string]any{"name": "fake-server", "version": "1.2.3"}}
+	fs.srv = session.New(conn, session.Config{
+		Handlers: map[string]session.Handler{
+			"initialize": func(ctx context.Context, in *session.Incoming) (any, error) {
+				return map[string]any{"protocolVersion": session.LatestVersion, "serverInfo": fs.info,
+					"capabilities": map[string]any{"tools": map[string]any{}}}, nil
+			},
+			"tools/list": func(ctx context.Context, in *session.Incoming) (any, error) {
+				return map[string]any{"tools": fs.tools}, nil
+			},
+			"tools/call": fs.call,
+		},
+		Notifications: map[string]session.NotificationHandler{
+			"notifications/cancelled": func(_ *session.Session, params json.RawMessage) {
+				var c cancelSeen
+				_ = json.Unmarshal(params, &c)
+				fs.mu.Lock()
+				fs.cancels = append(fs.cancels, c)
+				fs.mu.Unlock()
+			},
+		},
+	})
+	t.Cleanup(func() { fs.srv.Close() })
+	return fs
+}
+
+func (fs *fakeServer) call(ctx context.Context, in *session.Incoming) (any, error) {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(in.Params, &p)
+	switch p.Name {
+	case "echo":
+		var a struct{ Text string }
+		_ = json.Unmarshal(p.Arguments, &a)
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": a.Text}}}, nil
+	case "stubborn":
+		in.IgnoreCancellation()
+	}
+	c := &fakeCall{Tool: p.Name, Args: p.Arguments, In: in, Ctx: ctx, reply: make(chan fakeReply, 1)}
+	fs.calls <- c
+	select {
+	case r := <-c.reply:
+		return r.result, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// nextCall waits for the next blocking tools/call.
+func (fs *fakeServer) nextCall() *fakeCall {
+	fs.t.Helper()
+	select {
+	case c := <-fs.calls:
+		return c
+	case <-time.After(5 * time.Second):
+		fs.t.Fatal("no tools/call reached the server")
+		return nil
+	}
+}
+
+// seenCancels returns the cancellations the server received.
+func (fs *fakeServer) seenCancels() []cancelSeen {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return append([]cancelSeen(nil), fs.cancels...)
+}
+
+// testConn is a client session on a pipe to a fake server.
+type testConn struct {
+	server *fakeServer
+	client *session.Session
+	tap    *transport.Tap
+	clock  *fakeClock
+	conn   *Connection
+}
+
+// newTestConn builds a fake server, a tapped pipe and a client session
+// on the fake clock.
+func newTestConn(t *testing.T, clock *fakeClock, tools []map[string]any) *testConn {
+	a, b := transport.Pipe()
+	server := newFakeServer(t, b, tools)
+	tap := transport.NewTap(a)
+	client := session.New(tap, session.Config{Clock: clock})
+	t.Cleanup(func() { client.Close() })
+	return &testConn{server: server, client: client, tap: tap, clock: clock,
+		conn: &Connection{Session: client, Tap: tap, Transport: "stdio", Label: "fake"}}
+}
+
+// connector returns a Connector that hands out tc once.
+func (tc *testConn) connector() Connector {
+	var once sync.Once
+	return func(context.Context) (*Connection, error) {
+		var c *Connection
+		once.Do(func() { c = tc.conn })
+		if c == nil {
+			return nil, errors.New("test connector used twice")
+		}
+		return c, nil
+	}
+}

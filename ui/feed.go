@@ -1,0 +1,286 @@
+package ui
+
+import (
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// Per-batch bounds: a flooding server costs the UI at most this much per
+// frame, whatever its rate. What is dropped is still counted.
+const (
+	batchRecentProgress = 16   // progress updates kept per request
+	batchLateFrames     = 64   // late frames kept per request
+	batchStrays         = 100  // stray arrivals kept
+	batchStderr         = 500  // stderr lines kept, newest
+	batchWire           = 2000 // wire records kept, newest
+)
+
+// DefaultFrameInterval bounds how often a Feed delivers: about 30 batches
+// a second is smooth to watch and leaves the event loop free for keys.
+const DefaultFrameInterval = 33 * time.Millisecond
+
+// Batch is what a Feed delivers: the session's events since the last
+// batch, in order, with the floods folded. Items holds session.Event
+// values, except that runs of ProgressUpdated become *ProgressRun and
+// runs of late progress become *LateRun.
+type Batch struct {
+	Items         []any
+	Duplicates    map[uint64]int // by Seq
+	Stderr        []session.StderrLine
+	StderrDropped int
+	Noise         int
+	StrayDropped  int
+	Wire          []transport.Record
+	WireDropped   int
+	// Events counts the raw events folded into this batch.
+	Events int
+	// Ended: the session closed and this is the last batch.
+	Ended bool
+
+	progressAt map[uint64]int
+	lateAt     map[uint64]int
+	strays     int
+}
+
+// ProgressRun is every ProgressUpdated of one request in a batch.
+type ProgressRun struct {
+	Ref    session.Ref
+	Latest session.Progress
+	Count  int
+	// Recent holds up to batchRecentProgress of the newest, oldest first.
+	Recent []session.Progress
+}
+
+// LateRun is the late progress of one request in a batch.
+type LateRun struct {
+	Ref   session.Ref
+	Count int
+	// Frames holds the first batchLateFrames of them.
+	Frames []session.LateFrame
+}
+
+func newBatch() *Batch {
+	return &Batch{progressAt: map[uint64]int{}, lateAt: map[uint64]int{}}
+}
+
+func (b *Batch) empty() bool {
+	return b.Events == 0 && len(b.Wire) == 0 && b.WireDropped == 0
+}
+
+// Feed drains a session's events and a tap's records without ever
+// blocking them, folds floods together, and hands the UI one Batch per
+// frame interval at most. Memory is bounded by the per-batch limits.
+type Feed struct {
+	interval time.Duration
+
+	mu       sync.Mutex
+	cur      *Batch
+	ended    bool
+	lastSent time.Time
+
+	nextMu sync.Mutex    // one Next at a time
+	notify chan struct{} // has something; capacity 1
+	stop   chan struct{}
+	once   sync.Once
+}
+
+// NewFeed subscribes to s (and observes tap, if not nil) and starts
+// draining. Call it before the first request to see everything.
+func NewFeed(s *session.Session, tap *transport.Tap, interval time.Duration) *Feed {
+	sub := s.Subscribe()
+	f := newFeed(sub.C, interval)
+	if tap != nil {
+		tap.Observe(f.addRecord)
+	}
+	go func() {
+		<-f.stop
+		sub.Close()
+	}()
+	return f
+}
+
+// newFeed drains events until the channel closes.
+func newFeed(events <-chan session.Event, interval time.Duration) *Feed {
+	if interval <= 0 {
+		interval = DefaultFrameInterval
+	}
+	f := &Feed{
+		interval: interval,
+		cur:      newBatch(),
+		notify:   make(chan struct{}, 1),
+		stop:     make(chan struct{}),
+	}
+	go func() {
+		for e := range events {
+			f.add(e)
+		}
+		f.mu.Lock()
+		f.ended = true
+		f.mu.Unlock()
+		f.signal()
+	}()
+	return f
+}
+
+// Stop ends delivery: Next returns nil from now on.
+func (f *Feed) Stop() { f.once.Do(func() { close(f.stop) }) }
+
+func (f *Feed) signal() {
+	select {
+	case f.notify <- struct{}{}:
+	default:
+	}
+}
+
+// add folds one event into the current batch.
+func (f *Feed) add(e session.Event) {
+	f.mu.Lock()
+	b := f.cur
+	b.Events++
+	switch e := e.(type) {
+	case session.ProgressUpdated:
+		i, ok := b.progressAt[e.Ref.Seq]
+		if !ok {
+			i = len(b.Items)
+			b.progressAt[e.Ref.Seq] = i
+			b.Items = append(b.Items, &ProgressRun{Ref: e.Ref})
+		}
+		run := b.Items[i].(*ProgressRun)
+		run.Latest = e.Progress
+		run.Count++
+		if len(run.Recent) == batchRecentProgress {
+			copy(run.Recent, run.Recent[1:])
+			run.Recent = run.Recent[:len(run.Recent)-1]
+		}
+		run.Recent = append(run.Recent, e.Progress)
+	case session.LateArrived:
+		if e.Late.Kind != session.LateProgress {
+			b.Items = append(b.Items, e)
+			break
+		}
+		i, ok := b.lateAt[e.Ref.Seq]
+		if !ok {
+			i = len(b.Items)
+			b.lateAt[e.Ref.Seq] = i
+			b.Items = append(b.Items, &LateRun{Ref: e.Ref})
+		}
+		run := b.Items[i].(*LateRun)
+		run.Count++
+		if len(run.Frames) < batchLateFrames {
+			run.Frames = append(run.Frames, e.Late)
+		}
+	case session.DuplicateArrived:
+		if b.Duplicates == nil {
+			b.Duplicates = map[uint64]int{}
+		}
+		b.Duplicates[e.Ref.Seq]++
+	case session.StrayArrived:
+		if b.strays < batchStrays {
+			b.strays++
+			b.Items = append(b.Items, e)
+		} else {
+			b.StrayDropped++
+		}
+	case session.StderrLine:
+		b.Stderr = append(b.Stderr, e)
+		if len(b.Stderr) >= 2*batchStderr {
+			n := copy(b.Stderr, b.Stderr[len(b.Stderr)-batchStderr:])
+			b.StderrDropped += len(b.Stderr) - n
+			b.Stderr = b.Stderr[:n]
+		}
+	case session.NoiseArrived:
+		b.Noise++
+	default:
+		b.Items = append(b.Items, e)
+	}
+	f.mu.Unlock()
+	f.signal()
+}
+
+// addRecord is the tap observer: it must not block, so it only appends.
+func (f *Feed) addRecord(r transport.Record) {
+	if r.Kind == transport.KindStderr {
+		return // the stderr pane has it from the session
+	}
+	f.mu.Lock()
+	b := f.cur
+	if b == nil { // the feed ended; records of a closing transport
+		f.mu.Unlock()
+		return
+	}
+	b.Wire = append(b.Wire, r)
+	if len(b.Wire) >= 2*batchWire {
+		n := copy(b.Wire, b.Wire[len(b.Wire)-batchWire:])
+		b.WireDropped += len(b.Wire) - n
+		clear(b.Wire[n:])
+		b.Wire = b.Wire[:n]
+	}
+	f.mu.Unlock()
+	f.signal()
+}
+
+// Next blocks until there is a batch to deliver and the frame interval
+// since the last one has passed, then returns it. It returns nil once
+// the feed was stopped or delivered its last batch.
+func (f *Feed) Next() *Batch {
+	f.nextMu.Lock()
+	defer f.nextMu.Unlock()
+	for {
+		f.mu.Lock()
+		if f.cur == nil { // the last batch was delivered
+			f.mu.Unlock()
+			return nil
+		}
+		ready := !f.cur.empty() || f.ended
+		wait := f.interval - time.Since(f.lastSent)
+		f.mu.Unlock()
+		if !ready {
+			select {
+			case <-f.notify:
+				continue
+			case <-f.stop:
+				return nil
+			}
+		}
+		if wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-f.stop:
+				t.Stop()
+				return nil
+			}
+		}
+		f.mu.Lock()
+		b := f.cur
+		b.Ended = f.ended
+		if f.ended {
+			f.cur = nil
+		} else {
+			f.cur = newBatch()
+		}
+		f.lastSent = time.Now()
+		f.mu.Unlock()
+		b.progressAt, b.lateAt = nil, nil
+		return b
+	}
+}
+
+// nextCmd waits for the feed's next batch.
+func nextCmd(gen int, f *Feed) tea.Cmd {
+	if f == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		b := f.Next()
+		if b == nil {
+			return nil
+		}
+		return feedMsg{gen: gen, batch: b}
+	}
+}

@@ -1,0 +1,133 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+// connState is where the connection to the server is.
+type connState int
+
+const (
+	connConnecting connState = iota
+	connReady
+	connClosing
+	connClosed
+)
+
+// header is the top of the screen: who the server is, how we talk to it,
+// whether the connection lives, and how many requests are in each state.
+type header struct {
+	c *Common
+
+	label     string
+	transport string
+	peer      session.PeerInfo
+	state     connState
+	// closedWhy is the reason the connection closed, already sanitized.
+	closedWhy  string
+	lastStderr string
+	timeout    time.Duration
+	counts     [session.Cancelled + 1]int
+	width      int
+}
+
+func newHeader(c *Common) *header { return &header{c: c, transport: "stdio"} }
+
+// SetSize sets the width; the header's height follows its content.
+func (h *header) SetSize(w, _ int) { h.width = w }
+
+// Height is how many lines View takes.
+func (h *header) Height() int {
+	if h.state == connClosed {
+		return 2
+	}
+	return 1
+}
+
+// View renders the header.
+func (h *header) View() string {
+	st := h.c.Styles
+	sep := st.Muted.Render(" · ")
+	var left []string
+	left = append(left, st.App.Render("mcpoke"))
+	if name := h.peer.ServerInfo.Name; name != "" {
+		s := termtext.Line(name)
+		if v := h.peer.ServerInfo.Version; v != "" {
+			s += " " + termtext.Line(v)
+		}
+		left = append(left, st.Strong.Render(s))
+	} else if h.label != "" {
+		left = append(left, st.Strong.Render(termtext.Line(h.label)))
+	}
+	if h.peer.ProtocolVersion != "" {
+		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)))
+	}
+	left = append(left, st.Muted.Render(h.transport))
+	left = append(left, h.stateView())
+	if h.timeout > 0 {
+		left = append(left, st.Muted.Render("timeout "+formatDuration(h.timeout)))
+	}
+	l := strings.Join(left, sep)
+	// The counts get what the server's name leaves, and at least half.
+	r := h.countsView(max(h.width-lipWidth(l)-2, h.width/2))
+	l = clip(l, h.width-lipWidth(r)-2)
+	line := l + strings.Repeat(" ", max(h.width-lipWidth(l)-lipWidth(r), 0)) + r
+	if h.state != connClosed {
+		return fit(line, h.width)
+	}
+	why := h.closedWhy
+	if h.lastStderr != "" && !strings.Contains(why, h.lastStderr) {
+		why += " · last stderr: " + h.lastStderr
+	}
+	second := st.ConnClosed.Render(why) + st.Muted.Render(" · ") +
+		st.Help.ShortKey.Render(h.c.Keys.Global.Reconnect.Help().Key) + " " + st.Muted.Render("reconnect")
+	return fit(line, h.width) + "\n" + fit(second, h.width)
+}
+
+func (h *header) stateView() string {
+	st := h.c.Styles
+	switch h.state {
+	case connConnecting:
+		return st.ConnConnecting.Render("● connecting")
+	case connReady:
+		return st.ConnReady.Render("● ready")
+	case connClosing:
+		return st.ConnConnecting.Render("● closing")
+	default:
+		return st.ConnClosed.Render("● closed")
+	}
+}
+
+// countsView lists the requests in each state, leaving out zeros: in
+// words when there is room, else finished states by their glyphs.
+func (h *header) countsView(room int) string {
+	st := h.c.Styles
+	order := []session.State{session.Pending, session.Cancelling, session.Completed,
+		session.Failed, session.TimedOut, session.Cancelled}
+	var words, short []string
+	for _, s := range order {
+		n := h.counts[s]
+		if n == 0 {
+			continue
+		}
+		sty := stateStyle(st, s)
+		words = append(words, sty.Render(fmt.Sprintf("%d %s", n, stateWord(s))))
+		if s.Final() {
+			short = append(short, sty.Render(fmt.Sprintf("%s%d", stateGlyph(h.c, s), n)))
+		} else {
+			short = append(short, sty.Render(fmt.Sprintf("%d %s", n, stateWord(s))))
+		}
+	}
+	if len(words) == 0 {
+		return st.Muted.Render("no requests")
+	}
+	if full := strings.Join(words, st.Muted.Render(" · ")); lipWidth(full) <= room {
+		return full
+	}
+	return strings.Join(short, " ")
+}

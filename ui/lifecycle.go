@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// connected takes a new connection: show it, start reading its events,
+// run the handshake.
+func (m *Model) connected(msg connectedMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		// A reconnect overtook this one: nobody will use it.
+		return closeCmd(msg.conn, msg.feed, "client closing", nil)
+	}
+	if msg.err != nil {
+		m.header.state = connClosed
+		m.header.closedWhy = termtext.Line(msg.err.Error())
+		m.relayout()
+		m.tools.SetTools(nil, errors.New("not connected"))
+		m.setStatus("could not start the server: "+msg.err.Error(), true)
+		return nil
+	}
+	m.conn, m.feed = msg.conn, msg.feed
+	if msg.conn.Transport != "" {
+		m.header.transport = msg.conn.Transport
+	}
+	m.header.label = msg.conn.Label
+	if msg.conn.Tap != nil {
+		m.wire.Reset(msg.conn.Tap.Start())
+	}
+	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn, m.opts.ClientInfo))
+}
+
+// initialized takes the handshake's outcome and lists the tools.
+func (m *Model) initialized(msg initializedMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		return nil
+	}
+	m.header.peer = msg.peer
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		if m.header.state == connConnecting {
+			m.header.state = connClosed
+			m.header.closedWhy = termtext.Line(msg.err.Error())
+			m.relayout()
+		}
+		m.tools.SetTools(nil, errors.New("not initialized"))
+		return nil
+	}
+	if m.header.state == connConnecting {
+		m.header.state = connReady
+	}
+	if m.gen > 1 {
+		m.setStatus("reconnected: a new server and session", false)
+	}
+	return listToolsCmd(m.gen, m.conn.Session)
+}
+
+// sessionClosed shows why the session ended; pending requests were
+// already failed by the session and arrive as their own events.
+func (m *Model) sessionClosed(e session.Closed) {
+	if m.quitting {
+		return
+	}
+	m.header.state = connClosed
+	why := "connection closed by the server"
+	if m.closingByUs {
+		why = "connection closed"
+	}
+	var exit *transport.ExitError
+	switch {
+	case errors.As(e.Err, &exit):
+		why = exitSummary(exit)
+	case e.Err != nil:
+		why = e.Err.Error()
+	}
+	m.header.closedWhy = termtext.Line(why)
+	m.header.lastStderr = m.stderr.Last()
+	m.relayout()
+	m.setStatus(fmt.Sprintf("%s; press %s to reconnect", termtext.Line(why), m.c.Keys.Global.Reconnect.Help().Key), true)
+}
+
+// exitSummary says how a server process ended, without the stderr tail
+// (the header shows the last line on its own).
+func exitSummary(e *transport.ExitError) string {
+	if e.Signal != "" {
+		return "server killed by signal " + e.Signal
+	}
+	return fmt.Sprintf("server exited with status %d", e.Code)
+}
+
+// reconnect closes the current session and starts a new one; the table
+// starts over since request ids start over.
+func (m *Model) reconnect() tea.Cmd {
+	old, oldFeed := m.conn, m.feed
+	m.gen++
+	m.conn, m.feed = nil, nil
+	m.store = newRequestStore(m.opts.MaxRows)
+	m.table = newRequestTable(m.c, m.store)
+	m.tools = newToolList(m.c)
+	m.stderr.Reset()
+	m.wire.Reset(timeZero)
+	m.header.peer = session.PeerInfo{}
+	m.header.state = connConnecting
+	m.header.closedWhy, m.header.lastStderr = "", ""
+	m.header.counts = m.store.counts
+	m.cancellable.seq = 0
+	m.editing = false
+	m.closingByUs = false
+	m.setFocus(m.focus)
+	m.relayout()
+	m.setStatus("reconnecting…", false)
+	closeOld := closeCmd(old, oldFeed, "client reconnecting", nil)
+	connect := connectCmd(m.gen, m.opts.Connect, m.opts.FrameInterval)
+	return tea.Batch(func() tea.Msg {
+		closeOld() // the old server goes before the new one starts
+		return connect()
+	}, m.startTicking())
+}
+
+// quit cancels what is pending with reason "client closing", closes the
+// session (which shuts the server down) and then exits.
+func (m *Model) quit() tea.Cmd {
+	if m.quitting {
+		return nil
+	}
+	m.quitting = true
+	m.closingByUs = true
+	m.header.state = connClosing
+	m.relayout()
+	m.setStatus("closing: cancelling pending requests and stopping the server… ("+
+		m.c.Keys.Global.ForceQuit.Help().Key+" forces)", false)
+	if m.conn == nil {
+		return tea.Quit
+	}
+	return closeCmd(m.conn, m.feed, "client closing", closedForQuitMsg{})
+}

@@ -1,0 +1,368 @@
+// Package ui is mcpoke's terminal interface: a Bubble Tea program that
+// shows every request of an MCP session, calls tools, and cancels
+// requests on a keypress. It reads session events and calls session
+// methods; it holds no protocol rules of its own and never touches bytes.
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// focusArea is the pane that gets navigation keys.
+type focusArea int
+
+const (
+	focusTools focusArea = iota
+	focusRequests
+	focusBottom
+	focusAreas
+)
+
+// bottomPane is what the pane under the requests shows.
+type bottomPane int
+
+const (
+	paneDetail bottomPane = iota
+	paneWire
+	paneStderr
+)
+
+// Model is the root model of the UI.
+type Model struct {
+	c    *Common
+	opts Options
+
+	gen  int // connection generation; bumped on reconnect
+	conn *Connection
+	feed *Feed
+
+	header *header
+	tools  *toolList
+	store  *requestStore
+	table  *requestTable
+	detail *detail
+	wire   *wireLog
+	stderr *stderrPane
+	editor *argEditor
+	prompt *prompt
+	help   help.Model
+
+	layout   screenLayout
+	focus    focusArea
+	bottom   bottomPane
+	editing  bool
+	fullHelp bool
+
+	status    string
+	statusErr bool
+	// calledTool: the user has called a tool; the demo hint goes away.
+	calledTool  bool
+	timeout     time.Duration
+	quitting    bool
+	forceArmed  bool
+	closingByUs bool
+	ticking     bool
+
+	// cancellable is the session's answer for the selected row.
+	cancellable struct {
+		seq   uint64
+		state session.State
+		err   error
+		known bool
+	}
+}
+
+// New returns the UI's root model.
+func New(opts Options) *Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.ClientInfo.Name == "" {
+		opts.ClientInfo = session.Implementation{Name: "mcpoke", Version: "dev"}
+	}
+	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.Now, Animate: !opts.Static,
+		Width: 80, Height: 24}
+	store := newRequestStore(opts.MaxRows)
+	m := &Model{
+		c:       c,
+		opts:    opts,
+		gen:     1,
+		header:  newHeader(c),
+		tools:   newToolList(c),
+		store:   store,
+		table:   newRequestTable(c, store),
+		detail:  newDetail(c),
+		wire:    newWireLog(c),
+		stderr:  newStderrPane(c),
+		editor:  newArgEditor(c),
+		prompt:  newPrompt(c),
+		help:    help.New(),
+		timeout: opts.Timeout,
+	}
+	m.header.timeout = opts.Timeout
+	m.help.Styles = c.Styles.Help
+	m.setFocus(focusTools)
+	m.resize(c.Width, c.Height)
+	return m
+}
+
+// Init implements tea.Model: ask the terminal's background, connect.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, connectCmd(m.gen, m.opts.Connect, m.opts.FrameInterval), m.startTicking())
+}
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	return m, tea.Batch(cmd, m.syncSelection())
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		m.c.Styles = NewStyles(msg.IsDark())
+		m.help.Styles = m.c.Styles.Help
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.MouseClickMsg:
+		return m.handleClick(msg)
+	case tea.MouseWheelMsg:
+		m.handleWheel(msg)
+	case connectedMsg:
+		return m.connected(msg)
+	case initializedMsg:
+		return m.initialized(msg)
+	case toolsListedMsg:
+		if msg.gen == m.gen {
+			m.tools.SetTools(msg.tools, msg.err)
+			if msg.err != nil {
+				m.setStatus("tools/list failed: "+msg.err.Error(), true)
+			}
+		}
+	case feedMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
+		cmds := m.applyBatch(msg.batch)
+		if !msg.batch.Ended {
+			cmds = append(cmds, nextCmd(m.gen, m.feed))
+		}
+		cmds = append(cmds, m.startTicking())
+		return tea.Batch(cmds...)
+	case callSentMsg:
+		if msg.gen != m.gen {
+			return nil
+		}
+		if msg.err != nil {
+			m.setStatus(msg.what+": "+msg.err.Error(), true)
+		} else if msg.seq != 0 {
+			m.setStatus(fmt.Sprintf("sent %s as request #%d", msg.what, msg.seq), false)
+		}
+		if msg.seq != 0 {
+			m.table.SelectSeq(msg.seq)
+		}
+	case cancelDoneMsg:
+		if msg.gen == m.gen {
+			m.cancelled(msg)
+		}
+	case cancelAllDoneMsg:
+		if msg.gen == m.gen {
+			m.cancelledAll(msg.n)
+		}
+	case canCancelMsg:
+		if msg.gen == m.gen && msg.seq == m.cancellable.seq {
+			m.cancellable.err, m.cancellable.known = msg.err, true
+		}
+	case infoMsg:
+		if msg.gen == m.gen {
+			if r := m.store.get(msg.seq); r != nil {
+				info := msg.info
+				r.info = &info
+				r.touch()
+			}
+		}
+	case tickMsg:
+		m.c.Frame++
+		m.ticking = false
+		return m.startTicking()
+	case closedForQuitMsg:
+		return tea.Quit
+	default:
+		// Blink and other messages of the focused input.
+		if m.prompt.active {
+			_, cmd := m.prompt.Update(msg)
+			return cmd
+		}
+		if m.editing {
+			_, _, cmd := m.editor.Update(msg)
+			return cmd
+		}
+	}
+	return nil
+}
+
+// startTicking schedules the next animation tick while something moves.
+func (m *Model) startTicking() tea.Cmd {
+	if !m.c.Animate || m.ticking || m.quitting {
+		return nil
+	}
+	live := m.store.counts[session.Pending]+m.store.counts[session.Cancelling] > 0 ||
+		m.header.state == connConnecting || m.header.state == connClosing
+	if !live {
+		return nil
+	}
+	m.ticking = true
+	return tickCmd()
+}
+
+func (m *Model) setStatus(text string, isErr bool) {
+	m.status, m.statusErr = text, isErr
+}
+
+// resize lays the panes out for a new terminal size.
+func (m *Model) resize(w, h int) {
+	m.c.Width, m.c.Height = w, h
+	helpH := 1
+	if m.fullHelp {
+		helpH = lipgloss.Height(m.helpView(true))
+	}
+	m.layout = computeLayout(w, h, m.header.Height(), helpH)
+	l := m.layout
+	m.header.SetSize(l.header.w, l.header.h)
+	m.tools.SetSize(l.tools.w, l.tools.h)
+	m.table.SetSize(l.table.w, l.table.h)
+	m.detail.SetSize(l.bottom.w, l.bottom.h)
+	m.wire.SetSize(l.bottom.w, l.bottom.h)
+	m.stderr.SetSize(l.bottom.w, l.bottom.h)
+	m.editor.SetSize(l.editor.w, l.editor.h)
+	m.prompt.SetSize(l.status.w, 1)
+	m.help.SetWidth(l.help.w)
+}
+
+// relayout recomputes the layout after something changed its shape.
+func (m *Model) relayout() { m.resize(m.c.Width, m.c.Height) }
+
+// setFocus moves keyboard focus to a pane.
+func (m *Model) setFocus(f focusArea) {
+	m.focus = f
+	m.tools.focused = f == focusTools
+	m.table.focused = f == focusRequests
+	m.detail.focused = f == focusBottom
+	m.wire.focused = f == focusBottom
+	m.stderr.focused = f == focusBottom
+}
+
+// syncSelection shows the selected row in the detail pane and asks the
+// session, once per row and state, whether it can be cancelled.
+func (m *Model) syncSelection() tea.Cmd {
+	r := m.table.Selected()
+	if r == nil || r.stray || r.incoming {
+		m.cancellable.seq, m.cancellable.known = 0, false
+		m.detail.SetRow(r, "")
+		return nil
+	}
+	var cmd tea.Cmd
+	if m.conn != nil && (r.seq != m.cancellable.seq || r.state != m.cancellable.state) {
+		m.cancellable.seq, m.cancellable.state, m.cancellable.known = r.seq, r.state, false
+		cmd = canCancelCmd(m.gen, m.conn.Session, r.seq, r.id)
+	}
+	note := ""
+	// Only worth saying for requests still running, and for initialize,
+	// where the refusal is the point.
+	if m.cancellable.known && (r.state == session.Pending || m.cancellable.err == session.ErrInitializeNotCancellable) {
+		note = cancelNote(m.c.Keys, m.cancellable.err, true)
+	}
+	m.detail.SetRow(r, note)
+	return cmd
+}
+
+// View implements tea.Model.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "mcpoke"
+	return v
+}
+
+// render draws the whole screen. Every pane renders exactly its size,
+// so the columns are joined line by line without measuring them.
+func (m *Model) render() string {
+	var right string
+	if m.editing {
+		right = m.editor.View()
+	} else {
+		right = m.table.View() + "\n" + m.bottomView()
+	}
+	var b strings.Builder
+	b.WriteString(m.header.View())
+	sep := m.c.Styles.Separator.Render("│") + " "
+	left, rest := m.tools.View(), right
+	for i := 0; i < m.layout.tools.h; i++ {
+		var l, r string
+		l, left, _ = strings.Cut(left, "\n")
+		r, rest, _ = strings.Cut(rest, "\n")
+		b.WriteByte('\n')
+		b.WriteString(l)
+		b.WriteString(sep)
+		b.WriteString(r)
+	}
+	b.WriteByte('\n')
+	b.WriteString(m.statusView())
+	b.WriteByte('\n')
+	b.WriteString(m.helpView(m.fullHelp))
+	return b.String()
+}
+
+func (m *Model) bottomView() string {
+	switch m.bottom {
+	case paneWire:
+		return m.wire.View()
+	case paneStderr:
+		return m.stderr.View()
+	}
+	return m.detail.View()
+}
+
+// statusView is the line above the help: the prompt, the last message,
+// or the first-run hint.
+func (m *Model) statusView() string {
+	st := m.c.Styles
+	w := m.layout.status.w
+	switch {
+	case m.prompt.active:
+		return m.prompt.View()
+	case m.status != "":
+		s := st.Status
+		if m.statusErr {
+			s = st.StatusErr
+		}
+		return fit(s.Render(clip(m.status, w)), w)
+	case m.opts.Demo && !m.calledTool && m.header.state == connReady:
+		return fit(st.Hint.Render(clip("Try it: select sleep, press enter twice, then c to cancel it.", w)), w)
+	}
+	return fit("", w)
+}
+
+// helpView is the help footer for what has focus.
+func (m *Model) helpView(full bool) string {
+	var km help.KeyMap = m.c.Keys
+	switch {
+	case m.prompt.active:
+		km = promptHelp{m.c.Keys}
+	case m.editing:
+		km = editorHelp{m.c.Keys}
+	}
+	m.help.ShowAll = full
+	return m.help.View(km)
+}

@@ -1,0 +1,488 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"image/color"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+func TestStartShowsServerAndHandshake(t *testing.T) {
+	d, _ := newTestModel(t, 100, 30)
+	d.waitScreen("fake-server 1.2.3", "MCP 2025-11-25", "stdio", "● ready", "2 completed",
+		"initialize", "tools/list", "TOOLS 4", "sleep", "Sleeps, reporting")
+	d.waitScreen("Try it: select sleep, press enter twice, then c")
+}
+
+func TestCancelSleepGoesCancellingThenCancelled(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	call := d.callTool(tc, "sleep")
+	d.waitScreen("tools/call sleep", "pending", "1 pending")
+	if strings.Contains(d.screen(), "Try it") {
+		t.Error("the first-run hint stays after a tool was called")
+	}
+
+	tc.clock.Advance(2 * time.Second)
+	d.waitScreen("2.0s") // elapsed counts on the model's clock
+	d.key("c")
+	d.waitScreen("cancelling", "1 cancelling", `cancelling #3 tools/call sleep: "cancelled by user"`)
+	d.waitFor("the cancel to reach the server", func() bool { return len(tc.server.seenCancels()) == 1 })
+	got := tc.server.seenCancels()[0]
+	if string(got.RequestID) != "3" || got.Reason != "cancelled by user" {
+		t.Errorf("server saw cancel %s %q, want 3 %q", got.RequestID, got.Reason, "cancelled by user")
+	}
+	select {
+	case <-call.Ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server's handler was not cancelled")
+	}
+
+	d.waitTimer(tc) // the settle window
+	tc.clock.Advance(time.Second)
+	d.waitScreen("⊘ cancelled 1.0s", "1 cancelled")
+	r := d.m.table.Selected()
+	if r.state != session.Cancelled || r.reason != "cancelled by user" {
+		t.Errorf("row is %v %q", r.state, r.reason)
+	}
+	d.waitFor("detail with cancel times", func() bool { return r.info != nil })
+	d.waitScreen(`cancel "cancelled by user" · decided +2.0s · sent +2.0s · cancelled after 1.0s`)
+}
+
+func TestCancelRefusedForInitialize(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.m.table.SelectSeq(1)
+	d.key("c")
+	d.waitScreen("#1 initialize: initialize cannot be cancelled (MCP spec)")
+	d.settle()
+	if n := len(tc.server.seenCancels()); n != 0 {
+		t.Errorf("server saw %d cancels after a refused one", n)
+	}
+	if r := d.m.store.get(1); r.state != session.Completed {
+		t.Errorf("initialize is %v after a refused cancel", r.state)
+	}
+}
+
+func TestCancelRefusedForFinishedRequest(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.m.table.SelectSeq(2)
+	d.key("c")
+	d.waitScreen("#2 tools/list: request cannot be cancelled: it already ended completed")
+	d.settle()
+	if n := len(tc.server.seenCancels()); n != 0 {
+		t.Errorf("server saw %d cancels", n)
+	}
+}
+
+func TestCancelRefusedForUnknownRequest(t *testing.T) {
+	d, _ := newTestModel(t, 100, 30)
+	// A row the session never had, as after a session was replaced.
+	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+		Seq: 99, ID: session.StringID("ghost"), Method: "tools/call", Tool: "ghost", Started: testEpoch}}}}})
+	d.m.table.SelectSeq(99)
+	d.key("c")
+	d.waitScreen(`#"ghost" tools/call ghost: no such request: "ghost"`)
+}
+
+func TestCancelRefusedForIncomingRequest(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+		Seq: 50, ID: session.IntID(1), Incoming: true, Method: "sampling/createMessage", Started: testEpoch}}}}})
+	d.m.table.SelectSeq(50)
+	d.key("c")
+	d.waitScreen("incoming #1 sampling/createMessage was sent by the server: only the server can cancel it")
+	d.settle()
+	if r := d.m.store.get(1); r.state != session.Completed {
+		t.Errorf("our request with the same id is %v", r.state)
+	}
+	if n := len(tc.server.seenCancels()); n != 0 {
+		t.Errorf("server saw %d cancels", n)
+	}
+}
+
+func TestCancelAllCancelsEveryPending(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	for range 3 {
+		d.callTool(tc, "sleep")
+	}
+	d.waitScreen("3 pending")
+	d.key("C")
+	d.waitScreen("cancelling 3 pending requests", "3 cancelling")
+	d.waitFor("3 cancels at the server", func() bool { return len(tc.server.seenCancels()) == 3 })
+	for _, c := range tc.server.seenCancels() {
+		if c.Reason != "cancelled by user" {
+			t.Errorf("reason %q", c.Reason)
+		}
+	}
+	d.waitTimer(tc) // CancelAll has returned, so its settle window is armed
+	tc.clock.Advance(time.Second)
+	d.waitScreen("3 cancelled")
+
+	d.key("C")
+	d.waitScreen("nothing to cancel: no request is pending")
+}
+
+func TestCancelWithTypedReason(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.callTool(tc, "sleep")
+	d.key("R")
+	d.waitScreen("reason for cancelling #3 tools/call sleep:")
+	d.typeText("demo over")
+	d.key("enter")
+	d.waitScreen(`cancelling #3 tools/call sleep: "demo over"`)
+	d.waitFor("the cancel at the server", func() bool { return len(tc.server.seenCancels()) == 1 })
+	if got := tc.server.seenCancels()[0].Reason; got != "demo over" {
+		t.Errorf("reason %q, want %q", got, "demo over")
+	}
+}
+
+func TestCancelWithReasonAbandoned(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.callTool(tc, "sleep")
+	d.key("R")
+	d.typeText("nope")
+	d.key("esc")
+	d.settle()
+	if n := len(tc.server.seenCancels()); n != 0 {
+		t.Errorf("an abandoned reason prompt sent %d cancels", n)
+	}
+	if r := d.m.table.Selected(); r.state != session.Pending {
+		t.Errorf("state %v", r.state)
+	}
+}
+
+func TestStubbornLateResponseBadge(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	call := d.callTool(tc, "stubborn")
+	d.key("c")
+	d.waitTimer(tc)
+	tc.clock.Advance(time.Second)
+	d.waitScreen("⊘ cancelled 1.0s")
+	tc.clock.Advance(200 * time.Millisecond)
+	call.Reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "done anyway"}}})
+	d.waitScreen("late response ignored (+1.2s)")
+	r := d.m.table.Selected()
+	if r.state != session.Cancelled || r.lateResponses != 1 {
+		t.Errorf("row %v with %d late responses", r.state, r.lateResponses)
+	}
+	d.waitScreen("late traffic: 1 frame (1 response, 0 progress)", `+1.2s   response {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"done anyway"`)
+}
+
+func TestLateProgressBadgeCountsEveryFrame(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.callTool(tc, "sleep")
+	d.key("c")
+	d.waitScreen("cancelling")
+	ref := session.Ref{Seq: 3, ID: session.IntID(3)}
+	frames := []session.LateFrame{{Kind: session.LateProgress, AfterCancel: 100 * time.Millisecond, Data: []byte(`{"progress":1}`)}}
+	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{&LateRun{Ref: ref, Count: 5, Frames: frames}}}})
+	d.waitScreen("progress after cancel ×5")
+}
+
+func TestProgressBarAndHistory(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	call := d.callTool(tc, "sleep")
+	for i := 1; i <= 4; i++ {
+		tc.clock.Advance(time.Second)
+		if err := call.In.NotifyProgress(float64(i), 10, "step"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.waitScreen("████░░░░░░ 4/10", "progress 4 updates", "+4.0s   4/10 step")
+}
+
+func TestStrayAndDuplicateBadges(t *testing.T) {
+	d, _ := newTestModel(t, 120, 30)
+	d.send(feedMsg{gen: d.m.gen, batch: &Batch{
+		Items: []any{session.StrayArrived{At: testEpoch, Kind: session.LateResponse,
+			Data: []byte(`{"jsonrpc":"2.0","id":77,"result":{}}`)}},
+		Duplicates: map[uint64]int{2: 2},
+	}})
+	d.waitScreen("77   response", "? no such id", "stray", "duplicate ×2")
+}
+
+func TestFailedRequestShowsError(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	call := d.callTool(tc, "fail")
+	call.Fail(&session.RPCError{Code: -32000, Message: "it broke"})
+	d.waitScreen("✗ failed", "it broke (code -32000)", "1 failed")
+	d.waitScreen("error -32000")
+}
+
+func TestTimeoutKeySetsTimeoutForNewCalls(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.key("t")
+	d.waitScreen("timeout for new calls")
+	d.typeText("1.5")
+	d.key("enter")
+	d.waitScreen("new calls time out after 1.5s", "timeout 1.5s")
+	d.callTool(tc, "sleep")
+	d.waitTimer(tc)
+	tc.clock.Advance(1500 * time.Millisecond)
+	d.waitScreen("◔ timed out", "1 timed out")
+	d.waitFor("the cancel sent on timeout", func() bool { return len(tc.server.seenCancels()) == 1 })
+	if got := tc.server.seenCancels()[0].Reason; got != "timeout after 1.5s" {
+		t.Errorf("reason %q", got)
+	}
+
+	d.key("t")
+	d.key("ctrl+u")
+	d.typeText("soon")
+	d.key("enter")
+	d.waitScreen(`timeout "soon": use a duration such as 5s or 500ms`)
+}
+
+func TestRerunSendsTheSameRequestAgain(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	first := d.callTool(tc, "sleep")
+	d.key("r")
+	second := tc.server.nextCall()
+	if second.Tool != "sleep" || string(second.Args) != string(first.Args) {
+		t.Errorf("re-run called %s %s, want sleep %s", second.Tool, second.Args, first.Args)
+	}
+	d.waitScreen("2 pending")
+
+	d.m.table.SelectSeq(1)
+	d.key("r")
+	d.waitScreen("initialize runs once per connection; ctrl+r reconnects")
+}
+
+func TestServerGoneFailsPendingAndOffersReconnect(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.callTool(tc, "sleep")
+	tc.server.srv.Close()
+	d.waitScreen("● closed", "connection closed by the server", "ctrl+r reconnect", "✗ failed", "1 failed", "session closed")
+	d.key("c")
+	d.waitScreen("it already ended failed")
+}
+
+func TestServerExitStatusAndLastStderrInHeader(t *testing.T) {
+	d, _ := newTestModel(t, 120, 30)
+	d.send(feedMsg{gen: d.m.gen, batch: &Batch{
+		Stderr: []session.StderrLine{{At: testEpoch, Line: "panic: boom"}},
+		Items:  []any{session.Closed{At: testEpoch, Err: &transport.ExitError{Code: 3, Stderr: []string{"panic: boom"}}}},
+	}})
+	d.waitScreen("● closed", "server exited with status 3 · last stderr: panic: boom · ctrl+r reconnect",
+		"server exited with status 3; press ctrl+r to reconnect")
+	if d.m.header.Height() != 2 {
+		t.Error("the header does not grow a line for the exit")
+	}
+}
+
+func TestReconnectStartsANewSession(t *testing.T) {
+	clock := newFakeClock()
+	conns := []*testConn{newTestConn(t, clock, defaultFakeTools()), newTestConn(t, clock, defaultFakeTools())}
+	conns[1].server.info = map[string]any{"name": "second-server", "version": "2"}
+	next := 0
+	m := New(Options{Now: clock.Now, Static: true, FrameInterval: time.Millisecond,
+		Connect: func(context.Context) (*Connection, error) { c := conns[next]; next++; return c.conn, nil }})
+	d := newDriver(t, m, 100, 30)
+	d.waitScreen("fake-server 1.2.3", "TOOLS 4")
+	d.callTool(conns[0], "sleep")
+	d.key("ctrl+r")
+	d.waitScreen("second-server 2", "REQUESTS 2")
+	d.waitFor("the old pending call cancelled", func() bool {
+		cs := conns[0].server.seenCancels()
+		return len(cs) == 1 && cs[0].Reason == "client reconnecting"
+	})
+}
+
+func TestQuitCancelsPendingThenCloses(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.callTool(tc, "sleep")
+	d.key("q")
+	d.waitScreen("● closing")
+	d.waitFor("quit", func() bool { return d.quit })
+	d.waitFor("the cancel at the server", func() bool { return len(tc.server.seenCancels()) > 0 })
+	cs := tc.server.seenCancels()
+	if len(cs) != 1 || cs[0].Reason != "client closing" {
+		t.Errorf("server saw cancels %+v, want one with reason %q", cs, "client closing")
+	}
+	select {
+	case <-tc.client.Done():
+	default:
+		t.Error("the session is still open after quit")
+	}
+}
+
+func TestCtrlCTwiceForcesQuit(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.callTool(tc, "stubborn")
+	d.key("ctrl+c")
+	d.waitScreen("press ctrl+c again to force quit")
+	d.key("ctrl+c")
+	d.waitFor("quit", func() bool { return d.quit })
+}
+
+func TestFilters(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.key("/")
+	d.typeText("stub")
+	d.waitScreen("TOOLS 1/4 /stub", "stubborn")
+	if strings.Contains(d.screen(), "echo") {
+		t.Error("the filter left echo in the list")
+	}
+	d.key("enter")
+	d.key("esc")
+	d.waitScreen("TOOLS 4")
+
+	d.callTool(tc, "sleep")
+	d.key("tab")
+	d.key("/")
+	d.typeText("tools/")
+	d.waitScreen("REQUESTS 2/3 /tools/")
+	if strings.Contains(d.screen(), "initialize") && !strings.Contains(d.screen(), "DETAIL #") {
+		t.Error("initialize passes a tools/ filter")
+	}
+}
+
+func TestFocusAndNavigation(t *testing.T) {
+	d, _ := newTestModel(t, 100, 30)
+	if d.m.focus != focusTools {
+		t.Fatal("tools have focus first")
+	}
+	d.key("down")
+	if got := d.m.tools.Selected().Name; got != "stubborn" {
+		t.Errorf("down selected %s", got)
+	}
+	d.key("tab")
+	d.key("up")
+	if r := d.m.table.Selected(); r.seq != 1 {
+		t.Errorf("up selected #%d", r.seq)
+	}
+	d.key("down")
+	if r := d.m.table.Selected(); r.seq != 2 {
+		t.Errorf("down selected #%d", r.seq)
+	}
+	d.key("tab")
+	if d.m.focus != focusBottom {
+		t.Error("tab did not reach the detail pane")
+	}
+	d.key("w")
+	d.waitScreen("WIRE LOG", "→ out", "← in")
+	d.key("enter")
+	d.waitScreen("esc back")
+	d.key("esc")
+	d.key("e")
+	d.waitScreen("SERVER STDERR 0 lines")
+	d.key("e")
+	d.waitScreen("DETAIL #2 tools/list")
+	d.key("?")
+	d.waitScreen("force quit", "reconnect", "cancel with reason")
+	d.key("esc")
+	d.settle()
+}
+
+func TestMouseSelectsAndScrolls(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	for range 3 {
+		d.callTool(tc, "sleep")
+	}
+	l := d.m.layout
+	d.send(tea.MouseClickMsg{X: l.table.x + 5, Y: l.table.y + 2, Button: tea.MouseLeft})
+	if r := d.m.table.Selected(); r.seq != 1 || d.m.focus != focusRequests {
+		t.Errorf("click selected #%d with focus %d", r.seq, d.m.focus)
+	}
+	d.send(tea.MouseClickMsg{X: l.tools.x + 3, Y: l.tools.y + 1 + 2*2, Button: tea.MouseLeft})
+	if got := d.m.tools.Selected().Name; got != "echo" {
+		t.Errorf("click on the third tool selected %s", got)
+	}
+	d.send(tea.MouseWheelMsg{X: l.bottom.x + 1, Y: l.bottom.y + 1, Button: tea.MouseWheelDown})
+	if d.m.detail.scroll.offset == 0 && d.m.detail.scroll.total > d.m.detail.scroll.height {
+		t.Error("the wheel did not scroll the detail pane")
+	}
+}
+
+func TestHostileStringsAreEscaped(t *testing.T) {
+	clock := newFakeClock()
+	evil := "\x1b]0;pwned\x07\x1b[2J\u202eevil\x1b]52;c;Y2xpcA==\x07"
+	tools := []map[string]any{{"name": "x" + evil, "description": "desc" + evil,
+		"inputSchema": json.RawMessage(`{"type":"object"}`)}}
+	tc := newTestConn(t, clock, tools)
+	tc.server.info = map[string]any{"name": "srv" + evil, "version": "1" + evil}
+	m := New(Options{Connect: tc.connector(), Now: clock.Now, Static: true, FrameInterval: time.Millisecond})
+	d := newDriver(t, m, 120, 40)
+	d.waitScreen(`srv\x1b]0;pwned\x07\x1b[2J\u202eevil`)
+	d.send(feedMsg{gen: m.gen, batch: &Batch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
+	d.key("e")
+	d.waitScreen(`err\x1b]0;pwned`)
+	out := m.render()
+	for _, raw := range []string{"\x1b]0;", "\x1b[2J", "\u202e", "\x1b]52;", "\x07"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("raw %q from the server reached the screen", raw)
+		}
+	}
+}
+
+func TestResizeKeepsEveryLineInside(t *testing.T) {
+	d, tc := newTestModel(t, 80, 24)
+	d.callTool(tc, "sleep")
+	for _, size := range [][2]int{{80, 24}, {60, 16}, {200, 60}, {61, 17}, {120, 35}} {
+		d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		out := d.m.render()
+		lines := strings.Split(out, "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := lipWidth(l); w > size[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, l)
+			}
+		}
+	}
+}
+
+func TestTableCountsFollowEveryState(t *testing.T) {
+	d, _ := newTestModel(t, 120, 30)
+	ref := func(seq uint64) session.Ref { return session.Ref{Seq: seq, ID: session.IntID(int64(seq))} }
+	var items []any
+	for seq := uint64(10); seq < 16; seq++ {
+		items = append(items, session.RequestStarted{Info: session.RequestInfo{Seq: seq, ID: session.IntID(int64(seq)),
+			Method: "tools/call", Tool: "t", State: session.Pending, Started: testEpoch}})
+	}
+	items = append(items,
+		session.StateChanged{Ref: ref(11), From: session.Pending, To: session.Completed, At: testEpoch},
+		session.StateChanged{Ref: ref(12), From: session.Pending, To: session.Failed, At: testEpoch, Reason: "bad"},
+		session.StateChanged{Ref: ref(13), From: session.Pending, To: session.TimedOut, At: testEpoch},
+		session.StateChanged{Ref: ref(14), From: session.Pending, To: session.Cancelling, At: testEpoch},
+		session.StateChanged{Ref: ref(15), From: session.Pending, To: session.Cancelling, At: testEpoch},
+		session.StateChanged{Ref: ref(15), From: session.Cancelling, To: session.Cancelled, At: testEpoch.Add(300 * time.Millisecond)},
+	)
+	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: items}})
+	d.waitScreen("1 pending 1 cancelling ✓3 ✗1 ◔1 ⊘1", "⊘ cancelled 0.3s", "◔ timed out", "✗ failed", "✓ completed")
+	d.send(tea.WindowSizeMsg{Width: 200, Height: 30})
+	d.waitScreen("1 pending · 1 cancelling · 3 completed · 1 failed · 1 timed out · 1 cancelled")
+}
+
+func TestStaleGenerationIsIgnored(t *testing.T) {
+	d, _ := newTestModel(t, 100, 30)
+	before := d.m.store.len()
+	d.send(feedMsg{gen: d.m.gen - 1, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
+	if d.m.store.len() != before {
+		t.Error("a batch from an old connection changed the table")
+	}
+	d.send(cancelDoneMsg{gen: d.m.gen - 1, err: errors.New("old")})
+	if strings.Contains(d.screen(), "old") {
+		t.Error("a result from an old connection reached the status line")
+	}
+}
+
+func TestBackgroundColorPicksLightOrDarkStyles(t *testing.T) {
+	d, _ := newTestModel(t, 100, 30)
+	dark := d.m.c.Styles
+	d.send(tea.BackgroundColorMsg{Color: color.White})
+	light := d.m.c.Styles
+	if light == dark || light.StatePending.GetForeground() == dark.StatePending.GetForeground() {
+		t.Error("a light background kept the dark styles")
+	}
+	if d.m.table.paint().styles != light {
+		t.Error("the table kept painting with the old styles")
+	}
+}

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// Messages the UI sends itself. Results of asynchronous work carry the
+// connection generation (gen) they belong to, and the request's Seq when
+// they are about one request, so that a result arriving after a
+// reconnect or for a row that scrolled away lands where it belongs or is
+// dropped.
+
+// connectedMsg: the Connector returned.
+type connectedMsg struct {
+	gen  int
+	conn *Connection
+	feed *Feed
+	err  error
+}
+
+// initializedMsg: the MCP handshake finished.
+type initializedMsg struct {
+	gen  int
+	peer session.PeerInfo
+	err  error
+}
+
+// toolsListedMsg: tools/list answered.
+type toolsListedMsg struct {
+	gen   int
+	tools []Tool
+	err   error
+}
+
+// feedMsg: a coalesced batch of session events and wire records.
+type feedMsg struct {
+	gen   int
+	batch *Batch
+}
+
+// callSentMsg: a request the user asked for was written (or failed to be).
+type callSentMsg struct {
+	gen  int
+	seq  uint64
+	what string
+	err  error
+}
+
+// cancelDoneMsg: Cancel returned for the request seq; err is the
+// session's refusal, shown as is.
+type cancelDoneMsg struct {
+	gen    int
+	seq    uint64
+	label  string
+	reason string
+	err    error
+}
+
+// cancelAllDoneMsg: CancelAll returned.
+type cancelAllDoneMsg struct {
+	gen int
+	n   int
+}
+
+// canCancelMsg: the session's answer to "can this row be cancelled?".
+type canCancelMsg struct {
+	gen int
+	seq uint64
+	err error
+}
+
+// infoMsg: a full RequestInfo fetched after a row changed state, for the
+// detail pane (result, error, cancel times, late frames).
+type infoMsg struct {
+	gen  int
+	seq  uint64
+	info session.RequestInfo
+}
+
+// closedForQuitMsg: pending requests were cancelled and the session
+// closed; the program may exit.
+type closedForQuitMsg struct{}
+
+// tickMsg advances spinners and live elapsed times.
+type tickMsg struct{ at time.Time }
+
+// Tool is one entry of tools/list, with its strings kept raw: they are
+// sanitized where they are rendered.
+type Tool struct {
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+
+	schema    *jsonschema.Schema // compiled when listed
+	schemaErr error
+}

@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+)
+
+// promptKind says what the prompt asks for.
+type promptKind int
+
+const (
+	promptReason promptKind = iota
+	promptTimeout
+	promptFilterTools
+	promptFilterRequests
+)
+
+// prompt is the one-line input at the bottom of the screen, for a cancel
+// reason, a timeout or a filter.
+type prompt struct {
+	c      *Common
+	kind   promptKind
+	input  textinput.Model
+	active bool
+	// seq is the request a cancel reason is for; previous is the filter
+	// to restore when a filter prompt is abandoned.
+	seq      uint64
+	previous string
+	width    int
+}
+
+// promptResult is what a key did to the prompt.
+type promptResult int
+
+const (
+	promptTyping promptResult = iota
+	promptAccepted
+	promptAbandoned
+)
+
+func newPrompt(c *Common) *prompt {
+	in := textinput.New()
+	in.SetVirtualCursor(true)
+	s := in.Styles()
+	s.Cursor.Blink = false // a steady cursor keeps frames deterministic
+	in.SetStyles(s)
+	return &prompt{c: c, input: in}
+}
+
+// SetSize sets the width; the prompt is one line.
+func (p *prompt) SetSize(w, _ int) {
+	p.width = w
+	p.input.SetWidth(max(w-lipWidth(p.input.Prompt)-1, 1))
+}
+
+// Open starts asking.
+func (p *prompt) Open(kind promptKind, label, value string) tea.Cmd {
+	p.kind, p.active = kind, true
+	p.input.Prompt = label + " "
+	p.input.SetValue(value)
+	p.input.CursorEnd()
+	p.SetSize(p.width, 1)
+	return p.input.Focus()
+}
+
+// Close stops asking.
+func (p *prompt) Close() {
+	p.active = false
+	p.input.Blur()
+}
+
+// Value is what was typed.
+func (p *prompt) Value() string { return p.input.Value() }
+
+// Update implements tea.Model for the prompt's keys.
+func (p *prompt) Update(msg tea.Msg) (promptResult, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, p.c.Keys.Prompt.Accept):
+			p.Close()
+			return promptAccepted, nil
+		case key.Matches(k, p.c.Keys.Prompt.Cancel):
+			p.Close()
+			return promptAbandoned, nil
+		}
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return promptTyping, cmd
+}
+
+// View renders the prompt line.
+func (p *prompt) View() string { return fit(p.input.View(), p.width) }

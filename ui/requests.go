@@ -1,0 +1,405 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+// requestTable shows every request of the session, one row each. Only
+// the rows on screen are rendered, so its cost does not grow with the
+// table.
+type requestTable struct {
+	c     *Common
+	store *requestStore
+
+	filter       string
+	filtered     []*requestRow // rows matching filter, when there is one
+	filteredVer  uint64
+	selected     *requestRow
+	offset       int
+	width        int
+	height       int
+	focused      bool
+	wantSelected uint64 // Seq to select as soon as its row appears
+	paints       *rowPaints
+}
+
+// rowPaints are the table's styles as painters, rebuilt when the styles
+// change (a background colour report).
+type rowPaints struct {
+	styles                                   *Styles
+	muted, cancelled, warn, badge, err, full painter
+	empty, selected, selectBlur              painter
+	state                                    [session.Cancelled + 1]painter
+}
+
+func (t *requestTable) paint() *rowPaints {
+	st := t.c.Styles
+	if t.paints != nil && t.paints.styles == st {
+		return t.paints
+	}
+	p := &rowPaints{styles: st, muted: newPainter(st.Muted), cancelled: newPainter(st.StateCancelled),
+		warn: newPainter(st.BadgeWarn), badge: newPainter(st.Badge), err: newPainter(st.StatusErr),
+		full: newPainter(st.ProgressFull), empty: newPainter(st.ProgressEmpty),
+		selected: newPainter(st.Selected), selectBlur: newPainter(st.SelectBlur)}
+	for s := range p.state {
+		p.state[s] = newPainter(stateStyle(st, session.State(s)))
+	}
+	t.paints = p
+	return p
+}
+
+func newRequestTable(c *Common, store *requestStore) *requestTable {
+	return &requestTable{c: c, store: store}
+}
+
+// SetSize sets the pane's size, title and column heads included.
+func (t *requestTable) SetSize(w, h int) {
+	t.width, t.height = w, h
+	t.sync(false)
+}
+
+// visibleRows is how many table rows fit.
+func (t *requestTable) visibleRows() int { return max(t.height-2, 1) }
+
+// rows is the list on screen: every row, or those matching the filter.
+func (t *requestTable) rows() []*requestRow {
+	if t.filter == "" {
+		return t.store.rows
+	}
+	if t.filteredVer != t.store.version {
+		t.refilter()
+	}
+	return t.filtered
+}
+
+// SetFilter shows only rows whose id, method, tool or state holds s.
+func (t *requestTable) SetFilter(s string) {
+	t.filter = strings.ToLower(s)
+	t.refilter()
+	t.sync(false)
+}
+
+func (t *requestTable) refilter() {
+	t.filteredVer = t.store.version
+	t.filtered = t.filtered[:0]
+	for _, r := range t.store.rows {
+		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+r.id.String()+" "+stateWord(r.state)), t.filter) {
+			t.filtered = append(t.filtered, r)
+		}
+	}
+}
+
+// Selected is the selected row, or nil.
+func (t *requestTable) Selected() *requestRow { return t.selected }
+
+// SelectSeq selects the row of request seq now, or when it appears.
+func (t *requestTable) SelectSeq(seq uint64) {
+	if r := t.store.get(seq); r != nil {
+		t.selected = r
+		t.wantSelected = 0
+		t.sync(false)
+		return
+	}
+	t.wantSelected = seq
+}
+
+// cursor is the selected row's index in rows(), or -1.
+func (t *requestTable) cursor() int {
+	rows := t.rows()
+	if t.selected == nil || len(rows) == 0 {
+		return -1
+	}
+	ord := t.selected.ord
+	lo, hi := 0, len(rows)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if rows[m].ord < ord {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(rows) && rows[lo] == t.selected {
+		return lo
+	}
+	return -1
+}
+
+// atBottom reports whether the last row is on screen, so that new rows
+// keep scrolling into view.
+func (t *requestTable) atBottom() bool {
+	return t.offset+t.visibleRows() >= len(t.rows())
+}
+
+// sync keeps the selection valid and on screen after rows, the filter or
+// the size changed. follow scrolls to the newest rows.
+func (t *requestTable) sync(follow bool) {
+	rows := t.rows()
+	if t.wantSelected != 0 {
+		if r := t.store.get(t.wantSelected); r != nil {
+			t.selected, t.wantSelected = r, 0
+		}
+	}
+	cur := t.cursor()
+	if cur < 0 && len(rows) > 0 {
+		// The selection was trimmed or filtered out: take the nearest.
+		cur = 0
+		if t.selected != nil {
+			for cur < len(rows)-1 && rows[cur].ord < t.selected.ord {
+				cur++
+			}
+		}
+		t.selected = rows[cur]
+	}
+	if len(rows) == 0 {
+		t.selected, t.offset = nil, 0
+		return
+	}
+	n := t.visibleRows()
+	if follow {
+		t.offset = max(len(rows)-n, 0)
+	}
+	if cur < t.offset {
+		t.offset = cur
+	}
+	if cur >= t.offset+n {
+		t.offset = cur - n + 1
+	}
+	t.offset = max(min(t.offset, len(rows)-n), 0)
+}
+
+// MoveBy moves the selection n rows.
+func (t *requestTable) MoveBy(n int) {
+	rows := t.rows()
+	if len(rows) == 0 {
+		return
+	}
+	cur := max(min(t.cursor()+n, len(rows)-1), 0)
+	t.selected = rows[cur]
+	t.sync(false)
+}
+
+// Scroll moves the view n rows, dragging the selection along when it
+// would leave the screen.
+func (t *requestTable) Scroll(n int) {
+	rows := t.rows()
+	vis := t.visibleRows()
+	t.offset = max(min(t.offset+n, len(rows)-vis), 0)
+	cur := t.cursor()
+	if cur >= 0 && cur < t.offset {
+		t.selected = rows[t.offset]
+	} else if cur >= t.offset+vis {
+		t.selected = rows[min(t.offset+vis-1, len(rows)-1)]
+	}
+}
+
+// ClickAt selects the row at line y of the pane; it reports a hit.
+func (t *requestTable) ClickAt(y int) bool {
+	rows := t.rows()
+	i := t.offset + y - 2
+	if y < 2 || i >= len(rows) {
+		return false
+	}
+	t.selected = rows[i]
+	return true
+}
+
+// Update implements tea.Model for navigation keys.
+func (t *requestTable) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	nav := t.c.Keys.Nav
+	switch {
+	case key.Matches(k, nav.Up):
+		t.MoveBy(-1)
+	case key.Matches(k, nav.Down):
+		t.MoveBy(1)
+	case key.Matches(k, nav.PageUp):
+		t.MoveBy(-t.visibleRows())
+	case key.Matches(k, nav.PageDown):
+		t.MoveBy(t.visibleRows())
+	case key.Matches(k, nav.Top):
+		t.MoveBy(-len(t.rows()))
+	case key.Matches(k, nav.Bottom):
+		t.MoveBy(len(t.rows()))
+	}
+	return nil
+}
+
+// columns are the widths of the table's columns for a pane width.
+type columns struct{ id, method, state, elapsed, notes int }
+
+func layoutColumns(w int) columns {
+	avail := w - 2 - 4 // selection marker, gaps
+	c := columns{id: 4, state: 16, elapsed: 7}
+	if avail < 60 {
+		c.id, c.state, c.elapsed = 3, 12, 6
+	}
+	c.method = min(max(avail*22/100, 12), 26)
+	c.notes = avail - c.id - c.method - c.state - c.elapsed
+	if c.notes < 0 {
+		c.method = max(c.method+c.notes, 6)
+		c.notes = 0
+	}
+	return c
+}
+
+// layoutColumnsNarrow reports whether the state column is too narrow
+// for a cancel's duration, which then goes to the notes.
+func layoutColumnsNarrow(w int) bool { return layoutColumns(w).state < 16 }
+
+// View renders the pane.
+func (t *requestTable) View() string {
+	st := t.c.Styles
+	rows := t.rows()
+	ts := st.TitleBlur
+	if t.focused {
+		ts = st.Title
+	}
+	title := fmt.Sprintf("REQUESTS %d", t.store.len())
+	if t.filter != "" {
+		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.len(), termtext.Line(t.filter))
+	}
+	cols := layoutColumns(t.width)
+	lines := make([]string, 0, t.height)
+	lines = append(lines, ts.Render(clip(title, t.width)))
+	elapsedHead := "ELAPSED"
+	if cols.elapsed < len(elapsedHead) {
+		elapsedHead = "TIME"
+	}
+	headings := "  " + fit("ID", cols.id) + " " + fit("METHOD", cols.method) + " " +
+		fit("STATE", cols.state) + " " + fmt.Sprintf("%*s", cols.elapsed, elapsedHead) + " " + fit("PROGRESS · NOTES", cols.notes)
+	lines = append(lines, st.ColumnHead.Render(fit(headings, t.width)))
+	if len(rows) == 0 {
+		lines = append(lines, st.Muted.Render("  no requests yet"))
+	}
+	end := min(t.offset+t.visibleRows(), len(rows))
+	for i := t.offset; i < end; i++ {
+		lines = append(lines, t.rowView(rows[i], cols))
+	}
+	return padLines(lines, t.width, t.height)
+}
+
+// rowView renders one row.
+func (t *requestTable) rowView(r *requestRow, cols columns) string {
+	pt := t.paint()
+	selected := r == t.selected
+	// A selected row is drawn plain then reversed, so it reads the same
+	// with or without colour.
+	plain := selected
+	style := func(s string, p painter) string {
+		if plain {
+			return s
+		}
+		return p.Render(s)
+	}
+	id := r.id.String()
+	if r.stray && r.id.IsZero() {
+		id = "?"
+	}
+	method := r.method
+	if r.tool != "" {
+		method += " " + r.tool
+		if lipWidth(method) > cols.method && r.method == "tools/call" {
+			method = "call " + r.tool // the tool says more than "tools/call"
+		}
+	}
+	if r.incoming {
+		method = "← " + method
+	}
+	method = termtext.Line(method)
+
+	var stateCell string
+	if r.stray {
+		stateCell = style(fit("? no such id", cols.state), pt.muted)
+	} else {
+		word := stateGlyph(t.c, r.state) + " " + stateWord(r.state)
+		if took, ok := r.cancelTook(); ok && r.state == session.Cancelled && cols.state >= 16 {
+			word += " " + formatDuration(took)
+		}
+		stateCell = style(fit(word, cols.state), pt.state[r.state])
+	}
+	elapsed := ""
+	if !r.stray {
+		end := r.ended
+		if end.IsZero() {
+			end = t.c.Now()
+		}
+		elapsed = formatDuration(end.Sub(r.started))
+	}
+	notes := t.notes(r, cols.notes, plain)
+
+	marker := "  "
+	if selected {
+		marker = "› "
+	}
+	idMethod := fit(id, cols.id) + " " + fit(method, cols.method)
+	if r.state == session.Cancelled && !r.stray {
+		idMethod = style(idMethod, pt.cancelled) // dim, but badges keep their colour
+	}
+	// Every cell is exactly its column's width, so the line needs no
+	// measuring.
+	line := marker + idMethod + " " + stateCell + " " +
+		style(fmt.Sprintf("%*s", cols.elapsed, elapsed), pt.muted) + " " + notes
+	switch pad := t.width - (2 + cols.id + 1 + cols.method + 1 + cols.state + 1 + cols.elapsed + 1 + cols.notes); {
+	case pad > 0:
+		line += strings.Repeat(" ", pad)
+	case pad < 0: // a pane too narrow for the columns
+		line = fit(line, t.width)
+	}
+	switch {
+	case selected && t.focused:
+		return pt.selected.Render(line)
+	case selected:
+		return pt.selectBlur.Render(line)
+	}
+	return line
+}
+
+// notes is the progress bar and the badges of a row.
+func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
+	pt := t.paint()
+	if w <= 0 {
+		return ""
+	}
+	render := func(s string, p painter) string {
+		if plain {
+			return s
+		}
+		return p.Render(s)
+	}
+	var parts []string
+	if r.progress != nil && (r.state == session.Pending || r.state == session.Cancelling) {
+		parts = append(parts, progressView(pt, r.progress, min(10, w/3), plain))
+	}
+	var tail []string
+	if r.state == session.Failed && r.reason != "" {
+		tail = append(tail, render(termtext.Line(r.reason), pt.err))
+	}
+	if took, ok := r.cancelTook(); ok && r.state == session.Cancelled && layoutColumnsNarrow(t.width) {
+		tail = append(tail, render("took "+formatDuration(took), pt.cancelled))
+	}
+	// Badges matter most: use the longest wording that fits.
+	bs := badges(r)
+	for level := 0; level < 3; level++ {
+		texts := append([]string(nil), parts...)
+		for _, b := range bs {
+			texts = append(texts, render(b.variant(level), b.painter(pt)))
+		}
+		if lipWidth(strings.Join(texts, " ")) <= w || level == 2 {
+			parts = texts
+			break
+		}
+	}
+	parts = append(parts, tail...)
+	return fit(strings.Join(parts, " "), w)
+}

@@ -1,0 +1,275 @@
+package ui
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// What one row keeps, so a flood cannot grow a row without bound.
+const (
+	rowProgressHistory = 200
+	rowLateFrames      = 1000
+)
+
+// requestRow is the UI's own state of one request, kept up to date from
+// session events. Stray rows stand for responses and progress that
+// matched no request.
+type requestRow struct {
+	ord      uint64 // place in the table, by arrival
+	seq      uint64 // the session's Seq; 0 for stray rows
+	id       session.ID
+	incoming bool
+	method   string
+	tool     string
+	params   json.RawMessage
+	state    session.State
+
+	started, ended, cancelAt time.Time
+	// reason is the cancel or timeout reason, or why it failed.
+	reason string
+
+	progress      *session.Progress
+	progressCount int
+	history       []session.Progress // the newest rowProgressHistory
+
+	late          []session.LateFrame // the first rowLateFrames
+	lateResponses int
+	lateProgress  int
+	firstLate     time.Duration // delay of the first late response or error
+	duplicates    int
+
+	stray      bool
+	strayKind  session.LateKind
+	strayCount int
+	strayToken string
+	strayData  []byte
+
+	// info is the session's full record, fetched once the row settled:
+	// result, error, failure and cancel times live there.
+	info *session.RequestInfo
+	// version changes whenever the row does, so views can cache.
+	version uint64
+}
+
+func (r *requestRow) touch() { r.version++ }
+
+// label is how the row is named in messages: "#3 tools/call sleep".
+func (r *requestRow) label() string {
+	s := "#" + r.id.String()
+	if r.stray {
+		return "stray " + r.method
+	}
+	if r.incoming {
+		s = "incoming #" + r.id.String()
+	}
+	s += " " + r.method
+	if r.tool != "" {
+		s += " " + r.tool
+	}
+	return s
+}
+
+// cancelTook is how long a finished cancel took, from the decision to the
+// final state.
+func (r *requestRow) cancelTook() (time.Duration, bool) {
+	if r.cancelAt.IsZero() || r.ended.IsZero() {
+		return 0, false
+	}
+	return r.ended.Sub(r.cancelAt), true
+}
+
+// requestStore holds the rows in arrival order with an index by Seq.
+type requestStore struct {
+	rows     []*requestRow
+	bySeq    map[uint64]*requestRow
+	strayBy  map[string]*requestRow // stray progress, by token
+	nextOrd  uint64
+	counts   [session.Cancelled + 1]int
+	finished int
+	max      int
+	// version changes when rows are added or dropped.
+	version uint64
+}
+
+func newRequestStore(max int) *requestStore {
+	if max <= 0 {
+		max = 10000
+	}
+	return &requestStore{bySeq: map[uint64]*requestRow{}, strayBy: map[string]*requestRow{}, max: max}
+}
+
+func (s *requestStore) len() int { return len(s.rows) }
+
+func (s *requestStore) append(r *requestRow) {
+	s.nextOrd++
+	r.ord = s.nextOrd
+	s.rows = append(s.rows, r)
+	s.version++
+}
+
+// started adds the row for a new request.
+func (s *requestStore) started(info session.RequestInfo) *requestRow {
+	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
+		tool: info.Tool, params: info.Params, state: info.State, started: info.Started}
+	s.append(r)
+	s.bySeq[r.seq] = r
+	s.counts[r.state]++
+	if r.state.Final() {
+		s.finished++
+	}
+	return r
+}
+
+func (s *requestStore) get(seq uint64) *requestRow { return s.bySeq[seq] }
+
+// stateChanged moves a row to its new state.
+func (s *requestStore) stateChanged(e session.StateChanged) *requestRow {
+	r := s.bySeq[e.Ref.Seq]
+	if r == nil || r.state == e.To {
+		return r
+	}
+	s.counts[r.state]--
+	s.counts[e.To]++
+	r.state = e.To
+	switch e.To {
+	case session.Cancelling:
+		r.cancelAt = e.At
+		r.reason = e.Reason
+	case session.TimedOut:
+		r.cancelAt = e.At
+	}
+	if e.Reason != "" {
+		r.reason = e.Reason
+	}
+	if e.To.Final() {
+		r.ended = e.At
+		s.finished++
+	}
+	r.touch()
+	return r
+}
+
+func (s *requestStore) progressed(run *ProgressRun) *requestRow {
+	r := s.bySeq[run.Ref.Seq]
+	if r == nil {
+		return nil
+	}
+	p := run.Latest
+	r.progress = &p
+	r.progressCount += run.Count
+	r.history = append(r.history, run.Recent...)
+	if n := len(r.history); n > rowProgressHistory+rowProgressHistory/2 {
+		r.history = append(r.history[:0], r.history[n-rowProgressHistory:]...)
+	}
+	r.touch()
+	return r
+}
+
+func (s *requestStore) lateArrived(ref session.Ref, frames []session.LateFrame, count int) *requestRow {
+	r := s.bySeq[ref.Seq]
+	if r == nil {
+		return nil
+	}
+	responses := 0
+	for _, f := range frames {
+		if f.Kind != session.LateProgress {
+			if r.lateResponses == 0 {
+				r.firstLate = f.AfterCancel
+			}
+			r.lateResponses++
+			responses++
+		}
+		if len(r.late) < rowLateFrames {
+			r.late = append(r.late, f)
+		}
+	}
+	// Progress runs are folded: count says how many there were.
+	r.lateProgress += count - responses
+	r.touch()
+	return r
+}
+
+func (s *requestStore) duplicated(seq uint64, n int) *requestRow {
+	r := s.bySeq[seq]
+	if r == nil {
+		return nil
+	}
+	r.duplicates += n
+	r.touch()
+	return r
+}
+
+// strayArrived adds a stray row; stray progress for one token shares a row.
+func (s *requestStore) strayArrived(e session.StrayArrived) *requestRow {
+	id, token, method := strayIdentity(e)
+	if e.Kind == session.LateProgress {
+		if r := s.strayBy[token]; r != nil {
+			r.strayCount++
+			r.strayData = e.Data
+			r.ended = e.At
+			r.touch()
+			return r
+		}
+	}
+	r := &requestRow{id: id, method: method, stray: true, strayKind: e.Kind, strayCount: 1,
+		strayToken: token, strayData: e.Data, started: e.At, ended: e.At, state: session.Completed}
+	s.append(r)
+	s.finished++
+	if e.Kind == session.LateProgress {
+		s.strayBy[token] = r
+	}
+	return r
+}
+
+// strayIdentity reads the id (or progress token) of stray traffic.
+func strayIdentity(e session.StrayArrived) (session.ID, string, string) {
+	if e.Kind == session.LateProgress {
+		var p struct {
+			Token json.RawMessage `json:"progressToken"`
+		}
+		_ = json.Unmarshal(e.Data, &p)
+		id, _ := session.ParseID(p.Token)
+		return id, string(p.Token), "notifications/progress"
+	}
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(e.Data, &m)
+	id, _ := session.ParseID(m.ID)
+	if e.Kind == session.LateError {
+		return id, "", "error response"
+	}
+	return id, "", "response"
+}
+
+// trim drops the oldest finished rows once there are too many, in
+// batches so the cost is amortized. It reports whether rows went.
+func (s *requestStore) trim() bool {
+	if s.finished <= s.max+s.max/4 {
+		return false
+	}
+	drop := s.finished - s.max
+	kept := s.rows[:0]
+	for _, r := range s.rows {
+		if drop > 0 && (r.stray || r.state.Final()) {
+			drop--
+			s.finished--
+			if r.stray {
+				if r.strayKind == session.LateProgress {
+					delete(s.strayBy, r.strayToken)
+				}
+			} else {
+				s.counts[r.state]--
+				delete(s.bySeq, r.seq)
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	clear(s.rows[len(kept):])
+	s.rows = kept
+	s.version++
+	return true
+}

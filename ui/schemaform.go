@@ -1,0 +1,314 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+// fieldKind is the type of a form field.
+type fieldKind int
+
+const (
+	fieldString fieldKind = iota
+	fieldNumber
+	fieldInteger
+	fieldBoolean
+	fieldEnum
+)
+
+var fieldKindNames = [...]string{"string", "number", "integer", "boolean", "enum"}
+
+// formField is one top-level property of a simple inputSchema.
+type formField struct {
+	name        string
+	kind        fieldKind
+	required    bool
+	description string
+
+	input textinput.Model // string, number, integer
+	// choices are the JSON values a boolean or enum field steps through;
+	// an optional field without a default starts on "unset" (nil).
+	choices []json.RawMessage
+	choice  int
+	err     string
+}
+
+// propertySchema is what a simple property may say.
+type propertySchema struct {
+	Type        json.RawMessage   `json:"type"`
+	Description string            `json:"description"`
+	Title       string            `json:"title"`
+	Default     json.RawMessage   `json:"default"`
+	Enum        []json.RawMessage `json:"enum"`
+	Const       json.RawMessage   `json:"const"`
+	// Present in schemas a form cannot express.
+	Properties json.RawMessage `json:"properties"`
+	Items      json.RawMessage `json:"items"`
+	OneOf      json.RawMessage `json:"oneOf"`
+	AnyOf      json.RawMessage `json:"anyOf"`
+	AllOf      json.RawMessage `json:"allOf"`
+	Ref        json.RawMessage `json:"$ref"`
+}
+
+// buildForm returns the fields of a simple object schema: properties of
+// type string, number, integer or boolean, or with a scalar enum. For
+// anything else it returns ok=false and the editor uses JSON.
+func buildForm(schema json.RawMessage) (fields []*formField, ok bool) {
+	if len(bytes.TrimSpace(schema)) == 0 {
+		return nil, true // no schema: no arguments
+	}
+	var obj struct {
+		Type       json.RawMessage `json:"type"`
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+		OneOf      json.RawMessage `json:"oneOf"`
+		AnyOf      json.RawMessage `json:"anyOf"`
+		AllOf      json.RawMessage `json:"allOf"`
+		Ref        json.RawMessage `json:"$ref"`
+	}
+	if json.Unmarshal(schema, &obj) != nil || (obj.Type != nil && string(obj.Type) != `"object"`) ||
+		obj.OneOf != nil || obj.AnyOf != nil || obj.AllOf != nil || obj.Ref != nil {
+		return nil, false
+	}
+	names, props, err := orderedObject(obj.Properties)
+	if err != nil {
+		return nil, false
+	}
+	required := map[string]bool{}
+	for _, r := range obj.Required {
+		required[r] = true
+	}
+	for i, name := range names {
+		var p propertySchema
+		if json.Unmarshal(props[i], &p) != nil || p.Properties != nil || p.Items != nil ||
+			p.OneOf != nil || p.AnyOf != nil || p.AllOf != nil || p.Ref != nil || p.Const != nil {
+			return nil, false
+		}
+		f := &formField{name: name, required: required[name], description: p.Description}
+		if f.description == "" {
+			f.description = p.Title
+		}
+		switch {
+		case len(p.Enum) > 0:
+			f.kind = fieldEnum
+			for _, v := range p.Enum {
+				if t := bytes.TrimSpace(v); len(t) == 0 || t[0] == '{' || t[0] == '[' {
+					return nil, false
+				}
+			}
+			f.choices = append(f.choices, p.Enum...)
+		case string(p.Type) == `"string"`:
+			f.kind = fieldString
+		case string(p.Type) == `"number"`:
+			f.kind = fieldNumber
+		case string(p.Type) == `"integer"`:
+			f.kind = fieldInteger
+		case string(p.Type) == `"boolean"`:
+			f.kind = fieldBoolean
+			f.choices = []json.RawMessage{json.RawMessage("false"), json.RawMessage("true")}
+		default:
+			return nil, false
+		}
+		f.setup(p.Default)
+		fields = append(fields, f)
+	}
+	return fields, true
+}
+
+// setup prepares the field's input and puts the default in it.
+func (f *formField) setup(def json.RawMessage) {
+	if f.kind == fieldBoolean || f.kind == fieldEnum {
+		if !f.required && def == nil {
+			f.choices = append([]json.RawMessage{nil}, f.choices...)
+		}
+		for i, c := range f.choices {
+			if c != nil && def != nil && bytes.Equal(compact(c), compact(def)) {
+				f.choice = i
+			}
+		}
+		return
+	}
+	f.input = textinput.New()
+	f.input.Prompt = ""
+	s := f.input.Styles()
+	s.Cursor.Blink = false
+	f.input.SetStyles(s)
+	if def != nil {
+		var str string
+		if f.kind == fieldString && json.Unmarshal(def, &str) == nil {
+			f.input.SetValue(str)
+		} else if f.kind != fieldString {
+			f.input.SetValue(string(compact(def)))
+		}
+	}
+}
+
+func compact(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// isChoice reports whether the field is stepped rather than typed.
+func (f *formField) isChoice() bool { return f.kind == fieldBoolean || f.kind == fieldEnum }
+
+// Step moves a choice field by n.
+func (f *formField) Step(n int) {
+	if len(f.choices) > 0 {
+		f.choice = ((f.choice+n)%len(f.choices) + len(f.choices)) % len(f.choices)
+	}
+}
+
+// Focus moves the text cursor into the field.
+func (f *formField) Focus() tea.Cmd {
+	if f.isChoice() {
+		return nil
+	}
+	return f.input.Focus()
+}
+
+// Blur takes the text cursor out of the field.
+func (f *formField) Blur() {
+	if !f.isChoice() {
+		f.input.Blur()
+	}
+}
+
+// value is the field's JSON value; ok=false means leave it out. A value
+// that does not parse sets f.err.
+func (f *formField) value() (json.RawMessage, bool) {
+	f.err = ""
+	if f.isChoice() {
+		c := f.choices[f.choice]
+		return c, c != nil
+	}
+	s := f.input.Value()
+	if strings.TrimSpace(s) == "" {
+		if f.required {
+			f.err = "required" // "" on purpose needs the JSON editor
+		}
+		return nil, false
+	}
+	switch f.kind {
+	case fieldNumber:
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			f.err = "not a number"
+			return nil, false
+		}
+		b, _ := json.Marshal(v)
+		return b, true
+	case fieldInteger:
+		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			f.err = "not an integer"
+			return nil, false
+		}
+		return json.RawMessage(strconv.FormatInt(v, 10)), true
+	}
+	b, _ := json.Marshal(s)
+	return b, true
+}
+
+// setValue fills the field from a JSON value, as when switching from the
+// JSON editor back to the form. It reports whether the value fits.
+func (f *formField) setValue(v json.RawMessage) bool {
+	if f.isChoice() && v == nil {
+		if f.choices[0] == nil {
+			f.choice = 0 // unset
+		}
+		return true
+	}
+	if f.isChoice() {
+		for i, c := range f.choices {
+			if c != nil && bytes.Equal(compact(c), compact(v)) {
+				f.choice = i
+				return true
+			}
+		}
+		return false
+	}
+	if v == nil {
+		f.input.SetValue("")
+		return true
+	}
+	if f.kind == fieldString {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return false
+		}
+		f.input.SetValue(s)
+		return true
+	}
+	var n json.Number
+	if json.Unmarshal(v, &n) != nil {
+		return false
+	}
+	f.input.SetValue(n.String())
+	return true
+}
+
+// choiceText renders the current choice.
+func (f *formField) choiceText() string {
+	c := f.choices[f.choice]
+	if c == nil {
+		return "unset"
+	}
+	var s string
+	if json.Unmarshal(c, &s) == nil {
+		return termtext.Line(s)
+	}
+	return termtext.Line(string(c))
+}
+
+// typeText says what the field takes: "integer", "enum of 3".
+func (f *formField) typeText() string {
+	if f.kind == fieldEnum {
+		return fmt.Sprintf("one of %d", len(f.choices)-boolToInt(f.choices[0] == nil))
+	}
+	return fieldKindNames[f.kind]
+}
+
+func boolToInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// orderedObject returns an object's keys in document order with their
+// values; Go maps would lose the order the schema author chose.
+func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, fmt.Errorf("not an object")
+	}
+	var names []string
+	var vals []json.RawMessage
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		names = append(names, t.(string))
+		vals = append(vals, v)
+	}
+	return names, vals, nil
+}

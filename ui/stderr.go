@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+// stderrSize is how many stderr lines the pane keeps, newest.
+const stderrSize = 2000
+
+// stderrPane shows what the server wrote to stderr, following the end
+// unless scrolled back.
+type stderrPane struct {
+	c       *Common
+	lines   []string // sanitized
+	dropped int
+	scroll  scroller
+
+	width, height int
+	focused       bool
+}
+
+func newStderrPane(c *Common) *stderrPane { return &stderrPane{c: c} }
+
+// Reset forgets every line, for a new connection.
+func (p *stderrPane) Reset() {
+	p.lines, p.dropped, p.scroll.offset, p.scroll.total = nil, 0, 0, 0
+}
+
+// SetSize sets the pane's size, title included.
+func (p *stderrPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.scroll.height = max(h-1, 1)
+	p.scroll.clamp()
+}
+
+// Last is the newest line, or "".
+func (p *stderrPane) Last() string {
+	if len(p.lines) == 0 {
+		return ""
+	}
+	return p.lines[len(p.lines)-1]
+}
+
+// Add appends lines, sanitized; the view stays at the end if it was.
+func (p *stderrPane) Add(lines []session.StderrLine, dropped int) {
+	follow := p.scroll.atBottom()
+	p.dropped += dropped
+	for _, l := range lines {
+		p.lines = append(p.lines, termtext.Line(l.Line))
+	}
+	if over := len(p.lines) - stderrSize; over > stderrSize/4 {
+		n := copy(p.lines, p.lines[over:])
+		clear(p.lines[n:])
+		p.lines = p.lines[:n]
+		p.dropped += over
+	}
+	p.scroll.total = len(p.lines)
+	if follow {
+		p.scroll.offset = p.scroll.total
+	}
+	p.scroll.clamp()
+}
+
+// Update implements tea.Model for scrolling keys.
+func (p *stderrPane) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if n, ok := navScroll(p.c.Keys.Nav, k, p.scroll.height); ok {
+			p.scroll.Scroll(n)
+		}
+	}
+	return nil
+}
+
+// Scroll moves the view n lines.
+func (p *stderrPane) Scroll(n int) { p.scroll.Scroll(n) }
+
+// View renders the pane; long lines wrap, and the scroll offset counts
+// stderr lines.
+func (p *stderrPane) View() string {
+	st := p.c.Styles
+	ts := st.TitleBlur
+	if p.focused {
+		ts = st.Title
+	}
+	title := fmt.Sprintf("SERVER STDERR %d lines", len(p.lines)+p.dropped)
+	out := []string{ts.Render(clip(title, p.width))}
+	if len(p.lines) == 0 {
+		out = append(out, st.Muted.Render("nothing on stderr"))
+	}
+	if p.scroll.atBottom() {
+		// Following: fill from the newest line up, so it is always seen.
+		var tail []string
+		for i := len(p.lines) - 1; i >= 0 && len(tail) < p.height-1; i-- {
+			tail = append(wrapLines(p.lines[i], p.width), tail...)
+		}
+		out = append(out, tail[max(len(tail)-(p.height-1), 0):]...)
+		return padLines(out, p.width, p.height)
+	}
+	for i := p.scroll.offset; i < len(p.lines) && len(out) < p.height; i++ {
+		out = append(out, wrapLines(p.lines[i], p.width)...)
+	}
+	return padLines(out, p.width, p.height)
+}

@@ -1,0 +1,223 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/termtext"
+)
+
+// toolList is the filterable list of the server's tools.
+type toolList struct {
+	c *Common
+
+	tools   []Tool
+	filter  string
+	visible []int // indices into tools that match the filter
+	cursor  int   // index into visible
+	offset  int   // first visible item
+	loading bool
+	err     string
+
+	width, height int
+	focused       bool
+}
+
+func newToolList(c *Common) *toolList { return &toolList{c: c, loading: true} }
+
+// SetSize sets the pane's size, title included.
+func (t *toolList) SetSize(w, h int) {
+	t.width, t.height = w, h
+	t.clamp()
+}
+
+// SetTools replaces the list, keeping the selection by name.
+func (t *toolList) SetTools(tools []Tool, err error) {
+	prev := t.Selected()
+	t.tools, t.loading, t.err = tools, false, ""
+	if err != nil {
+		t.err = termtext.Line(err.Error())
+	}
+	t.refilter()
+	if prev != nil {
+		for i, idx := range t.visible {
+			if t.tools[idx].Name == prev.Name {
+				t.cursor = i
+			}
+		}
+	}
+	t.clamp()
+}
+
+// SetFilter shows only tools whose name or description holds s.
+func (t *toolList) SetFilter(s string) {
+	t.filter = s
+	t.refilter()
+	t.cursor = 0
+	t.clamp()
+}
+
+func (t *toolList) refilter() {
+	t.visible = t.visible[:0]
+	f := strings.ToLower(t.filter)
+	for i, tool := range t.tools {
+		if f == "" || strings.Contains(strings.ToLower(tool.Name), f) ||
+			strings.Contains(strings.ToLower(tool.Description), f) {
+			t.visible = append(t.visible, i)
+		}
+	}
+}
+
+// Selected is the tool under the cursor, or nil.
+func (t *toolList) Selected() *Tool {
+	if t.cursor < 0 || t.cursor >= len(t.visible) {
+		return nil
+	}
+	return &t.tools[t.visible[t.cursor]]
+}
+
+// Select moves the cursor to the tool named name, if it is shown.
+func (t *toolList) Select(name string) bool {
+	for i, idx := range t.visible {
+		if t.tools[idx].Name == name {
+			t.cursor = i
+			t.clamp()
+			return true
+		}
+	}
+	return false
+}
+
+// itemLines is how many lines one tool takes: name and description when
+// there is room, the name alone on short screens.
+func (t *toolList) itemLines() int {
+	if t.width >= 18 && t.height-1 >= 2*min(len(t.visible), 4) {
+		return 2
+	}
+	return 1
+}
+
+func (t *toolList) rows() int { return max((t.height-1)/t.itemLines(), 1) }
+
+func (t *toolList) clamp() {
+	t.cursor = max(min(t.cursor, len(t.visible)-1), 0)
+	rows := t.rows()
+	if t.cursor < t.offset {
+		t.offset = t.cursor
+	}
+	if t.cursor >= t.offset+rows {
+		t.offset = t.cursor - rows + 1
+	}
+	t.offset = max(min(t.offset, len(t.visible)-rows), 0)
+}
+
+// MoveBy moves the cursor n items.
+func (t *toolList) MoveBy(n int) {
+	t.cursor += n
+	t.clamp()
+}
+
+// Scroll moves the view n items without moving past the ends.
+func (t *toolList) Scroll(n int) {
+	t.offset = max(min(t.offset+n, len(t.visible)-t.rows()), 0)
+	if t.cursor < t.offset {
+		t.cursor = t.offset
+	}
+	if t.cursor >= t.offset+t.rows() {
+		t.cursor = t.offset + t.rows() - 1
+	}
+}
+
+// ClickAt selects the item at line y of the pane; it reports a hit.
+func (t *toolList) ClickAt(y int) bool {
+	if y < 1 {
+		return false
+	}
+	i := t.offset + (y-1)/t.itemLines()
+	if i >= len(t.visible) {
+		return false
+	}
+	t.cursor = i
+	t.clamp()
+	return true
+}
+
+// Update implements tea.Model for navigation keys.
+func (t *toolList) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	nav := t.c.Keys.Nav
+	switch {
+	case key.Matches(k, nav.Up):
+		t.MoveBy(-1)
+	case key.Matches(k, nav.Down):
+		t.MoveBy(1)
+	case key.Matches(k, nav.PageUp):
+		t.MoveBy(-t.rows())
+	case key.Matches(k, nav.PageDown):
+		t.MoveBy(t.rows())
+	case key.Matches(k, nav.Top):
+		t.cursor = 0
+		t.clamp()
+	case key.Matches(k, nav.Bottom):
+		t.cursor = len(t.visible) - 1
+		t.clamp()
+	}
+	return nil
+}
+
+// View renders the pane.
+func (t *toolList) View() string {
+	st := t.c.Styles
+	title := "TOOLS"
+	switch {
+	case t.filter != "":
+		title += fmt.Sprintf(" %d/%d /%s", len(t.visible), len(t.tools), termtext.Line(t.filter))
+	case !t.loading:
+		title += fmt.Sprintf(" %d", len(t.tools))
+	}
+	ts := st.TitleBlur
+	if t.focused {
+		ts = st.Title
+	}
+	lines := []string{ts.Render(clip(title, t.width))}
+	switch {
+	case t.loading:
+		lines = append(lines, st.Muted.Render("loading…"))
+	case t.err != "":
+		lines = append(lines, wrapLines(st.StatusErr.Render(t.err), t.width)...)
+	case len(t.visible) == 0:
+		lines = append(lines, st.Muted.Render("no tools"))
+	}
+	per := t.itemLines()
+	for i := t.offset; i < len(t.visible) && len(lines) < t.height; i++ {
+		tool := t.tools[t.visible[i]]
+		name := termtext.Line(tool.Name)
+		marker := "  "
+		nameStyle := st.Text
+		if i == t.cursor {
+			marker = "› "
+			nameStyle = st.Selected
+			if !t.focused {
+				nameStyle = st.SelectBlur
+			}
+		}
+		desc := termtext.Line(tool.Description)
+		if per == 1 {
+			line := marker + nameStyle.Render(clip(name, t.width-2))
+			if rest := t.width - lipWidth(line) - 1; rest > 10 && desc != "" {
+				line += " " + st.Muted.Render(clip(desc, rest))
+			}
+			lines = append(lines, line)
+			continue
+		}
+		lines = append(lines, marker+nameStyle.Render(clip(name, t.width-2)))
+		lines = append(lines, "  "+st.Muted.Render(clip(desc, t.width-2)))
+	}
+	return padLines(lines, t.width, t.height)
+}

@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// wireLogSize is how many records the wire log keeps, newest.
+const wireLogSize = 5000
+
+// wireLog lists every frame in and out with its time and direction;
+// enter shows the selected frame as pretty JSON.
+type wireLog struct {
+	c       *Common
+	records []transport.Record
+	dropped int
+	start   time.Time
+
+	cursor   int // index into records
+	follow   bool
+	offset   int
+	expanded bool
+	exp      scroller
+	expLines []string
+
+	width, height int
+	focused       bool
+}
+
+func newWireLog(c *Common) *wireLog { return &wireLog{c: c, follow: true} }
+
+// Reset forgets every record, for a new connection.
+func (w *wireLog) Reset(start time.Time) {
+	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focused: w.focused}
+}
+
+// SetSize sets the pane's size, title included.
+func (w *wireLog) SetSize(width, height int) {
+	w.width, w.height = width, height
+	w.exp.height = max(height-1, 1)
+	w.sync()
+}
+
+// Add appends records, dropping the oldest past wireLogSize.
+func (w *wireLog) Add(recs []transport.Record, dropped int) {
+	if w.start.IsZero() && len(recs) > 0 {
+		w.start = recs[0].At
+	}
+	w.dropped += dropped
+	w.records = append(w.records, recs...)
+	if over := len(w.records) - wireLogSize; over > wireLogSize/4 {
+		n := copy(w.records, w.records[over:])
+		clear(w.records[n:])
+		w.records = w.records[:n]
+		w.dropped += over
+		w.cursor -= over
+	}
+	w.sync()
+}
+
+func (w *wireLog) rows() int { return max(w.height-1, 1) }
+
+func (w *wireLog) sync() {
+	n := len(w.records)
+	if w.follow {
+		w.cursor = n - 1
+	}
+	w.cursor = max(min(w.cursor, n-1), 0)
+	rows := w.rows()
+	if w.cursor < w.offset {
+		w.offset = w.cursor
+	}
+	if w.cursor >= w.offset+rows {
+		w.offset = w.cursor - rows + 1
+	}
+	w.offset = max(min(w.offset, n-rows), 0)
+}
+
+// MoveBy moves the selection; moving off the end stops following.
+func (w *wireLog) MoveBy(n int) {
+	w.cursor += n
+	w.follow = w.cursor >= len(w.records)-1
+	w.sync()
+}
+
+// Scroll scrolls the list, or the expanded frame.
+func (w *wireLog) Scroll(n int) {
+	if w.expanded {
+		w.exp.Scroll(n)
+		return
+	}
+	w.MoveBy(n)
+}
+
+// ClickAt selects the record at line y of the pane.
+func (w *wireLog) ClickAt(y int) bool {
+	i := w.offset + y - 1
+	if w.expanded || y < 1 || i >= len(w.records) {
+		return false
+	}
+	w.cursor = i
+	w.follow = i == len(w.records)-1
+	return true
+}
+
+// Update implements tea.Model: navigation, and enter/esc to show or hide
+// the selected frame.
+func (w *wireLog) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	nav := w.c.Keys.Nav
+	switch {
+	case key.Matches(k, nav.Open):
+		w.Toggle()
+	case key.Matches(k, nav.Back):
+		w.expanded = false
+	default:
+		if n, ok := navScroll(nav, k, w.rows()); ok {
+			w.Scroll(n)
+		}
+	}
+	return nil
+}
+
+// Toggle shows or hides the selected frame as pretty JSON.
+func (w *wireLog) Toggle() {
+	if w.expanded || len(w.records) == 0 {
+		w.expanded = false
+		return
+	}
+	r := w.records[w.cursor]
+	w.expanded = true
+	w.expLines = wrapLines(w.describe(r)+"\n"+prettyJSON(r.Data), w.width)
+	w.exp = scroller{total: len(w.expLines), height: w.rows()}
+}
+
+// describe is a record's time, direction and kind.
+func (w *wireLog) describe(r transport.Record) string {
+	st := w.c.Styles
+	at := fmt.Sprintf("%8.3fs", r.At.Sub(w.start).Seconds())
+	switch {
+	case r.Kind == transport.KindNoise:
+		return st.Muted.Render(at) + " " + st.WireNoise.Render("← noise")
+	case r.Kind == transport.KindOversize:
+		return st.Muted.Render(at) + " " + st.WireNoise.Render(fmt.Sprintf("← oversize %s, skipped", byteSize(r.Size)))
+	case r.Dir == transport.Out:
+		return st.Muted.Render(at) + " " + st.WireOut.Render("→ out  ")
+	default:
+		return st.Muted.Render(at) + " " + st.WireIn.Render("← in   ")
+	}
+}
+
+// View renders the pane.
+func (w *wireLog) View() string {
+	st := w.c.Styles
+	ts := st.TitleBlur
+	if w.focused {
+		ts = st.Title
+	}
+	title := fmt.Sprintf("WIRE LOG %d frames", len(w.records)+w.dropped)
+	if w.dropped > 0 {
+		title += fmt.Sprintf(" (%d oldest not kept)", w.dropped)
+	}
+	if w.expanded {
+		title += " · esc back"
+	} else {
+		title += " · enter shows JSON"
+	}
+	lines := []string{ts.Render(clip(title, w.width))}
+	if w.expanded {
+		end := min(w.exp.offset+w.exp.height, len(w.expLines))
+		lines = append(lines, w.expLines[w.exp.offset:end]...)
+		return padLines(lines, w.width, w.height)
+	}
+	if len(w.records) == 0 {
+		lines = append(lines, st.Muted.Render("no traffic yet"))
+	}
+	end := min(w.offset+w.rows(), len(w.records))
+	for i := w.offset; i < end; i++ {
+		r := w.records[i]
+		head := w.describe(r)
+		line := head + " " + clip(termtext.Line(string(r.Data[:min(len(r.Data), 4*w.width)])), w.width-lipWidth(head)-1)
+		if i == w.cursor && w.focused {
+			line = st.Selected.Render(fit(stripStyles(line), w.width))
+		}
+		lines = append(lines, line)
+	}
+	return padLines(lines, w.width, w.height)
+}
