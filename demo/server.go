@@ -15,6 +15,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -46,7 +47,8 @@ func NewSession(conn transport.Conn, log io.Writer) *session.Session {
 		tools: allTools(),
 	}
 	return session.New(conn, session.Config{
-		Logger: srv.log,
+		Logger:     srv.log,
+		DrainOnEOF: time.Second,
 		Handlers: map[string]session.Handler{
 			"initialize": srv.initialize,
 			"tools/list": srv.listTools,
@@ -58,7 +60,7 @@ func NewSession(conn transport.Conn, log io.Writer) *session.Session {
 // Serve runs the demo server over r and w (stdin and stdout of `mcpoke
 // demo-server`) until r ends, then waits for tools still running.
 func Serve(r io.Reader, w io.Writer, log io.Writer) error {
-	s := NewSession(newStreamConn(r, w), log)
+	s := NewSession(transport.NewStream(r, w, 0), log)
 	<-s.Done()
 	return s.Close()
 }

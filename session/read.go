@@ -3,6 +3,9 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
+	"time"
 
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -13,6 +16,9 @@ func (s *Session) read() {
 	for {
 		m, err := s.conn.Recv()
 		if err != nil {
+			if errors.Is(err, io.EOF) {
+				s.drain(s.cfg.DrainOnEOF)
+			}
 			s.shutdown(err)
 			return
 		}
@@ -86,4 +92,20 @@ func truncate(b []byte, n int) string {
 		return string(b[:n]) + "…"
 	}
 	return string(b)
+}
+
+// drain gives incoming handlers up to d to finish and answer.
+func (s *Session) drain(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	done := make(chan struct{})
+	go func() { s.handlers.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		// shutdown cancels the handlers next; the waiter ends with them.
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -42,6 +43,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Clock is the source of time; tests pass a fake one.
 	Clock Clock
+	// DrainOnEOF is how long requests still being handled may go on,
+	// and answer, after the peer's input ended (io.EOF): a client that
+	// pipes requests and closes stdin still gets its answers. Zero: none.
+	DrainOnEOF time.Duration
 }
 
 // Handler answers one incoming request. It runs in its own goroutine, and
@@ -303,7 +308,7 @@ func (s *Session) shutdown(err error) {
 	s.cancel()
 	s.mu.Lock()
 	var closeErr error
-	if !errors.Is(err, transport.ErrClosed) {
+	if !errors.Is(err, transport.ErrClosed) && !errors.Is(err, io.EOF) {
 		closeErr = err
 	}
 	s.closed = true
