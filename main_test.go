@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,14 +24,19 @@ func TestMain(m *testing.M) {
 // when it is not installed, unless MCPOKE_REQUIRE_PEERS=1.
 func TestScripts(t *testing.T) {
 	everything := referenceServer()
+	gosdk := buildGoSDKPeer(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EVERYTHING", everything)
+			env.Setenv("GOSDK", gosdk)
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
+			if cond == "gosdk" {
+				return gosdk != "", nil
+			}
 			if cond != "peers" {
 				return false, nil
 			}
@@ -61,4 +67,20 @@ func referenceServer() string {
 		return ""
 	}
 	return p
+}
+
+// buildGoSDKPeer builds testdata/peers/gosdk, a server on the official Go
+// SDK (its own module, so the SDK is no dependency of mcpoke), and returns
+// the binary's path, or "" when it cannot be built here.
+func buildGoSDKPeer(t *testing.T) string {
+	bin := filepath.Join(t.TempDir(), "gosdk-peer")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = filepath.Join("testdata", "peers", "gosdk")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
+			t.Errorf("MCPOKE_REQUIRE_PEERS=1 but the Go SDK peer does not build: %v\n%s", err, out)
+		}
+		return ""
+	}
+	return bin
 }

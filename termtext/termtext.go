@@ -71,11 +71,11 @@ func isPlain(s string) bool {
 func isBidiOrInvisible(r rune) bool {
 	switch {
 	case r >= 0x202a && r <= 0x202e, // LRE RLE PDF LRO RLO
-		r >= 0x2066 && r <= 0x2069, // LRI RLI FSI PDI
+		r >= 0x2066 && r <= 0x2069,                // LRI RLI FSI PDI
 		r == 0x200e || r == 0x200f || r == 0x061c, // LRM RLM ALM
-		r >= 0x200b && r <= 0x200d, // zero-width space, non-joiner, joiner
-		r == 0x2028 || r == 0x2029, // line and paragraph separators
-		r == 0xfeff:                // BOM / zero-width no-break space
+		r >= 0x200b && r <= 0x200d,                // zero-width space, non-joiner, joiner
+		r == 0x2028 || r == 0x2029,                // line and paragraph separators
+		r == 0xfeff:                               // BOM / zero-width no-break space
 		return true
 	}
 	return false
