@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"io"
+	"os"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/connect"
@@ -23,6 +25,9 @@ const initializeTimeout = 30 * time.Second
 // starts the server through connect.Start (and again on reconnect), so it
 // subscribes before the handshake and shows initialize like any request.
 func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
+	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
+		return usageError("the interactive UI needs a terminal; in scripts use mcpoke tools or mcpoke call (see mcpoke --help)")
+	}
 	var logw io.Writer
 	if g.logFile != "" {
 		f, err := openOutput("log", g.logFile)

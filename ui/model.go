@@ -165,7 +165,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.err != nil {
 			m.setStatus(msg.what+": "+msg.err.Error(), true)
-		} else if msg.seq != 0 {
+		} else if msg.seq != 0 && m.header.state == connReady {
+			// Not once closed: why it closed matters more than this.
 			m.setStatus(fmt.Sprintf("sent %s as request #%d", msg.what, msg.seq), false)
 		}
 		if msg.seq != 0 {
@@ -232,6 +233,9 @@ func (m *Model) setStatus(text string, isErr bool) {
 // resize lays the panes out for a new terminal size.
 func (m *Model) resize(w, h int) {
 	m.c.Width, m.c.Height = w, h
+	// The help's height depends on its width: set that first.
+	m.layout.help.w = max(w, minWidth)
+	m.help.SetWidth(m.layout.help.w)
 	helpH := 1
 	if m.fullHelp {
 		helpH = lipgloss.Height(m.helpView(true))
@@ -364,5 +368,43 @@ func (m *Model) helpView(full bool) string {
 		km = editorHelp{m.c.Keys}
 	}
 	m.help.ShowAll = full
+	if full {
+		// The help cuts columns that do not fit; flow them instead.
+		whole := m.help
+		whole.SetWidth(0)
+		if lipgloss.Width(whole.View(km)) > m.layout.help.w {
+			return m.flowedHelp(km)
+		}
+	}
 	return m.help.View(km)
+}
+
+// flowedHelp lays every binding out in lines, for screens too narrow for
+// the help's columns.
+func (m *Model) flowedHelp(km help.KeyMap) string {
+	st := m.c.Styles.Help
+	w := m.layout.help.w
+	var lines []string
+	line := ""
+	for _, group := range km.FullHelp() {
+		for _, b := range group {
+			if !b.Enabled() {
+				continue
+			}
+			item := st.FullKey.Render(b.Help().Key) + " " + st.FullDesc.Render(b.Help().Desc)
+			switch {
+			case line == "":
+				line = item
+			case lipWidth(line)+3+lipWidth(item) <= w:
+				line += st.FullSeparator.Render(" • ") + item
+			default:
+				lines = append(lines, line)
+				line = item
+			}
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }

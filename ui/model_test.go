@@ -424,7 +424,20 @@ func TestHostileStringsAreEscaped(t *testing.T) {
 func TestResizeKeepsEveryLineInside(t *testing.T) {
 	d, tc := newTestModel(t, 80, 24)
 	d.callTool(tc, "sleep")
-	for _, size := range [][2]int{{80, 24}, {60, 16}, {200, 60}, {61, 17}, {120, 35}} {
+	sizes := [][2]int{{80, 24}, {60, 16}, {200, 60}, {61, 17}, {120, 35}}
+	check := func(full bool) {
+		if d.m.fullHelp != full {
+			d.key("?")
+		}
+		checkSizes(t, d, sizes)
+	}
+	check(false)
+	check(true)
+}
+
+func checkSizes(t *testing.T, d *driver, sizes [][2]int) {
+	t.Helper()
+	for _, size := range sizes {
 		d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		out := d.m.render()
 		lines := strings.Split(out, "\n")
@@ -484,5 +497,42 @@ func TestBackgroundColorPicksLightOrDarkStyles(t *testing.T) {
 	}
 	if d.m.table.paint().styles != light {
 		t.Error("the table kept painting with the old styles")
+	}
+}
+
+func TestCancelWithReasonRefusedWithoutAsking(t *testing.T) {
+	d, tc := newTestModel(t, 100, 30)
+	d.m.table.SelectSeq(1)
+	d.waitFor("the session's answer for initialize", func() bool {
+		return d.m.cancellable.known && d.m.cancellable.seq == 1
+	})
+	d.key("R")
+	d.waitScreen("#1 initialize: initialize cannot be cancelled (MCP spec)")
+	if d.m.prompt.active {
+		t.Error("R asked for a reason the session would refuse")
+	}
+	if n := len(tc.server.seenCancels()); n != 0 {
+		t.Errorf("server saw %d cancels", n)
+	}
+}
+
+func TestWireLogMarksNoiseAndShowsPrettyJSON(t *testing.T) {
+	d, tc := newTestModel(t, 120, 35)
+	a := tc.tap.Conn // the pipe end under the tap
+	if err := transport.Inject(a, transport.Message{Kind: transport.KindNoise, Data: []byte("not json at all")}); err != nil {
+		t.Fatal(err)
+	}
+	d.key("w")
+	d.waitScreen("WIRE LOG", "← noise not json at all", "→ out", `"method":"initialize"`)
+	d.setFocusBottom()
+	d.key("g")
+	d.key("enter")
+	d.waitScreen("esc back", `"method": "initialize",`, `"protocolVersion": "2025-11-25"`)
+}
+
+// setFocusBottom tabs to the pane under the requests.
+func (d *driver) setFocusBottom() {
+	for d.m.focus != focusBottom {
+		d.key("tab")
 	}
 }

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,10 @@ import (
 	"testing"
 	"time"
 )
+
+// update is accepted so that go test ./ui/... -update, which writes the
+// ui package's golden files, also runs here; this package has none.
+var _ = flag.Bool("update", false, "update .golden files (none in this package)")
 
 // requireTmuxEnv makes a missing tmux a failure instead of a skip (CI).
 const requireTmuxEnv = "MCPOKE_REQUIRE_TMUX"
