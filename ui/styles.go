@@ -77,8 +77,8 @@ func NewStyles(isDark bool) *Styles {
 	s := lipgloss.NewStyle
 	st := &Styles{
 		App:        s().Bold(true).Foreground(accent),
-		Title:      s().Bold(true).Foreground(accent),
-		TitleBlur:  s().Bold(true).Foreground(muted),
+		Title:      s().Bold(true).Underline(true).Foreground(accent), // underline: focus shows without colour too
+		TitleBlur:  s().Foreground(muted),
 		ColumnHead: s().Foreground(muted),
 		Separator:  s().Foreground(faint),
 		Text:       s().Foreground(text),
