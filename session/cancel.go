@@ -18,6 +18,37 @@ func (s *Session) CanCancel(id ID) error {
 	return err
 }
 
+// CanCancelRef is CanCancel for a request named as events name it, which
+// also covers requests the peer sent us: only their sender may cancel them.
+func (s *Session) CanCancelRef(ref Ref) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.cancellableRef(ref)
+	return err
+}
+
+// CancelRef is Cancel for a request named as events name it.
+func (s *Session) CancelRef(ref Ref, reason string) error {
+	s.mu.Lock()
+	if _, err := s.cancellableRef(ref); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	s.mu.Unlock()
+	return s.Cancel(ref.ID, reason)
+}
+
+// cancellableRef checks ref names one of our requests. Callers hold s.mu.
+func (s *Session) cancellableRef(ref Ref) (*request, error) {
+	if ref.Incoming {
+		return nil, ErrIncomingRequest
+	}
+	if r := s.bySeq(ref.Seq); r == nil || r.info.ID != ref.ID {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownRequest, ref.ID)
+	}
+	return s.cancellable(ref.ID)
+}
+
 // cancellable finds the request Cancel may act on. Callers hold s.mu.
 func (s *Session) cancellable(id ID) (*request, error) {
 	r, ok := s.out[id.raw]

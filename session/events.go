@@ -72,10 +72,12 @@ type StderrLine struct {
 	Line string
 }
 
-// Closed: the session ended; Err says why (nil after our own Close).
+// Closed: the session ended; Err says why (nil after our own Close or a
+// clean end of the peer's output). ByPeer is true unless we closed it.
 type Closed struct {
-	At  time.Time
-	Err error
+	At     time.Time
+	Err    error
+	ByPeer bool
 }
 
 func (RequestStarted) event()   {}

@@ -9,12 +9,14 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,6 +77,9 @@ var (
 	// ErrInitializeNotCancellable: the MCP spec forbids cancelling
 	// initialize.
 	ErrInitializeNotCancellable = errors.New("initialize cannot be cancelled (MCP spec)")
+	// ErrIncomingRequest: the peer sent this request; a cancellation goes
+	// in the direction of its request, so only the peer can cancel it.
+	ErrIncomingRequest = errors.New("the server sent this request: only the server can cancel it")
 )
 
 // Session is one side of an MCP connection.
@@ -95,6 +100,7 @@ type Session struct {
 	finished int                 // finished requests in order
 	subs     []*Subscription
 	closed   bool
+	closing  bool // Close was called
 	closeErr error
 	peer     PeerInfo
 
@@ -164,7 +170,7 @@ func (s *Session) Subscribe() *Subscription {
 	}
 	s.subs = append(live, sub)
 	if s.closed {
-		sub.push(Closed{At: s.clock.Now(), Err: s.closeErr})
+		sub.push(Closed{At: s.clock.Now(), Err: s.closeErr, ByPeer: !s.closing})
 		sub.end()
 	}
 	return sub
@@ -192,6 +198,9 @@ func (s *Session) Err() error {
 // server), requests in flight fail, incoming handlers are cancelled and
 // waited for.
 func (s *Session) Close() error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
 	err := s.conn.Close()
 	<-s.done
 	s.handlers.Wait()
@@ -207,6 +216,27 @@ func (s *Session) Snapshot() []RequestInfo {
 		out[i] = r.info
 	}
 	return out
+}
+
+// Info returns the request with sequence number seq, outgoing or
+// incoming, while the table keeps it.
+func (s *Session) Info(seq uint64) (RequestInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.bySeq(seq); r != nil {
+		return r.info, true
+	}
+	return RequestInfo{}, false
+}
+
+// bySeq finds a request in the table; order is sorted by Seq. Callers
+// hold s.mu.
+func (s *Session) bySeq(seq uint64) *request {
+	i, ok := slices.BinarySearchFunc(s.order, seq, func(r *request, seq uint64) int { return cmp.Compare(r.info.Seq, seq) })
+	if !ok {
+		return nil
+	}
+	return s.order[i]
 }
 
 // Lookup returns the outgoing request with id.
@@ -330,7 +360,7 @@ func (s *Session) shutdown(err error) {
 			s.setState(r, Cancelled, r.info.CancelReason)
 		}
 	}
-	s.emit(Closed{At: s.clock.Now(), Err: closeErr})
+	s.emit(Closed{At: s.clock.Now(), Err: closeErr, ByPeer: !s.closing})
 	for _, sub := range s.subs {
 		sub.end()
 	}

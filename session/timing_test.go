@@ -271,7 +271,7 @@ func TestPeerExitFailsPendingRequests(t *testing.T) {
 	if _, st, _ := c2.Result(); st != Cancelled {
 		t.Fatalf("cancelling request after peer closed: %v", st)
 	}
-	h.events.waitFor(t, "closed", func(e Event) bool { _, ok := e.(Closed); return ok })
+	h.events.waitFor(t, "closed by the peer", func(e Event) bool { c, ok := e.(Closed); return ok && c.ByPeer })
 	if _, err := h.s.Call(context.Background(), "c", nil, CallOptions{}); !errors.Is(err, ErrSessionClosed) {
 		t.Fatalf("Call after close: %v", err)
 	}

@@ -38,16 +38,12 @@ func (m *Model) cancelSelected(reason string) tea.Cmd {
 	return m.cancelRow(r, reason)
 }
 
-// cancelRow asks the session to cancel r. Rows the session does not own
-// as outgoing requests are refused here, since Cancel takes an id and
-// would find our own request with the same id instead.
+// cancelRow asks the session to cancel r; the session refuses what it
+// must not cancel, such as requests the server sent us.
 func (m *Model) cancelRow(r *requestRow, reason string) tea.Cmd {
 	switch {
 	case r.stray:
 		m.setStatus("stray traffic is not a request of ours: nothing to cancel", true)
-		return nil
-	case r.incoming:
-		m.setStatus(termtext.Line(r.label())+" was sent by the server: only the server can cancel it", true)
 		return nil
 	case m.conn == nil:
 		m.setStatus("not connected", true)

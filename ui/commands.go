@@ -90,9 +90,9 @@ func callCmd(gen int, s *session.Session, method string, params json.RawMessage,
 // cancelCmd asks the session to cancel one request; the session refuses,
 // sending nothing, when the request cannot be cancelled.
 func cancelCmd(gen int, s *session.Session, r *requestRow, reason string) tea.Cmd {
-	seq, id, label := r.seq, r.id, r.label()
+	seq, ref, label := r.seq, r.ref(), r.label()
 	return func() tea.Msg {
-		err := s.Cancel(id, reason)
+		err := s.CancelRef(ref, reason)
 		return cancelDoneMsg{gen: gen, seq: seq, label: label, reason: reason, err: err}
 	}
 }
@@ -103,15 +103,15 @@ func cancelAllCmd(gen int, s *session.Session, reason string) tea.Cmd {
 }
 
 // canCancelCmd asks the session whether a row can be cancelled.
-func canCancelCmd(gen int, s *session.Session, seq uint64, id session.ID) tea.Cmd {
-	return func() tea.Msg { return canCancelMsg{gen: gen, seq: seq, err: s.CanCancel(id)} }
+func canCancelCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
+	return func() tea.Msg { return canCancelMsg{gen: gen, seq: ref.Seq, err: s.CanCancelRef(ref)} }
 }
 
-// infoCmd fetches the full record of an outgoing request.
-func infoCmd(gen int, s *session.Session, seq uint64, id session.ID) tea.Cmd {
+// infoCmd fetches the full record of a request, outgoing or incoming.
+func infoCmd(gen int, s *session.Session, seq uint64) tea.Cmd {
 	return func() tea.Msg {
-		info, ok := s.Lookup(id)
-		if !ok || info.Seq != seq {
+		info, ok := s.Info(seq)
+		if !ok {
 			return nil
 		}
 		return infoMsg{gen: gen, seq: seq, info: info}

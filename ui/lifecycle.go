@@ -69,9 +69,9 @@ func (m *Model) sessionClosed(e session.Closed) {
 		return
 	}
 	m.header.state = connClosed
-	why := "connection closed by the server"
-	if m.closingByUs {
-		why = "connection closed"
+	why := "connection closed"
+	if e.ByPeer {
+		why = "connection closed by the server"
 	}
 	var exit *transport.ExitError
 	switch {
@@ -112,7 +112,6 @@ func (m *Model) reconnect() tea.Cmd {
 	m.header.counts = m.store.counts
 	m.cancellable.seq = 0
 	m.editing = false
-	m.closingByUs = false
 	m.setFocus(m.focus)
 	m.relayout()
 	m.setStatus("reconnecting…", false)
@@ -131,7 +130,6 @@ func (m *Model) quit() tea.Cmd {
 		return nil
 	}
 	m.quitting = true
-	m.closingByUs = true
 	m.header.state = connClosing
 	m.relayout()
 	m.setStatus("closing: cancelling pending requests and stopping the server… ("+

@@ -64,12 +64,11 @@ type Model struct {
 	status    string
 	statusErr bool
 	// calledTool: the user has called a tool; the demo hint goes away.
-	calledTool  bool
-	timeout     time.Duration
-	quitting    bool
-	forceArmed  bool
-	closingByUs bool
-	ticking     bool
+	calledTool bool
+	timeout    time.Duration
+	quitting   bool
+	forceArmed bool
+	ticking    bool
 
 	// cancellable is the session's answer for the selected row.
 	cancellable struct {
@@ -270,7 +269,7 @@ func (m *Model) setFocus(f focusArea) {
 // session, once per row and state, whether it can be cancelled.
 func (m *Model) syncSelection() tea.Cmd {
 	r := m.table.Selected()
-	if r == nil || r.stray || r.incoming {
+	if r == nil || r.stray {
 		m.cancellable.seq, m.cancellable.known = 0, false
 		m.detail.SetRow(r, "")
 		return nil
@@ -278,7 +277,7 @@ func (m *Model) syncSelection() tea.Cmd {
 	var cmd tea.Cmd
 	if m.conn != nil && (r.seq != m.cancellable.seq || r.state != m.cancellable.state) {
 		m.cancellable.seq, m.cancellable.state, m.cancellable.known = r.seq, r.state, false
-		cmd = canCancelCmd(m.gen, m.conn.Session, r.seq, r.id)
+		cmd = canCancelCmd(m.gen, m.conn.Session, r.ref())
 	}
 	note := ""
 	// Only worth saying for requests still running, and for initialize,

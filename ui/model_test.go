@@ -97,7 +97,7 @@ func TestCancelRefusedForIncomingRequest(t *testing.T) {
 		Seq: 50, ID: session.IntID(1), Incoming: true, Method: "sampling/createMessage", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(50)
 	d.key("c")
-	d.waitScreen("incoming #1 sampling/createMessage was sent by the server: only the server can cancel it")
+	d.waitScreen("incoming #1 sampling/createMessage: the server sent this request: only the server can cancel it")
 	d.settle()
 	if r := d.m.store.get(1); r.state != session.Completed {
 		t.Errorf("our request with the same id is %v", r.state)

@@ -55,6 +55,11 @@ type requestRow struct {
 
 func (r *requestRow) touch() { r.version++ }
 
+// ref names the row's request to the session.
+func (r *requestRow) ref() session.Ref {
+	return session.Ref{Seq: r.seq, ID: r.id, Incoming: r.incoming}
+}
+
 // label is how the row is named in messages: "#3 tools/call sleep".
 func (r *requestRow) label() string {
 	s := "#" + r.id.String()
