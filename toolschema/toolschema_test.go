@@ -61,3 +61,23 @@ func TestCompileRejectsNonJSON(t *testing.T) {
 		t.Fatal("want error")
 	}
 }
+
+func TestProblemsPlacedOnFields(t *testing.T) {
+	s, err := Compile([]byte(`{"type":"object","required":["text","n"],"properties":{"text":{"type":"string"},"n":{"type":"integer"},"o":{"type":"object","properties":{"x":{"type":"string"}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Problems([]byte(`{"o":{"x":1}}`))
+	want := map[string]string{"text": "required", "n": "required", "o": "at /x: got number, want string"}
+	if len(got) != len(want) {
+		t.Fatalf("problems %+v", got)
+	}
+	for _, p := range got {
+		if want[p.Field] != p.Message {
+			t.Errorf("field %q: %q, want %q", p.Field, p.Message, want[p.Field])
+		}
+	}
+	if p := s.Problems([]byte(`{"text":"a","n":2}`)); p != nil {
+		t.Errorf("valid arguments: %+v", p)
+	}
+}

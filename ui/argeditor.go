@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpoke/mcpoke/toolschema"
 
 	"github.com/mcpoke/mcpoke/termtext"
 )
@@ -29,7 +29,7 @@ type argEditor struct {
 	c *Common
 
 	tool      Tool
-	schema    *jsonschema.Schema
+	schema    *toolschema.Schema
 	schemaErr string
 	fields    []*formField
 	formOK    bool
@@ -64,7 +64,7 @@ func (e *argEditor) SetSize(w, h int) {
 }
 
 // Open starts editing arguments for tool.
-func (e *argEditor) Open(tool Tool, schema *jsonschema.Schema, schemaErr error) tea.Cmd {
+func (e *argEditor) Open(tool Tool, schema *toolschema.Schema, schemaErr error) tea.Cmd {
 	*e = argEditor{c: e.c, tool: tool, schema: schema, width: e.width, height: e.height}
 	if schemaErr != nil {
 		e.schemaErr = "inputSchema does not compile, arguments are sent unchecked: " + termtext.Line(schemaErr.Error())

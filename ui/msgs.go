@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpoke/mcpoke/toolschema"
 
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -97,6 +97,6 @@ type Tool struct {
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 
-	schema    *jsonschema.Schema // compiled when listed
+	schema    *toolschema.Schema // compiled when listed
 	schemaErr error
 }
