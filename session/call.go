@@ -124,9 +124,14 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	s.mu.Lock()
 	r.written = true
 	queued := r.cancelQueued && sendErr == nil
-	if sendErr != nil && r.info.State == Pending {
-		r.info.Failure = sendErr.Error()
-		s.setState(r, Failed, r.info.Failure)
+	if sendErr != nil {
+		switch r.info.State {
+		case Pending:
+			r.info.Failure = sendErr.Error()
+			s.setState(r, Failed, r.info.Failure)
+		case Cancelling: // cancelled while its write failed: nothing to send
+			s.setState(r, Cancelled, r.info.CancelReason)
+		}
 	}
 	if !queued && r.info.State == Pending && ctx.Done() != nil {
 		r.stopCtxWatch = context.AfterFunc(ctx, func() {

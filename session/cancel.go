@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -156,8 +157,14 @@ func (s *Session) sendCancels(rs []*request) {
 	var settling []*request
 	for i, r := range rs {
 		r.info.CancelSentAt = now
-		if r.info.State != Cancelling || r.info.TaskID != "" {
+		if len(s.subs) > 0 {
+			s.emit(CancelSent{Ref: r.info.Ref(), At: now, Err: errs[i]})
+		}
+		if r.info.State != Cancelling {
 			continue
+		}
+		if errs[i] == nil && r.info.TaskID != "" {
+			continue // ends when tasks/cancel is answered, or times out
 		}
 		if errs[i] != nil || s.cfg.SettleWindow < 0 {
 			s.setState(r, Cancelled, r.info.CancelReason)
@@ -203,7 +210,7 @@ func (s *Session) sendCancelNotification(id ID, reason string) error {
 // request cancelled when the peer has answered.
 func (s *Session) cancelTask(r *request, taskID string) error {
 	params, _ := json.Marshal(map[string]string{"taskId": taskID})
-	c, err := s.Call(s.ctx, "tasks/cancel", json.RawMessage(params), CallOptions{NoProgressToken: true})
+	c, err := s.Call(s.ctx, "tasks/cancel", json.RawMessage(params), CallOptions{NoProgressToken: true, Timeout: taskCancelTimeout})
 	if err != nil {
 		return err
 	}
@@ -222,7 +229,12 @@ func (s *Session) cancelTask(r *request, taskID string) error {
 	return nil
 }
 
-// expire ends r as timed out and cancels it on the wire.
+// taskCancelTimeout bounds the wait for a tasks/cancel answer, so that a
+// task request never stays cancelling for good.
+const taskCancelTimeout = 30 * time.Second
+
+// expire ends r as timed out and cancels it on the wire, except
+// initialize, which must never be cancelled.
 func (s *Session) expire(r *request, reason string) {
 	s.mu.Lock()
 	if r.info.State != Pending {
@@ -232,6 +244,10 @@ func (s *Session) expire(r *request, reason string) {
 	r.info.CancelReason = reason
 	r.info.CancelAt = s.clock.Now()
 	s.setState(r, TimedOut, reason)
+	if r.info.Method == "initialize" {
+		s.mu.Unlock()
+		return
+	}
 	written := r.written
 	if !written {
 		r.cancelQueued = true

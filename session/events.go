@@ -35,6 +35,14 @@ type StateChanged struct {
 	Reason string
 }
 
+// CancelSent: the cancellation of a request was written to the transport
+// (or failed to be: Err).
+type CancelSent struct {
+	Ref Ref
+	At  time.Time
+	Err error
+}
+
 // LateArrived: traffic for a request we had cancelled or that timed out.
 // It is recorded, never delivered as a result.
 type LateArrived struct {
@@ -83,6 +91,7 @@ type Closed struct {
 func (RequestStarted) event()   {}
 func (ProgressUpdated) event()  {}
 func (StateChanged) event()     {}
+func (CancelSent) event()       {}
 func (LateArrived) event()      {}
 func (StrayArrived) event()     {}
 func (DuplicateArrived) event() {}

@@ -107,12 +107,15 @@ func TestIncomingIgnoreCancellationAnswersAnyway(t *testing.T) {
 	h.peerSend(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"stubborn"}}`)
 	h.events.waitFor(t, "started", func(e Event) bool { _, ok := e.(RequestStarted); return ok })
 	// IgnoreCancellation runs in the handler; make sure it ran first.
-	for {
+	for deadline := time.Now().Add(10 * time.Second); ; {
 		h.s.mu.Lock()
 		ig := h.s.in[`4`] != nil && h.s.in[`4`].ignoreCancel
 		h.s.mu.Unlock()
 		if ig {
 			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the handler never called IgnoreCancellation (hang guard)")
 		}
 		time.Sleep(time.Millisecond)
 	}
