@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/toolresult"
 )
 
 // printReport writes the readable summary of a call. Every string that
@@ -100,50 +100,39 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 	}
 }
 
-// printResult shows a CallToolResult's content, text as text.
+// printResult shows a CallToolResult's content, text as text; any other
+// result as one line of JSON.
 func printResult(w io.Writer, raw json.RawMessage) {
-	var r struct {
-		Content []struct {
-			Type     string `json:"type"`
-			Text     string `json:"text"`
-			MimeType string `json:"mimeType"`
-			Data     string `json:"data"`
-			URI      string `json:"uri"`
-			Name     string `json:"name"`
-			Resource *struct {
-				URI  string `json:"uri"`
-				Text string `json:"text"`
-			} `json:"resource"`
-		} `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil || (len(r.Content) == 0 && r.StructuredContent == nil) {
+	res, ok := toolresult.Describe(raw)
+	if !ok {
 		fmt.Fprintf(w, "  %s\n", termtext.Line(compactJSON(raw)))
 		return
 	}
-	for _, c := range r.Content {
-		switch c.Type {
-		case "text":
-			for _, l := range strings.Split(termtext.Block(c.Text), "\n") {
-				fmt.Fprintf(w, "  %s\n", l)
-			}
-		case "image", "audio":
-			fmt.Fprintf(w, "  [%s %s, %d bytes of base64]\n", c.Type, termtext.Line(c.MimeType), len(c.Data))
-		case "resource_link":
-			fmt.Fprintf(w, "  [link %s %s]\n", termtext.Line(c.Name), termtext.Line(c.URI))
-		case "resource":
-			if c.Resource != nil {
-				fmt.Fprintf(w, "  [resource %s]\n", termtext.Line(c.Resource.URI))
-				for _, l := range strings.Split(termtext.Block(c.Resource.Text), "\n") {
-					fmt.Fprintf(w, "    %s\n", l)
-				}
-			}
-		default:
-			fmt.Fprintf(w, "  [%s content]\n", termtext.Line(c.Type))
+	for _, b := range res.Blocks {
+		if b.Tag == "text" || b.Tag == "" {
+			printLines(w, "  ", b.Lines)
+			continue
 		}
+		head := b.Tag
+		if b.Head != "" {
+			head += " " + b.Head
+		}
+		fmt.Fprintf(w, "  [%s]\n", head)
+		printLines(w, "    ", b.Lines)
 	}
-	if r.StructuredContent != nil {
-		fmt.Fprintf(w, "  structured: %s\n", termtext.Line(compactJSON(r.StructuredContent)))
+	if len(res.Blocks) == 0 {
+		fmt.Fprintln(w, "  (no content)")
+	}
+	if res.Structured != nil {
+		fmt.Fprintln(w, "  structured")
+		printLines(w, "    ", res.Structured)
+	}
+}
+
+// printLines writes lines, each after pad.
+func printLines(w io.Writer, pad string, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s%s\n", pad, l)
 	}
 }
 
