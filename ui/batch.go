@@ -26,6 +26,8 @@ func (m *Model) applyBatch(b *Batch) []tea.Cmd {
 			if r := m.store.stateChanged(e); r != nil && e.To.Final() {
 				fetch = append(fetch, r)
 			}
+		case session.CancelSent:
+			m.store.cancelSent(e)
 		case session.LateArrived:
 			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, 1); r != nil {
 				fetch = append(fetch, r) // cancel times may have settled since

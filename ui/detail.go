@@ -129,7 +129,7 @@ func (d *detail) content() []string {
 	if end.IsZero() {
 		end = d.c.Now()
 	}
-	head := state + st.Muted.Render(" · id "+r.id.String()+" · ran "+formatDuration(end.Sub(r.started)))
+	head := state + st.Muted.Render(" · id "+termtext.Line(r.id.String())+" · ran "+formatDuration(end.Sub(r.started)))
 	if r.incoming {
 		head += st.Muted.Render(" · sent by the server")
 	}
@@ -181,8 +181,15 @@ func (d *detail) cancelLines() []string {
 		what = "timeout"
 	}
 	line := st.Key.Render(what) + " " + strconv.Quote(termtext.Line(r.reason)) + st.Muted.Render(" · decided "+d.rel(r.cancelAt))
-	if r.info != nil && !r.info.CancelSentAt.IsZero() {
-		line += st.Muted.Render(" · sent " + d.rel(r.info.CancelSentAt))
+	sent := r.cancelSentAt
+	if sent.IsZero() && r.info != nil {
+		sent = r.info.CancelSentAt
+	}
+	switch {
+	case r.cancelSendErr != nil:
+		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
+	case !sent.IsZero():
+		line += st.Muted.Render(" · sent " + d.rel(sent))
 	}
 	if took, ok := r.cancelTook(); ok && r.state == session.Cancelled {
 		line += st.Muted.Render(" · " + stateWord(r.state) + " after " + formatDuration(took))

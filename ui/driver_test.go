@@ -4,6 +4,7 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,15 +30,24 @@ func newDriver(t *testing.T, m *Model, w, h int) *driver {
 }
 
 // exec runs cmd in the background; batches fan out.
-func (d *driver) exec(cmd tea.Cmd) {
+func (d *driver) exec(cmd tea.Cmd) { d.execTracked(cmd, nil) }
+
+// execTracked is exec that counts the commands, batches included, in wg.
+func (d *driver) execTracked(cmd tea.Cmd, wg *sync.WaitGroup) {
 	if cmd == nil {
 		return
 	}
+	if wg != nil {
+		wg.Add(1)
+	}
 	go func() {
+		if wg != nil {
+			defer wg.Done()
+		}
 		msg := cmd()
 		if batch, ok := msg.(tea.BatchMsg); ok {
 			for _, c := range batch {
-				d.exec(c)
+				d.execTracked(c, wg)
 			}
 			return
 		}
@@ -45,6 +55,25 @@ func (d *driver) exec(cmd tea.Cmd) {
 			d.msgs <- msg
 		}
 	}()
+}
+
+// keyDone sends a key press and handles messages until every command
+// the key started has returned: a cancel it asked for has been written.
+func (d *driver) keyDone(k string) {
+	d.t.Helper()
+	_, cmd := d.m.Update(keyMsg(k))
+	var wg sync.WaitGroup
+	d.execTracked(cmd, &wg)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	d.waitFor("the commands of key "+k, func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	})
 }
 
 // send runs Update with msg on this goroutine.

@@ -24,6 +24,8 @@ type fakeServer struct {
 	cancels []cancelSeen
 	tools   []map[string]any
 	info    map[string]any
+	// initErr and listErr, when set, fail initialize and tools/list.
+	initErr, listErr error
 }
 
 // fakeCall is one tools/call the test controls.
@@ -72,10 +74,16 @@ func newFakeServer(t *testing.T, conn transport.Conn, tools []map[string]any) *f
 	fs.srv = session.New(conn, session.Config{
 		Handlers: map[string]session.Handler{
 			"initialize": func(ctx context.Context, in *session.Incoming) (any, error) {
+				if fs.initErr != nil {
+					return nil, fs.initErr
+				}
 				return map[string]any{"protocolVersion": session.LatestVersion, "serverInfo": fs.info,
 					"capabilities": map[string]any{"tools": map[string]any{}}}, nil
 			},
 			"tools/list": func(ctx context.Context, in *session.Incoming) (any, error) {
+				if fs.listErr != nil {
+					return nil, fs.listErr
+				}
 				return map[string]any{"tools": fs.tools}, nil
 			},
 			"tools/call": fs.call,
@@ -149,10 +157,20 @@ type testConn struct {
 // newTestConn builds a fake server, a tapped pipe and a client session
 // on the fake clock.
 func newTestConn(t *testing.T, clock *fakeClock, tools []map[string]any) *testConn {
+	return newTestConnWrapped(t, clock, tools, nil)
+}
+
+// newTestConnWrapped is newTestConn with wrap, if not nil, between the
+// client session and the tap: it sees the client's frames before the wire.
+func newTestConnWrapped(t *testing.T, clock *fakeClock, tools []map[string]any, wrap func(transport.Conn) transport.Conn) *testConn {
 	a, b := transport.Pipe()
 	server := newFakeServer(t, b, tools)
 	tap := transport.NewTap(a)
-	client := session.New(tap, session.Config{Clock: clock})
+	var conn transport.Conn = tap
+	if wrap != nil {
+		conn = wrap(tap)
+	}
+	client := session.New(conn, session.Config{Clock: clock})
 	t.Cleanup(func() { client.Close() })
 	return &testConn{server: server, client: client, tap: tap, clock: clock,
 		conn: &Connection{Session: client, Tap: tap, Transport: "stdio", Label: "fake"}}
@@ -168,5 +186,17 @@ func (tc *testConn) connector() Connector {
 			return nil, errors.New("test connector used twice")
 		}
 		return c, nil
+	}
+}
+
+// barrier returns once the fake server has answered a ping sent now.
+// Frames are read in order, so every cancel the client wrote before it
+// has been counted by then.
+func (tc *testConn) barrier(t *testing.T) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := tc.client.Do(ctx, "ping", nil, session.CallOptions{NoProgressToken: true}); err != nil {
+		t.Fatalf("ping barrier: %v", err)
 	}
 }

@@ -137,3 +137,19 @@ func TestFloodThroughSessionKeepsEveryCount(t *testing.T) {
 		t.Errorf("row keeps %d progress entries", len(r.history))
 	}
 }
+
+func TestFeedKeepsCancelSentBetweenProgress(t *testing.T) {
+	events := make(chan session.Event)
+	f := newFeed(events, time.Hour)
+	defer f.Stop()
+	sent := session.CancelSent{Ref: session.Ref{Seq: 7}, At: time.Unix(1, 0)}
+	f.add(progressEvent(7, 1))
+	f.add(sent)
+	f.add(progressEvent(7, 2))
+	f.mu.Lock()
+	items := append([]any(nil), f.cur.Items...)
+	f.mu.Unlock()
+	if len(items) != 2 || items[1] != any(sent) {
+		t.Errorf("batch items %#v, want the progress run then %#v", items, sent)
+	}
+}

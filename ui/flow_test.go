@@ -183,14 +183,18 @@ func (f *flow) callWith(values ...string) {
 func TestFlowSleepCancel(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), true)
-	f.golden("start", "Try it: select sleep", "TOOLS 5", "2 completed")
+	// initialize's record and the session's cancel answer arrive on their own.
+	f.golden("start", "Try it: select sleep", "TOOLS 5", "2 completed", "DETAIL #1 initialize  1/26",
+		"cannot cancel: initialize cannot be cancelled")
 
 	// One step of an hour: no progress arrives while the test runs.
 	f.callWith("3600", "1")
 	f.waitScreen("tools/call sleep", "⠋ pending", "sent tools/call sleep as request #3")
 	clock.Advance(2 * time.Second)
 	f.keys("c")
-	f.golden("cancelling", "⠋ cancelling", "1 cancelling", `cancelling #3 tools/call sleep: "cancelled by user"`)
+	// The detail shows the cancel's send time as soon as it was written.
+	f.golden("cancelling", "⠋ cancelling", "1 cancelling", `cancelling #3 tools/call sleep: "cancelled by user"`,
+		"decided +2.0s · sent +2.0s")
 
 	f.waitTimer()
 	clock.Advance(time.Second)
@@ -224,7 +228,7 @@ func TestFlowCancelAll(t *testing.T) {
 	}
 	f.waitScreen("3 pending")
 	f.keys("C")
-	f.golden("cancelling", "3 cancelling", "cancelling 3 pending requests")
+	f.golden("cancelling", "3 cancelling", "cancelling 3 pending requests", "decided +0.0s · sent +0.0s")
 	f.waitTimer() // CancelAll has returned, so its settle window is armed
 	clock.Advance(time.Second)
 	f.golden("cancelled", "3 cancelled")

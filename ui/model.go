@@ -14,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/termtext"
 )
 
 // focusArea is the pane that gets navigation keys.
@@ -225,8 +226,11 @@ func (m *Model) startTicking() tea.Cmd {
 	return tickCmd()
 }
 
+// setStatus shows text on the status line. Errors can quote the server
+// (stderr, error messages), so every caller's text is sanitized here;
+// Line is idempotent, so callers that already did it lose nothing.
 func (m *Model) setStatus(text string, isErr bool) {
-	m.status, m.statusErr = text, isErr
+	m.status, m.statusErr = termtext.Line(text), isErr
 }
 
 // resize lays the panes out for a new terminal size.

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"image/color"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,9 +61,9 @@ func TestCancelSleepGoesCancellingThenCancelled(t *testing.T) {
 func TestCancelRefusedForInitialize(t *testing.T) {
 	d, tc := newTestModel(t, 100, 30)
 	d.m.table.SelectSeq(1)
-	d.key("c")
+	d.keyDone("c")
 	d.waitScreen("#1 initialize: initialize cannot be cancelled (MCP spec)")
-	d.settle()
+	tc.barrier(t)
 	if n := len(tc.server.seenCancels()); n != 0 {
 		t.Errorf("server saw %d cancels after a refused one", n)
 	}
@@ -73,9 +75,9 @@ func TestCancelRefusedForInitialize(t *testing.T) {
 func TestCancelRefusedForFinishedRequest(t *testing.T) {
 	d, tc := newTestModel(t, 100, 30)
 	d.m.table.SelectSeq(2)
-	d.key("c")
+	d.keyDone("c")
 	d.waitScreen("#2 tools/list: request cannot be cancelled: it already ended completed")
-	d.settle()
+	tc.barrier(t)
 	if n := len(tc.server.seenCancels()); n != 0 {
 		t.Errorf("server saw %d cancels", n)
 	}
@@ -96,9 +98,9 @@ func TestCancelRefusedForIncomingRequest(t *testing.T) {
 	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 50, ID: session.IntID(1), Incoming: true, Method: "sampling/createMessage", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(50)
-	d.key("c")
+	d.keyDone("c")
 	d.waitScreen("incoming #1 sampling/createMessage: the server sent this request: only the server can cancel it")
-	d.settle()
+	tc.barrier(t)
 	if r := d.m.store.get(1); r.state != session.Completed {
 		t.Errorf("our request with the same id is %v", r.state)
 	}
@@ -148,8 +150,8 @@ func TestCancelWithReasonAbandoned(t *testing.T) {
 	d.callTool(tc, "sleep")
 	d.key("R")
 	d.typeText("nope")
-	d.key("esc")
-	d.settle()
+	d.keyDone("esc")
+	tc.barrier(t)
 	if n := len(tc.server.seenCancels()); n != 0 {
 		t.Errorf("an abandoned reason prompt sent %d cancels", n)
 	}
@@ -506,11 +508,12 @@ func TestCancelWithReasonRefusedWithoutAsking(t *testing.T) {
 	d.waitFor("the session's answer for initialize", func() bool {
 		return d.m.cancellable.known && d.m.cancellable.seq == 1
 	})
-	d.key("R")
+	d.keyDone("R")
 	d.waitScreen("#1 initialize: initialize cannot be cancelled (MCP spec)")
 	if d.m.prompt.active {
 		t.Error("R asked for a reason the session would refuse")
 	}
+	tc.barrier(t)
 	if n := len(tc.server.seenCancels()); n != 0 {
 		t.Errorf("server saw %d cancels", n)
 	}
@@ -535,4 +538,88 @@ func (d *driver) setFocusBottom() {
 	for d.m.focus != focusBottom {
 		d.key("tab")
 	}
+}
+
+func TestStrayProgressRowPerToken(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	for _, token := range []string{`"a"`, `"b"`, `"a"`} {
+		frame := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + token + `,"progress":1}}`
+		if err := transport.Inject(tc.tap.Conn, transport.Message{Kind: transport.KindFrame, Data: []byte(frame)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counts := map[string]int{}
+	d.waitFor("three stray progress frames", func() bool {
+		clear(counts)
+		n := 0
+		for _, r := range d.m.store.rows {
+			if r.stray {
+				counts[r.id.String()] = r.strayCount
+				n += r.strayCount
+			}
+		}
+		return n == 3
+	})
+	if len(counts) != 2 || counts[`"a"`] != 2 || counts[`"b"`] != 1 {
+		t.Errorf("stray rows by token %v, want \"a\":2 \"b\":1", counts)
+	}
+	d.waitScreen(`"a"  notifications/prog`, `"b"  notifications/prog`, "stray ×2")
+}
+
+// holdCancels holds the client's cancellations until released, so a test
+// can look at the UI between the state change and the cancel's send.
+type holdCancels struct {
+	transport.Conn
+	held    chan struct{} // closed when a cancel is held
+	release chan struct{}
+	once    sync.Once
+}
+
+func (h *holdCancels) Send(frame []byte) error {
+	if bytes.Contains(frame, []byte(`"notifications/cancelled"`)) {
+		h.once.Do(func() { close(h.held) })
+		<-h.release
+	}
+	return h.Conn.Send(frame)
+}
+
+func TestTimedOutDetailShowsCancelSent(t *testing.T) {
+	clock := newFakeClock()
+	hold := &holdCancels{held: make(chan struct{}), release: make(chan struct{})}
+	tc := newTestConnWrapped(t, clock, defaultFakeTools(), func(c transport.Conn) transport.Conn {
+		hold.Conn = c
+		return hold
+	})
+	var releaseOnce sync.Once
+	release := func() { releaseOnce.Do(func() { close(hold.release) }) }
+	t.Cleanup(release) // before the session closes
+	m := New(Options{Connect: tc.connector(), Now: clock.Now, Static: true, FrameInterval: time.Millisecond,
+		Timeout: 1500 * time.Millisecond})
+	d := newDriver(t, m, 120, 30)
+	d.waitScreen("TOOLS 4")
+	d.callTool(tc, "sleep")
+	d.waitTimer(tc)
+	clock.Advance(1500 * time.Millisecond)
+	d.waitScreen("◔ timed out")
+	<-hold.held
+	r := d.m.table.Selected()
+	// The record fetched on the state change has no send time yet.
+	d.waitFor("the timed-out row's record", func() bool { return r.info != nil })
+	clock.Advance(300 * time.Millisecond)
+	release()
+	d.waitFor("the cancel at the server", func() bool { return len(tc.server.seenCancels()) == 1 })
+	d.waitScreen(`timeout "timeout after 1.5s" · decided +1.5s · sent +1.8s`)
+}
+
+func TestCancelSendFailureShowsInDetail(t *testing.T) {
+	d, _ := newTestModel(t, 120, 30)
+	ref := session.Ref{Seq: 10, ID: session.IntID(10)}
+	d.m.table.SelectSeq(10) // selected when the batch brings it
+	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{
+		session.RequestStarted{Info: session.RequestInfo{Seq: 10, ID: ref.ID, Method: "tools/call", Tool: "t",
+			State: session.Pending, Started: testEpoch}},
+		session.StateChanged{Ref: ref, From: session.Pending, To: session.Cancelling, At: testEpoch, Reason: "cancelled by user"},
+		session.CancelSent{Ref: ref, At: testEpoch, Err: errors.New("send: pipe closed")},
+	}}})
+	d.waitScreen(`cancel "cancelled by user" · decided +0.0s · not sent: send: pipe closed`)
 }

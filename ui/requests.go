@@ -90,7 +90,7 @@ func (t *requestTable) refilter() {
 	t.filteredVer = t.store.version
 	t.filtered = t.filtered[:0]
 	for _, r := range t.store.rows {
-		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+r.id.String()+" "+stateWord(r.state)), t.filter) {
+		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+stateWord(r.state)), t.filter) {
 			t.filtered = append(t.filtered, r)
 		}
 	}
@@ -302,7 +302,7 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 		}
 		return p.Render(s)
 	}
-	id := r.id.String()
+	id := termtext.Line(r.id.String()) // chosen by the server for incoming and stray rows
 	if r.stray && r.id.IsZero() {
 		id = "?"
 	}

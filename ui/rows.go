@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/termtext"
 )
 
 // What one row keeps, so a flood cannot grow a row without bound.
@@ -34,6 +35,12 @@ type requestRow struct {
 	progressCount int
 	history       []session.Progress // the newest rowProgressHistory
 
+	// cancelSentAt is when the cancellation was written; cancelSendErr
+	// says why it could not be. From session.CancelSent, which comes after
+	// the state change that fetched info.
+	cancelSentAt  time.Time
+	cancelSendErr error
+
 	late          []session.LateFrame // the first rowLateFrames
 	lateResponses int
 	lateProgress  int
@@ -62,12 +69,14 @@ func (r *requestRow) ref() session.Ref {
 
 // label is how the row is named in messages: "#3 tools/call sleep".
 func (r *requestRow) label() string {
-	s := "#" + r.id.String()
+	// A server chooses the ids of incoming and stray traffic.
+	id := termtext.Line(r.id.String())
+	s := "#" + id
 	if r.stray {
 		return "stray " + r.method
 	}
 	if r.incoming {
-		s = "incoming #" + r.id.String()
+		s = "incoming #" + id
 	}
 	s += " " + r.method
 	if r.tool != "" {
@@ -156,6 +165,17 @@ func (s *requestStore) stateChanged(e session.StateChanged) *requestRow {
 	return r
 }
 
+// cancelSent records when a row's cancellation was written.
+func (s *requestStore) cancelSent(e session.CancelSent) *requestRow {
+	r := s.bySeq[e.Ref.Seq]
+	if r == nil {
+		return nil
+	}
+	r.cancelSentAt, r.cancelSendErr = e.At, e.Err
+	r.touch()
+	return r
+}
+
 func (s *requestStore) progressed(run *ProgressRun) *requestRow {
 	r := s.bySeq[run.Ref.Seq]
 	if r == nil {
@@ -228,15 +248,18 @@ func (s *requestStore) strayArrived(e session.StrayArrived) *requestRow {
 	return r
 }
 
-// strayIdentity reads the id (or progress token) of stray traffic.
+// strayIdentity reads the id (or progress token) of stray traffic. Data
+// is the whole frame: a response, or a notifications/progress.
 func strayIdentity(e session.StrayArrived) (session.ID, string, string) {
 	if e.Kind == session.LateProgress {
-		var p struct {
-			Token json.RawMessage `json:"progressToken"`
+		var n struct {
+			Params struct {
+				Token json.RawMessage `json:"progressToken"`
+			} `json:"params"`
 		}
-		_ = json.Unmarshal(e.Data, &p)
-		id, _ := session.ParseID(p.Token)
-		return id, string(p.Token), "notifications/progress"
+		_ = json.Unmarshal(e.Data, &n)
+		id, _ := session.ParseID(n.Params.Token)
+		return id, string(n.Params.Token), "notifications/progress"
 	}
 	var m struct {
 		ID json.RawMessage `json:"id"`

@@ -23,6 +23,11 @@ const requireTmuxEnv = "MCPOKE_REQUIRE_TMUX"
 // screenDeadline bounds every wait for the screen.
 const screenDeadline = 20 * time.Second
 
+// stubbornSeconds is how long the stubborn call runs. The wait for its
+// late answer starts after "cancelling" shows, so it must stay well under
+// screenDeadline.
+const stubbornSeconds = 6
+
 // tmux runs the binary in its own tmux server, so nothing touches the
 // user's sessions.
 type tmux struct {
@@ -129,7 +134,9 @@ func TestTmuxStubbornLateBadge(t *testing.T) {
 	x := startTmux(t)
 	x.keys("j", "Enter")
 	x.waitFor("CALL stubborn")
-	x.keys("C-u", "2", "Enter") // it answers after 2s, cancelled or not
+	// It answers after stubbornSeconds, cancelled or not: "c" must land
+	// before that, even on a loaded machine.
+	x.keys("C-u", fmt.Sprint(stubbornSeconds), "Enter")
 	x.waitFor("sent tools/call stubborn as request #3")
 	x.keys("c")
 	x.waitFor("cancelling")
