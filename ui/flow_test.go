@@ -206,8 +206,9 @@ func TestFlowStubbornLateBadge(t *testing.T) {
 	f := startFlow(t, clock, demoConn(t, clock), true)
 	f.waitScreen("TOOLS 5")
 	f.keys("down")
-	// It answers 2s (real time) after the call, cancelled or not.
-	f.callWith("2")
+	// It answers 5s (real time) after the call, cancelled or not: room
+	// for the key press on a loaded machine.
+	f.callWith("5")
 	f.waitScreen("tools/call stubborn", "⠋ pending")
 	f.keys("c")
 	f.waitScreen("⠋ cancelling")
