@@ -133,12 +133,21 @@ func (s *Session) sendCancels(rs []*request) {
 	if len(rs) == 0 {
 		return
 	}
+	type target struct {
+		id             ID
+		reason, taskID string
+	}
+	targets := make([]target, len(rs))
+	s.mu.Lock()
+	for i, r := range rs {
+		targets[i] = target{r.info.ID, r.info.CancelReason, r.info.TaskID}
+	}
+	s.mu.Unlock()
+
 	errs := make([]error, len(rs))
 	logging := s.log.Enabled(context.Background(), slog.LevelInfo)
 	for i, r := range rs {
-		s.mu.Lock()
-		id, reason, taskID := r.info.ID, r.info.CancelReason, r.info.TaskID
-		s.mu.Unlock()
+		id, reason, taskID := targets[i].id, targets[i].reason, targets[i].taskID
 		if taskID != "" {
 			// Tasks have their own cancellation, which answers with the
 			// task's final state (MCP 2025-11-25 tasks).
@@ -189,6 +198,7 @@ func (s *Session) sendCancels(rs []*request) {
 
 // sendCancelNotification tells the peer to stop request id. On a transport
 // with per-request streams, closing the stream is the cancellation.
+// Each frame is a fresh buffer: tap observers such as the wire log keep it.
 func (s *Session) sendCancelNotification(id ID, reason string) error {
 	if c, ok := s.conn.(transport.RequestStreamCloser); ok {
 		if done, err := c.CloseRequestStream([]byte(id.raw)); done || err != nil {

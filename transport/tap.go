@@ -32,7 +32,8 @@ type Record struct {
 	Dir  Direction
 	Kind Kind
 	// Data must not be modified by observers; it is shared with the
-	// session and with other observers.
+	// session and with other observers. Observers may keep it: senders
+	// never reuse a frame's buffer.
 	Data []byte
 	Size int
 }
