@@ -31,6 +31,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EVERYTHING", everything)
 			env.Setenv("GOSDK", gosdk)
+			env.Values[scriptEnvKey{}] = append(env.Vars[:len(env.Vars):len(env.Vars)], "PWD="+env.Cd)
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

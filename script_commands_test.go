@@ -23,15 +23,26 @@ import (
 //	ndjson FILE valid            every line of a transcript is well formed
 //	ndjson FILE count FILTER... OP N
 //	ndjson FILE before FILTER FILTER
-//	waitfor FILE REGEXP          wait up to 10s until FILE matches
+//	waitfor FILE REGEXP          wait up to 30s until FILE matches
 //	gone FILE                    the pid in FILE's "pid=N" is no longer running
+//	interrupt N FILE REGEXP PROG ARGS...
+//	                             run PROG, send it SIGINT once FILE matches; its exit status must be N
 var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"status":  cmdStatus,
-	"json":    cmdJSON,
-	"ndjson":  cmdNDJSON,
-	"waitfor": cmdWaitFor,
-	"gone":    cmdGone,
+	"status":    cmdStatus,
+	"json":      cmdJSON,
+	"ndjson":    cmdNDJSON,
+	"waitfor":   cmdWaitFor,
+	"gone":      cmdGone,
+	"interrupt": cmdInterrupt,
 }
+
+// scriptEnvKey holds, in the scripts' Values, the environment Setup made
+// for them: cmdInterrupt runs its program with it, as exec would.
+type scriptEnvKey struct{}
+
+// waitForTimeout bounds waitfor and interrupt's wait for FILE: generous,
+// as only a bug makes it long.
+const waitForTimeout = 30 * time.Second
 
 func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
@@ -315,14 +326,89 @@ func cmdWaitFor(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	re, err := regexp.Compile(args[1])
 	ts.Check(err)
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if data, err := os.ReadFile(ts.MkAbs(args[0])); err == nil && re.Match(data) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !waitMatch(ts, args[0], re, nil) {
+		ts.Fatalf("%s did not match %q within %v", args[0], args[1], waitForTimeout)
 	}
-	ts.Fatalf("%s did not match %q within 10s", args[0], args[1])
+}
+
+// waitMatch polls FILE until it matches re (true), waitForTimeout passes
+// or stop is closed (false).
+func waitMatch(ts *testscript.TestScript, file string, re *regexp.Regexp, stop <-chan struct{}) bool {
+	deadline := time.Now().Add(waitForTimeout)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(ts.MkAbs(file)); err == nil && re.Match(data) {
+			return true
+		}
+		select {
+		case <-stop:
+			return false
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return false
+}
+
+// interruptExitTimeout bounds how long PROG may take to exit after the
+// SIGINT: mcpoke's own grace is 3s, so only a hang reaches it.
+const interruptExitTimeout = time.Minute
+
+// cmdInterrupt is a user's Ctrl-C at a known point: it runs PROG, sends
+// it SIGINT once FILE matches REGEXP (PROG is still running then, or the
+// command fails), and checks PROG's exit status. Its stdout and stderr
+// are PROG's, for the commands after it.
+func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 4 {
+		ts.Fatalf("usage: interrupt N FILE REGEXP PROG ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	re, err := regexp.Compile(args[2])
+	ts.Check(err)
+	path, err := exec.LookPath(args[3])
+	ts.Check(err)
+	cmd := exec.Command(path, args[4:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env, _ = ts.Value(scriptEnvKey{}).([]string)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	ts.Check(cmd.Start())
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	finish := func() {
+		fmt.Fprint(ts.Stdout(), stdout.String())
+		fmt.Fprint(ts.Stderr(), stderr.String())
+	}
+	if !waitMatch(ts, args[1], re, exited) {
+		cmd.Process.Kill()
+		<-exited
+		finish()
+		ts.Fatalf("%s did not match %q before %s exited or within %v: %v\n%s", args[1], args[2], args[3], waitForTimeout, waitErr, stderr.String())
+	}
+	ts.Check(cmd.Process.Signal(os.Interrupt))
+	select {
+	case <-exited:
+	case <-time.After(interruptExitTimeout):
+		cmd.Process.Kill()
+		<-exited
+		finish()
+		ts.Fatalf("%s did not exit within %v of SIGINT", args[3], interruptExitTimeout)
+	}
+	finish()
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(waitErr, &ee):
+		got = ee.ExitCode()
+	case waitErr != nil:
+		ts.Fatalf("%s: %v", args[3], waitErr)
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
 }
 
 var pidRE = regexp.MustCompile(`pid=(\d+)`)

@@ -19,9 +19,10 @@ const signalGrace = 3 * time.Second
 
 // stopOnSignal returns a context that ends at the first signal, and a
 // function that says which signal came, if any. A second signal, or the
-// grace period running out, stops every server mcpoke started and exits
-// at once: servers run in process groups of their own, so the terminal's
-// signals do not reach them, and without this they would outlive mcpoke.
+// grace period running out, kills every server mcpoke started (SIGKILL,
+// no more politeness: the first signal already asked) and exits at once:
+// servers run in process groups of their own, so the terminal's signals
+// do not reach them, and without this they would outlive mcpoke.
 func stopOnSignal() (context.Context, func() (int, bool)) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	var got atomic.Int32
@@ -36,7 +37,7 @@ func stopOnSignal() (context.Context, func() (int, bool)) {
 		case <-sig:
 		case <-time.After(signalGrace):
 		}
-		transport.CloseAll()
+		transport.KillAll()
 		os.Exit(128 + n)
 	}()
 	return ctx, func() (int, bool) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -25,6 +26,7 @@ type benchFlags struct {
 	cancelProbes int
 	watch        time.Duration
 	json         bool
+	transcript   string
 	protocol     string
 }
 
@@ -39,7 +41,10 @@ the time from Cancel to the notifications/cancelled frame being handed to the
 transport, and count what the server sent after it (late responses, errors, progress)
 within --watch.
 
-Without --args, each required string argument of the tool gets "hello".`,
+Without --args, each required string argument of the tool gets "hello".
+
+Interrupted (Ctrl-C), bench sends no more calls, stops watching, and reports what it
+measured so far; like every command it then exits with 128 + the signal (130).`,
 		Example: `  # The demo server's echo
   mcpoke bench
 
@@ -71,6 +76,7 @@ Without --args, each required string argument of the tool gets "hello".`,
 	fl.IntVar(&f.cancelProbes, "cancel-probes", 20, "calls to cancel at once, to measure the cancel path (0: none)")
 	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
 	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
+	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to `FILE` (it slows the calls a little)")
 	fl.StringVar(&f.protocol, "protocol", "", "protocol `VERSION` to offer in initialize")
 	return cmd
 }
@@ -79,7 +85,8 @@ Without --args, each required string argument of the tool gets "hello".`,
 type benchReport struct {
 	Server      reportServer `json:"server"`
 	Tool        string       `json:"tool"`
-	Calls       int          `json:"calls"`
+	Calls       int          `json:"calls"` // measured: -n, or fewer when interrupted
+	Interrupted bool         `json:"interrupted,omitempty"`
 	Concurrency int          `json:"concurrency"`
 	Errors      int          `json:"errors"`
 	latencyStats
@@ -96,7 +103,16 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		}
 	}
 	// Cancelled probes end at once; late traffic is counted by kind.
-	srv, err := openServer(ctx, g, spec, serverOptions{protocol: f.protocol, session: session.Config{SettleWindow: -1}})
+	opts := serverOptions{protocol: f.protocol, session: session.Config{SettleWindow: -1}}
+	if f.transcript != "" {
+		file, err := openOutput("transcript", f.transcript)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		opts.transcript = file
+	}
+	srv, err := openServer(ctx, g, spec, opts)
 	if err != nil {
 		return err
 	}
@@ -119,16 +135,21 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	rep := benchReport{
 		Server:       reportServer{srv.peer.ServerInfo.Name, srv.peer.ServerInfo.Version, srv.peer.ProtocolVersion},
 		Tool:         t.Name,
-		Calls:        f.n,
+		Calls:        len(rounds),
 		Concurrency:  f.concurrency,
 		Errors:       errs,
 		latencyStats: summarize(rounds),
-		CallsPerSec:  float64(f.n) / wall.Seconds(),
 	}
-	if f.cancelProbes > 0 {
+	if wall > 0 {
+		rep.CallsPerSec = float64(len(rounds)) / wall.Seconds()
+	}
+	if f.cancelProbes > 0 && ctx.Err() == nil {
 		cs := probeCancel(ctx, srv.Conn, params, f.cancelProbes, f.watch)
 		rep.Cancel = &cs
 	}
+	// Interrupted: report what was measured; main exits with the
+	// signal's status.
+	rep.Interrupted = ctx.Err() != nil
 	if f.json {
 		return json.NewEncoder(stdout).Encode(rep)
 	}
@@ -157,46 +178,69 @@ func benchCall(ctx context.Context, s *session.Session, params json.RawMessage) 
 }
 
 // runCalls makes n calls, concurrency at a time, and returns each round
-// trip, the number that failed, and the wall time of the whole run.
+// trip, the number that failed, and the wall time of the whole run. Once
+// ctx ends (mcpoke is interrupted) it starts no more calls, and calls it
+// cut short are not counted: it returns what was measured until then.
 func runCalls(ctx context.Context, s *session.Session, params json.RawMessage, n, concurrency int) ([]time.Duration, int, time.Duration) {
-	rounds := make([]time.Duration, n)
 	var mu sync.Mutex
+	var rounds []time.Duration
 	errs := 0
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
+	var started atomic.Int64
 	start := time.Now()
+	end := start // when the last measured call ended
 	var wg sync.WaitGroup
 	for range min(concurrency, n) {
 		wg.Go(func() {
-			for i := range next {
+			for ctx.Err() == nil && started.Add(1) <= int64(n) {
 				t0 := time.Now()
 				err := benchCall(ctx, s, params)
-				rounds[i] = time.Since(t0)
-				if err != nil {
-					mu.Lock()
-					errs++
-					mu.Unlock()
+				d := time.Since(t0)
+				if err != nil && ctx.Err() != nil {
+					return // cut short by the interrupt: not measured
 				}
+				mu.Lock()
+				rounds = append(rounds, d)
+				if err != nil {
+					errs++
+				}
+				if e := t0.Add(d); e.After(end) {
+					end = e
+				}
+				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	return rounds, errs, time.Since(start)
+	return rounds, errs, end.Sub(start)
 }
 
 func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 	fmt.Fprintf(w, "bench %s on %s %s (protocol %s): %d calls, concurrency %d\n", termtext.Line(r.Tool),
 		termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion), r.Calls, r.Concurrency)
+	switch {
+	case !r.Interrupted:
+	case r.Calls < f.n:
+		fmt.Fprintf(w, "interrupted after %d of %d calls; the figures are for those\n", r.Calls, f.n)
+	case r.Cancel != nil:
+		fmt.Fprintln(w, "interrupted during the cancel probes")
+	default:
+		fmt.Fprintln(w, "interrupted")
+	}
 	fmt.Fprintf(w, "round trip  p50 %s  p90 %s  p99 %s  max %s  (min %s, mean %s)\n",
 		human(r.P50Ms), human(r.P90Ms), human(r.P99Ms), human(r.MaxMs), human(r.MinMs), human(r.MeanMs))
 	fmt.Fprintf(w, "throughput  %.0f calls/s, %d errors\n", r.CallsPerSec, r.Errors)
 	if c := r.Cancel; c != nil {
-		fmt.Fprintf(w, "cancel      %d probes: Cancel to notification handed to the transport p50 %s, max %s\n",
-			c.Probes, human(c.WriteP50Ms), human(c.WriteMaxMs))
-		fmt.Fprintf(w, "after it    within %s: %s, %s, %d late progress; %d answered before the cancel\n", f.watch,
+		probes := plural(c.Probes, "probe")
+		if c.Probes < f.cancelProbes {
+			probes = fmt.Sprintf("%d of %d probes", c.Probes, f.cancelProbes)
+		}
+		fmt.Fprintf(w, "cancel      %s: Cancel to notification handed to the transport p50 %s, max %s\n",
+			probes, human(c.WriteP50Ms), human(c.WriteMaxMs))
+		within := f.watch
+		if c.watched < within { // interrupted, or the server is gone
+			within = c.watched.Round(time.Millisecond)
+		}
+		fmt.Fprintf(w, "after it    within %s: %s, %s, %d late progress; %d answered before the cancel\n", within,
 			plural(c.LateResponses, "late response"), plural(c.LateErrors, "late error"), c.LateProgress, c.AnsweredFirst)
 	}
 }

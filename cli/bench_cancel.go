@@ -26,20 +26,28 @@ type cancelStats struct {
 	LateResponses int `json:"lateResponses"`
 	LateErrors    int `json:"lateErrors"`
 	LateProgress  int `json:"lateProgress"`
+	// watched is how long late traffic was watched for: --watch, or
+	// less when interrupted.
+	watched time.Duration
 }
 
 // probeCancel starts n calls one after another, cancels each at once,
-// then watches for late traffic.
+// then watches for late traffic. Once ctx ends (mcpoke is interrupted) it
+// starts no more probes and stops watching: Probes says how many ran.
 func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n int, watch time.Duration) cancelStats {
 	written := newCancelWatch(c.Tap)
 	var ids []session.ID
 	var writes []time.Duration
-	st := cancelStats{Probes: n}
+	st := cancelStats{}
 	for range n {
+		if ctx.Err() != nil {
+			break
+		}
 		call, err := c.Session.Call(ctx, "tools/call", params, session.CallOptions{})
 		if err != nil {
 			break
 		}
+		st.Probes++
 		t0 := time.Now()
 		if err := c.Session.Cancel(call.ID(), "mcpoke bench: cancel probe"); err != nil {
 			st.AnsweredFirst++
@@ -50,10 +58,15 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 		}
 		ids = append(ids, call.ID())
 	}
+	timer := time.NewTimer(watch)
+	defer timer.Stop()
+	watchFrom := time.Now()
 	select {
-	case <-time.After(watch):
+	case <-timer.C:
 	case <-c.Session.Done():
+	case <-ctx.Done():
 	}
+	st.watched = time.Since(watchFrom)
 	for _, id := range ids {
 		info, _ := c.Session.Lookup(id)
 		for _, l := range info.Late {

@@ -44,8 +44,16 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	_, err := p.Run()
-	// After a forced quit (ctrl+c twice) servers may still run.
-	transport.CloseAll()
+	if err == nil && cmd.Context().Err() == nil {
+		// The UI quit. A normal quit stops the server before the UI ends,
+		// so one still running was left by a forced quit (ctrl+c twice),
+		// whose polite close may be waiting on it: kill it now.
+		transport.KillAll()
+	} else {
+		// Interrupted (a second signal kills, see main) or failed: stop
+		// servers politely.
+		transport.CloseAll()
+	}
 	if err != nil && cmd.Context().Err() == nil {
 		return withCode(ExitFailed, err)
 	}

@@ -145,13 +145,20 @@ func TestServerThatNeverAnswersInitialize(t *testing.T) {
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	start := time.Now()
-	_, err = c.Initialize(ctx, "")
+	// Initialize gives up when ctx ends; only a bug makes it wait longer,
+	// so the bound is a generous hang guard, not a speed check.
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Initialize(ctx, "")
+		errc <- err
+	}()
+	select {
+	case err = <-errc:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Initialize did not give up when its context ended (hang guard)")
+	}
 	if err == nil || !strings.Contains(err.Error(), "no answer to initialize in time") {
 		t.Fatalf("got %v", err)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("took %v", time.Since(start))
 	}
 	select {
 	case <-c.Session.Done():

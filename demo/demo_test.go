@@ -36,12 +36,26 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// hangGuard bounds waits that only a bug makes long; CI runs -race on a
+// loaded machine, so it is generous.
+const hangGuard = 10 * time.Second
+
 // start connects a client session to a demo server over an in-memory pipe.
 func start(t *testing.T) (*session.Session, *lockedBuffer) {
 	t.Helper()
+	return startServer(t, nil)
+}
+
+// startServer is start with the server's hooks set by setup.
+func startServer(t *testing.T, setup func(*server)) (*session.Session, *lockedBuffer) {
+	t.Helper()
 	a, b := transport.Pipe()
 	log := &lockedBuffer{}
-	srv := NewSession(b, log)
+	s := newServer(log)
+	if setup != nil {
+		setup(s)
+	}
+	srv := s.serve(b)
 	cli := session.New(a, session.Config{SettleWindow: -1})
 	t.Cleanup(func() {
 		cli.Close()
@@ -259,7 +273,7 @@ func TestSleepStopsWhenCancelledAndLogsIt(t *testing.T) {
 		t.Fatalf("state %v", st)
 	}
 	// The log line appears once the server handled the cancel.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for !strings.Contains(log.String(), "sleep stopped") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -281,24 +295,54 @@ func TestSleepStopsWhenCancelledAndLogsIt(t *testing.T) {
 }
 
 func TestStubbornAnswersLate(t *testing.T) {
-	cli, log := start(t)
+	// stubborn waits in the hook until the test has cancelled and the
+	// server has handled the cancel: the order is fixed, not left to a
+	// sleep, and its work starts only after the cancel.
+	const work = 100 * time.Millisecond // stubborn's seconds below
+	ignoring := make(chan session.ID, 1)
+	release := make(chan struct{})
+	cli, log := startServer(t, func(s *server) {
+		s.ignoring = func(id session.ID) {
+			ignoring <- id
+			<-release
+		}
+	})
+	var releaseOnce sync.Once
+	releaseWork := func() { releaseOnce.Do(func() { close(release) }) }
+	t.Cleanup(releaseWork) // before the sessions close: they wait for handlers
 	sub := cli.Subscribe()
 	defer sub.Close()
-	c, err := cli.Call(context.Background(), "tools/call", callParams("stubborn", `{"seconds":0.3}`), session.CallOptions{})
+	c, err := cli.Call(context.Background(), "tools/call", callParams("stubborn", `{"seconds":0.1}`), session.CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case id := <-ignoring:
+		if id != c.ID() {
+			t.Fatalf("stubborn ran for request %v, want %v", id, c.ID())
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("stubborn never started (hang guard)")
+	}
 	if err := cli.Cancel(c.ID(), "stop it"); err != nil {
 		t.Fatal(err)
 	}
-	e := waitFor(t, sub, func(e session.Event) bool { _, ok := e.(session.LateArrived); return ok })
-	late := e.(session.LateArrived).Late
-	if late.Kind != session.LateResponse || late.AfterCancel < 100*time.Millisecond {
-		t.Errorf("late %v after %v", late.Kind, late.AfterCancel)
+	// A ping is answered only after the cancel before it was handled.
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	if _, err := cli.Do(ctx, "ping", nil, session.CallOptions{}); err != nil {
+		t.Fatal(err)
 	}
+	releaseWork()
 	if !strings.Contains(log.String(), "ignores cancellation") {
 		t.Errorf("log does not show the ignored cancel:\n%s", log.String())
+	}
+	e := waitFor(t, sub, func(e session.Event) bool { _, ok := e.(session.LateArrived); return ok })
+	late := e.(session.LateArrived).Late
+	// The work started after the cancel, so its answer is at least that
+	// long after it.
+	if late.Kind != session.LateResponse || late.AfterCancel < work {
+		t.Errorf("late %v after %v, want a response at least %v after the cancel", late.Kind, late.AfterCancel, work)
 	}
 }
 

@@ -33,19 +33,30 @@ const instructions = "mcpoke demo server: call sleep and cancel it, stubborn to 
 type server struct {
 	log   *slog.Logger
 	tools []*tool
+	// ignoring, if set, is called by stubborn once its request ignores
+	// cancellation, before its work starts; the call may block. Tests use
+	// it to cancel at a known point instead of after a sleep.
+	ignoring func(session.ID)
 }
 
 // NewSession serves the demo server on conn. Its log (text format) goes
 // to log: every cancellation it receives is logged there with the request
 // id, tool, reason and how long the work had run.
 func NewSession(conn transport.Conn, log io.Writer) *session.Session {
+	return newServer(log).serve(conn)
+}
+
+func newServer(log io.Writer) *server {
 	if log == nil {
 		log = io.Discard
 	}
-	srv := &server{
+	return &server{
 		log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		tools: allTools(),
 	}
+}
+
+func (srv *server) serve(conn transport.Conn) *session.Session {
 	return session.New(conn, session.Config{
 		Logger:     srv.log,
 		DrainOnEOF: time.Second,

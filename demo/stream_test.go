@@ -26,9 +26,11 @@ func TestServeOverStreams(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
 	send(`not json at all`)
 	send(`{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`)
-	for want := range 2 {
+	// Handlers run concurrently: the answers may come in either order.
+	answers := map[string]string{}
+	for range 2 {
 		if !lines.Scan() {
-			t.Fatalf("no line %d: %v", want, lines.Err())
+			t.Fatalf("no answer after %d: %v", len(answers), lines.Err())
 		}
 		var m struct {
 			ID     json.RawMessage
@@ -37,9 +39,13 @@ func TestServeOverStreams(t *testing.T) {
 		if err := json.Unmarshal(lines.Bytes(), &m); err != nil || m.Result == nil {
 			t.Fatalf("line %q: %v", lines.Text(), err)
 		}
-		if want == 1 && (string(m.ID) != `"two"` || !strings.Contains(string(m.Result), `"hi"`)) {
-			t.Fatalf("echo answer %s", lines.Text())
-		}
+		answers[string(m.ID)] = string(m.Result)
+	}
+	if _, ok := answers[`1`]; !ok {
+		t.Fatalf("no answer to initialize: %v", answers)
+	}
+	if r, ok := answers[`"two"`]; !ok || !strings.Contains(r, `"hi"`) {
+		t.Fatalf("echo answer %q", r)
 	}
 	inW.Close()
 	select {
@@ -47,7 +53,7 @@ func TestServeOverStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("Serve did not end with its input")
 	}
 }

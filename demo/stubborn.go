@@ -33,13 +33,16 @@ func stubbornTool() *tool {
 	}
 }
 
-func runStubborn(ctx context.Context, _ *server, in *session.Incoming, raw json.RawMessage) (any, error) {
+func runStubborn(ctx context.Context, srv *server, in *session.Incoming, raw json.RawMessage) (any, error) {
 	args := stubbornArgs{Seconds: 5}
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
 	// ctx now ends only when the session does, not on the peer's cancel.
 	in.IgnoreCancellation()
+	if srv.ignoring != nil {
+		srv.ignoring(in.ID)
+	}
 	t := time.NewTimer(seconds(args.Seconds))
 	defer t.Stop()
 	select {

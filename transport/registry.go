@@ -3,19 +3,21 @@ package transport
 import (
 	"errors"
 	"sync"
+	"syscall"
 )
 
-// live holds every Stdio that has not been closed, so that CloseAll can
-// stop their servers when mcpoke itself is told to quit.
+// live holds every Stdio whose server has not been stopped and reaped,
+// including one whose Close is still under way, so that CloseAll and
+// KillAll can stop their servers when mcpoke itself is told to quit.
 var live = struct {
 	sync.Mutex
 	m map[*Stdio]struct{}
-	// quitting is set by CloseAll: a server started after it would
-	// outlive mcpoke.
+	// quitting is set by CloseAll and KillAll: a server started after
+	// them would outlive mcpoke.
 	quitting bool
 }{m: map[*Stdio]struct{}{}}
 
-// ErrQuitting is returned by StartStdio after CloseAll.
+// ErrQuitting is returned by StartStdio after CloseAll or KillAll.
 var ErrQuitting = errors.New("transport: mcpoke is quitting")
 
 func unregister(s *Stdio) {
@@ -24,29 +26,59 @@ func unregister(s *Stdio) {
 	live.Unlock()
 }
 
+// quit stops new servers from starting and returns every live Stdio.
+func quit() []*Stdio {
+	live.Lock()
+	defer live.Unlock()
+	live.quitting = true
+	all := make([]*Stdio, 0, len(live.m))
+	for s := range live.m {
+		all = append(all, s)
+	}
+	return all
+}
+
 // CloseAll closes every open Stdio at once and returns when their servers
 // are gone. Servers run in their own process groups, so neither a
 // terminal's SIGINT nor a SIGTERM sent to mcpoke reaches them: main must
-// install a handler that calls CloseAll before exiting, e.g.
+// install a handler that stops them before exiting, e.g.
 //
 //	sig := make(chan os.Signal, 1)
 //	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 //	go func() { <-sig; transport.CloseAll(); os.Exit(130) }()
+//
+// CloseAll is polite, as Close is: a server that ignores stdin EOF and
+// SIGTERM takes two CloseGraces to go. When the user insists (a second
+// signal), use KillAll.
 //
 // If mcpoke is killed with SIGKILL no handler runs; on Linux the server is
 // then killed by the kernel (see Pdeathsig in stdio_linux.go).
 //
 // After CloseAll, StartStdio fails with ErrQuitting.
 func CloseAll() {
-	live.Lock()
-	live.quitting = true
-	all := make([]*Stdio, 0, len(live.m))
-	for s := range live.m {
-		all = append(all, s)
+	var wg sync.WaitGroup
+	for _, s := range quit() {
+		wg.Go(func() { s.Close() })
 	}
-	live.Unlock()
+	wg.Wait()
+}
+
+// KillAll sends SIGKILL to the process group of every live server at
+// once, without the polite steps of Close, and returns when they are
+// reaped. It is the forced path, for when the user asks twice (a second
+// Ctrl-C or signal): a Close or CloseAll already under way ends at once
+// too, as its server is gone.
+//
+// After KillAll, StartStdio fails with ErrQuitting.
+func KillAll() {
+	all := quit()
+	for _, s := range all {
+		s.signal(syscall.SIGKILL)
+	}
 	var wg sync.WaitGroup
 	for _, s := range all {
+		// Close finds the server gone, or joins a Close under way, and
+		// returns once it is reaped.
 		wg.Go(func() { s.Close() })
 	}
 	wg.Wait()

@@ -91,7 +91,8 @@ var _ interface {
 } = (*Stdio)(nil)
 
 // StartStdio starts the server in its own process group. Call Close to
-// stop it; see CloseAll for stopping servers when mcpoke is signalled.
+// stop it; see CloseAll and KillAll for stopping servers when mcpoke is
+// signalled.
 func StartStdio(opts StdioOptions) (*Stdio, error) {
 	if opts.MaxFrameSize <= 0 {
 		opts.MaxFrameSize = DefaultMaxFrameSize
@@ -140,8 +141,8 @@ func StartStdio(opts StdioOptions) (*Stdio, error) {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
 
-	// Start under the registry lock so CloseAll cannot miss a server that
-	// is being born while mcpoke is told to quit.
+	// Start under the registry lock so CloseAll and KillAll cannot miss a
+	// server that is being born while mcpoke is told to quit.
 	live.Lock()
 	if live.quitting {
 		live.Unlock()
@@ -262,9 +263,9 @@ func (s *Stdio) Recv() (Message, error) {
 // asks a stdio server to stop; after CloseGrace it sends SIGTERM to the
 // server's process group, and after another CloseGrace SIGKILL. It returns
 // once the server is reaped and every goroutine of this Stdio has ended.
+// KillAll cuts the graces short.
 func (s *Stdio) Close() error {
 	s.closeOnce.Do(func() {
-		unregister(s)
 		close(s.closed)
 		s.stdin.Close()
 		if !s.waitExit(s.opts.CloseGrace) {
@@ -275,6 +276,9 @@ func (s *Stdio) Close() error {
 		}
 		// The waiter kills what is left of the group and reaps the leader.
 		<-s.done
+		// Registered until now, so that KillAll can reach a server whose
+		// polite Close is still waiting.
+		unregister(s)
 	})
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // setPdeathsig makes the kernel SIGKILL the server if mcpoke dies without
-// running CloseAll (SIGKILL, crash). Caveats: the signal fires when the OS
+// running CloseAll or KillAll (SIGKILL, crash). Caveats: the signal fires when the OS
 // thread that forked the server exits, not the process; the Go runtime
 // only ends a thread when a goroutine exits while locked to it, which
 // mcpoke does not do, so we accept that rather than pin a thread with

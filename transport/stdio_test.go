@@ -20,6 +20,11 @@ import (
 	"time"
 )
 
+// hangGuard bounds waits that only a bug makes long. It is generous: CI
+// runs go test -race on a loaded machine. Tests assert order and state,
+// never that something was quick.
+const hangGuard = 20 * time.Second
+
 // quickRaceExit spares each fake server the race detector's 1s sleep at
 // exit.
 var quickRaceExit = "GORACE=" + os.Getenv("GORACE") + " atexit_sleep_ms=0"
@@ -44,7 +49,7 @@ func startFake(t *testing.T, mode string, opts StdioOptions) *Stdio {
 		}()
 		select {
 		case <-done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 			syscall.Kill(-s.Pid(), syscall.SIGKILL)
 			syscall.Kill(s.Pid(), syscall.SIGKILL)
 			t.Error("Close hung")
@@ -69,7 +74,7 @@ func recv(t *testing.T, s *Stdio) (Message, error) {
 	select {
 	case r := <-c:
 		return r.m, r.err
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("Recv timed out")
 		return Message{}, nil
 	}
@@ -88,7 +93,9 @@ func recvUntilErr(t *testing.T, s *Stdio) ([]Message, error) {
 	}
 }
 
-func closeWithin(t *testing.T, s *Stdio, d time.Duration) time.Duration {
+// closeOrHang closes s and returns how long Close took, failing the test
+// if Close hangs.
+func closeOrHang(t *testing.T, s *Stdio) time.Duration {
 	t.Helper()
 	start := time.Now()
 	done := make(chan struct{})
@@ -98,10 +105,16 @@ func closeWithin(t *testing.T, s *Stdio, d time.Duration) time.Duration {
 	}()
 	select {
 	case <-done:
-	case <-time.After(d):
-		t.Fatalf("Close took over %v", d)
+	case <-time.After(hangGuard):
+		t.Fatalf("Close hung (over %v)", hangGuard)
 	}
 	return time.Since(start)
+}
+
+// exitOf is how the server ended, once Close or KillAll has returned.
+func exitOf(s *Stdio) *ExitError {
+	<-s.done
+	return s.exitErr
 }
 
 // gone reports whether pid no longer runs. A zombie counts as gone: it is
@@ -121,7 +134,7 @@ func gone(pid int) bool {
 
 func waitGone(t *testing.T, what string, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(hangGuard)
 	for !gone(pid) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s (pid %d) still running", what, pid)
@@ -149,7 +162,9 @@ func pidFrame(t *testing.T, s *Stdio) int {
 }
 
 func TestStdioEcho(t *testing.T) {
-	s := startFake(t, "echo", StdioOptions{CloseGrace: 5 * time.Second})
+	// A grace longer than the hang guard: if stdin EOF did not stop the
+	// server, Close would hang rather than escalate.
+	s := startFake(t, "echo", StdioOptions{CloseGrace: time.Hour})
 	const senders, each = 4, 50
 	want := map[string]bool{}
 	var wg sync.WaitGroup
@@ -194,8 +209,9 @@ func TestStdioEcho(t *testing.T) {
 		t.Fatal("big frame not echoed")
 	}
 	// The echo server exits at stdin EOF, so Close needs no signals.
-	if d := closeWithin(t, s, 4*time.Second); d > 2*time.Second {
-		t.Fatalf("Close of a polite server took %v", d)
+	closeOrHang(t, s)
+	if e := exitOf(s); e.Code != 0 || e.Signal != "" {
+		t.Fatalf("polite server ended with %v, want status 0 without a signal", e)
 	}
 	if _, err := s.Recv(); err != ErrClosed {
 		t.Fatalf("Recv after Close: %v", err)
@@ -414,7 +430,7 @@ func TestStdioCloseEscalates(t *testing.T) {
 		_, err := s.Recv()
 		errc <- err
 	}()
-	d := closeWithin(t, s, 5*time.Second)
+	d := closeOrHang(t, s)
 	if d < 2*grace {
 		t.Fatalf("Close took %v: it did not wait for stdin EOF and SIGTERM", d)
 	}
@@ -427,17 +443,21 @@ func TestStdioCloseEscalates(t *testing.T) {
 func TestStdioCloseKillsGroup(t *testing.T) {
 	s := startFake(t, "grandchild", StdioOptions{CloseGrace: 100 * time.Millisecond})
 	gc := pidFrame(t, s)
-	closeWithin(t, s, 5*time.Second)
+	closeOrHang(t, s)
 	waitGone(t, "server", s.Pid())
 	waitGone(t, "grandchild", gc)
 }
 
-// The server leaves at stdin EOF but its child, in the same group, stays.
+// The server leaves at stdin EOF but its child, in the same group, stays,
+// holding stderr open. Close does not wait for that pipe: it kills the
+// child. With graces longer than the hang guard, waiting out either one
+// (for the pipe, or before SIGTERM) would hang the test.
 func TestStdioCloseKillsLeftovers(t *testing.T) {
-	s := startFake(t, "orphan", StdioOptions{CloseGrace: 5 * time.Second})
+	s := startFake(t, "orphan", StdioOptions{CloseGrace: time.Hour})
 	gc := pidFrame(t, s)
-	if d := closeWithin(t, s, 4*time.Second); d > 2*time.Second {
-		t.Fatalf("Close took %v", d)
+	closeOrHang(t, s)
+	if e := exitOf(s); e.Code != 5 || e.Signal != "" {
+		t.Fatalf("server ended with %v, want its own status 5 at stdin EOF", e)
 	}
 	waitGone(t, "grandchild", gc)
 }
@@ -468,7 +488,7 @@ func TestStdioExitWithEscapedChild(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Code != 5 {
 		t.Fatalf("got %v", err)
 	}
-	closeWithin(t, s, 2*time.Second)
+	closeOrHang(t, s)
 	if gone(gc) {
 		t.Fatal("escaped child was killed: it should be out of reach")
 	}
@@ -519,11 +539,25 @@ func TestCloseAllInProcess(t *testing.T) {
 		live.Unlock()
 	})
 	a := startFake(t, "hang", StdioOptions{CloseGrace: 50 * time.Millisecond})
-	b := startFake(t, "echo", StdioOptions{})
-	start := time.Now()
-	CloseAll()
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("CloseAll took %v", d)
+	// A grace longer than the hang guard: echo must go at stdin EOF.
+	b := startFake(t, "echo", StdioOptions{CloseGrace: time.Hour})
+	returned := make(chan struct{})
+	go func() {
+		CloseAll()
+		close(returned)
+	}()
+	select {
+	case <-returned:
+	case <-time.After(hangGuard):
+		t.Fatal("CloseAll hung")
+	}
+	// Both were stopped politely: stdin EOF for echo; hang ignores EOF
+	// and had to be signalled.
+	if e := exitOf(a); e.Signal == "" {
+		t.Errorf("hanging server ended with %v, want a signal", e)
+	}
+	if e := exitOf(b); e.Code != 0 || e.Signal != "" {
+		t.Errorf("echo server ended with %v, want status 0", e)
 	}
 	waitGone(t, "hanging server", a.Pid())
 	waitGone(t, "echo server", b.Pid())
@@ -532,5 +566,85 @@ func TestCloseAllInProcess(t *testing.T) {
 	}
 	if _, err := StartStdio(StdioOptions{Command: os.Args[0]}); err != ErrQuitting {
 		t.Fatalf("StartStdio after CloseAll: %v", err)
+	}
+}
+
+// waitESRCH polls until pid no longer exists at all: KillAll reaps the
+// servers it kills, so not even a zombie is left.
+func waitESRCH(t *testing.T, what string, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(hangGuard)
+	for syscall.Kill(pid, 0) != syscall.ESRCH {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s (pid %d) still exists after KillAll", what, pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// KillAll skips the polite steps: servers that ignore stdin EOF and
+// SIGTERM go at once, with their children, and a polite Close already
+// under way ends too. The graces are longer than the hang guard, so only
+// SIGKILL can end these servers in time.
+func TestKillAll(t *testing.T) {
+	t.Cleanup(func() {
+		live.Lock()
+		live.quitting = false
+		live.Unlock()
+	})
+	a := startFake(t, "grandchild", StdioOptions{CloseGrace: time.Hour})
+	gc := pidFrame(t, a)
+	b := startFake(t, "stubborn", StdioOptions{CloseGrace: time.Hour})
+	if m, err := recv(t, b); err != nil || string(m.Data) != `{"ready":true}` {
+		t.Fatalf("got %q %v", m.Data, err)
+	}
+	// A polite Close of b, waiting out its grace when KillAll comes.
+	closed := make(chan struct{})
+	go func() {
+		b.Close()
+		close(closed)
+	}()
+	for deadline := time.Now().Add(hangGuard); !b.isClosed(); {
+		if time.Now().After(deadline) {
+			t.Fatal("Close never started (hang guard)")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if gone(a.Pid()) || gone(b.Pid()) || gone(gc) {
+		t.Fatal("a server stopped before KillAll")
+	}
+
+	returned := make(chan struct{})
+	go func() {
+		KillAll()
+		close(returned)
+	}()
+	select {
+	case <-returned:
+	case <-time.After(hangGuard):
+		t.Fatal("KillAll hung")
+	}
+	waitESRCH(t, "server ignoring SIGTERM", a.Pid())
+	waitESRCH(t, "server ignoring SIGTERM with a Close under way", b.Pid())
+	// The grandchild is not ours to reap: a zombie counts as gone.
+	waitGone(t, "server's child", gc)
+	for _, s := range []*Stdio{a, b} {
+		if e := exitOf(s); e.Signal != "SIGKILL" {
+			t.Errorf("server %d ended with %v, want SIGKILL", s.Pid(), e)
+		}
+	}
+	select {
+	case <-closed:
+	case <-time.After(hangGuard):
+		t.Fatal("the Close under way did not end after KillAll")
+	}
+	live.Lock()
+	n := len(live.m)
+	live.Unlock()
+	if n != 0 {
+		t.Errorf("%d Stdios still registered after KillAll", n)
+	}
+	if _, err := StartStdio(StdioOptions{Command: os.Args[0]}); err != ErrQuitting {
+		t.Fatalf("StartStdio after KillAll: %v", err)
 	}
 }
