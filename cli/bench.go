@@ -70,14 +70,14 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.tool, "tool", "echo", "the tool to call")
-	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON `OBJECT`")
+	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON OBJECT")
 	fl.IntVarP(&f.n, "n", "n", 2000, "how many calls to measure")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "calls in flight at once")
 	fl.IntVar(&f.cancelProbes, "cancel-probes", 20, "calls to cancel at once, to measure the cancel path (0: none)")
 	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
 	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
-	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to `FILE` (it slows the calls a little)")
-	fl.StringVar(&f.protocol, "protocol", "", "protocol `VERSION` to offer in initialize")
+	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE (it slows the calls a little)")
+	fl.StringVar(&f.protocol, "protocol", "", "protocol VERSION to offer in initialize")
 	return cmd
 }
 

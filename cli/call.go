@@ -94,14 +94,14 @@ its tools are sleep, stubborn, flood, echo and fail.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON `OBJECT`")
-	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the call after `DUR` (notifications/cancelled)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "give up on the call after `DUR`: it ends timed_out and is cancelled on the wire")
+	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON OBJECT")
+	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the call after DUR (notifications/cancelled)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "give up on the call after DUR: it ends timed_out and is cancelled on the wire")
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
-	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to `DUR` and report late traffic")
-	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to `FILE`")
+	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic")
+	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
-	fl.StringVar(&f.protocol, "protocol", "", "protocol `VERSION` to offer in initialize (default "+session.LatestVersion+")")
+	fl.StringVar(&f.protocol, "protocol", "", "protocol VERSION to offer in initialize (default "+session.LatestVersion+")")
 	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
 	return cmd
 }

@@ -103,9 +103,9 @@ built-in demo server (mcpoke demo-server).
 		return withCode(ExitUsage, &flagError{err})
 	})
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.config, "config", "", "client config `FILE` with the server (Claude Desktop, Cursor or VS Code format)")
-	pf.StringVar(&g.server, "server", "", "`NAME` of the server in --config")
-	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to `FILE`")
+	pf.StringVar(&g.config, "config", "", "client config FILE with the server (Claude Desktop, Cursor or VS Code format)")
+	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")
+	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to FILE")
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newBenchCommand(g), newDemoServerCommand())
 	return root

@@ -44,7 +44,7 @@ arguments from its inputSchema: type, default, and whether it is required (*).
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tools": [...]} as one JSON object`)
-	cmd.Flags().StringVar(&protocol, "protocol", "", "protocol `VERSION` to offer in initialize")
+	cmd.Flags().StringVar(&protocol, "protocol", "", "protocol VERSION to offer in initialize")
 	return cmd
 }
 
