@@ -89,3 +89,30 @@ func TestCancelDuringFailedWriteEndsCancelled(t *testing.T) {
 		t.Fatalf("state %v", st)
 	}
 }
+
+// Closing a session whose table is trimming must fail every pending
+// request (trim once compacted the table under shutdown's loop).
+func TestShutdownWhileTrimming(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.s.cfg.MaxFinished = 4
+	var pending []*Call
+	for i := range 20 {
+		c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+		h.readFrame()
+		if i%2 == 0 {
+			h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{}}`, c.ID())
+			c.Result()
+			continue
+		}
+		pending = append(pending, c)
+	}
+	h.peer.Close()
+	for _, c := range pending {
+		if _, st, _ := c.Result(); st != Failed {
+			t.Fatalf("request %s ended %v, want failed", c.ID(), st)
+		}
+	}
+	if n := len(h.s.Snapshot()); n > 4+4/4+1 {
+		t.Errorf("table keeps %d requests with MaxFinished 4", n)
+	}
+}

@@ -347,7 +347,8 @@ func (s *Session) shutdown(err error) {
 	if closeErr != nil {
 		why = closeErr.Error()
 	}
-	for _, r := range s.order {
+	// A copy: finishing requests may trim s.order under us.
+	for _, r := range slices.Clone(s.order) {
 		switch r.info.State {
 		case Pending:
 			if r.info.Incoming {
