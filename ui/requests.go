@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/session"
@@ -217,20 +216,8 @@ func (t *requestTable) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	nav := t.c.Keys.Nav
-	switch {
-	case key.Matches(k, nav.Up):
-		t.MoveBy(-1)
-	case key.Matches(k, nav.Down):
-		t.MoveBy(1)
-	case key.Matches(k, nav.PageUp):
-		t.MoveBy(-t.visibleRows())
-	case key.Matches(k, nav.PageDown):
-		t.MoveBy(t.visibleRows())
-	case key.Matches(k, nav.Top):
-		t.MoveBy(-len(t.rows()))
-	case key.Matches(k, nav.Bottom):
-		t.MoveBy(len(t.rows()))
+	if n, ok := t.c.Keys.Nav.step(k, t.visibleRows(), len(t.rows())); ok {
+		t.MoveBy(n)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/termtext"
@@ -151,22 +150,8 @@ func (t *toolList) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	nav := t.c.Keys.Nav
-	switch {
-	case key.Matches(k, nav.Up):
-		t.MoveBy(-1)
-	case key.Matches(k, nav.Down):
-		t.MoveBy(1)
-	case key.Matches(k, nav.PageUp):
-		t.MoveBy(-t.rows())
-	case key.Matches(k, nav.PageDown):
-		t.MoveBy(t.rows())
-	case key.Matches(k, nav.Top):
-		t.cursor = 0
-		t.clamp()
-	case key.Matches(k, nav.Bottom):
-		t.cursor = len(t.visible) - 1
-		t.clamp()
+	if n, ok := t.c.Keys.Nav.step(k, t.rows(), len(t.visible)); ok {
+		t.MoveBy(n) // MoveBy clamps, so ±all reaches the ends
 	}
 	return nil
 }
