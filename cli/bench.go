@@ -103,15 +103,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		}
 	}
 	// Cancelled probes end at once; late traffic is counted by kind.
-	opts := serverOptions{protocol: f.protocol, session: session.Config{SettleWindow: -1}}
-	if f.transcript != "" {
-		file, err := openOutput("transcript", f.transcript)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		opts.transcript = file
-	}
+	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: -1}}
 	srv, err := openServer(ctx, g, spec, opts)
 	if err != nil {
 		return err

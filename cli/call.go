@@ -123,16 +123,8 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
 	var rec *recorder
-	opts := serverOptions{protocol: f.protocol, session: session.Config{SettleWindow: -1},
+	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: -1},
 		started: func(c *connect.Conn) { rec = newRecorder(c.Session.Subscribe()) }}
-	if f.transcript != "" {
-		file, err := openOutput("transcript", f.transcript)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		opts.transcript = file
-	}
 	srv, err := openServer(ctx, g, spec, opts)
 	if err != nil {
 		return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -46,19 +45,21 @@ func resolveSpec(g *globalFlags, command []string) (connect.Spec, error) {
 
 // serverOptions say how a headless command connects.
 type serverOptions struct {
-	protocol   string
-	transcript io.Writer
+	protocol string
+	// transcript is the file the NDJSON transcript goes to, if any.
+	transcript string
 	session    session.Config
 	// started, if set, runs after the server started and before the
 	// handshake: subscribe to the session there to see everything.
 	started func(*connect.Conn)
 }
 
-// server is an initialized connection and the file its log goes to.
+// server is an initialized connection and the files its log and
+// transcript go to.
 type server struct {
 	*connect.Conn
-	peer session.PeerInfo
-	log  *os.File
+	peer  session.PeerInfo
+	files []*os.File
 }
 
 // openServer starts the server and initializes it. A server that cannot
@@ -66,18 +67,27 @@ type server struct {
 // stderr.
 func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o serverOptions) (*server, error) {
 	s := &server{}
-	opts := connect.Options{Transcript: o.transcript, Session: o.session, CloseGrace: closeGrace}
+	opts := connect.Options{Session: o.session, CloseGrace: closeGrace}
 	if g.logFile != "" {
 		f, err := openOutput("log", g.logFile)
 		if err != nil {
 			return nil, err
 		}
-		s.log = f
+		s.files = append(s.files, f)
 		opts.Log = f
+	}
+	if o.transcript != "" {
+		f, err := openOutput("transcript", o.transcript)
+		if err != nil {
+			s.closeFiles()
+			return nil, err
+		}
+		s.files = append(s.files, f)
+		opts.Transcript = f
 	}
 	conn, err := connect.Start(spec, opts)
 	if err != nil {
-		s.closeLog()
+		s.closeFiles()
 		return nil, withCode(ExitUsage, err)
 	}
 	s.Conn = conn
@@ -98,17 +108,18 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 	return s, nil
 }
 
-// Close stops the server and closes the log.
+// Close stops the server, then closes the log and transcript, which hold
+// everything up to the end. It may be called more than once.
 func (s *server) Close() {
 	if s.Conn != nil {
 		s.Conn.Close()
 	}
-	s.closeLog()
+	s.closeFiles()
 }
 
-func (s *server) closeLog() {
-	if s.log != nil {
-		s.log.Close()
-		s.log = nil
+func (s *server) closeFiles() {
+	for _, f := range s.files {
+		f.Close()
 	}
+	s.files = nil
 }
