@@ -1,9 +1,6 @@
 package ui
 
-import (
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
-)
+import "charm.land/bubbles/v2/key"
 
 // KeyMap is every key binding of the UI, grouped by where it applies.
 type KeyMap struct {
@@ -156,23 +153,3 @@ func (h promptHelp) ShortHelp() []key.Binding {
 
 // FullHelp implements help.KeyMap.
 func (h promptHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
-
-// step is how many rows a navigation key moves a selection: page rows
-// fit on screen and all rows exist. ok is false for other keys.
-func (n NavKeys) step(k tea.KeyPressMsg, page, all int) (rows int, ok bool) {
-	switch {
-	case key.Matches(k, n.Up):
-		return -1, true
-	case key.Matches(k, n.Down):
-		return 1, true
-	case key.Matches(k, n.PageUp):
-		return -page, true
-	case key.Matches(k, n.PageDown):
-		return page, true
-	case key.Matches(k, n.Top):
-		return -all, true
-	case key.Matches(k, n.Bottom):
-		return all, true
-	}
-	return 0, false
-}

@@ -216,7 +216,7 @@ func (t *requestTable) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if n, ok := t.c.Keys.Nav.step(k, t.visibleRows(), len(t.rows())); ok {
+	if n, ok := navScroll(t.c.Keys.Nav, k, t.visibleRows()); ok {
 		t.MoveBy(n)
 	}
 	return nil

@@ -150,8 +150,8 @@ func (t *toolList) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if n, ok := t.c.Keys.Nav.step(k, t.rows(), len(t.visible)); ok {
-		t.MoveBy(n) // MoveBy clamps, so ±all reaches the ends
+	if n, ok := navScroll(t.c.Keys.Nav, k, t.rows()); ok {
+		t.MoveBy(n) // MoveBy clamps, so top and bottom reach the ends
 	}
 	return nil
 }
