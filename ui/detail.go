@@ -89,10 +89,7 @@ func (d *detail) build() {
 func (d *detail) View() string {
 	d.build()
 	st := d.c.Styles
-	ts := st.TitleBlur
-	if d.focused {
-		ts = st.Title
-	}
+	ts := st.PaneTitle(d.focused)
 	title := "DETAIL"
 	if d.row != nil {
 		title += " " + termtext.Line(d.row.label())

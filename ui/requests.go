@@ -248,10 +248,7 @@ func layoutColumnsNarrow(w int) bool { return layoutColumns(w).state < 16 }
 func (t *requestTable) View() string {
 	st := t.c.Styles
 	rows := t.rows()
-	ts := st.TitleBlur
-	if t.focused {
-		ts = st.Title
-	}
+	ts := st.PaneTitle(t.focused)
 	title := fmt.Sprintf("REQUESTS %d", t.store.len())
 	if t.filter != "" {
 		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.len(), termtext.Line(t.filter))

@@ -83,10 +83,7 @@ func (p *stderrPane) Scroll(n int) { p.scroll.Scroll(n) }
 // stderr lines.
 func (p *stderrPane) View() string {
 	st := p.c.Styles
-	ts := st.TitleBlur
-	if p.focused {
-		ts = st.Title
-	}
+	ts := st.PaneTitle(p.focused)
 	title := fmt.Sprintf("SERVER STDERR %d lines", len(p.lines)+p.dropped)
 	out := []string{ts.Render(clip(title, p.width))}
 	if len(p.lines) == 0 {

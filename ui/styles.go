@@ -129,3 +129,11 @@ func NewStyles(isDark bool) *Styles {
 	}
 	return st
 }
+
+// PaneTitle is the style of a pane's title, by whether the pane has focus.
+func (s *Styles) PaneTitle(focused bool) lipgloss.Style {
+	if focused {
+		return s.Title
+	}
+	return s.TitleBlur
+}

@@ -166,10 +166,7 @@ func (t *toolList) View() string {
 	case !t.loading:
 		title += fmt.Sprintf(" %d", len(t.tools))
 	}
-	ts := st.TitleBlur
-	if t.focused {
-		ts = st.Title
-	}
+	ts := st.PaneTitle(t.focused)
 	lines := []string{ts.Render(clip(title, t.width))}
 	switch {
 	case t.loading:

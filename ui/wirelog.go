@@ -161,10 +161,7 @@ func (w *wireLog) describe(r transport.Record) string {
 // View renders the pane.
 func (w *wireLog) View() string {
 	st := w.c.Styles
-	ts := st.TitleBlur
-	if w.focused {
-		ts = st.Title
-	}
+	ts := st.PaneTitle(w.focused)
 	title := fmt.Sprintf("WIRE LOG %d frames", len(w.records)+w.dropped)
 	if w.dropped > 0 {
 		title += fmt.Sprintf(" (%d oldest not kept)", w.dropped)
