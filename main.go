@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/mcpoke/mcpoke/cli"
+	"github.com/mcpoke/mcpoke/internal/cli"
 )
 
 func main() {

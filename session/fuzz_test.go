@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -49,9 +50,9 @@ func FuzzHandleFrame(f *testing.F) {
 			calls = append(calls, c)
 		}
 		s.Cancel(calls[2].ID(), "fuzz") // id 3: cancelling
-		s.handleInbound(transport.Message{Kind: transport.KindFrame, Data: []byte(`{"jsonrpc":"2.0","id":4,"result":{}}`)})
-		s.handleInbound(transport.Message{Kind: transport.KindFrame, Data: frame})
-		s.handleInbound(transport.Message{Kind: transport.KindNoise, Data: frame})
+		s.handleInbound(transport.Message{Kind: wire.KindFrame, Data: []byte(`{"jsonrpc":"2.0","id":4,"result":{}}`)})
+		s.handleInbound(transport.Message{Kind: wire.KindFrame, Data: frame})
+		s.handleInbound(transport.Message{Kind: wire.KindNoise, Data: frame})
 		clock.Advance(2 * time.Second)
 		for _, info := range s.Snapshot() {
 			if !info.Incoming && !info.State.Final() {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -116,8 +117,8 @@ type wireLog struct {
 	out [][]byte
 }
 
-func (w *wireLog) observe(r transport.Record) {
-	if r.Dir == transport.Out {
+func (w *wireLog) observe(r wire.Record) {
+	if r.Dir == wire.Out {
 		w.mu.Lock()
 		w.out = append(w.out, append([]byte(nil), r.Data...))
 		w.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -28,13 +29,13 @@ func (s *Session) read() {
 
 func (s *Session) handleInbound(m transport.Message) {
 	switch m.Kind {
-	case transport.KindFrame:
+	case wire.KindFrame:
 		s.handleFrame(m.Data)
-	case transport.KindNoise:
+	case wire.KindNoise:
 		s.noise(m.Data, 0, "not JSON")
-	case transport.KindOversize:
+	case wire.KindOversize:
 		s.noise(m.Data, m.Size, "frame over the size limit, skipped")
-	case transport.KindStderr:
+	case wire.KindStderr:
 		s.mu.Lock()
 		s.emit(StderrLine{At: s.clock.Now(), Line: string(m.Data)})
 		s.mu.Unlock()

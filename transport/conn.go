@@ -7,41 +7,13 @@ package transport
 
 import (
 	"errors"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
-
-// Kind says what an inbound Message carries.
-type Kind uint8
-
-const (
-	// KindFrame is one JSON-RPC message.
-	KindFrame Kind = iota
-	// KindNoise is a line on the message stream that is not a JSON value.
-	KindNoise
-	// KindOversize reports a frame over the size limit; Data holds its first
-	// bytes and Size its full length. The frame itself was skipped.
-	KindOversize
-	// KindStderr is one line the server wrote to its stderr.
-	KindStderr
-)
-
-// String implements fmt.Stringer.
-func (k Kind) String() string {
-	switch k {
-	case KindFrame:
-		return "frame"
-	case KindNoise:
-		return "noise"
-	case KindOversize:
-		return "oversize"
-	case KindStderr:
-		return "stderr"
-	}
-	return "unknown"
-}
 
 // Message is one inbound item, in the order the transport saw it.
 type Message struct {
-	Kind Kind
+	Kind wire.Kind
 	// Data is the frame, the noise line or the stderr line, without its
 	// newline. The receiver owns it.
 	Data []byte

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 const (
@@ -47,7 +49,7 @@ func (f *frameReader) next() (Message, error) {
 		return Message{}, err
 	}
 	if size > f.max {
-		return Message{Kind: KindOversize, Data: line, Size: size}, nil
+		return Message{Kind: wire.KindOversize, Data: line, Size: size}, nil
 	}
 	return Message{Kind: classify(line), Data: line}, nil
 }
@@ -55,17 +57,17 @@ func (f *frameReader) next() (Message, error) {
 // classify says whether a line is a JSON-RPC frame. Only objects and
 // arrays qualify: a bare number or string on stdout is far more likely a
 // log line than a message.
-func classify(line []byte) Kind {
+func classify(line []byte) wire.Kind {
 	for _, c := range line {
 		if isSpace(c) {
 			continue
 		}
 		if (c == '{' || c == '[') && json.Valid(line) {
-			return KindFrame
+			return wire.KindFrame
 		}
-		return KindNoise
+		return wire.KindNoise
 	}
-	return KindNoise
+	return wire.KindNoise
 }
 
 // lineReader reads newline-terminated lines of bounded length without ever

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 // readAll drains a frameReader.
@@ -39,12 +41,12 @@ func referenceFrames(data []byte, max int) []Message {
 		l = bytes.TrimSuffix(l, []byte("\r"))
 		switch {
 		case len(l) > max:
-			out = append(out, Message{Kind: KindOversize, Data: l[:min(oversizePreview, max)], Size: len(l)})
+			out = append(out, Message{Kind: wire.KindOversize, Data: l[:min(oversizePreview, max)], Size: len(l)})
 		case len(bytes.Trim(l, " \t\r\v\f")) == 0:
 		case (bytes.TrimLeft(l, " \t\r\v\f")[0] == '{' || bytes.TrimLeft(l, " \t\r\v\f")[0] == '[') && json.Valid(l):
-			out = append(out, Message{Kind: KindFrame, Data: l})
+			out = append(out, Message{Kind: wire.KindFrame, Data: l})
 		default:
-			out = append(out, Message{Kind: KindNoise, Data: l})
+			out = append(out, Message{Kind: wire.KindNoise, Data: l})
 		}
 	}
 	return out
@@ -80,45 +82,45 @@ func TestFrameReader(t *testing.T) {
 		want []Message
 	}{
 		{"frames", "{\"a\":1}\n[1,2]\n", 64, []Message{
-			{Kind: KindFrame, Data: []byte(`{"a":1}`)},
-			{Kind: KindFrame, Data: []byte(`[1,2]`)},
+			{Kind: wire.KindFrame, Data: []byte(`{"a":1}`)},
+			{Kind: wire.KindFrame, Data: []byte(`[1,2]`)},
 		}},
 		{"crlf", "{\"a\":1}\r\nhello\r\n", 64, []Message{
-			{Kind: KindFrame, Data: []byte(`{"a":1}`)},
-			{Kind: KindNoise, Data: []byte(`hello`)},
+			{Kind: wire.KindFrame, Data: []byte(`{"a":1}`)},
+			{Kind: wire.KindNoise, Data: []byte(`hello`)},
 		}},
 		{"blank lines skipped", "\n\r\n  \t \n{}\n\n", 64, []Message{
-			{Kind: KindFrame, Data: []byte(`{}`)},
+			{Kind: wire.KindFrame, Data: []byte(`{}`)},
 		}},
 		{"noise", "Starting server...\n42\n\"str\"\n{not json\n[1,\n", 64, []Message{
-			{Kind: KindNoise, Data: []byte(`Starting server...`)},
-			{Kind: KindNoise, Data: []byte(`42`)},
-			{Kind: KindNoise, Data: []byte(`"str"`)},
-			{Kind: KindNoise, Data: []byte(`{not json`)},
-			{Kind: KindNoise, Data: []byte(`[1,`)},
+			{Kind: wire.KindNoise, Data: []byte(`Starting server...`)},
+			{Kind: wire.KindNoise, Data: []byte(`42`)},
+			{Kind: wire.KindNoise, Data: []byte(`"str"`)},
+			{Kind: wire.KindNoise, Data: []byte(`{not json`)},
+			{Kind: wire.KindNoise, Data: []byte(`[1,`)},
 		}},
 		{"leading space frame", "  {\"a\":1}\n", 64, []Message{
-			{Kind: KindFrame, Data: []byte(`  {"a":1}`)},
+			{Kind: wire.KindFrame, Data: []byte(`  {"a":1}`)},
 		}},
 		{"no final newline", "{\"a\":1}", 64, []Message{
-			{Kind: KindFrame, Data: []byte(`{"a":1}`)},
+			{Kind: wire.KindFrame, Data: []byte(`{"a":1}`)},
 		}},
 		{"oversize skipped", long + "\n{\"after\":1}\n", 64, []Message{
-			{Kind: KindOversize, Data: []byte(long[:64]), Size: 100},
-			{Kind: KindFrame, Data: []byte(`{"after":1}`)},
+			{Kind: wire.KindOversize, Data: []byte(long[:64]), Size: 100},
+			{Kind: wire.KindFrame, Data: []byte(`{"after":1}`)},
 		}},
 		{"oversize json", longJSON + "\r\n{}\n", 32, []Message{
-			{Kind: KindOversize, Data: []byte(longJSON[:32]), Size: len(longJSON)},
-			{Kind: KindFrame, Data: []byte(`{}`)},
+			{Kind: wire.KindOversize, Data: []byte(longJSON[:32]), Size: len(longJSON)},
+			{Kind: wire.KindFrame, Data: []byte(`{}`)},
 		}},
 		{"exactly max with cr", long + "\r\n", 100, []Message{
-			{Kind: KindNoise, Data: []byte(long)},
+			{Kind: wire.KindNoise, Data: []byte(long)},
 		}},
 		{"max plus one", long + "x\r\n", 100, []Message{
-			{Kind: KindOversize, Data: []byte(long), Size: 101},
+			{Kind: wire.KindOversize, Data: []byte(long), Size: 101},
 		}},
 		{"preview capped", strings.Repeat("z", 1000) + "\n", 500, []Message{
-			{Kind: KindOversize, Data: []byte(strings.Repeat("z", oversizePreview)), Size: 1000},
+			{Kind: wire.KindOversize, Data: []byte(strings.Repeat("z", oversizePreview)), Size: 1000},
 		}},
 	}
 	for _, tt := range tests {
@@ -154,7 +156,7 @@ func TestFrameReaderOversizeBounded(t *testing.T) {
 	huge := io.MultiReader(io.LimitReader(repeatReader('x'), 64<<20), strings.NewReader("\n{}\n"))
 	fr := newFrameReaderSize(huge, max, 4096)
 	m, err := fr.next()
-	if err != nil || m.Kind != KindOversize || m.Size != 64<<20 || len(m.Data) != oversizePreview || cap(m.Data) > 2*max {
+	if err != nil || m.Kind != wire.KindOversize || m.Size != 64<<20 || len(m.Data) != oversizePreview || cap(m.Data) > 2*max {
 		t.Fatalf("got %v %d len %d cap %d, %v", m.Kind, m.Size, len(m.Data), cap(m.Data), err)
 	}
 	if m, err := fr.next(); err != nil || string(m.Data) != "{}" {
@@ -202,7 +204,7 @@ func FuzzReadFrames(f *testing.F) {
 		r := chunkReader{bytes.NewReader(data), int(chunk) + 1}
 		got := readAll(t, newFrameReaderSize(r, maxSize, bufSize))
 		for _, m := range got {
-			if m.Kind == KindFrame && !json.Valid(m.Data) {
+			if m.Kind == wire.KindFrame && !json.Valid(m.Data) {
 				t.Fatalf("invalid frame %q", m.Data)
 			}
 			if len(m.Data) > maxSize {
@@ -233,7 +235,7 @@ func BenchmarkFrameReader(b *testing.B) {
 			if err != nil {
 				break
 			}
-			if m.Kind != KindFrame {
+			if m.Kind != wire.KindFrame {
 				b.Fatal(m.Kind)
 			}
 		}

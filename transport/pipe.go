@@ -2,6 +2,8 @@ package transport
 
 import (
 	"sync"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 // Pipe returns two connected in-memory Conns, for tests and for running
@@ -20,7 +22,7 @@ type pipeEnd struct {
 
 // Send implements Conn.
 func (p *pipeEnd) Send(frame []byte) error {
-	return p.out.push(Message{Kind: KindFrame, Data: append([]byte(nil), frame...)})
+	return p.out.push(Message{Kind: wire.KindFrame, Data: append([]byte(nil), frame...)})
 }
 
 // Recv implements Conn.

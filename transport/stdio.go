@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 // StdioOptions says which server to start and how to talk to it.
@@ -55,7 +57,7 @@ const (
 
 // Stdio is a Conn to a server process speaking newline-delimited JSON-RPC
 // on its stdin and stdout. Its stderr lines are kept for StderrTail and
-// also delivered through Recv as KindStderr.
+// also delivered through Recv as wire.KindStderr.
 type Stdio struct {
 	opts           StdioOptions
 	cmd            *exec.Cmd
@@ -350,7 +352,7 @@ func (s *Stdio) readStderr() {
 			return
 		}
 		s.tail.add(string(line))
-		if !s.deliver(Message{Kind: KindStderr, Data: line}) {
+		if !s.deliver(Message{Kind: wire.KindStderr, Data: line}) {
 			break
 		}
 	}

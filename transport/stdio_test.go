@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 // hangGuard bounds waits that only a bug makes long. It is generous: CI
@@ -150,7 +152,7 @@ func pidFrame(t *testing.T, s *Stdio) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Kind != KindFrame {
+		if m.Kind != wire.KindFrame {
 			continue
 		}
 		var v struct{ Pid int }
@@ -192,7 +194,7 @@ func TestStdioEcho(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Kind != KindFrame {
+		if m.Kind != wire.KindFrame {
 			t.Fatalf("got %s %q", m.Kind, m.Data)
 		}
 		if string(m.Data) == big {
@@ -238,14 +240,14 @@ func TestStdioFraming(t *testing.T) {
 	})
 	ms, err := recvUntilErr(t, s)
 	want := []Message{
-		{Kind: KindNoise, Data: []byte("starting up")},
-		{Kind: KindFrame, Data: []byte(`{"a":1}`)},
-		{Kind: KindNoise, Data: []byte("{not json")},
-		{Kind: KindFrame, Data: []byte("[1,2]")},
-		{Kind: KindOversize, Data: []byte(strings.Repeat("x", 64)), Size: 100},
-		{Kind: KindFrame, Data: []byte(`{"after":true}`)},
-		{Kind: KindOversize, Data: []byte(strings.Repeat("x", 64)), Size: 300000},
-		{Kind: KindFrame, Data: []byte(`{"after":2}`)},
+		{Kind: wire.KindNoise, Data: []byte("starting up")},
+		{Kind: wire.KindFrame, Data: []byte(`{"a":1}`)},
+		{Kind: wire.KindNoise, Data: []byte("{not json")},
+		{Kind: wire.KindFrame, Data: []byte("[1,2]")},
+		{Kind: wire.KindOversize, Data: []byte(strings.Repeat("x", 64)), Size: 100},
+		{Kind: wire.KindFrame, Data: []byte(`{"after":true}`)},
+		{Kind: wire.KindOversize, Data: []byte(strings.Repeat("x", 64)), Size: 300000},
+		{Kind: wire.KindFrame, Data: []byte(`{"after":2}`)},
 	}
 	if !sameMessages(ms, want) {
 		t.Fatalf("got  %s\nwant %s", describe(ms), describe(want))
@@ -260,12 +262,12 @@ func TestStdioStderr(t *testing.T) {
 	s := startFake(t, "interleave", StdioOptions{StderrLines: 2})
 	for i := range 3 {
 		m, err := recv(t, s)
-		if err != nil || m.Kind != KindStderr || string(m.Data) != fmt.Sprintf("err %d", i) {
+		if err != nil || m.Kind != wire.KindStderr || string(m.Data) != fmt.Sprintf("err %d", i) {
 			t.Fatalf("want stderr line %d, got %s %q %v", i, m.Kind, m.Data, err)
 		}
 		s.Send([]byte("{}"))
 		m, err = recv(t, s)
-		if err != nil || m.Kind != KindFrame || string(m.Data) != fmt.Sprintf(`{"i":%d}`, i) {
+		if err != nil || m.Kind != wire.KindFrame || string(m.Data) != fmt.Sprintf(`{"i":%d}`, i) {
 			t.Fatalf("want frame %d, got %s %q %v", i, m.Kind, m.Data, err)
 		}
 		s.Send([]byte("{}"))
@@ -303,9 +305,9 @@ func TestStdioExitStatus(t *testing.T) {
 	frames := 0
 	for _, m := range ms {
 		switch m.Kind {
-		case KindStderr:
+		case wire.KindStderr:
 			stderr = append(stderr, string(m.Data))
-		case KindFrame:
+		case wire.KindFrame:
 			frames++
 		}
 	}

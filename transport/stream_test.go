@@ -6,13 +6,15 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 func TestStreamFramesNoiseAndEOF(t *testing.T) {
 	in := strings.NewReader("{\"id\":1}\r\nhello log line\n" + strings.Repeat("x", 100) + "\n{\"id\":2}\n")
 	var out bytes.Buffer
 	s := NewStream(in, &out, 50)
-	want := []Kind{KindFrame, KindNoise, KindOversize, KindFrame}
+	want := []wire.Kind{wire.KindFrame, wire.KindNoise, wire.KindOversize, wire.KindFrame}
 	for i, k := range want {
 		m, err := s.Recv()
 		if err != nil || m.Kind != k {

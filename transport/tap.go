@@ -3,45 +3,14 @@ package transport
 import (
 	"sync"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
-
-// Direction says which way a tapped item went.
-type Direction uint8
-
-const (
-	// Out is a frame we sent.
-	Out Direction = iota
-	// In is an item we received: a frame, noise, an oversize report or a
-	// stderr line (see Record.Kind).
-	In
-)
-
-// String implements fmt.Stringer.
-func (d Direction) String() string {
-	if d == Out {
-		return "out"
-	}
-	return "in"
-}
-
-// Record is one item that passed a Tap.
-type Record struct {
-	// At carries Go's monotonic clock reading; Since(start) is exact even
-	// if the wall clock jumps.
-	At   time.Time
-	Dir  Direction
-	Kind Kind
-	// Data must not be modified by observers; it is shared with the
-	// session and with other observers. Observers may keep it: senders
-	// never reuse a frame's buffer.
-	Data []byte
-	Size int
-}
 
 // Observer sees every Record of a Tap. It is called synchronously, in
 // wire order per direction, so it must be quick and must not block:
 // buffer and hand off to a goroutine for slow work.
-type Observer func(Record)
+type Observer func(wire.Record)
 
 // Tap wraps a Conn so that every frame in or out, every noise and stderr
 // line, reaches its observers with a monotonic timestamp. The wire log,
@@ -78,7 +47,7 @@ func (t *Tap) Observe(o Observer) {
 func (t *Tap) Send(frame []byte) error {
 	t.sendMu.Lock()
 	defer t.sendMu.Unlock()
-	t.emit(Record{At: time.Now(), Dir: Out, Kind: KindFrame, Data: frame, Size: len(frame)})
+	t.emit(wire.Record{At: time.Now(), Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
 	return t.Conn.Send(frame)
 }
 
@@ -86,7 +55,7 @@ func (t *Tap) Send(frame []byte) error {
 func (t *Tap) Recv() (Message, error) {
 	m, err := t.Conn.Recv()
 	if err == nil {
-		t.emit(Record{At: time.Now(), Dir: In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+		t.emit(wire.Record{At: time.Now(), Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
 	}
 	return m, err
 }
@@ -108,7 +77,7 @@ func (t *Tap) StderrTail(n int) []string {
 	return nil
 }
 
-func (t *Tap) emit(r Record) {
+func (t *Tap) emit(r wire.Record) {
 	t.mu.Lock()
 	obs := t.observers
 	t.mu.Unlock()

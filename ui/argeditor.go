@@ -8,9 +8,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"github.com/mcpoke/mcpoke/toolschema"
 
-	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/internal/toolschema"
+
+	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
 // editorAction is what a key in the editor asks the model to do.

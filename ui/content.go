@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/mcpoke/mcpoke/toolresult"
+	"github.com/mcpoke/mcpoke/internal/toolresult"
 )
 
 // renderResult renders a result for the detail pane: a tool result's

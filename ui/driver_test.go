@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"github.com/mcpoke/mcpoke/session"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpoke/mcpoke/session"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

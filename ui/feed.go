@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -35,7 +36,7 @@ type Batch struct {
 	StderrDropped int
 	Noise         int
 	StrayDropped  int
-	Wire          []transport.Record
+	Wire          []wire.Record
 	WireDropped   int
 	// Events counts the raw events folded into this batch.
 	Events int
@@ -203,8 +204,8 @@ func (f *Feed) add(e session.Event) {
 }
 
 // addRecord is the tap observer: it must not block, so it only appends.
-func (f *Feed) addRecord(r transport.Record) {
-	if r.Kind == transport.KindStderr {
+func (f *Feed) addRecord(r wire.Record) {
+	if r.Kind == wire.KindStderr {
 		return // the stderr pane has it from the session
 	}
 	f.mu.Lock()

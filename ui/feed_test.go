@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 func progressEvent(seq uint64, n int) session.ProgressUpdated {
@@ -77,7 +77,7 @@ func TestFeedBoundsLateStderrAndWire(t *testing.T) {
 		f.add(session.StrayArrived{Kind: session.LateResponse})
 		f.add(session.DuplicateArrived{Ref: session.Ref{Seq: 4}})
 		f.add(session.NoiseArrived{})
-		f.addRecord(transport.Record{Kind: transport.KindFrame})
+		f.addRecord(wire.Record{Kind: wire.KindFrame})
 	}
 	f.mu.Lock()
 	b := f.cur

@@ -17,7 +17,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/mcpoke/mcpoke/demo"
+	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -289,7 +290,7 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 	f.keys("enter")
 	call := server.nextCall()
 	call.Reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "result" + evil}}})
-	if err := transport.Inject(a, transport.Message{Kind: transport.KindStderr, Data: []byte("stderr" + evil)}); err != nil {
+	if err := transport.Inject(a, transport.Message{Kind: wire.KindStderr, Data: []byte("stderr" + evil)}); err != nil {
 		t.Fatal(err)
 	}
 	f.golden("result", `result\x1b]0;pwned`, "✓ completed")

@@ -11,7 +11,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
 // formatDuration renders a duration the same way everywhere: 0.0s to

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/termtext"
 )
 
 // connState is where the connection to the server is.

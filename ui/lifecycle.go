@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/termtext"
 	"github.com/mcpoke/mcpoke/transport"
 )
 

@@ -13,8 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/termtext"
 )
 
 // focusArea is the pane that gets navigation keys.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/mcpoke/mcpoke/toolschema"
+	"github.com/mcpoke/mcpoke/internal/toolschema"
 
 	"github.com/mcpoke/mcpoke/session"
 )

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/termtext"
 )
 
 // What one row keeps, so a flood cannot grow a row without bound.

@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
 // fieldKind is the type of a form field.

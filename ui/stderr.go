@@ -5,8 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/termtext"
 )
 
 // stderrSize is how many stderr lines the pane keeps, newest.

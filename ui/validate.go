@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/mcpoke/mcpoke/termtext"
-	"github.com/mcpoke/mcpoke/toolschema"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/internal/toolschema"
 )
 
 // compileSchema compiles a tool's inputSchema; a tool without one is sent

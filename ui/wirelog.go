@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpoke/mcpoke/termtext"
-	"github.com/mcpoke/mcpoke/transport"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 // wireLogSize is how many records the wire log keeps, newest.
@@ -18,7 +18,7 @@ const wireLogSize = 5000
 // enter shows the selected frame as pretty JSON.
 type wireLog struct {
 	c       *Common
-	records []transport.Record
+	records []wire.Record
 	dropped int
 	start   time.Time
 
@@ -48,7 +48,7 @@ func (w *wireLog) SetSize(width, height int) {
 }
 
 // Add appends records, dropping the oldest past wireLogSize.
-func (w *wireLog) Add(recs []transport.Record, dropped int) {
+func (w *wireLog) Add(recs []wire.Record, dropped int) {
 	if w.start.IsZero() && len(recs) > 0 {
 		w.start = recs[0].At
 	}
@@ -143,15 +143,15 @@ func (w *wireLog) Toggle() {
 }
 
 // describe is a record's time, direction and kind.
-func (w *wireLog) describe(r transport.Record) string {
+func (w *wireLog) describe(r wire.Record) string {
 	st := w.c.Styles
 	at := fmt.Sprintf("%8.3fs", r.At.Sub(w.start).Seconds())
 	switch {
-	case r.Kind == transport.KindNoise:
+	case r.Kind == wire.KindNoise:
 		return st.Muted.Render(at) + " " + st.WireNoise.Render("← noise")
-	case r.Kind == transport.KindOversize:
+	case r.Kind == wire.KindOversize:
 		return st.Muted.Render(at) + " " + st.WireNoise.Render(fmt.Sprintf("← oversize %s, skipped", byteSize(r.Size)))
-	case r.Dir == transport.Out:
+	case r.Dir == wire.Out:
 		return st.Muted.Render(at) + " " + st.WireOut.Render("→ out  ")
 	default:
 		return st.Muted.Render(at) + " " + st.WireIn.Render("← in   ")

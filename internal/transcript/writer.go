@@ -32,7 +32,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpoke/mcpoke/transport"
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 // Writer turns tap records into transcript lines. Attach it with
@@ -55,7 +55,7 @@ func New(w io.Writer, start time.Time) *Writer {
 }
 
 // Observe is a transport.Observer.
-func (tw *Writer) Observe(r transport.Record) {
+func (tw *Writer) Observe(r wire.Record) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	if tw.err != nil {
@@ -64,15 +64,15 @@ func (tw *Writer) Observe(r transport.Record) {
 	b := append(tw.buf[:0], `{"t":`...)
 	b = strconv.AppendFloat(b, float64(r.At.Sub(tw.start).Microseconds())/1000, 'f', 3, 64)
 	switch {
-	case r.Dir == transport.Out:
+	case r.Dir == wire.Out:
 		b = appendMsg(append(b, `,"dir":"out"`...), r.Data)
 		tw.notes.sent(r.Data)
-	case r.Kind == transport.KindStderr:
+	case r.Kind == wire.KindStderr:
 		b = appendRaw(append(b, `,"dir":"stderr"`...), r.Data)
-	case r.Kind == transport.KindFrame:
+	case r.Kind == wire.KindFrame:
 		b = appendMsg(append(b, `,"dir":"in"`...), r.Data)
 		b = appendNote(b, tw.notes.received(r.Data))
-	case r.Kind == transport.KindOversize:
+	case r.Kind == wire.KindOversize:
 		b = appendRaw(append(b, `,"dir":"in"`...), r.Data)
 		b = append(b, `,"size":`...)
 		b = strconv.AppendInt(b, int64(r.Size), 10)

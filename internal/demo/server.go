@@ -17,9 +17,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
-	"github.com/mcpoke/mcpoke/version"
 )
 
 // ServerName is the demo server's serverInfo.name.

@@ -10,11 +10,11 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"github.com/mcpoke/mcpoke/connect"
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 	"github.com/mcpoke/mcpoke/ui"
-	"github.com/mcpoke/mcpoke/version"
 )
 
 // initializeTimeout bounds the wait for a server's answer to initialize;

@@ -7,8 +7,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/mcpoke/mcpoke/termtext"
-	"github.com/mcpoke/mcpoke/toolresult"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/internal/toolresult"
 )
 
 // printReport writes the readable summary of a call. Every string that

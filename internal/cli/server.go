@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/mcpoke/mcpoke/connect"
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
 )
 

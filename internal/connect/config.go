@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpoke/mcpoke/suggest"
+	"github.com/mcpoke/mcpoke/internal/suggest"
 )
 
 // ErrHTTPNotSupported: the chosen server is reached by URL (Streamable

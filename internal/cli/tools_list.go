@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/suggest"
+	"github.com/mcpoke/mcpoke/internal/toolschema"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/suggest"
-	"github.com/mcpoke/mcpoke/toolschema"
 )
 
 // maxToolPages bounds tools/list pagination against a server that keeps

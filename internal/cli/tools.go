@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpoke/mcpoke/connect"
-	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
 func newToolsCommand(g *globalFlags) *cobra.Command {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpoke/mcpoke/transport"
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 type line struct {
@@ -25,12 +25,12 @@ func TestNotesFollowTheWire(t *testing.T) {
 	start := time.Now()
 	w := New(&out, start)
 	at := start
-	rec := func(dir transport.Direction, kind transport.Kind, data string) {
+	rec := func(dir wire.Direction, kind wire.Kind, data string) {
 		at = at.Add(1500 * time.Microsecond)
-		w.Observe(transport.Record{At: at, Dir: dir, Kind: kind, Data: []byte(data), Size: len(data)})
+		w.Observe(wire.Record{At: at, Dir: dir, Kind: kind, Data: []byte(data), Size: len(data)})
 	}
-	out1 := func(s string) { rec(transport.Out, transport.KindFrame, s) }
-	in1 := func(s string) { rec(transport.In, transport.KindFrame, s) }
+	out1 := func(s string) { rec(wire.Out, wire.KindFrame, s) }
+	in1 := func(s string) { rec(wire.In, wire.KindFrame, s) }
 
 	out1(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1},"name":"a"}}`)
 	in1(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
@@ -45,9 +45,9 @@ func TestNotesFollowTheWire(t *testing.T) {
 	in1(`{"jsonrpc":"2.0","id":9,"error":{"code":1,"message":"m"}}`)                                     // stray
 	in1(`{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{}}`)                     // the peer's own request
 	in1(`{"not":"jsonrpc"}`)                                                                             // noise
-	rec(transport.In, transport.KindNoise, "Server listening\x1b[0m")
-	rec(transport.In, transport.KindOversize, `{"jsonrpc":"2.0","id":3,"res`)
-	rec(transport.In, transport.KindStderr, "cancel received id=2")
+	rec(wire.In, wire.KindNoise, "Server listening\x1b[0m")
+	rec(wire.In, wire.KindOversize, `{"jsonrpc":"2.0","id":3,"res`)
+	rec(wire.In, wire.KindStderr, "cancel received id=2")
 
 	want := []struct{ dir, note string }{
 		{"out", ""}, {"in", ""}, {"in", ""}, {"in", "duplicate"}, {"in", "stray"},
@@ -90,8 +90,8 @@ func TestNotesFollowTheWire(t *testing.T) {
 func TestBatchTakesFirstNote(t *testing.T) {
 	var out bytes.Buffer
 	w := New(&out, time.Now())
-	w.Observe(transport.Record{At: time.Now(), Dir: transport.Out, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"m"}`)})
-	w.Observe(transport.Record{At: time.Now(), Dir: transport.In, Data: []byte(`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":7,"result":{}}]`)})
+	w.Observe(wire.Record{At: time.Now(), Dir: wire.Out, Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"m"}`)})
+	w.Observe(wire.Record{At: time.Now(), Dir: wire.In, Data: []byte(`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":7,"result":{}}]`)})
 	if !strings.Contains(out.String(), `"note":"stray"`) {
 		t.Fatalf("batch with a stray response not noted:\n%s", out.String())
 	}

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpoke/mcpoke/internal/toolschema"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/toolschema"
 )
 
 // tool is one demo tool: what tools/list says about it and what it does.

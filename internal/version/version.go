@@ -6,7 +6,7 @@ import "runtime/debug"
 
 // Version is set at link time for releases:
 //
-//	go build -ldflags "-X github.com/mcpoke/mcpoke/version.Version=v1.2.3"
+//	go build -ldflags "-X github.com/mcpoke/mcpoke/internal/version.Version=v1.2.3"
 var Version = ""
 
 // String returns Version, else the module version the binary was built

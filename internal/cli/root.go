@@ -14,9 +14,9 @@ import (
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/mcpoke/mcpoke/suggest"
-	"github.com/mcpoke/mcpoke/termtext"
-	"github.com/mcpoke/mcpoke/version"
+	"github.com/mcpoke/mcpoke/internal/suggest"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/internal/version"
 )
 
 // globalFlags are accepted by every command.

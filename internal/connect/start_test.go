@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpoke/mcpoke/demo"
+	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/session"
 )
 

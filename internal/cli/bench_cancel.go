@@ -7,7 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpoke/mcpoke/connect"
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -95,8 +96,8 @@ type cancelWatch struct {
 func newCancelWatch(tap *transport.Tap) *cancelWatch {
 	w := &cancelWatch{at: map[string]time.Time{}}
 	w.cond = sync.NewCond(&w.mu)
-	tap.Observe(func(r transport.Record) {
-		if r.Dir != transport.Out || !bytes.Contains(r.Data, []byte(`"notifications/cancelled"`)) {
+	tap.Observe(func(r wire.Record) {
+		if r.Dir != wire.Out || !bytes.Contains(r.Data, []byte(`"notifications/cancelled"`)) {
 			return
 		}
 		var m struct {

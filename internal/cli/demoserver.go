@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpoke/mcpoke/connect"
-	"github.com/mcpoke/mcpoke/demo"
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/demo"
 )
 
 func newDemoServerCommand() *cobra.Command {

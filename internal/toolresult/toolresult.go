@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpoke/mcpoke/termtext"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
 // Result is a CallToolResult described for reading.

@@ -8,10 +8,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/transcript"
+	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transcript"
 	"github.com/mcpoke/mcpoke/transport"
-	"github.com/mcpoke/mcpoke/version"
 )
 
 // Options tune Start. The zero value works.

@@ -1,0 +1,70 @@
+// Package wire holds the record of one item on the wire: what it was, which
+// way it went and when. transport produces records, session reads kinds, and
+// ui, transcript and bench read records; keeping the type in this leaf lets
+// each of them see the wire without importing a layer it must not reach.
+package wire
+
+import "time"
+
+// Direction says which way a tapped item went.
+type Direction uint8
+
+const (
+	// Out is a frame we sent.
+	Out Direction = iota
+	// In is an item we received: a frame, noise, an oversize report or a
+	// stderr line (see Record.Kind).
+	In
+)
+
+// String implements fmt.Stringer.
+func (d Direction) String() string {
+	if d == Out {
+		return "out"
+	}
+	return "in"
+}
+
+// Kind says what an item on the wire carries.
+type Kind uint8
+
+const (
+	// KindFrame is one JSON-RPC message.
+	KindFrame Kind = iota
+	// KindNoise is a line on the message stream that is not a JSON value.
+	KindNoise
+	// KindOversize reports a frame over the size limit; Data holds its first
+	// bytes and Size its full length. The frame itself was skipped.
+	KindOversize
+	// KindStderr is one line the server wrote to its stderr.
+	KindStderr
+)
+
+// String implements fmt.Stringer.
+func (k Kind) String() string {
+	switch k {
+	case KindFrame:
+		return "frame"
+	case KindNoise:
+		return "noise"
+	case KindOversize:
+		return "oversize"
+	case KindStderr:
+		return "stderr"
+	}
+	return "unknown"
+}
+
+// Record is one item that passed a tap.
+type Record struct {
+	// At carries Go's monotonic clock reading; Since(start) is exact even
+	// if the wall clock jumps.
+	At   time.Time
+	Dir  Direction
+	Kind Kind
+	// Data must not be modified by observers; it is shared with the
+	// session and with other observers. Observers may keep it: senders
+	// never reuse a frame's buffer.
+	Data []byte
+	Size int
+}
