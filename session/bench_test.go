@@ -65,7 +65,7 @@ func BenchmarkCancelToWritten(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := s.Cancel(calls[i].ID(), "bench"); err != nil {
+		if err := s.Request(calls[i].Ref()).Cancel("bench"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -41,6 +41,10 @@ func (c *Call) ID() ID { return c.id }
 // Seq is the request's sequence number in the session's events.
 func (c *Call) Seq() uint64 { return c.seq }
 
+// Ref names the request as events do; Session.Request(c.Ref()) is its
+// handle for cancelling and reading it.
+func (c *Call) Ref() Ref { return Ref{Seq: c.seq, ID: c.id} }
+
 // Done is closed when the request reached a final state.
 func (c *Call) Done() <-chan struct{} { return c.done }
 
@@ -105,14 +109,10 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 		}
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
-	s.nextSeq++
-	r := &request{
-		info: RequestInfo{Seq: s.nextSeq, ID: id, Method: method, Tool: toolName(method, p),
-			Params: p, State: Pending, Started: s.clock.Now()},
-		call: &Call{id: id, seq: s.nextSeq, done: make(chan struct{})},
-	}
-	s.out[id.raw] = r
-	s.order = append(s.order, r)
+	r := &request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
+		Params: p, State: Pending, Started: s.clock.Now()}}
+	s.table.add(r)
+	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
 	}
@@ -134,8 +134,9 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 		}
 	}
 	if !queued && r.info.State == Pending && ctx.Done() != nil {
+		ref := r.info.Ref()
 		r.stopCtxWatch = context.AfterFunc(ctx, func() {
-			_ = s.Cancel(id, "context: "+context.Cause(ctx).Error())
+			_ = s.Request(ref).Cancel("context: " + context.Cause(ctx).Error())
 		})
 	}
 	s.mu.Unlock()

@@ -10,86 +10,6 @@ import (
 	"github.com/mcpoke/mcpoke/transport"
 )
 
-// CanCancel says whether Cancel(id) would act, and if not, why, in words
-// a user can read. It sends nothing.
-func (s *Session) CanCancel(id ID) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.cancellable(id)
-	return err
-}
-
-// CanCancelRef is CanCancel for a request named as events name it, which
-// also covers requests the peer sent us: only their sender may cancel them.
-func (s *Session) CanCancelRef(ref Ref) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, err := s.cancellableRef(ref)
-	return err
-}
-
-// CancelRef is Cancel for a request named as events name it.
-func (s *Session) CancelRef(ref Ref, reason string) error {
-	s.mu.Lock()
-	if _, err := s.cancellableRef(ref); err != nil {
-		s.mu.Unlock()
-		return err
-	}
-	s.mu.Unlock()
-	return s.Cancel(ref.ID, reason)
-}
-
-// cancellableRef checks ref names one of our requests. Callers hold s.mu.
-func (s *Session) cancellableRef(ref Ref) (*request, error) {
-	if ref.Incoming {
-		return nil, ErrIncomingRequest
-	}
-	if r := s.bySeq(ref.Seq); r == nil || r.info.ID != ref.ID {
-		return nil, fmt.Errorf("%w: %s", ErrUnknownRequest, ref.ID)
-	}
-	return s.cancellable(ref.ID)
-}
-
-// cancellable finds the request Cancel may act on. Callers hold s.mu.
-func (s *Session) cancellable(id ID) (*request, error) {
-	r, ok := s.out[id.raw]
-	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrUnknownRequest, id)
-	}
-	if r.info.Method == "initialize" {
-		return nil, ErrInitializeNotCancellable
-	}
-	switch st := r.info.State; st {
-	case Pending:
-		return r, nil
-	case Cancelling:
-		return nil, fmt.Errorf("%w: it is already cancelling", ErrNotCancellable)
-	default:
-		return nil, fmt.Errorf("%w: it already ended %s", ErrNotCancellable, st)
-	}
-}
-
-// Cancel asks the peer to stop request id: the request moves to cancelling
-// at once and notifications/cancelled {requestId, reason} is sent (for a
-// task, tasks/cancel). It refuses, sending nothing, for initialize, unknown
-// ids and requests that are not in flight. From the moment Cancel returns,
-// nothing that arrives for the request is delivered as its result: it is
-// recorded as late traffic.
-func (s *Session) Cancel(id ID, reason string) error {
-	s.mu.Lock()
-	r, err := s.cancellable(id)
-	if err != nil {
-		s.mu.Unlock()
-		return err
-	}
-	ready := s.markCancelling(r, reason)
-	s.mu.Unlock()
-	if ready {
-		s.sendCancels([]*request{r})
-	}
-	return nil
-}
-
 // CancelAll cancels every outgoing request in flight except initialize
 // and returns how many it cancelled. All of them move to cancelling in one
 // step, before the first notification is written.
@@ -97,7 +17,7 @@ func (s *Session) CancelAll(reason string) int {
 	s.mu.Lock()
 	var ready []*request
 	n := 0
-	for _, r := range s.order {
+	for _, r := range s.table.order {
 		if r.info.Incoming || r.info.State != Pending || r.info.Method == "initialize" {
 			continue
 		}
@@ -144,42 +64,28 @@ func (s *Session) sendCancels(rs []*request) {
 	}
 	s.mu.Unlock()
 
-	errs := make([]error, len(rs))
 	logging := s.log.Enabled(context.Background(), slog.LevelInfo)
+	var settling []*request
 	for i, r := range rs {
 		id, reason, taskID := targets[i].id, targets[i].reason, targets[i].taskID
+		var err error
 		if taskID != "" {
 			// Tasks have their own cancellation, which answers with the
 			// task's final state (MCP 2025-11-25 tasks).
-			errs[i] = s.cancelTask(r, taskID)
+			err = s.cancelTask(r, taskID)
 		} else {
-			errs[i] = s.sendCancelNotification(id, reason)
+			err = s.sendCancelNotification(id, reason)
 		}
 		if logging {
-			s.log.Info("cancel sent", "id", id.String(), "reason", reason, "err", errs[i])
+			s.log.Info("cancel sent", "id", id.String(), "reason", reason, "err", err)
 		}
-	}
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	var settling []*request
-	for i, r := range rs {
-		r.info.CancelSentAt = now
-		if len(s.subs) > 0 {
-			s.emit(CancelSent{Ref: r.info.Ref(), At: now, Err: errs[i]})
+		// Late traffic is timed from here, so record it at once, per
+		// request: CancelAll may write thousands.
+		s.mu.Lock()
+		if s.cancelWritten(r, err) {
+			settling = append(settling, r)
 		}
-		if r.info.State != Cancelling {
-			continue
-		}
-		if errs[i] == nil && r.info.TaskID != "" {
-			continue // ends when tasks/cancel is answered, or times out
-		}
-		if errs[i] != nil || s.cfg.SettleWindow < 0 {
-			s.setState(r, Cancelled, r.info.CancelReason)
-			continue
-		}
-		settling = append(settling, r)
+		s.mu.Unlock()
 	}
 	if len(settling) == 0 {
 		return
@@ -194,6 +100,27 @@ func (s *Session) sendCancels(rs []*request) {
 			}
 		}
 	})
+}
+
+// cancelWritten records that r's cancellation reached the transport (or
+// failed to: err) and reports whether r now waits out the settle window.
+// Callers hold s.mu.
+func (s *Session) cancelWritten(r *request, err error) (settles bool) {
+	now := s.clock.Now()
+	r.info.CancelSentAt = now
+	if len(s.subs) > 0 {
+		s.emit(CancelSent{Ref: r.info.Ref(), At: now, Err: err})
+	}
+	switch {
+	case r.info.State != Cancelling:
+		return false // a timeout: final already
+	case err == nil && r.info.TaskID != "":
+		return false // ends when tasks/cancel is answered, or times out
+	case err != nil || s.cfg.SettleWindow < 0:
+		s.setState(r, Cancelled, r.info.CancelReason)
+		return false
+	}
+	return true
 }
 
 // sendCancelNotification tells the peer to stop request id. On a transport

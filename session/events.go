@@ -50,10 +50,19 @@ type LateArrived struct {
 	Late LateFrame
 }
 
-// StrayArrived: a response or progress for no request we know.
+// StrayArrived: a response or progress for no request we know (or, for
+// progress, for a request that already ended).
 type StrayArrived struct {
 	At   time.Time
 	Kind LateKind
+	// ID is the id the traffic names: the response's id, or the progress
+	// token when it is a valid id. Zero when it names none.
+	ID ID
+	// Token is the progressToken of stray progress as JSON text, exactly
+	// as the peer sent it (even when it is not a valid id); "" for a
+	// response or a progress without one.
+	Token string
+	// Data is the whole frame.
 	Data []byte
 }
 

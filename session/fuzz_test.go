@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -36,7 +37,7 @@ func FuzzHandleFrame(f *testing.F) {
 				}
 			}
 		}()
-		clock := newFakeClock()
+		clock := clocktest.New()
 		s := New(a, Config{Clock: clock, Handlers: map[string]Handler{
 			"tools/call": func(ctx context.Context, in *Incoming) (any, error) { <-ctx.Done(); return nil, ctx.Err() },
 		}})
@@ -49,7 +50,7 @@ func FuzzHandleFrame(f *testing.F) {
 			}
 			calls = append(calls, c)
 		}
-		s.Cancel(calls[2].ID(), "fuzz") // id 3: cancelling
+		s.Request(calls[2].Ref()).Cancel("fuzz") // id 3: cancelling
 		s.handleInbound(transport.Message{Kind: wire.KindFrame, Data: []byte(`{"jsonrpc":"2.0","id":4,"result":{}}`)})
 		s.handleInbound(transport.Message{Kind: wire.KindFrame, Data: frame})
 		s.handleInbound(transport.Message{Kind: wire.KindNoise, Data: frame})
@@ -59,7 +60,7 @@ func FuzzHandleFrame(f *testing.F) {
 				t.Fatalf("request %s still %v after every timer ran", info.ID, info.State)
 			}
 		}
-		if info, _ := s.Lookup(IntID(3)); info.State != Cancelled {
+		if info, _ := s.Request(calls[2].Ref()).Info(); info.State != Cancelled {
 			t.Fatalf("cancelled request is %v", info.State)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -17,22 +18,23 @@ type harness struct {
 	t      *testing.T
 	s      *Session
 	peer   transport.Conn
-	clock  *fakeClock
+	clock  *clocktest.Clock
 	events *collector
 	wire   *wireLog
 	gate   *gatedConn
 }
 
 type harnessOpts struct {
-	settle time.Duration
-	gated  bool
+	settle      time.Duration
+	gated       bool
+	maxFinished int
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
 	a, b := transport.Pipe()
 	var conn transport.Conn = a
-	h := &harness{t: t, peer: b, clock: newFakeClock()}
+	h := &harness{t: t, peer: b, clock: clocktest.New()}
 	if o.gated {
 		h.gate = &gatedConn{Conn: a, open: make(chan struct{}, 1000)}
 		conn = h.gate
@@ -43,7 +45,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.settle == 0 {
 		o.settle = time.Second
 	}
-	h.s = New(tap, Config{Clock: h.clock, SettleWindow: o.settle})
+	h.s = New(tap, Config{Clock: h.clock, SettleWindow: o.settle, MaxFinished: o.maxFinished})
 	h.events = collect(h.s.Subscribe())
 	t.Cleanup(func() {
 		if h.gate != nil {

@@ -70,21 +70,19 @@ func (s *Session) handleRequest(m *wireMessage) {
 	}
 
 	s.mu.Lock()
-	if _, dup := s.in[id.raw]; dup {
+	if s.table.incoming(id.raw) != nil {
 		s.mu.Unlock()
 		s.log.Warn("incoming request reuses an id in flight", "id", id.String(), "method", m.Method)
 		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}))
 		return
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
-	s.nextSeq++
 	r := &request{
-		info: RequestInfo{Seq: s.nextSeq, ID: id, Incoming: true, Method: m.Method,
+		info: RequestInfo{ID: id, Incoming: true, Method: m.Method,
 			Tool: toolName(m.Method, m.Params), Params: m.Params, State: Pending, Started: s.clock.Now()},
 		cancelHandler: cancel,
 	}
-	s.in[id.raw] = r
-	s.order = append(s.order, r)
+	s.table.add(r)
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
 	}
@@ -112,7 +110,7 @@ func (s *Session) handleRequest(m *wireMessage) {
 func (s *Session) respond(r *request, res any, err error) {
 	var frame []byte
 	s.mu.Lock()
-	delete(s.in, r.info.ID.raw)
+	s.table.answered(r)
 	if r.info.State != Pending && !r.ignoreCancel {
 		s.mu.Unlock()
 		s.log.Info("response suppressed: request was cancelled", "id", r.info.ID.String(), "method", r.info.Method)
@@ -180,8 +178,8 @@ func (s *Session) handleCancelled(params json.RawMessage) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, ok := s.in[id.raw]
-	if !ok || r.info.State != Pending {
+	r := s.table.incoming(id.raw)
+	if r == nil || r.info.State != Pending {
 		s.log.Info("cancel received: no such request in flight, ignored", "id", id.String(), "reason", p.Reason)
 		return
 	}
@@ -212,13 +210,18 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 		s.noise(params, 0, fmt.Sprintf("malformed progress notification: %v", err))
 		return
 	}
+	// Our tokens are our ids, matched by exact JSON text: token "1" is
+	// not request 1's.
 	token, err := ParseID(p.Token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
-	r := s.out[token.raw]
-	if err != nil || r == nil {
-		s.emit(StrayArrived{At: now, Kind: LateProgress, Data: frame})
+	var r *request
+	if err == nil {
+		r = s.table.outgoing(token.raw)
+	}
+	if r == nil {
+		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
 		return
 	}
 	switch r.info.State {
@@ -236,6 +239,6 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 	case Cancelling, Cancelled, TimedOut:
 		s.late(r, LateProgress, now, frame)
 	default:
-		s.emit(StrayArrived{At: now, Kind: LateProgress, Data: frame})
+		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -37,7 +38,7 @@ func (s *syncBuffer) String() string {
 func newServerHarness(t *testing.T, handlers map[string]Handler) *serverHarness {
 	a, b := transport.Pipe()
 	logs := &syncBuffer{}
-	h := &harness{t: t, peer: b, clock: newFakeClock(), wire: &wireLog{}}
+	h := &harness{t: t, peer: b, clock: clocktest.New(), wire: &wireLog{}}
 	tap := transport.NewTap(a)
 	tap.Observe(h.wire.observe)
 	h.s = New(tap, Config{Handlers: handlers, Clock: h.clock, Logger: slog.New(slog.NewTextHandler(logs, nil))})
@@ -109,7 +110,7 @@ func TestIncomingIgnoreCancellationAnswersAnyway(t *testing.T) {
 	// IgnoreCancellation runs in the handler; make sure it ran first.
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		h.s.mu.Lock()
-		ig := h.s.in[`4`] != nil && h.s.in[`4`].ignoreCancel
+		ig := h.s.table.in[`4`] != nil && h.s.table.in[`4`].ignoreCancel
 		h.s.mu.Unlock()
 		if ig {
 			break

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -35,7 +36,7 @@ type cancelOutcome struct {
 
 func runInterleaving(t *testing.T, seed uint64, n int) {
 	a, b := transport.Pipe()
-	clock := newFakeClock()
+	clock := clocktest.New()
 	cli := New(a, Config{Clock: clock, SettleWindow: 500 * time.Millisecond})
 	events := collect(cli.Subscribe())
 	peer := newChaoticPeer(b, seed)
@@ -80,16 +81,16 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 						c = calls[rng.IntN(len(calls))]
 					}
 					mu.Unlock()
-					if c != nil && cli.Cancel(c.ID(), "random") == nil {
+					if c != nil && cli.Request(c.Ref()).Cancel("random") == nil {
 						mu.Lock()
 						cancelled = append(cancelled, cancelOutcome{c.ID(), c})
 						mu.Unlock()
 					}
 				case k < 9:
-					// initialize, unknown ids and wrongly typed ids: always refused.
-					for _, id := range []ID{IntID(1), IntID(1 << 40), StringID("2")} {
-						if err := cli.Cancel(id, "bad"); err == nil {
-							t.Errorf("Cancel(%s) accepted", id)
+					// initialize, unknown requests and wrongly typed ids: always refused.
+					for _, ref := range []Ref{{Seq: 1, ID: IntID(1)}, {Seq: 1 << 40, ID: IntID(1 << 40)}, {Seq: 2, ID: StringID("2")}} {
+						if err := cli.Request(ref).Cancel("bad"); err == nil {
+							t.Errorf("seed %d: Cancel(%+v) accepted", seed, ref)
 						}
 					}
 				default:
@@ -107,7 +108,7 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 		select {
 		case <-c.Done():
 		case <-time.After(10 * time.Second):
-			info, _ := cli.Lookup(c.ID())
+			info, _ := cli.Request(c.Ref()).Info()
 			t.Fatalf("request %s never ended (hang guard): %+v", c.ID(), info)
 		}
 	}

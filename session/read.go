@@ -102,11 +102,12 @@ func (s *Session) drain(d time.Duration) {
 	}
 	done := make(chan struct{})
 	go func() { s.handlers.Wait(); close(done) }()
-	t := time.NewTimer(d)
+	expired := make(chan struct{})
+	t := s.clock.AfterFunc(d, func() { close(expired) })
 	defer t.Stop()
 	select {
 	case <-done:
-	case <-t.C:
+	case <-expired:
 		// shutdown cancels the handlers next; the waiter ends with them.
 	}
 }

@@ -30,24 +30,31 @@ func TestRefsSeparateIncomingFromOutgoing(t *testing.T) {
 	if in.ID != c.ID() {
 		t.Fatalf("test needs equal ids, got %s and %s", in.ID, c.ID())
 	}
-	if err := h.s.CanCancelRef(in.Ref()); !errors.Is(err, ErrIncomingRequest) {
-		t.Fatalf("CanCancelRef(incoming) = %v", err)
+	if err := h.s.Request(in.Ref()).CanCancel(); !errors.Is(err, ErrIncomingRequest) {
+		t.Fatalf("CanCancel(incoming) = %v", err)
 	}
-	if err := h.s.CancelRef(in.Ref(), "no"); !errors.Is(err, ErrIncomingRequest) {
-		t.Fatalf("CancelRef(incoming) = %v", err)
+	if err := h.s.Request(in.Ref()).Cancel("no"); !errors.Is(err, ErrIncomingRequest) {
+		t.Fatalf("Cancel(incoming) = %v", err)
 	}
-	if got, ok := h.s.Info(in.Seq); !ok || !got.Incoming || got.Method != "sampling/createMessage" {
+	if got, ok := h.s.Request(in.Ref()).Info(); !ok || !got.Incoming || got.Method != "sampling/createMessage" {
 		t.Fatalf("Info(incoming) = %+v %v", got, ok)
 	}
-	if _, ok := h.s.Info(999); ok {
+	if _, ok := h.s.Request(Ref{Seq: 999, ID: IntID(999)}).Info(); ok {
 		t.Fatal("Info of an unknown seq")
 	}
-	ours, _ := h.s.Info(c.Seq())
-	if err := h.s.CancelRef(Ref{Seq: ours.Seq + 99, ID: ours.ID}, "x"); !errors.Is(err, ErrUnknownRequest) {
-		t.Fatalf("CancelRef with a wrong seq = %v", err)
+	// Same seq and id, other direction: not the same request.
+	if _, ok := h.s.Request(Ref{Seq: in.Seq, ID: in.ID}).Info(); ok {
+		t.Fatal("Info found the peer's request under an outgoing Ref")
 	}
-	if err := h.s.CancelRef(ours.Ref(), "user"); err != nil {
-		t.Fatalf("CancelRef(ours) = %v", err)
+	ours, _ := h.s.Request(c.Ref()).Info()
+	if err := h.s.Request(Ref{Seq: ours.Seq + 99, ID: ours.ID}).Cancel("x"); !errors.Is(err, ErrUnknownRequest) {
+		t.Fatalf("Cancel with a wrong seq = %v", err)
+	}
+	if err := h.s.Request(c.Ref()).CanCancel(); err != nil {
+		t.Fatalf("CanCancel(ours) = %v", err)
+	}
+	if err := h.s.Request(ours.Ref()).Cancel("user"); err != nil {
+		t.Fatalf("Cancel(ours) = %v", err)
 	}
 	if m := h.readFrame(); m.Method != "notifications/cancelled" {
 		t.Fatalf("got %s", m.Method)

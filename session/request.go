@@ -43,7 +43,12 @@ func (k LateKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil
 type LateFrame struct {
 	Kind LateKind
 	At   time.Time
-	// AfterCancel is how long after the cancel (or timeout) it arrived.
+	// AfterCancel is how long after the cancellation reached the
+	// transport (CancelSentAt) it arrived, on the session's clock, like
+	// the wire log and transcript. Traffic that arrives after the cancel
+	// was decided but before it was written is never delivered either: it
+	// is late with AfterCancel 0. An initialize that timed out is never
+	// cancelled on the wire; its late traffic counts from the timeout.
 	AfterCancel time.Duration
 	Data        []byte
 }
@@ -85,9 +90,12 @@ type RequestInfo struct {
 	Failure string
 
 	CancelReason string
-	// CancelAt is when we decided to cancel (or the timeout fired).
+	// CancelAt is when we decided to cancel (or the timeout fired): from
+	// then on nothing is delivered as the request's result.
 	CancelAt time.Time
-	// CancelSentAt is when the cancellation was written to the transport.
+	// CancelSentAt is when the cancellation was written to the transport
+	// (or its write failed); late traffic is timed from it. Zero until
+	// then, and for ever for a timed-out initialize.
 	CancelSentAt time.Time
 
 	Late       []LateFrame

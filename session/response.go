@@ -24,9 +24,10 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 	now := s.clock.Now()
 	// Index by the id's exact JSON text: "1" never finds request 1. The
 	// conversion in a map index does not allocate.
-	r := s.out[string(m.ID)]
+	r := s.table.outgoing(string(m.ID))
 	if r == nil {
-		s.emit(StrayArrived{At: now, Kind: kind, Data: frame})
+		id, _ := ParseID(m.ID)
+		s.emit(StrayArrived{At: now, Kind: kind, ID: id, Data: frame})
 		s.log.Warn("stray response", "id", string(m.ID))
 		return
 	}
@@ -51,7 +52,7 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 // late records traffic for a request we cancelled or that timed out.
 // Callers hold s.mu.
 func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
-	lf := LateFrame{Kind: kind, At: now, AfterCancel: now.Sub(r.info.CancelAt), Data: frame}
+	lf := LateFrame{Kind: kind, At: now, AfterCancel: r.afterCancel(now), Data: frame}
 	r.info.LateCount++
 	if len(r.info.Late) < maxLateFrames {
 		r.info.Late = append(r.info.Late, lf)
@@ -62,4 +63,20 @@ func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
 	}
 	s.log.Info("late traffic", "id", r.info.ID.String(), "kind", kind.String(),
 		"afterCancel", lf.AfterCancel, "state", r.info.State.String())
+}
+
+// afterCancel is how long after the cancellation reached the transport
+// traffic that arrives at now is: the one meaning of "late" (see
+// LateFrame.AfterCancel). Callers hold s.mu.
+func (r *request) afterCancel(now time.Time) time.Duration {
+	switch {
+	case !r.info.CancelSentAt.IsZero():
+		return now.Sub(r.info.CancelSentAt)
+	case r.info.Method == "initialize":
+		// Never cancelled on the wire (MCP spec): its timeout is the
+		// moment we stopped waiting.
+		return now.Sub(r.info.CancelAt)
+	default:
+		return 0 // decided, not yet written
+	}
 }

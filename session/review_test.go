@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -15,15 +16,15 @@ func TestTaskCancelUnansweredEndsCancelled(t *testing.T) {
 	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "research"}, CallOptions{})
 	h.readFrame()
 	h.s.mu.Lock()
-	h.s.out[c.ID().raw].info.TaskID = "t1"
+	h.s.table.out[c.ID().raw].info.TaskID = "t1"
 	h.s.mu.Unlock()
-	if err := h.s.Cancel(c.ID(), "user"); err != nil {
+	if err := h.s.Request(c.Ref()).Cancel("user"); err != nil {
 		t.Fatal(err)
 	}
 	if m := h.readFrame(); m.Method != "tasks/cancel" {
 		t.Fatalf("got %s", m.Method)
 	}
-	if info, _ := h.s.Lookup(c.ID()); info.State != Cancelling {
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Cancelling {
 		t.Fatalf("before tasks/cancel is answered: %v", info.State)
 	}
 	h.clock.Advance(taskCancelTimeout)
@@ -65,7 +66,7 @@ func TestCancelDuringFailedWriteEndsCancelled(t *testing.T) {
 	a, b := transport.Pipe()
 	defer b.Close()
 	fc := &failingConn{Conn: a, entered: make(chan struct{}), release: make(chan struct{})}
-	s := New(fc, Config{Clock: newFakeClock()})
+	s := New(fc, Config{Clock: clocktest.New()})
 	defer s.Close()
 	type result struct {
 		c   *Call
@@ -77,7 +78,7 @@ func TestCancelDuringFailedWriteEndsCancelled(t *testing.T) {
 		done <- result{c, err}
 	}()
 	<-fc.entered
-	if err := s.Cancel(IntID(1), "user"); err != nil {
+	if err := s.Request(Ref{Seq: 1, ID: IntID(1)}).Cancel("user"); err != nil {
 		t.Fatal(err)
 	}
 	close(fc.release)
@@ -93,8 +94,7 @@ func TestCancelDuringFailedWriteEndsCancelled(t *testing.T) {
 // Closing a session whose table is trimming must fail every pending
 // request (trim once compacted the table under shutdown's loop).
 func TestShutdownWhileTrimming(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	h.s.cfg.MaxFinished = 4
+	h := newHarness(t, harnessOpts{maxFinished: 4})
 	var pending []*Call
 	for i := range 20 {
 		c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})

@@ -2,24 +2,41 @@
 // the request table, cancellation, progress, timeouts and lifecycle. The
 // mcpoke client and the built-in demo server are both a Session.
 //
-// Concurrency: a Session is safe for use from many goroutines. All request
-// state lives behind one mutex; events are decided under it, so every
-// Subscription sees them in the same order the state changed. No method
-// blocks on a slow event reader.
+// # Concurrency
+//
+// A Session is safe for use from many goroutines. All request state (the
+// request table and every row's RequestInfo) lives behind one mutex,
+// Session.mu; events are decided under it, so every Subscription sees
+// them in the order the state changed. No method blocks on a slow event
+// reader.
+//
+// Lock order: Session.mu, then a Subscription's own lock (push), then the
+// clock's (AfterFunc, Stop, Reset). Nothing takes Session.mu while holding
+// one of the others: timer callbacks and context.AfterFunc callbacks run
+// with no lock held and take Session.mu themselves.
+//
+// Never write to the transport while holding Session.mu: Send, Close and
+// CloseRequestStream may block on a slow peer, and the reader needs
+// Session.mu to take the frames that would unblock it. Decide under the
+// lock, release it, then write (see Call and sendCancels).
+//
+// # Time
+//
+// Config.Clock is the one source of time: Started, Ended, CancelAt,
+// CancelSentAt, timeouts, settle windows and the delay of late traffic.
 package session
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clock"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -43,8 +60,9 @@ type Config struct {
 	// Logger receives cancellation reasons, sent and received, late
 	// traffic and protocol oddities. Default: discard.
 	Logger *slog.Logger
-	// Clock is the source of time; tests pass a fake one.
-	Clock Clock
+	// Clock is the source of time; default the real one. Tests pass
+	// internal/clocktest's fake.
+	Clock clock.Clock
 	// DrainOnEOF is how long requests still being handled may go on,
 	// and answer, after the peer's input ended (io.EOF): a client that
 	// pipes requests and closes stdin still gets its answers. Zero: none.
@@ -69,7 +87,7 @@ var (
 	ErrCancelled = errors.New("request cancelled")
 	// ErrTimedOut is the result of a request whose timeout expired.
 	ErrTimedOut = errors.New("request timed out")
-	// ErrUnknownRequest: Cancel named no request we sent.
+	// ErrUnknownRequest: the handle names no request the table keeps.
 	ErrUnknownRequest = errors.New("no such request")
 	// ErrNotCancellable: the request is finished or already cancelling;
 	// the error text says which.
@@ -86,23 +104,23 @@ var (
 type Session struct {
 	conn   transport.Conn
 	cfg    Config
-	clock  Clock
+	clock  clock.Clock
 	log    *slog.Logger
 	ctx    context.Context // parent of incoming handlers' contexts
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
 	nextID   int64
-	nextSeq  uint64
-	out      map[string]*request // outgoing, by id text
-	in       map[string]*request // incoming in flight, by id text
-	order    []*request          // every request kept, by Seq
-	finished int                 // finished requests in order
+	table    requestTable
 	subs     []*Subscription
 	closed   bool
 	closing  bool // Close was called
 	closeErr error
 	peer     PeerInfo
+
+	// onIllegalMove, when set, receives illegal state changes instead of
+	// the default (see illegalMove); the interleavings test sets it.
+	onIllegalMove func(msg string)
 
 	handlers sync.WaitGroup
 	done     chan struct{}
@@ -113,7 +131,7 @@ type request struct {
 	info RequestInfo
 	call *Call // outgoing only
 
-	timer, maxTimer Timer
+	timer, maxTimer clock.Timer
 	timeout         time.Duration
 	resetOnProgress bool
 	stopCtxWatch    func() bool
@@ -137,7 +155,7 @@ func New(conn transport.Conn, cfg Config) *Session {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = realClock{}
+		cfg.Clock = clock.Real()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{
@@ -148,8 +166,7 @@ func New(conn transport.Conn, cfg Config) *Session {
 		ctx:    ctx,
 		cancel: cancel,
 		nextID: 1,
-		out:    make(map[string]*request),
-		in:     make(map[string]*request),
+		table:  newRequestTable(cfg.MaxFinished),
 		done:   make(chan struct{}),
 	}
 	go s.read()
@@ -211,48 +228,16 @@ func (s *Session) Close() error {
 func (s *Session) Snapshot() []RequestInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]RequestInfo, len(s.order))
-	for i, r := range s.order {
-		out[i] = r.info
-	}
-	return out
+	return s.table.snapshot()
 }
 
-// Info returns the request with sequence number seq, outgoing or
-// incoming, while the table keeps it.
-func (s *Session) Info(seq uint64) (RequestInfo, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r := s.bySeq(seq); r != nil {
-		return r.info, true
-	}
-	return RequestInfo{}, false
-}
-
-// bySeq finds a request in the table; order is sorted by Seq. Callers
-// hold s.mu.
-func (s *Session) bySeq(seq uint64) *request {
-	i, ok := slices.BinarySearchFunc(s.order, seq, func(r *request, seq uint64) int { return cmp.Compare(r.info.Seq, seq) })
-	if !ok {
-		return nil
-	}
-	return s.order[i]
-}
-
-// Lookup returns the outgoing request with id.
-func (s *Session) Lookup(id ID) (RequestInfo, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r, ok := s.out[id.raw]; ok {
-		return r.info, true
-	}
-	return RequestInfo{}, false
-}
-
-// setState moves r to state to and tells subscribers. Callers hold s.mu.
+// setState moves r to state to and tells subscribers; a move that
+// legalMove forbids is a bug, reported by illegalMove and not made.
+// Callers hold s.mu.
 func (s *Session) setState(r *request, to State, reason string) {
 	from := r.info.State
-	if from == to {
+	if !legalMove(r.info.Incoming, from, to) {
+		s.illegalMove(r, to, reason)
 		return
 	}
 	r.info.State = to
@@ -260,7 +245,6 @@ func (s *Session) setState(r *request, to State, reason string) {
 	if to.Final() {
 		r.info.Ended = now
 		r.stopTimers()
-		s.finished++
 	}
 	if len(s.subs) > 0 {
 		s.emit(StateChanged{Ref: r.info.Ref(), From: from, To: to, At: now, Reason: reason})
@@ -269,7 +253,7 @@ func (s *Session) setState(r *request, to State, reason string) {
 		if r.call != nil {
 			r.call.resolve(r)
 		}
-		s.trim()
+		s.table.finish()
 	}
 }
 
@@ -283,29 +267,6 @@ func (r *request) stopTimers() {
 	if r.stopCtxWatch != nil {
 		r.stopCtxWatch()
 	}
-}
-
-// trim drops the oldest finished requests once more than MaxFinished are
-// kept, in batches so the cost is amortized. Callers hold s.mu.
-func (s *Session) trim() {
-	if s.finished <= s.cfg.MaxFinished+s.cfg.MaxFinished/4 {
-		return
-	}
-	drop := s.finished - s.cfg.MaxFinished
-	kept := s.order[:0]
-	for _, r := range s.order {
-		if drop > 0 && r.info.State.Final() {
-			drop--
-			s.finished--
-			if !r.info.Incoming {
-				delete(s.out, r.info.ID.raw)
-			}
-			continue
-		}
-		kept = append(kept, r)
-	}
-	clear(s.order[len(kept):])
-	s.order = kept
 }
 
 // send writes one frame, logging a failure; the reader notices a dead
@@ -347,8 +308,7 @@ func (s *Session) shutdown(err error) {
 	if closeErr != nil {
 		why = closeErr.Error()
 	}
-	// A copy: finishing requests may trim s.order under us.
-	for _, r := range slices.Clone(s.order) {
+	for _, r := range s.table.rows() {
 		switch r.info.State {
 		case Pending:
 			if r.info.Incoming {

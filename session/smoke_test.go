@@ -34,7 +34,7 @@ func TestSmokeRoundTripAndCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cli.Cancel(c.ID(), "bye"); err != nil {
+	if err := cli.Request(c.Ref()).Cancel("bye"); err != nil {
 		t.Fatal(err)
 	}
 	_, st, err := c.Result()

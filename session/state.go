@@ -1,5 +1,11 @@
 package session
 
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
 // State is where a request is in its life:
 //
 //	pending → completed | failed | timed_out | cancelling → cancelled
@@ -35,3 +41,53 @@ func (s State) Final() bool { return s != Pending && s != Cancelling }
 
 // InFlight reports whether the request may still be cancelled.
 func (s State) InFlight() bool { return s == Pending }
+
+// The legal moves of a request, the only ones setState makes. Nothing
+// leaves a final state, and no state moves to itself.
+var (
+	// Ours: a cancel or timeout is watched before it is final, except
+	// that a timeout is final at once.
+	outgoingMoves = map[State][]State{
+		Pending:    {Completed, Failed, TimedOut, Cancelling},
+		Cancelling: {Cancelled},
+	}
+	// The peer's: the handler answers, or the peer cancels it, or the
+	// session ends under it. We never time them out or watch them.
+	incomingMoves = map[State][]State{
+		Pending: {Completed, Failed, Cancelled},
+	}
+)
+
+// legalMove reports whether a request may move from one state to another.
+func legalMove(incoming bool, from, to State) bool {
+	moves := outgoingMoves
+	if incoming {
+		moves = incomingMoves
+	}
+	return slices.Contains(moves[from], to)
+}
+
+// panicOnIllegalMove: an illegal move is a bug in the session. Test
+// binaries panic so that a test catches it; mcpoke itself logs it and
+// keeps the state the request had.
+var panicOnIllegalMove = testing.Testing()
+
+// illegalMove reports a move that legalMove forbids. Callers hold s.mu.
+func (s *Session) illegalMove(r *request, to State, reason string) {
+	dir := "outgoing"
+	if r.info.Incoming {
+		dir = "incoming"
+	}
+	msg := fmt.Sprintf("illegal state change %v → %v of %s request %s %s (seq %d, reason %q)",
+		r.info.State, to, dir, r.info.ID, r.info.Method, r.info.Seq, reason)
+	if s.onIllegalMove != nil {
+		s.onIllegalMove(msg)
+		return
+	}
+	if panicOnIllegalMove {
+		panic("session: " + msg)
+	}
+	s.log.Error("ignored an illegal request state change; this is a bug in mcpoke, please report it",
+		"from", r.info.State.String(), "to", to.String(), "direction", dir, "id", r.info.ID.String(),
+		"method", r.info.Method, "seq", r.info.Seq, "reason", reason)
+}

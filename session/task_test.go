@@ -13,10 +13,10 @@ func TestTaskRequestIsCancelledWithTasksCancel(t *testing.T) {
 	h.readFrame()
 	// Task creation arrives in a later issue; mark the task as created.
 	h.s.mu.Lock()
-	h.s.out[c.ID().raw].info.TaskID = "task-7"
+	h.s.table.out[c.ID().raw].info.TaskID = "task-7"
 	h.s.mu.Unlock()
 
-	if err := h.s.Cancel(c.ID(), "user"); err != nil {
+	if err := h.s.Request(c.Ref()).Cancel("user"); err != nil {
 		t.Fatal(err)
 	}
 	m := h.readFrame()

@@ -20,10 +20,10 @@ func TestCancelBeforeResponse(t *testing.T) {
 	if string(req.ID) != "1" || req.Method != "tools/call" {
 		t.Fatalf("request = %+v", req)
 	}
-	if err := h.s.Cancel(c.ID(), "user pressed c"); err != nil {
+	if err := h.s.Request(c.Ref()).Cancel("user pressed c"); err != nil {
 		t.Fatal(err)
 	}
-	if info, _ := h.s.Lookup(c.ID()); info.State != Cancelling {
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Cancelling {
 		t.Fatalf("state after Cancel = %v, want cancelling", info.State)
 	}
 	cancel := h.readFrame()
@@ -50,7 +50,7 @@ func TestCancelBeforeResponse(t *testing.T) {
 	if st != Cancelled || res != nil || !errors.Is(err, ErrCancelled) {
 		t.Fatalf("Result = %s, %v, %v; want nil, cancelled, ErrCancelled", res, st, err)
 	}
-	info, _ := h.s.Lookup(c.ID())
+	info, _ := h.s.Request(c.Ref()).Info()
 	if info.LateCount != 1 || info.Result != nil || info.CancelReason != "user pressed c" {
 		t.Fatalf("info = %+v", info)
 	}
@@ -66,7 +66,7 @@ func TestCancelAndResponseCross(t *testing.T) {
 	// The peer answers; the answer is on its way (held at the gate) when
 	// the user cancels: they cross on the wire.
 	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"ok":true}}`)
-	if err := h.s.Cancel(c.ID(), "crossing"); err != nil {
+	if err := h.s.Request(c.Ref()).Cancel("crossing"); err != nil {
 		t.Fatalf("Cancel while the response is in flight: %v", err)
 	}
 	if m := h.readFrame(); m.Method != "notifications/cancelled" {
@@ -91,7 +91,7 @@ func TestResponseBeforeCancel(t *testing.T) {
 	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"ok":true}}`)
 	h.events.waitFor(t, "completed", isState(c.Seq(), Completed))
 	before := h.wire.written()
-	err := h.s.Cancel(c.ID(), "too late")
+	err := h.s.Request(c.Ref()).Cancel("too late")
 	if !errors.Is(err, ErrNotCancellable) {
 		t.Fatalf("Cancel after completion = %v, want ErrNotCancellable", err)
 	}
@@ -124,24 +124,27 @@ func TestCancelRefusals(t *testing.T) {
 		t.Fatalf("after initialize: %q", m.Method)
 	}
 	before := h.wire.written()
-	if err := h.s.Cancel(IntID(1), "no"); !errors.Is(err, ErrInitializeNotCancellable) {
+	if err := h.s.Request(Ref{Seq: 1, ID: IntID(1)}).Cancel("no"); !errors.Is(err, ErrInitializeNotCancellable) {
 		t.Errorf("cancel initialize: %v", err)
 	}
-	if err := h.s.Cancel(IntID(99), "no"); !errors.Is(err, ErrUnknownRequest) {
+	if err := h.s.Request(Ref{Seq: 99, ID: IntID(99)}).Cancel("no"); !errors.Is(err, ErrUnknownRequest) {
 		t.Errorf("cancel unknown: %v", err)
-	}
-	if err := h.s.Cancel(StringID("2"), "no"); !errors.Is(err, ErrUnknownRequest) {
-		t.Errorf(`cancel "2" must not match id 2: %v`, err)
 	}
 	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
 	h.readFrame()
 	before++
-	if err := h.s.Cancel(c.ID(), "once"); err != nil {
+	if c.ID() != IntID(2) {
+		t.Fatalf("second request has id %s, the test needs 2", c.ID())
+	}
+	if err := h.s.Request(Ref{Seq: c.Seq(), ID: StringID("2")}).Cancel("no"); !errors.Is(err, ErrUnknownRequest) {
+		t.Errorf(`cancel "2" must not match id 2: %v`, err)
+	}
+	if err := h.s.Request(c.Ref()).Cancel("once"); err != nil {
 		t.Fatal(err)
 	}
 	h.readFrame()
 	before++
-	if err := h.s.Cancel(c.ID(), "twice"); !errors.Is(err, ErrNotCancellable) {
+	if err := h.s.Request(c.Ref()).Cancel("twice"); !errors.Is(err, ErrNotCancellable) {
 		t.Errorf("second cancel: %v", err)
 	}
 	if got := h.wire.written(); got != before {
@@ -200,7 +203,7 @@ func TestTimeoutResetsOnProgressUpToMaximum(t *testing.T) {
 			p, ok := e.(ProgressUpdated)
 			return ok && p.Progress.Progress == float64(i)
 		})
-		if info, _ := h.s.Lookup(c.ID()); info.State != Pending {
+		if info, _ := h.s.Request(c.Ref()).Info(); info.State != Pending {
 			t.Fatalf("after %ds with progress: %v", 9*i, info.State)
 		}
 	}
@@ -262,7 +265,7 @@ func TestPeerExitFailsPendingRequests(t *testing.T) {
 	c2, _ := h.s.Call(context.Background(), "b", nil, CallOptions{})
 	h.readFrame()
 	h.readFrame()
-	h.s.Cancel(c2.ID(), "bye")
+	h.s.Request(c2.Ref()).Cancel("bye")
 	h.readFrame()
 	h.peer.Close()
 	if _, st, err := c1.Result(); st != Failed || err == nil {
@@ -290,7 +293,7 @@ func TestContextCancelSendsCancellation(t *testing.T) {
 	// The cancel runs on context.AfterFunc's goroutine: wait until it has
 	// armed the settle window before moving the clock past it.
 	for {
-		if info, _ := h.s.Lookup(c.ID()); !info.CancelSentAt.IsZero() {
+		if info, _ := h.s.Request(c.Ref()).Info(); !info.CancelSentAt.IsZero() {
 			break
 		}
 		runtime.Gosched()

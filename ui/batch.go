@@ -54,7 +54,7 @@ func (m *Model) applyBatch(b *Batch) []tea.Cmd {
 	if m.conn != nil {
 		for _, r := range fetch {
 			if !r.incoming {
-				cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.seq))
+				cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
 			}
 		}
 	}

@@ -92,7 +92,7 @@ func callCmd(gen int, s *session.Session, method string, params json.RawMessage,
 func cancelCmd(gen int, s *session.Session, r *requestRow, reason string) tea.Cmd {
 	seq, ref, label := r.seq, r.ref(), r.label()
 	return func() tea.Msg {
-		err := s.CancelRef(ref, reason)
+		err := s.Request(ref).Cancel(reason)
 		return cancelDoneMsg{gen: gen, seq: seq, label: label, reason: reason, err: err}
 	}
 }
@@ -104,17 +104,17 @@ func cancelAllCmd(gen int, s *session.Session, reason string) tea.Cmd {
 
 // canCancelCmd asks the session whether a row can be cancelled.
 func canCancelCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
-	return func() tea.Msg { return canCancelMsg{gen: gen, seq: ref.Seq, err: s.CanCancelRef(ref)} }
+	return func() tea.Msg { return canCancelMsg{gen: gen, seq: ref.Seq, err: s.Request(ref).CanCancel()} }
 }
 
 // infoCmd fetches the full record of a request, outgoing or incoming.
-func infoCmd(gen int, s *session.Session, seq uint64) tea.Cmd {
+func infoCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
 	return func() tea.Msg {
-		info, ok := s.Info(seq)
+		info, ok := s.Request(ref).Info()
 		if !ok {
 			return nil
 		}
-		return infoMsg{gen: gen, seq: seq, info: info}
+		return infoMsg{gen: gen, seq: ref.Seq, info: info}
 	}
 }
 

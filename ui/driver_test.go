@@ -222,5 +222,5 @@ func callSeq(c *fakeCall) uint64 {
 // waitTimer waits until the client armed a timer (a settle window).
 func (d *driver) waitTimer(tc *testConn) {
 	d.t.Helper()
-	d.waitFor("a timer", func() bool { return tc.clock.timersPending() > 0 })
+	d.waitFor("a timer", func() bool { return tc.clock.Armed() > 0 })
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -150,19 +151,19 @@ type testConn struct {
 	server *fakeServer
 	client *session.Session
 	tap    *transport.Tap
-	clock  *fakeClock
+	clock  *clocktest.Clock
 	conn   *Connection
 }
 
 // newTestConn builds a fake server, a tapped pipe and a client session
 // on the fake clock.
-func newTestConn(t *testing.T, clock *fakeClock, tools []map[string]any) *testConn {
+func newTestConn(t *testing.T, clock *clocktest.Clock, tools []map[string]any) *testConn {
 	return newTestConnWrapped(t, clock, tools, nil)
 }
 
 // newTestConnWrapped is newTestConn with wrap, if not nil, between the
 // client session and the tap: it sees the client's frames before the wire.
-func newTestConnWrapped(t *testing.T, clock *fakeClock, tools []map[string]any, wrap func(transport.Conn) transport.Conn) *testConn {
+func newTestConnWrapped(t *testing.T, clock *clocktest.Clock, tools []map[string]any, wrap func(transport.Conn) transport.Conn) *testConn {
 	a, b := transport.Pipe()
 	server := newFakeServer(t, b, tools)
 	tap := transport.NewTap(a)

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -67,11 +68,11 @@ type flow struct {
 	t     *testing.T
 	tm    *teatest.TestModel
 	p     *probe
-	clock *fakeClock
+	clock *clocktest.Clock
 }
 
 // startFlow runs the UI on conn.
-func startFlow(t *testing.T, clock *fakeClock, conn *Connection, demoHint bool) *flow {
+func startFlow(t *testing.T, clock *clocktest.Clock, conn *Connection, demoHint bool) *flow {
 	used := false
 	m := New(Options{Now: clock.Now, Static: true, Demo: demoHint, FrameInterval: time.Millisecond,
 		Connect: func(context.Context) (*Connection, error) {
@@ -94,7 +95,7 @@ func startFlow(t *testing.T, clock *fakeClock, conn *Connection, demoHint bool) 
 
 // demoConn is the built-in demo server on an in-memory pipe, with the
 // client on the fake clock.
-func demoConn(t *testing.T, clock *fakeClock) *Connection {
+func demoConn(t *testing.T, clock *clocktest.Clock) *Connection {
 	a, b := transport.Pipe()
 	srv := demo.NewSession(b, io.Discard)
 	tap := transport.NewTap(a)
@@ -158,9 +159,9 @@ func (f *flow) waitTimer() { f.waitTimers(1) }
 func (f *flow) waitTimers(n int) {
 	f.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
-	for f.clock.timersPending() < n {
+	for f.clock.Armed() < n {
 		if time.Now().After(deadline) {
-			f.t.Fatalf("%d timers armed, want %d; screen:\n%s", f.clock.timersPending(), n, f.p.screen())
+			f.t.Fatalf("%d timers armed, want %d; screen:\n%s", f.clock.Armed(), n, f.p.screen())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

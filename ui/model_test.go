@@ -204,7 +204,7 @@ func TestProgressBarAndHistory(t *testing.T) {
 func TestStrayAndDuplicateBadges(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
 	d.send(feedMsg{gen: d.m.gen, batch: &Batch{
-		Items: []any{session.StrayArrived{At: testEpoch, Kind: session.LateResponse,
+		Items: []any{session.StrayArrived{At: testEpoch, Kind: session.LateResponse, ID: session.IntID(77),
 			Data: []byte(`{"jsonrpc":"2.0","id":77,"result":{}}`)}},
 		Duplicates: map[uint64]int{2: 2},
 	}})

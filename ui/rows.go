@@ -228,7 +228,7 @@ func (s *requestStore) duplicated(seq uint64, n int) *requestRow {
 
 // strayArrived adds a stray row; stray progress for one token shares a row.
 func (s *requestStore) strayArrived(e session.StrayArrived) *requestRow {
-	id, token, method := strayIdentity(e)
+	token, method := e.Token, strayMethod(e.Kind)
 	if e.Kind == session.LateProgress {
 		if r := s.strayBy[token]; r != nil {
 			r.strayCount++
@@ -238,7 +238,7 @@ func (s *requestStore) strayArrived(e session.StrayArrived) *requestRow {
 			return r
 		}
 	}
-	r := &requestRow{id: id, method: method, stray: true, strayKind: e.Kind, strayCount: 1,
+	r := &requestRow{id: e.ID, method: method, stray: true, strayKind: e.Kind, strayCount: 1,
 		strayToken: token, strayData: e.Data, started: e.At, ended: e.At, state: session.Completed}
 	s.append(r)
 	s.finished++
@@ -248,28 +248,15 @@ func (s *requestStore) strayArrived(e session.StrayArrived) *requestRow {
 	return r
 }
 
-// strayIdentity reads the id (or progress token) of stray traffic. Data
-// is the whole frame: a response, or a notifications/progress.
-func strayIdentity(e session.StrayArrived) (session.ID, string, string) {
-	if e.Kind == session.LateProgress {
-		var n struct {
-			Params struct {
-				Token json.RawMessage `json:"progressToken"`
-			} `json:"params"`
-		}
-		_ = json.Unmarshal(e.Data, &n)
-		id, _ := session.ParseID(n.Params.Token)
-		return id, string(n.Params.Token), "notifications/progress"
+// strayMethod names what kind of stray traffic a row shows.
+func strayMethod(k session.LateKind) string {
+	switch k {
+	case session.LateProgress:
+		return "notifications/progress"
+	case session.LateError:
+		return "error response"
 	}
-	var m struct {
-		ID json.RawMessage `json:"id"`
-	}
-	_ = json.Unmarshal(e.Data, &m)
-	id, _ := session.ParseID(m.ID)
-	if e.Kind == session.LateError {
-		return id, "", "error response"
-	}
-	return id, "", "response"
+	return "response"
 }
 
 // trim drops the oldest finished rows once there are too many, in

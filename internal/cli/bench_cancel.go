@@ -37,7 +37,7 @@ type cancelStats struct {
 // starts no more probes and stops watching: Probes says how many ran.
 func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n int, watch time.Duration) cancelStats {
 	written := newCancelWatch(c.Tap)
-	var ids []session.ID
+	var refs []session.Ref
 	var writes []time.Duration
 	st := cancelStats{}
 	for range n {
@@ -50,14 +50,14 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 		}
 		st.Probes++
 		t0 := time.Now()
-		if err := c.Session.Cancel(call.ID(), "mcpoke bench: cancel probe"); err != nil {
+		if err := c.Session.Request(call.Ref()).Cancel("mcpoke bench: cancel probe"); err != nil {
 			st.AnsweredFirst++
 			continue
 		}
 		if at, ok := written.wait(call.ID(), time.Second); ok {
 			writes = append(writes, at.Sub(t0))
 		}
-		ids = append(ids, call.ID())
+		refs = append(refs, call.Ref())
 	}
 	timer := time.NewTimer(watch)
 	defer timer.Stop()
@@ -68,8 +68,8 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 	case <-ctx.Done():
 	}
 	st.watched = time.Since(watchFrom)
-	for _, id := range ids {
-		info, _ := c.Session.Lookup(id)
+	for _, ref := range refs {
+		info, _ := c.Session.Request(ref).Info()
 		for _, l := range info.Late {
 			switch l.Kind {
 			case session.LateResponse:

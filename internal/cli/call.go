@@ -145,17 +145,17 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		if reason == "" {
 			reason = fmt.Sprintf("cancelled by mcpoke after %s (--cancel-after)", f.cancelAfter)
 		}
-		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Cancel(c.ID(), reason) })
+		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Request(c.Ref()).Cancel(reason) })
 		defer timer.Stop()
 	}
 	_, state, _ := c.Result()
 
 	var watched time.Duration
 	if (state == session.Cancelled || state == session.TimedOut) && ctx.Err() == nil {
-		watched = waitLate(ctx, srv.Session, c.ID(), rec, f.waitLate)
+		watched = waitLate(ctx, srv.Session, c.Ref(), rec, f.waitLate)
 		settle(ctx, srv.Session, rec)
 	}
-	info, _ := srv.Session.Lookup(c.ID())
+	info, _ := srv.Session.Request(c.Ref()).Info()
 	srv.Close()
 	select {
 	case <-rec.done:
@@ -178,8 +178,8 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 // since it, a late response or error came (nothing more is expected for
 // the request), the server is gone, or ctx ends (mcpoke is interrupted).
 // It returns how long after the cancel it listened.
-func waitLate(ctx context.Context, s *session.Session, id session.ID, rec *recorder, d time.Duration) time.Duration {
-	info, _ := s.Lookup(id)
+func waitLate(ctx context.Context, s *session.Session, ref session.Ref, rec *recorder, d time.Duration) time.Duration {
+	info, _ := s.Request(ref).Info()
 	if d <= 0 {
 		return time.Since(info.CancelAt)
 	}

@@ -266,7 +266,7 @@ func TestSleepStopsWhenCancelledAndLogsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, sub, func(e session.Event) bool { _, ok := e.(session.ProgressUpdated); return ok })
-	if err := cli.Cancel(c.ID(), "enough sleeping"); err != nil {
+	if err := cli.Request(c.Ref()).Cancel("enough sleeping"); err != nil {
 		t.Fatal(err)
 	}
 	if _, st, _ := c.Result(); st != session.Cancelled {
@@ -288,7 +288,7 @@ func TestSleepStopsWhenCancelledAndLogsIt(t *testing.T) {
 	if _, err := cli.Do(context.Background(), "ping", nil, session.CallOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	info, _ := cli.Lookup(c.ID())
+	info, _ := cli.Request(c.Ref()).Info()
 	if info.LateCount != 0 {
 		t.Errorf("late traffic after the cancel: %+v", info.Late)
 	}
@@ -324,7 +324,7 @@ func TestStubbornAnswersLate(t *testing.T) {
 	case <-time.After(hangGuard):
 		t.Fatal("stubborn never started (hang guard)")
 	}
-	if err := cli.Cancel(c.ID(), "stop it"); err != nil {
+	if err := cli.Request(c.Ref()).Cancel("stop it"); err != nil {
 		t.Fatal(err)
 	}
 	// A ping is answered only after the cancel before it was handled.
