@@ -27,9 +27,26 @@ func TestDrainOnEOFAnswersRequestsInFlight(t *testing.T) {
 			return map[string]bool{"ok": true}, nil
 		},
 	}})
-	lines := bufio.NewScanner(outR)
-	if !lines.Scan() || !strings.Contains(lines.Text(), `"id":2`) {
-		t.Fatalf("ping answer: %q", lines.Text())
+	lines := make(chan string, 2)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func(what string) string {
+		t.Helper()
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(hangGuard):
+			t.Fatalf("no %s within %v", what, hangGuard)
+		}
+		return ""
+	}
+	if l := next("ping answer"); !strings.Contains(l, `"id":2`) {
+		t.Fatalf("ping answer: %q", l)
 	}
 	select {
 	case <-s.Done():
@@ -37,10 +54,10 @@ func TestDrainOnEOFAnswersRequestsInFlight(t *testing.T) {
 	default:
 	}
 	close(release)
-	if !lines.Scan() || lines.Text() != `{"jsonrpc":"2.0","id":1,"result":{"ok":true}}` {
-		t.Fatalf("slow answer: %q", lines.Text())
+	if l := next("answer of the slow request"); l != `{"jsonrpc":"2.0","id":1,"result":{"ok":true}}` {
+		t.Fatalf("slow answer: %q", l)
 	}
-	<-s.Done()
+	waitClosed(t, s.Done(), "the session ending after its answers were drained")
 	if err := s.Err(); err != nil {
 		t.Fatalf("end of input is a clean end, got %v", err)
 	}

@@ -22,12 +22,16 @@ type harness struct {
 	events *collector
 	wire   *wireLog
 	gate   *gatedConn
+	hold   *holdConn
 }
 
 type harnessOpts struct {
 	settle      time.Duration
 	gated       bool
 	maxFinished int
+	// holdSend, when set, holds the client's holdSend-th write (see
+	// holdConn); h.hold releases it.
+	holdSend int
 }
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
@@ -42,14 +46,22 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	tap := transport.NewTap(conn)
 	h.wire = &wireLog{}
 	tap.Observe(h.wire.observe)
+	conn = tap
+	if o.holdSend > 0 {
+		h.hold = newHoldConn(tap, o.holdSend)
+		conn = h.hold
+	}
 	if o.settle == 0 {
 		o.settle = time.Second
 	}
-	h.s = New(tap, Config{Clock: h.clock, SettleWindow: o.settle, MaxFinished: o.maxFinished})
+	h.s = New(conn, Config{Clock: h.clock, SettleWindow: o.settle, MaxFinished: o.maxFinished})
 	h.events = collect(h.s.Subscribe())
 	t.Cleanup(func() {
 		if h.gate != nil {
 			h.gate.release(1000)
+		}
+		if h.hold != nil {
+			h.hold.let()
 		}
 		h.s.Close()
 		h.peer.Close()
@@ -76,8 +88,8 @@ func (h *harness) readFrame() wireMessage {
 			h.t.Fatalf("client wrote invalid JSON %q: %v", r.m.Data, err)
 		}
 		return m
-	case <-time.After(5 * time.Second):
-		h.t.Fatal("client wrote nothing (hang guard)")
+	case <-time.After(hangGuard):
+		h.t.Fatalf("the client wrote no frame within %v", hangGuard)
 	}
 	return wireMessage{}
 }
@@ -204,4 +216,74 @@ func isLate(seq uint64, kind LateKind) func(Event) bool {
 		l, ok := e.(LateArrived)
 		return ok && l.Ref.Seq == seq && l.Late.Kind == kind
 	}
+}
+
+// hangGuard bounds every wait in these tests. It only turns a hang into a
+// failure that says what did not happen; no test depends on timing.
+const hangGuard = 10 * time.Second
+
+// waitResult waits for c's final outcome.
+func waitResult(t *testing.T, c *Call) (json.RawMessage, State, error) {
+	t.Helper()
+	select {
+	case <-c.Done():
+	case <-time.After(hangGuard):
+		t.Fatalf("request %s (seq %d) did not end within %v", c.ID(), c.Seq(), hangGuard)
+	}
+	return c.Result()
+}
+
+// waitClosed waits for ch to be closed; what says what closing it means.
+func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(hangGuard):
+		t.Fatalf("%s did not happen within %v", what, hangGuard)
+	}
+}
+
+// waitUntil polls cond, for state another goroutine changes without an
+// event to wait on.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(hangGuard); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not happen within %v", what, hangGuard)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// holdConn holds the n-th Send (1-based) until the test releases it; the
+// others go straight through. It sits above the tap, whose lock would
+// otherwise queue the other writes behind the held one.
+type holdConn struct {
+	transport.Conn
+	n       int
+	held    chan struct{} // closed when the n-th Send is waiting
+	release chan struct{}
+
+	once  sync.Once
+	mu    sync.Mutex
+	sends int
+}
+
+// let releases the held Send.
+func (h *holdConn) let() { h.once.Do(func() { close(h.release) }) }
+
+func newHoldConn(c transport.Conn, n int) *holdConn {
+	return &holdConn{Conn: c, n: n, held: make(chan struct{}), release: make(chan struct{})}
+}
+
+func (h *holdConn) Send(frame []byte) error {
+	h.mu.Lock()
+	h.sends++
+	hold := h.sends == h.n
+	h.mu.Unlock()
+	if hold {
+		close(h.held)
+		<-h.release
+	}
+	return h.Conn.Send(frame)
 }

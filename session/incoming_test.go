@@ -79,7 +79,7 @@ func TestIncomingCancelStopsHandlerAndSuppressesResponse(t *testing.T) {
 	}
 	h.clock.Advance(1500 * time.Millisecond)
 	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"user"}}`)
-	<-stopped
+	waitClosed(t, stopped, "the handler's context ending on the peer's cancel")
 	h.events.waitFor(t, "incoming cancelled", func(e Event) bool {
 		sc, ok := e.(StateChanged)
 		return ok && sc.Ref.Incoming && sc.To == Cancelled && sc.Reason == "user"

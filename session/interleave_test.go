@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"testing"
 	"time"
@@ -18,7 +19,9 @@ import (
 // TestRandomInterleavings runs thousands of requests against a chaotic
 // peer that answers, errs, sends progress, duplicates and strays in random
 // order, while callers cancel at random and timeouts fire. It then checks
-// the invariants of the request table on the events and the wire.
+// the invariants of the request table on the events and the wire. A
+// broken invariant, an illegal state change or a panic in its goroutines
+// fails the test with the seed, and the other tests still run.
 func TestRandomInterleavings(t *testing.T) {
 	seeds := []uint64{1, 2, 3}
 	if testing.Short() {
@@ -38,12 +41,18 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 	a, b := transport.Pipe()
 	clock := clocktest.New()
 	cli := New(a, Config{Clock: clock, SettleWindow: 500 * time.Millisecond})
+	cli.mu.Lock()
+	cli.onIllegalMove = func(msg string) { t.Errorf("seed %d: %s", seed, msg) }
+	cli.mu.Unlock()
 	events := collect(cli.Subscribe())
 	peer := newChaoticPeer(b, seed)
-	go peer.run()
+	go func() {
+		defer recoverInto(t, seed, "the chaotic peer")
+		peer.run()
+	}()
 
 	if _, err := cli.Initialize(context.Background(), InitializeOptions{}); err != nil {
-		t.Fatal(err)
+		t.Fatalf("seed %d: initialize: %v", seed, err)
 	}
 
 	var (
@@ -57,6 +66,7 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer recoverInto(t, seed, fmt.Sprint("worker ", w))
 			rng := rand.New(rand.NewPCG(seed, uint64(w)))
 			for range n / workers {
 				switch k := rng.IntN(10); {
@@ -68,7 +78,7 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 					}
 					c, err := cli.Call(context.Background(), "tools/call", map[string]any{"name": "t", "n": k}, opts)
 					if err != nil {
-						t.Error(err)
+						t.Errorf("seed %d: Call: %v", seed, err)
 						return
 					}
 					mu.Lock()
@@ -103,31 +113,44 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 	// Let every timeout and settle window run out, then have the peer
 	// answer everything still open, late or not.
 	clock.Advance(time.Minute)
-	peer.flush(len(calls))
+	if !peer.flush(len(calls)) {
+		t.Errorf("seed %d: the peer did not read all %d requests within %v", seed, len(calls), hangGuard)
+	}
 	for _, c := range calls {
 		select {
 		case <-c.Done():
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangGuard):
 			info, _ := cli.Request(c.Ref()).Info()
-			t.Fatalf("request %s never ended (hang guard): %+v", c.ID(), info)
+			t.Errorf("seed %d: request %s never ended (hang guard): %+v", seed, c.ID(), info)
 		}
 	}
 	cli.Close()
 	peer.wait()
 	events.waitFor(t, "closed", func(e Event) bool { _, ok := e.(Closed); return ok })
+	if peer.err != nil {
+		t.Errorf("seed %d: %v", seed, peer.err)
+	}
 
-	checkOneFinalState(t, events.snapshot())
+	checkOneFinalState(t, seed, events.snapshot())
 	for _, co := range cancelled {
 		if _, st, err := co.call.Result(); st != Cancelled || !errors.Is(err, ErrCancelled) {
-			t.Errorf("request %s: Cancel returned nil but it ended %v (%v)", co.id, st, err)
+			t.Errorf("seed %d: request %s: Cancel returned nil but it ended %v (%v)", seed, co.id, st, err)
 		}
 	}
-	checkCancelsOnWire(t, peer, events.snapshot())
+	checkCancelsOnWire(t, seed, peer, events.snapshot())
+}
+
+// recoverInto turns a panic in one of the test's goroutines into a test
+// failure that names the seed, so that the other tests still run.
+func recoverInto(t *testing.T, seed uint64, who string) {
+	if r := recover(); r != nil {
+		t.Errorf("seed %d: %s panicked: %v\n%s", seed, who, r, debug.Stack())
+	}
 }
 
 // checkOneFinalState: every request ends in exactly one final state, by
 // legal moves only.
-func checkOneFinalState(t *testing.T, evs []Event) {
+func checkOneFinalState(t *testing.T, seed uint64, evs []Event) {
 	t.Helper()
 	state := map[uint64]State{}
 	finals := map[uint64]int{}
@@ -138,11 +161,11 @@ func checkOneFinalState(t *testing.T, evs []Event) {
 		case StateChanged:
 			from, ok := state[e.Ref.Seq]
 			if !ok || from != e.From {
-				t.Fatalf("seq %d: change from %v, but it was %v (known %v)", e.Ref.Seq, e.From, from, ok)
+				t.Fatalf("seed %d: seq %d: change from %v, but it was %v (known %v)", seed, e.Ref.Seq, e.From, from, ok)
 			}
 			legal := (from == Pending && e.To != Pending) || (from == Cancelling && e.To == Cancelled)
 			if !legal {
-				t.Fatalf("seq %d: illegal move %v → %v", e.Ref.Seq, from, e.To)
+				t.Fatalf("seed %d: seq %d: illegal move %v → %v", seed, e.Ref.Seq, from, e.To)
 			}
 			state[e.Ref.Seq] = e.To
 			if e.To.Final() {
@@ -152,7 +175,7 @@ func checkOneFinalState(t *testing.T, evs []Event) {
 	}
 	for seq := range state {
 		if finals[seq] != 1 {
-			t.Errorf("seq %d reached %d final states (now %v)", seq, finals[seq], state[seq])
+			t.Errorf("seed %d: seq %d reached %d final states (now %v)", seed, seq, finals[seq], state[seq])
 		}
 	}
 }
@@ -160,7 +183,7 @@ func checkOneFinalState(t *testing.T, evs []Event) {
 // checkCancelsOnWire: one cancel per cancelled or timed-out request, after
 // its request, with the id's JSON type kept, never for initialize, never
 // for a request that had already finished when the client decided.
-func checkCancelsOnWire(t *testing.T, p *chaoticPeer, evs []Event) {
+func checkCancelsOnWire(t *testing.T, seed uint64, p *chaoticPeer, evs []Event) {
 	t.Helper()
 	decided := map[string]int{}
 	for _, e := range evs {
@@ -173,21 +196,21 @@ func checkCancelsOnWire(t *testing.T, p *chaoticPeer, evs []Event) {
 	seen := map[string]int{}
 	for _, c := range p.cancels {
 		if c.id == "1" {
-			t.Fatalf("cancel sent for initialize")
+			t.Fatalf("seed %d: cancel sent for initialize", seed)
 		}
 		if !p.requested[c.id] || c.pos < p.requestPos[c.id] {
-			t.Fatalf("cancel for %s before (or without) its request", c.id)
+			t.Fatalf("seed %d: cancel for %s before (or without) its request", seed, c.id)
 		}
 		seen[c.id]++
 	}
 	for id, n := range seen {
 		if n != 1 || decided[id] != 1 {
-			t.Errorf("id %s: %d cancels on the wire, %d decided", id, n, decided[id])
+			t.Errorf("seed %d: id %s: %d cancels on the wire, %d decided", seed, id, n, decided[id])
 		}
 	}
 	for id := range decided {
 		if seen[id] != 1 {
-			t.Errorf("id %s: decided cancel, %d on the wire", id, seen[id])
+			t.Errorf("seed %d: id %s: decided cancel, %d on the wire", seed, id, seen[id])
 		}
 	}
 }
@@ -205,6 +228,7 @@ type chaoticPeer struct {
 	requestPos map[string]int
 	cancels    []wireCancel
 	pos        int
+	err        error // what the client did wrong on the wire; read after wait
 }
 
 type wireCancel struct {
@@ -226,7 +250,10 @@ func (p *chaoticPeer) run() {
 		}
 		var w wireMessage
 		if json.Unmarshal(m.Data, &w) != nil {
-			panic("client wrote invalid JSON: " + string(m.Data))
+			if p.err == nil {
+				p.err = fmt.Errorf("client wrote invalid JSON: %s", m.Data)
+			}
+			continue
 		}
 		p.mu.Lock()
 		p.pos++
@@ -286,11 +313,15 @@ func (p *chaoticPeer) send(format string, args ...any) {
 	p.conn.Send(fmt.Appendf(nil, format, args...))
 }
 
-// flush answers every open request once the peer has read all n.
-func (p *chaoticPeer) flush(n int) {
+// flush answers every open request once the peer has read all n; false
+// when it had not read them within hangGuard.
+func (p *chaoticPeer) flush(n int) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for len(p.requested) < n {
+	for deadline := time.Now().Add(hangGuard); len(p.requested) < n; {
+		if time.Now().After(deadline) {
+			return false
+		}
 		p.mu.Unlock()
 		runtime.Gosched()
 		p.mu.Lock()
@@ -299,6 +330,7 @@ func (p *chaoticPeer) flush(n int) {
 		p.send(`{"jsonrpc":"2.0","id":%s,"result":{"flushed":true}}`, id)
 	}
 	p.open = nil
+	return true
 }
 
 func (p *chaoticPeer) wait() { p.conn.Close(); <-p.done }

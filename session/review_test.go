@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,7 +29,7 @@ func TestTaskCancelUnansweredEndsCancelled(t *testing.T) {
 		t.Fatalf("before tasks/cancel is answered: %v", info.State)
 	}
 	h.clock.Advance(taskCancelTimeout)
-	if _, st, _ := c.Result(); st != Cancelled {
+	if _, st, _ := waitResult(t, c); st != Cancelled {
 		t.Fatalf("state %v", st)
 	}
 }
@@ -39,7 +40,7 @@ func TestInitializeTimeoutSendsNoCancel(t *testing.T) {
 	c, _ := h.s.Call(context.Background(), "initialize", map[string]any{}, CallOptions{Timeout: time.Second})
 	h.readFrame()
 	h.clock.Advance(2 * time.Second)
-	if _, st, _ := c.Result(); st != TimedOut {
+	if _, st, _ := waitResult(t, c); st != TimedOut {
 		t.Fatalf("state %v", st)
 	}
 	h.s.Notify("sync", nil)
@@ -48,14 +49,15 @@ func TestInitializeTimeoutSendsNoCancel(t *testing.T) {
 	}
 }
 
-// failingConn blocks the first Send until released, then fails it.
+// failingConn blocks every Send until released, then fails it.
 type failingConn struct {
 	transport.Conn
 	entered, release chan struct{}
+	once             sync.Once
 }
 
 func (f *failingConn) Send([]byte) error {
-	close(f.entered)
+	f.once.Do(func() { close(f.entered) })
 	<-f.release
 	return errors.New("broken pipe")
 }
@@ -77,16 +79,21 @@ func TestCancelDuringFailedWriteEndsCancelled(t *testing.T) {
 		c, err := s.Call(context.Background(), "x", nil, CallOptions{})
 		done <- result{c, err}
 	}()
-	<-fc.entered
+	waitClosed(t, fc.entered, "the request's write starting")
 	if err := s.Request(Ref{Seq: 1, ID: IntID(1)}).Cancel("user"); err != nil {
 		t.Fatal(err)
 	}
 	close(fc.release)
-	r := <-done
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(hangGuard):
+		t.Fatal("Call did not return after its write failed")
+	}
 	if r.err == nil {
 		t.Fatal("Call reported no send error")
 	}
-	if _, st, _ := r.c.Result(); st != Cancelled {
+	if _, st, _ := waitResult(t, r.c); st != Cancelled {
 		t.Fatalf("state %v", st)
 	}
 }
@@ -101,14 +108,14 @@ func TestShutdownWhileTrimming(t *testing.T) {
 		h.readFrame()
 		if i%2 == 0 {
 			h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{}}`, c.ID())
-			c.Result()
+			waitResult(t, c)
 			continue
 		}
 		pending = append(pending, c)
 	}
 	h.peer.Close()
 	for _, c := range pending {
-		if _, st, _ := c.Result(); st != Failed {
+		if _, st, _ := waitResult(t, c); st != Failed {
 			t.Fatalf("request %s ended %v, want failed", c.ID(), st)
 		}
 	}

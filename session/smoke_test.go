@@ -37,7 +37,7 @@ func TestSmokeRoundTripAndCancel(t *testing.T) {
 	if err := cli.Request(c.Ref()).Cancel("bye"); err != nil {
 		t.Fatal(err)
 	}
-	_, st, err := c.Result()
+	_, st, err := waitResult(t, c)
 	if st != Cancelled || err == nil {
 		t.Fatalf("state %v err %v", st, err)
 	}

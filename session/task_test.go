@@ -24,7 +24,7 @@ func TestTaskRequestIsCancelledWithTasksCancel(t *testing.T) {
 		t.Fatalf("want a tasks/cancel request, got %s %s id=%s", m.Method, m.Params, m.ID)
 	}
 	h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{"taskId":"task-7","status":"cancelled"}}`, m.ID)
-	if _, st, _ := c.Result(); st != Cancelled {
+	if _, st, _ := waitResult(t, c); st != Cancelled {
 		t.Fatalf("state %v", st)
 	}
 	for _, f := range h.wire.out {

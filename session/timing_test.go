@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -46,7 +45,7 @@ func TestCancelBeforeResponse(t *testing.T) {
 	default:
 	}
 	h.clock.Advance(time.Second)
-	res, st, err := c.Result()
+	res, st, err := waitResult(t, c)
 	if st != Cancelled || res != nil || !errors.Is(err, ErrCancelled) {
 		t.Fatalf("Result = %s, %v, %v; want nil, cancelled, ErrCancelled", res, st, err)
 	}
@@ -79,7 +78,7 @@ func TestCancelAndResponseCross(t *testing.T) {
 		t.Errorf("AfterCancel = %v", ev.Late.AfterCancel)
 	}
 	h.clock.Advance(time.Second)
-	if _, st, err := c.Result(); st != Cancelled || !errors.Is(err, ErrCancelled) {
+	if _, st, err := waitResult(t, c); st != Cancelled || !errors.Is(err, ErrCancelled) {
 		t.Fatalf("got %v %v; a response after Cancel returned must never be the result", st, err)
 	}
 }
@@ -98,7 +97,7 @@ func TestResponseBeforeCancel(t *testing.T) {
 	if after := h.wire.written(); after != before {
 		t.Fatalf("Cancel of a finished request wrote %d frames", after-before)
 	}
-	res, st, err := c.Result()
+	res, st, err := waitResult(t, c)
 	if st != Completed || err != nil || string(res) != `{"ok":true}` {
 		t.Fatalf("Result = %s %v %v", res, st, err)
 	}
@@ -173,7 +172,7 @@ func TestTimeoutThenLateTraffic(t *testing.T) {
 	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
 	h.events.waitFor(t, "progress", func(e Event) bool { _, ok := e.(ProgressUpdated); return ok })
 	h.clock.Advance(time.Second)
-	_, st, err := c.Result()
+	_, st, err := waitResult(t, c)
 	if st != TimedOut || !errors.Is(err, ErrTimedOut) {
 		t.Fatalf("got %v %v", st, err)
 	}
@@ -209,7 +208,7 @@ func TestTimeoutResetsOnProgressUpToMaximum(t *testing.T) {
 	}
 	h.clock.Advance(9 * time.Second)
 	// 36s have passed: the maximum (35s) fired even though progress kept coming.
-	_, st, err := c.Result()
+	_, st, err := waitResult(t, c)
 	if st != TimedOut || err == nil || !contains(err.Error(), "maximum") {
 		t.Fatalf("got %v %v", st, err)
 	}
@@ -228,7 +227,7 @@ func TestStrayAndDuplicateResponses(t *testing.T) {
 	h.events.waitFor(t, "stray string id", func(e Event) bool { s, ok := e.(StrayArrived); return ok && contains(string(s.Data), `"id":"1"`) })
 	h.events.waitFor(t, "stray error", func(e Event) bool { s, ok := e.(StrayArrived); return ok && s.Kind == LateError })
 	h.events.waitFor(t, "stray progress", func(e Event) bool { s, ok := e.(StrayArrived); return ok && s.Kind == LateProgress })
-	if res, _, _ := c.Result(); string(res) != `{}` {
+	if res, _, _ := waitResult(t, c); string(res) != `{}` {
 		t.Fatalf("the duplicate replaced the result: %s", res)
 	}
 }
@@ -242,7 +241,7 @@ func TestHostilePeerNoise(t *testing.T) {
 	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
 	h.readFrame()
 	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{}}`)
-	if _, st, _ := c.Result(); st != Completed {
+	if _, st, _ := waitResult(t, c); st != Completed {
 		t.Fatalf("after noise the session must still work; state %v", st)
 	}
 	// Events come in decision order: once completion is seen, so is the noise.
@@ -268,10 +267,10 @@ func TestPeerExitFailsPendingRequests(t *testing.T) {
 	h.s.Request(c2.Ref()).Cancel("bye")
 	h.readFrame()
 	h.peer.Close()
-	if _, st, err := c1.Result(); st != Failed || err == nil {
+	if _, st, err := waitResult(t, c1); st != Failed || err == nil {
 		t.Fatalf("pending request after peer closed: %v %v", st, err)
 	}
-	if _, st, _ := c2.Result(); st != Cancelled {
+	if _, st, _ := waitResult(t, c2); st != Cancelled {
 		t.Fatalf("cancelling request after peer closed: %v", st)
 	}
 	h.events.waitFor(t, "closed by the peer", func(e Event) bool { c, ok := e.(Closed); return ok && c.ByPeer })
@@ -292,14 +291,12 @@ func TestContextCancelSendsCancellation(t *testing.T) {
 	}
 	// The cancel runs on context.AfterFunc's goroutine: wait until it has
 	// armed the settle window before moving the clock past it.
-	for {
-		if info, _ := h.s.Request(c.Ref()).Info(); !info.CancelSentAt.IsZero() {
-			break
-		}
-		runtime.Gosched()
-	}
+	waitUntil(t, "the context's cancel being written", func() bool {
+		info, _ := h.s.Request(c.Ref()).Info()
+		return !info.CancelSentAt.IsZero()
+	})
 	h.clock.Advance(time.Second)
-	if _, st, _ := c.Result(); st != Cancelled {
+	if _, st, _ := waitResult(t, c); st != Cancelled {
 		t.Fatalf("state %v", st)
 	}
 }
@@ -327,8 +324,13 @@ func TestInitializeGivesUpWhenContextEnds(t *testing.T) {
 	}()
 	h.readFrame() // initialize; the peer never answers
 	cancel()
-	if err := <-errc; !errors.Is(err, context.Canceled) {
-		t.Fatalf("Initialize = %v, want context.Canceled", err)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Initialize = %v, want context.Canceled", err)
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("Initialize did not return when its context ended")
 	}
 	if got := h.wire.written(); got != 1 {
 		t.Fatalf("%d frames written; initialize must never be cancelled on the wire", got)
