@@ -561,7 +561,7 @@ func startParent(t *testing.T) (parent *exec.Cmd, server, child int) {
 	}
 	t.Cleanup(func() {
 		parent.Process.Kill()
-		parent.Wait()
+		within(t, "the mcpoke stand-in was reaped after SIGKILL", func() { parent.Wait() })
 	})
 	var line string
 	within(t, "the mcpoke stand-in reported its server's pids", func() {
