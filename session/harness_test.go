@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -30,7 +31,7 @@ type harnessOpts struct {
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	var conn transport.Conn = a
 	h := &harness{t: t, peer: b, clock: newFakeClock()}
 	if o.gated {

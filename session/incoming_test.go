@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -35,7 +36,7 @@ func (s *syncBuffer) String() string {
 }
 
 func newServerHarness(t *testing.T, handlers map[string]Handler) *serverHarness {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	logs := &syncBuffer{}
 	h := &harness{t: t, peer: b, clock: newFakeClock(), wire: &wireLog{}}
 	tap := transport.NewTap(a)

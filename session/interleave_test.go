@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -34,7 +35,7 @@ type cancelOutcome struct {
 }
 
 func runInterleaving(t *testing.T, seed uint64, n int) {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	clock := newFakeClock()
 	cli := New(a, Config{Clock: clock, SettleWindow: 500 * time.Millisecond})
 	events := collect(cli.Subscribe())
