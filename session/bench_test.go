@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpoke/mcpoke/transport"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 )
 
 // Targets (issue 2): a round trip over the in-memory pair in at most 10 µs
@@ -16,7 +16,7 @@ import (
 // of them cancelled within 20 ms.
 
 func newBenchPair(b *testing.B) (cli, srv *Session) {
-	a, c := transport.Pipe()
+	a, c := transporttest.Pipe()
 	srv = New(c, Config{Handlers: map[string]Handler{
 		"echo": func(_ context.Context, in *Incoming) (any, error) { return in.Params, nil },
 	}})
@@ -39,7 +39,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 
 // drainingPeer swallows everything written to it.
 func drainingPeer(b *testing.B) *Session {
-	a, c := transport.Pipe()
+	a, c := transporttest.Pipe()
 	go func() {
 		for {
 			if _, err := c.Recv(); err != nil {

@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // One handle per request: ask whether it can be cancelled, cancel it,
 // read it.
 func ExampleSession_Request() {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	server := session.New(b, session.Config{Handlers: map[string]session.Handler{
 		"sleep": func(ctx context.Context, _ *session.Incoming) (any, error) {
 			<-ctx.Done() // stopped by the client's cancel

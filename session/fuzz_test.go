@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -28,7 +29,7 @@ func FuzzHandleFrame(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, frame []byte) {
-		a, b := transport.Pipe()
+		a, b := transporttest.Pipe()
 		defer b.Close()
 		go func() { // a peer that swallows whatever the session writes
 			for {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -36,7 +37,7 @@ type harnessOpts struct {
 
 func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	var conn transport.Conn = a
 	h := &harness{t: t, peer: b, clock: clocktest.New()}
 	if o.gated {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -36,7 +37,7 @@ func (s *syncBuffer) String() string {
 }
 
 func newServerHarness(t *testing.T, handlers map[string]Handler) *serverHarness {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	logs := &syncBuffer{}
 	h := &harness{t: t, peer: b, clock: clocktest.New(), wire: &wireLog{}}
 	tap := transport.NewTap(a)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -38,7 +39,7 @@ type cancelOutcome struct {
 }
 
 func runInterleaving(t *testing.T, seed uint64, n int) {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	clock := clocktest.New()
 	cli := New(a, Config{Clock: clock, SettleWindow: 500 * time.Millisecond})
 	cli.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -65,7 +66,7 @@ func (f *failingConn) Send([]byte) error {
 // A cancel that comes while the request's own write is failing ends the
 // request cancelled; it must not stay cancelling.
 func TestCancelDuringFailedWriteEndsCancelled(t *testing.T) {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	defer b.Close()
 	fc := &failingConn{Conn: a, entered: make(chan struct{}), release: make(chan struct{})}
 	s := New(fc, Config{Clock: clocktest.New()})

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpoke/mcpoke/transport"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 )
 
 func TestSmokeRoundTripAndCancel(t *testing.T) {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	srv := New(b, Config{Handlers: map[string]Handler{
 		"echo": func(ctx context.Context, in *Incoming) (any, error) { return in.Params, nil },
 		"block": func(ctx context.Context, in *Incoming) (any, error) {

@@ -3,6 +3,39 @@
 // A frame is one JSON-RPC message as raw bytes, without its newline. A
 // transport never interprets frames: it only knows bytes and processes.
 // Lines that are not JSON are delivered as noise, never as an error.
+//
+// # Server processes
+//
+// StartStdio starts each server in a session of its own, with no
+// controlling terminal and its stdin, stdout and stderr on pipes: it cannot
+// open /dev/tty to write on the user's screen, nor push keystrokes into
+// the terminal's input with TIOCSTI.
+//
+// Clean-up reaches the server's family: its process group, its session,
+// every process descended from those while its parent lives, and every
+// process whose environment still carries the server's tag
+// (MCPOKE_SERVER_TAG_<mcpoke pid>=<n>), which descendants inherit through
+// setsid and double forks. On Linux mcpoke makes itself a child subreaper,
+// so a descendant whose parent died is re-parented to mcpoke instead of
+// init; CloseAll and KillAll end every such adopted child, tag or not.
+// Close closes stdin, waits CloseGrace, sends SIGTERM to the family, waits
+// CloseGrace again, then sends SIGKILL; what outlives the server itself
+// gets SIGTERM and up to CloseGrace before SIGKILL.
+//
+// Out of reach:
+//   - When mcpoke itself is SIGKILLed (or crashes) no clean-up runs. On
+//     Linux the kernel then SIGKILLs the server process (Pdeathsig), but
+//     not its descendants: they are re-parented to init (or to a
+//     subreaper above mcpoke) and live on. Elsewhere the server lives on
+//     too, and sees only its stdin close.
+//   - A descendant that leaves the session, drops the tag from its
+//     environment and loses its parent is ended only by CloseAll or
+//     KillAll, not by its own server's Close.
+//   - Outside Linux the family is the process group alone.
+//   - A server runs as the user: it can still open the user's terminal
+//     by its device name (/dev/pts/N) and write to it, and with
+//     CAP_SYS_ADMIN push keys into it. Only running it as another user or
+//     in a sandbox takes that away.
 package transport
 
 import (
@@ -32,7 +65,8 @@ type Conn interface {
 	Send(frame []byte) error
 	// Recv blocks until the next inbound Message. When the connection
 	// ends it returns the reason: ErrClosed after our own Close, or an
-	// error such as *ExitError that says what happened to the peer.
+	// error such as *ExitError or ErrOutputClosed that says what happened
+	// to the peer.
 	Recv() (Message, error)
 	// Close ends the connection and releases everything it holds,
 	// including the server process. It is safe to call more than once.

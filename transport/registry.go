@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // live holds every Stdio whose server has not been stopped and reaped,
@@ -39,8 +40,8 @@ func quit() []*Stdio {
 }
 
 // CloseAll closes every open Stdio at once and returns when their servers
-// are gone. Servers run in their own process groups, so neither a
-// terminal's SIGINT nor a SIGTERM sent to mcpoke reaches them: main must
+// are gone. Servers run in their own sessions, so neither a terminal's
+// SIGINT nor a SIGTERM sent to mcpoke reaches them: main must
 // install a handler that stops them before exiting, e.g.
 //
 //	sig := make(chan os.Signal, 1)
@@ -52,7 +53,11 @@ func quit() []*Stdio {
 // signal), use KillAll.
 //
 // If mcpoke is killed with SIGKILL no handler runs; on Linux the server is
-// then killed by the kernel (see Pdeathsig in stdio_linux.go).
+// then killed by the kernel (see Pdeathsig in stdio_linux.go), but not its
+// descendants (see the package doc).
+//
+// Last, CloseAll kills mcpoke's adopted children: descendants of servers
+// that detached and dropped their tag, out of reach of every Close.
 //
 // After CloseAll, StartStdio fails with ErrQuitting.
 func CloseAll() {
@@ -61,6 +66,7 @@ func CloseAll() {
 		wg.Go(func() { s.Close() })
 	}
 	wg.Wait()
+	killAdopted()
 }
 
 // KillAll sends SIGKILL to the process group of every live server at
@@ -73,6 +79,7 @@ func CloseAll() {
 func KillAll() {
 	all := quit()
 	for _, s := range all {
+		s.forced.Store(true)
 		s.signal(syscall.SIGKILL)
 	}
 	var wg sync.WaitGroup
@@ -82,4 +89,36 @@ func KillAll() {
 		wg.Go(func() { s.Close() })
 	}
 	wg.Wait()
+	killAdopted()
+}
+
+// killAdopted kills and reaps mcpoke's children that are not servers of
+// a live Stdio. On Linux mcpoke is a child subreaper, so a server's
+// descendant whose parent died becomes mcpoke's child; transport is the
+// only part of mcpoke that starts processes, so every such child is a
+// server's descendant.
+func killAdopted() {
+	leaders := map[int]bool{}
+	live.Lock()
+	for s := range live.m {
+		leaders[s.pid] = true
+	}
+	live.Unlock()
+	reap := map[int]bool{}
+	for range familySweeps {
+		kids := adoptedChildren(leaders)
+		alive := false
+		for _, p := range kids {
+			reap[p.pid] = true
+			if !p.zombie {
+				signalProc(p.pid, syscall.SIGKILL)
+				alive = true
+			}
+		}
+		if !alive {
+			break
+		}
+		time.Sleep(familySweepPause)
+	}
+	reapAdopted(reap)
 }

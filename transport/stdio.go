@@ -53,7 +53,38 @@ const (
 	pipeIdleGrace = 100 * time.Millisecond
 	// sendBufferKeep is the largest send buffer kept between frames.
 	sendBufferKeep = 1 << 20
+	// outputClosedGrace is how long a closed stdout waits for the process
+	// to exit: an exiting server is reported with its status and stderr,
+	// one that lives on as ErrOutputClosed.
+	outputClosedGrace = 250 * time.Millisecond
+	// familySweeps bounds the rounds of the final kill: a round finds the
+	// processes that were forked or re-parented during the one before.
+	familySweeps     = 8
+	familySweepPause = 5 * time.Millisecond
+	// familyPoll is how often a server's leftovers are looked for while
+	// they have a grace to go after SIGTERM.
+	familyPoll = 10 * time.Millisecond
 )
+
+// ErrOutputClosed is returned by Recv when the server closed its stdout
+// but did not exit: no response can come any more.
+var ErrOutputClosed = errors.New("server closed its output")
+
+// serverTagKey is the environment key that marks the servers of this
+// mcpoke, and through inheritance their descendants, so that Close finds
+// those that left the server's session. The key names this mcpoke, so
+// that an mcpoke run as a server keeps the tag of the one that started it.
+var serverTagKey = fmt.Sprintf("MCPOKE_SERVER_TAG_%d", os.Getpid())
+
+// serverSeq numbers the servers of this mcpoke for their tags.
+var serverSeq atomic.Int64
+
+// item is what the readers hand to Recv: a Message, or the error that
+// ends the stream while the server still runs.
+type item struct {
+	m   Message
+	err error
+}
 
 // Stdio is a Conn to a server process speaking newline-delimited JSON-RPC
 // on its stdin and stdout. Its stderr lines are kept for StderrTail and
@@ -65,7 +96,13 @@ type Stdio struct {
 	stdin          *os.File
 	stdout, stderr *os.File // our read ends
 	tail           *ring
-	msgs           chan Message
+	msgs           chan item
+	// tag is the KEY=VALUE entry in the server's environment; start is
+	// when it started, in the units of familyOf.
+	tag   string
+	start uint64
+	// ended holds the error that ended Recv's stream before the exit.
+	ended atomic.Pointer[error]
 
 	sendMu  sync.Mutex
 	sendBuf []byte
@@ -82,6 +119,11 @@ type Stdio struct {
 	// could belong to someone else.
 	reapMu sync.Mutex
 	reaped bool
+	// forced is set by KillAll: no more graces.
+	forced atomic.Bool
+	// adopted holds the members of the family that were mcpoke's own
+	// children when signalled: they are reaped here.
+	adopted map[int]bool
 
 	done    chan struct{} // reaped, readers finished, msgs closed
 	exitErr *ExitError
@@ -92,9 +134,12 @@ var _ interface {
 	StderrTail
 } = (*Stdio)(nil)
 
-// StartStdio starts the server in its own process group. Call Close to
-// stop it; see CloseAll and KillAll for stopping servers when mcpoke is
-// signalled.
+// StartStdio starts the server in a session of its own, without a
+// controlling terminal, its stdin, stdout and stderr on pipes. Its
+// environment gets an entry MCPOKE_SERVER_TAG_<mcpoke pid>=<n> by which
+// Close finds its descendants. On Linux the first call makes mcpoke a child
+// subreaper (see the package doc). Call Close to stop the server; see
+// CloseAll and KillAll for stopping servers when mcpoke is signalled.
 func StartStdio(opts StdioOptions) (*Stdio, error) {
 	if opts.MaxFrameSize <= 0 {
 		opts.MaxFrameSize = DefaultMaxFrameSize
@@ -115,8 +160,10 @@ func StartStdio(opts StdioOptions) (*Stdio, error) {
 			return nil, fmt.Errorf("start %q: chdir %s: %w", opts.Command, opts.Dir, err)
 		}
 	}
+	becomeSubreaper()
+	tag := fmt.Sprintf("%s=%d", serverTagKey, serverSeq.Add(1))
 	cmd := exec.Command(opts.Command, opts.Args...)
-	cmd.Env = append(os.Environ(), opts.Env...)
+	cmd.Env = append(append(os.Environ(), opts.Env...), tag)
 	cmd.Dir = opts.Dir
 	cmd.SysProcAttr = sysProcAttr()
 
@@ -168,7 +215,10 @@ func StartStdio(opts StdioOptions) (*Stdio, error) {
 		stdout:      stdoutR,
 		stderr:      stderrR,
 		tail:        newRing(opts.StderrLines),
-		msgs:        make(chan Message, recvBuffer),
+		msgs:        make(chan item, recvBuffer),
+		tag:         tag,
+		start:       startTime(cmd.Process.Pid),
+		adopted:     map[int]bool{},
 		closed:      make(chan struct{}),
 		exited:      make(chan struct{}),
 		readersDone: make(chan struct{}),
@@ -198,7 +248,8 @@ func startError(command string, err error) error {
 	return fmt.Errorf("start %q: %w", command, err)
 }
 
-// Pid is the server's process id, which is also its process group id.
+// Pid is the server's process id, which is also its process group id and
+// its session id.
 func (s *Stdio) Pid() int { return s.pid }
 
 // StderrTail returns up to n of the last stderr lines, oldest first.
@@ -243,17 +294,25 @@ func (s *Stdio) sendGate() error {
 
 // Recv implements Conn. When the server has exited it returns *ExitError,
 // but only after every line it wrote to stdout and stderr was delivered.
+// When the server closes its stdout but lives on, Recv returns
+// ErrOutputClosed, after every frame it wrote.
 func (s *Stdio) Recv() (Message, error) {
 	if s.isClosed() {
 		return Message{}, ErrClosed
 	}
+	if err := s.ended.Load(); err != nil {
+		return Message{}, *err
+	}
 	select {
-	case m, ok := <-s.msgs:
-		if ok {
-			return m, nil
-		}
-		if s.isClosed() {
+	case it, ok := <-s.msgs:
+		switch {
+		case ok && it.err == nil:
+			return it.m, nil
+		case s.isClosed():
 			return Message{}, ErrClosed
+		case ok:
+			s.ended.Store(&it.err)
+			return Message{}, it.err
 		}
 		return Message{}, s.exitErr
 	case <-s.closed:
@@ -263,8 +322,10 @@ func (s *Stdio) Recv() (Message, error) {
 
 // Close implements Conn. It closes the server's stdin, which is how MCP
 // asks a stdio server to stop; after CloseGrace it sends SIGTERM to the
-// server's process group, and after another CloseGrace SIGKILL. It returns
-// once the server is reaped and every goroutine of this Stdio has ended.
+// server's family (its process group, its session and its detached
+// descendants), and after another CloseGrace SIGKILL. Whatever of the
+// family outlives the server itself is killed at once. Close returns once
+// the server is reaped and every goroutine of this Stdio has ended.
 // KillAll cuts the graces short.
 func (s *Stdio) Close() error {
 	s.closeOnce.Do(func() {
@@ -296,22 +357,37 @@ func (s *Stdio) waitExit(d time.Duration) bool {
 	}
 }
 
-// signal signals the server's group unless the leader was already reaped.
-// The leader is also signalled directly, in case it left its group.
-func (s *Stdio) signal(sig syscall.Signal) {
+// signal signals the server's group unless the leader was already reaped,
+// and the rest of its family. The leader is also signalled directly, in
+// case it left its group. It reports whether any of the family was found
+// alive besides the leader.
+func (s *Stdio) signal(sig syscall.Signal) bool {
 	s.reapMu.Lock()
 	defer s.reapMu.Unlock()
 	if !s.reaped {
 		signalGroup(s.pid, sig)
 		s.cmd.Process.Signal(sig)
 	}
+	self := os.Getpid()
+	fam := familyOf(s.pid, s.start, s.tag)
+	for _, p := range fam {
+		if p.ppid == self {
+			s.adopted[p.pid] = true
+		}
+		signalProc(p.pid, sig)
+	}
+	return len(fam) > 0
 }
 
 // deliver hands m to Recv, blocking while Recv is behind. It reports false
 // once Close was called: nobody will read any more.
 func (s *Stdio) deliver(m Message) bool {
+	return s.put(item{m: m})
+}
+
+func (s *Stdio) put(it item) bool {
 	select {
-	case s.msgs <- m:
+	case s.msgs <- it:
 		return true
 	case <-s.closed:
 		return false
@@ -330,6 +406,10 @@ func (s *Stdio) readStdout() {
 	fr := newFrameReader(r, s.opts.MaxFrameSize)
 	for {
 		m, err := fr.next()
+		if err == io.EOF {
+			s.outputClosed()
+			return
+		}
 		if err != nil {
 			return
 		}
@@ -359,6 +439,20 @@ func (s *Stdio) readStderr() {
 	io.Copy(io.Discard, r)
 }
 
+// outputClosed ends Recv's stream with ErrOutputClosed when the server
+// closed its stdout and does not exit: no response can come, and pending
+// requests must not wait for a process that may never end.
+func (s *Stdio) outputClosed() {
+	t := time.NewTimer(outputClosedGrace)
+	defer t.Stop()
+	select {
+	case <-s.exited: // wait reports the exit, with its status
+	case <-s.closed:
+	case <-t.C:
+		s.put(item{err: ErrOutputClosed})
+	}
+}
+
 // wait follows the server from exit to reaping, then ends Recv's stream.
 func (s *Stdio) wait() {
 	held := waitExited(s.pid)
@@ -379,10 +473,11 @@ func (s *Stdio) wait() {
 	case <-t.C:
 	}
 	t.Stop()
-	// Kill whatever the server left in its group. With the leader held
-	// as a zombie its pgid is still ours; where it cannot be held (not
-	// Linux) this is best effort, with a tiny window for pid reuse.
-	signalGroup(s.pid, syscall.SIGKILL)
+	// End whatever the server left in its group and the rest of its
+	// family. With the leader held as a zombie its pgid is still ours;
+	// where it cannot be held (not Linux) this is best effort, with a
+	// tiny window for pid reuse.
+	s.endFamily()
 	// A process outside the group may still hold the pipes: read what is
 	// in them, then stop once they stay idle.
 	s.draining.Store(true)
@@ -399,11 +494,41 @@ func (s *Stdio) wait() {
 		s.reaped = true
 		s.reapMu.Unlock()
 	}
+	s.reapMu.Lock()
+	reapAdopted(s.adopted)
+	s.reapMu.Unlock()
 	s.stdout.Close()
 	s.stderr.Close()
 	s.exitErr = newExitError(s.cmd.ProcessState, s.tail.last(exitStderrLines))
 	close(s.msgs)
 	close(s.done)
+}
+
+// endFamily ends what is left of the server's family once the server is
+// gone: SIGTERM, up to CloseGrace for it to go (unless KillAll forces the
+// end), then SIGKILL.
+func (s *Stdio) endFamily() {
+	if !s.forced.Load() && s.signal(syscall.SIGTERM) {
+		deadline := time.Now().Add(s.opts.CloseGrace)
+		for len(familyOf(s.pid, s.start, s.tag)) > 0 && time.Now().Before(deadline) && !s.forced.Load() {
+			time.Sleep(familyPoll)
+		}
+	}
+	signalGroup(s.pid, syscall.SIGKILL)
+	s.killFamily()
+}
+
+// killFamily kills the family, round after round, until a round finds
+// none of it alive: killing a parent re-parents its children to mcpoke,
+// and a process may fork while it is being killed.
+func (s *Stdio) killFamily() {
+	for range familySweeps {
+		if !s.signal(syscall.SIGKILL) {
+			return
+		}
+		// Give the dying a moment to go before the next round looks.
+		time.Sleep(familySweepPause)
+	}
 }
 
 // pipeReader reads one of the server's output pipes. Once the server is

@@ -11,6 +11,6 @@ func TestPdeathsig(t *testing.T) {
 	// Out of Pdeathsig's reach: see the caveat in stdio_linux.go.
 	defer syscall.Kill(child, syscall.SIGKILL)
 	parent.Process.Signal(syscall.SIGKILL)
-	parent.Wait()
+	within(t, "the SIGKILLed mcpoke stand-in was reaped", func() { parent.Wait() })
 	waitGone(t, "server", server)
 }

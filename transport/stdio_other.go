@@ -23,6 +23,15 @@ func signalGroup(pid int, sig syscall.Signal) error {
 	return nil
 }
 
+func signalProc(pid int, sig syscall.Signal) {
+	if sig != syscall.SIGKILL {
+		return
+	}
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
+}
+
 func describeExit(ps *os.ProcessState) (code int, signal string) {
 	return ps.ExitCode(), ""
 }

@@ -114,9 +114,32 @@ func closeOrHang(t *testing.T, s *Stdio) time.Duration {
 }
 
 // exitOf is how the server ended, once Close or KillAll has returned.
-func exitOf(s *Stdio) *ExitError {
-	<-s.done
+func exitOf(t *testing.T, s *Stdio) *ExitError {
+	t.Helper()
+	waitClosed(t, "the Stdio finished (reaped, readers done)", s.done)
 	return s.exitErr
+}
+
+// waitClosed waits for c to be closed; what says what did not happen.
+func waitClosed(t *testing.T, what string, c <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-c:
+	case <-time.After(hangGuard):
+		t.Fatalf("not done within %v: %s", hangGuard, what)
+	}
+}
+
+// within runs f and fails the test if it has not returned within
+// hangGuard; what says what did not happen.
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	waitClosed(t, what, done)
 }
 
 // gone reports whether pid no longer runs. A zombie counts as gone: it is
@@ -212,7 +235,7 @@ func TestStdioEcho(t *testing.T) {
 	}
 	// The echo server exits at stdin EOF, so Close needs no signals.
 	closeOrHang(t, s)
-	if e := exitOf(s); e.Code != 0 || e.Signal != "" {
+	if e := exitOf(t, s); e.Code != 0 || e.Signal != "" {
 		t.Fatalf("polite server ended with %v, want status 0 without a signal", e)
 	}
 	if _, err := s.Recv(); err != ErrClosed {
@@ -436,8 +459,36 @@ func TestStdioCloseEscalates(t *testing.T) {
 	if d < 2*grace {
 		t.Fatalf("Close took %v: it did not wait for stdin EOF and SIGTERM", d)
 	}
-	if err := <-errc; err != ErrClosed {
-		t.Fatalf("blocked Recv: %v", err)
+	select {
+	case err := <-errc:
+		if err != ErrClosed {
+			t.Fatalf("blocked Recv: %v", err)
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("a Recv blocked during Close did not return")
+	}
+	waitGone(t, "server", s.Pid())
+}
+
+// A server that closes its stdout but lives on can send nothing more:
+// Recv says so at once, without waiting for an exit that may never come.
+func TestStdioOutputClosedWhileRunning(t *testing.T) {
+	s := startFake(t, "closeout", StdioOptions{CloseGrace: 100 * time.Millisecond})
+	if m, err := recv(t, s); err != nil || string(m.Data) != `{"last":true}` {
+		t.Fatalf("got %s %q %v, want the frame written before stdout closed", m.Kind, m.Data, err)
+	}
+	if _, err := recv(t, s); err != ErrOutputClosed {
+		t.Fatalf("Recv after the server closed stdout: %v, want ErrOutputClosed", err)
+	}
+	if gone(s.Pid()) {
+		t.Fatal("the server exited: the test needs it alive to show Recv did not wait for the exit")
+	}
+	if _, err := s.Recv(); err != ErrOutputClosed {
+		t.Fatalf("second Recv: %v, want ErrOutputClosed again", err)
+	}
+	closeOrHang(t, s)
+	if _, err := s.Recv(); err != ErrClosed {
+		t.Fatalf("Recv after Close: %v, want ErrClosed", err)
 	}
 	waitGone(t, "server", s.Pid())
 }
@@ -455,10 +506,10 @@ func TestStdioCloseKillsGroup(t *testing.T) {
 // child. With graces longer than the hang guard, waiting out either one
 // (for the pipe, or before SIGTERM) would hang the test.
 func TestStdioCloseKillsLeftovers(t *testing.T) {
-	s := startFake(t, "orphan", StdioOptions{CloseGrace: time.Hour})
+	s := startFake(t, "orphan", StdioOptions{CloseGrace: 100 * time.Millisecond})
 	gc := pidFrame(t, s)
 	closeOrHang(t, s)
-	if e := exitOf(s); e.Code != 5 || e.Signal != "" {
+	if e := exitOf(t, s); e.Code != 5 || e.Signal != "" {
 		t.Fatalf("server ended with %v, want its own status 5 at stdin EOF", e)
 	}
 	waitGone(t, "grandchild", gc)
@@ -479,7 +530,8 @@ func TestStdioExitWithChildHoldingPipe(t *testing.T) {
 }
 
 // A process that left the group keeps the pipes open; that must not keep
-// the exit from being reported.
+// the exit from being reported. It is still the server's descendant, so
+// it is found by the server's tag and ended.
 func TestStdioExitWithEscapedChild(t *testing.T) {
 	s := startFake(t, "escape", StdioOptions{CloseGrace: 100 * time.Millisecond})
 	gc := pidFrame(t, s)
@@ -491,9 +543,7 @@ func TestStdioExitWithEscapedChild(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	closeOrHang(t, s)
-	if gone(gc) {
-		t.Fatal("escaped child was killed: it should be out of reach")
-	}
+	waitGone(t, "child that left the server's session", gc)
 }
 
 // startParent runs the test binary as an mcpoke-like parent and returns
@@ -511,9 +561,12 @@ func startParent(t *testing.T) (parent *exec.Cmd, server, child int) {
 	}
 	t.Cleanup(func() {
 		parent.Process.Kill()
-		parent.Wait()
+		within(t, "the mcpoke stand-in was reaped after SIGKILL", func() { parent.Wait() })
 	})
-	line, err := bufio.NewReader(out).ReadString('\n')
+	var line string
+	within(t, "the mcpoke stand-in reported its server's pids", func() {
+		line, err = bufio.NewReader(out).ReadString('\n')
+	})
 	if _, scanErr := fmt.Sscan(line, &server, &child); err != nil || scanErr != nil {
 		t.Fatalf("parent said %q: %v", line, err)
 	}
@@ -526,7 +579,9 @@ func TestCloseAllOnSignal(t *testing.T) {
 		t.Fatal("server not running")
 	}
 	parent.Process.Signal(syscall.SIGTERM)
-	if err := parent.Wait(); err != nil {
+	var err error
+	within(t, "the mcpoke stand-in exited after SIGTERM", func() { err = parent.Wait() })
+	if err != nil {
 		t.Fatalf("parent: %v", err)
 	}
 	waitGone(t, "server", server)
@@ -548,17 +603,13 @@ func TestCloseAllInProcess(t *testing.T) {
 		CloseAll()
 		close(returned)
 	}()
-	select {
-	case <-returned:
-	case <-time.After(hangGuard):
-		t.Fatal("CloseAll hung")
-	}
+	waitClosed(t, "CloseAll returned", returned)
 	// Both were stopped politely: stdin EOF for echo; hang ignores EOF
 	// and had to be signalled.
-	if e := exitOf(a); e.Signal == "" {
+	if e := exitOf(t, a); e.Signal == "" {
 		t.Errorf("hanging server ended with %v, want a signal", e)
 	}
-	if e := exitOf(b); e.Code != 0 || e.Signal != "" {
+	if e := exitOf(t, b); e.Code != 0 || e.Signal != "" {
 		t.Errorf("echo server ended with %v, want status 0", e)
 	}
 	waitGone(t, "hanging server", a.Pid())
@@ -621,25 +672,17 @@ func TestKillAll(t *testing.T) {
 		KillAll()
 		close(returned)
 	}()
-	select {
-	case <-returned:
-	case <-time.After(hangGuard):
-		t.Fatal("KillAll hung")
-	}
+	waitClosed(t, "KillAll returned", returned)
 	waitESRCH(t, "server ignoring SIGTERM", a.Pid())
 	waitESRCH(t, "server ignoring SIGTERM with a Close under way", b.Pid())
 	// The grandchild is not ours to reap: a zombie counts as gone.
 	waitGone(t, "server's child", gc)
 	for _, s := range []*Stdio{a, b} {
-		if e := exitOf(s); e.Signal != "SIGKILL" {
+		if e := exitOf(t, s); e.Signal != "SIGKILL" {
 			t.Errorf("server %d ended with %v, want SIGKILL", s.Pid(), e)
 		}
 	}
-	select {
-	case <-closed:
-	case <-time.After(hangGuard):
-		t.Fatal("the Close under way did not end after KillAll")
-	}
+	waitClosed(t, "the Close under way ended after KillAll", closed)
 	live.Lock()
 	n := len(live.m)
 	live.Unlock()

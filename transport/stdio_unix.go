@@ -9,10 +9,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// sysProcAttr puts the server in a process group of its own, so that Close
-// can signal it together with everything it spawned.
+// sysProcAttr starts the server in a session of its own, which is also a
+// process group of its own. A new session has no controlling terminal, so
+// the server cannot open /dev/tty to draw on the user's screen or push
+// keystrokes into its input (TIOCSTI); and Close can signal the group
+// together with everything the server spawned.
 func sysProcAttr() *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: true}
+	a := &syscall.SysProcAttr{Setsid: true}
 	setPdeathsig(a)
 	return a
 }
@@ -25,6 +28,9 @@ func signalGroup(pgid int, sig syscall.Signal) error {
 	}
 	return nil
 }
+
+// signalProc signals one process; it may be gone already.
+func signalProc(pid int, sig syscall.Signal) { syscall.Kill(pid, sig) }
 
 // describeExit turns a wait status into an exit code and a signal name.
 func describeExit(ps *os.ProcessState) (code int, signal string) {

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -123,7 +124,7 @@ func (p *keyProbe) View() tea.View { return p.m.View() }
 func BenchmarkFloodKeyLatency(b *testing.B) {
 	const count = 250_000
 	for b.Loop() {
-		a, srvEnd := transport.Pipe()
+		a, srvEnd := transporttest.Pipe()
 		srv := demo.NewSession(srvEnd, io.Discard)
 		tap := transport.NewTap(a)
 		client := session.New(tap, session.Config{})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -164,7 +165,7 @@ func newTestConn(t *testing.T, clock *clocktest.Clock, tools []map[string]any) *
 // newTestConnWrapped is newTestConn with wrap, if not nil, between the
 // client session and the tap: it sees the client's frames before the wire.
 func newTestConnWrapped(t *testing.T, clock *clocktest.Clock, tools []map[string]any, wrap func(transport.Conn) transport.Conn) *testConn {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	server := newFakeServer(t, b, tools)
 	tap := transport.NewTap(a)
 	var conn transport.Conn = tap

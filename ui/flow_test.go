@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -96,7 +97,7 @@ func startFlow(t *testing.T, clock *clocktest.Clock, conn *Connection, demoHint 
 // demoConn is the built-in demo server on an in-memory pipe, with the
 // client on the fake clock.
 func demoConn(t *testing.T, clock *clocktest.Clock) *Connection {
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	srv := demo.NewSession(b, io.Discard)
 	tap := transport.NewTap(a)
 	client := session.New(tap, session.Config{Clock: clock})
@@ -277,7 +278,7 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 	clock := newFakeClock()
 	tools := []map[string]any{{"name": "x" + evil, "description": "about" + evil,
 		"inputSchema": json.RawMessage(`{"type":"object"}`)}}
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	server := newFakeServer(t, b, tools)
 	server.info = map[string]any{"name": "srv" + evil, "version": "6" + evil}
 	tap := transport.NewTap(a)
@@ -291,7 +292,7 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 	f.keys("enter")
 	call := server.nextCall()
 	call.Reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "result" + evil}}})
-	if err := transport.Inject(a, transport.Message{Kind: wire.KindStderr, Data: []byte("stderr" + evil)}); err != nil {
+	if err := transporttest.Inject(a, transport.Message{Kind: wire.KindStderr, Data: []byte("stderr" + evil)}); err != nil {
 		t.Fatal(err)
 	}
 	f.golden("result", `result\x1b]0;pwned`, "✓ completed")

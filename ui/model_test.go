@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -523,7 +524,7 @@ func TestCancelWithReasonRefusedWithoutAsking(t *testing.T) {
 func TestWireLogMarksNoiseAndShowsPrettyJSON(t *testing.T) {
 	d, tc := newTestModel(t, 120, 35)
 	a := tc.tap.Conn // the pipe end under the tap
-	if err := transport.Inject(a, transport.Message{Kind: wire.KindNoise, Data: []byte("not json at all")}); err != nil {
+	if err := transporttest.Inject(a, transport.Message{Kind: wire.KindNoise, Data: []byte("not json at all")}); err != nil {
 		t.Fatal(err)
 	}
 	d.key("w")
@@ -545,7 +546,7 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	for _, token := range []string{`"a"`, `"b"`, `"a"`} {
 		frame := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + token + `,"progress":1}}`
-		if err := transport.Inject(tc.tap.Conn, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
+		if err := transporttest.Inject(tc.tap.Conn, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
 			t.Fatal(err)
 		}
 	}

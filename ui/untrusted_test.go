@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -74,7 +75,7 @@ func TestServerChosenIDsAreEscaped(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	// The id holds a raw RLO and a raw C1 control, both valid in JSON.
 	frame := `{"jsonrpc":"2.0","id":"` + "\u202eevil\u0085" + `","method":"ping"}`
-	if err := transport.Inject(tc.tap.Conn, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
+	if err := transporttest.Inject(tc.tap.Conn, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
 		t.Fatal(err)
 	}
 	var in *requestRow

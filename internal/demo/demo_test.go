@@ -12,8 +12,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -49,7 +49,7 @@ func start(t *testing.T) (*session.Session, *lockedBuffer) {
 // startServer is start with the server's hooks set by setup.
 func startServer(t *testing.T, setup func(*server)) (*session.Session, *lockedBuffer) {
 	t.Helper()
-	a, b := transport.Pipe()
+	a, b := transporttest.Pipe()
 	log := &lockedBuffer{}
 	s := newServer(log)
 	if setup != nil {

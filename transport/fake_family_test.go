@@ -1,0 +1,118 @@
+//go:build unix
+
+package transport
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Environment of the family modes.
+const (
+	// fakeMarksEnv names a directory where a process that got SIGTERM
+	// leaves a file named after its role.
+	fakeMarksEnv = "MCPOKE_FAKE_MARKS"
+	// fakeRoleEnv is the role of a termchild: its marker's name.
+	fakeRoleEnv = "MCPOKE_FAKE_ROLE"
+	// fakeBareEnv makes the detached grandchild drop its environment,
+	// and with it the server's tag.
+	fakeBareEnv = "MCPOKE_FAKE_BARE"
+)
+
+func init() {
+	fakeModes["termfamily"] = fakeTermFamily
+	fakeModes["termchild"] = fakeTermChild
+	fakeModes["doublefork"] = fakeDoubleFork
+	fakeModes["closeout"] = fakeCloseOut
+}
+
+// startTermChild starts a termchild in role and returns its pid once it
+// is ready for SIGTERM.
+func startTermChild(role string, detach, bare bool) int {
+	c := exec.Command(os.Args[0])
+	c.Env = append(os.Environ(), fakeServerEnv+"=termchild", fakeRoleEnv+"="+role)
+	if bare {
+		c.Env = []string{fakeServerEnv + "=termchild", fakeRoleEnv + "=" + role,
+			fakeMarksEnv + "=" + os.Getenv(fakeMarksEnv), quickRaceExit}
+	}
+	if detach {
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
+	out, err := c.StdoutPipe()
+	if err == nil {
+		err = c.Start()
+	}
+	if err == nil {
+		_, err = bufio.NewReader(out).ReadString('\n')
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "termchild:", err)
+		os.Exit(1)
+	}
+	return c.Process.Pid
+}
+
+// fakeTermFamily is a server with a child in its group and a grandchild
+// that left through a double fork with setsid. It reports both pids, then
+// ignores stdin EOF; at SIGTERM it waits for both to have marked their own
+// SIGTERM and exits.
+func fakeTermFamily() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	child := startTermChild("child", false, false)
+
+	mid := exec.Command(os.Args[0])
+	mid.Env = append(os.Environ(), fakeServerEnv+"=doublefork")
+	line, err := mid.Output()
+	var detached int
+	if err == nil {
+		_, err = fmt.Sscan(string(line), &detached)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "doublefork:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("{\"pids\":[%d,%d]}\n", child, detached)
+	<-sig
+	marks := os.Getenv(fakeMarksEnv)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		_, err1 := os.Stat(filepath.Join(marks, "child"))
+		_, err2 := os.Stat(filepath.Join(marks, "detached"))
+		if err1 == nil && err2 == nil {
+			break
+		}
+	}
+	os.Exit(0)
+}
+
+// fakeDoubleFork starts a detached termchild, prints its pid and exits,
+// so the termchild's parent is gone.
+func fakeDoubleFork() {
+	fmt.Println(startTermChild("detached", true, os.Getenv(fakeBareEnv) != ""))
+}
+
+// fakeTermChild says it is ready, then at SIGTERM leaves its marker and
+// exits.
+func fakeTermChild() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	fmt.Println("ready")
+	<-sig
+	os.WriteFile(filepath.Join(os.Getenv(fakeMarksEnv), os.Getenv(fakeRoleEnv)), []byte(strconv.Itoa(os.Getpid())), 0o644)
+	os.Exit(0)
+}
+
+// fakeCloseOut writes one frame, closes its stdout and lives on, deaf to
+// stdin EOF.
+func fakeCloseOut() {
+	os.Stdout.WriteString("{\"last\":true}\n")
+	os.Stdout.Close()
+	fakeHang()
+}
