@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -149,9 +150,10 @@ func (fs *fakeServer) seenCancels() []cancelSeen {
 type testConn struct {
 	server *fakeServer
 	client *session.Session
-	tap    *transport.Tap
-	clock  *fakeClock
-	conn   *Connection
+	// pipe is the client's end of the pipe, under the connection's tap.
+	pipe  transport.Conn
+	clock *fakeClock
+	conn  *connect.Conn
 }
 
 // newTestConn builds a fake server, a tapped pipe and a client session
@@ -161,26 +163,27 @@ func newTestConn(t *testing.T, clock *fakeClock, tools []map[string]any) *testCo
 }
 
 // newTestConnWrapped is newTestConn with wrap, if not nil, between the
-// client session and the tap: it sees the client's frames before the wire.
+// connection and the pipe: it sees the client's frames before the pipe.
 func newTestConnWrapped(t *testing.T, clock *fakeClock, tools []map[string]any, wrap func(transport.Conn) transport.Conn) *testConn {
 	a, b := transport.Pipe()
 	server := newFakeServer(t, b, tools)
-	tap := transport.NewTap(a)
-	var conn transport.Conn = tap
+	var pipe transport.Conn = a
 	if wrap != nil {
-		conn = wrap(tap)
+		pipe = wrap(a)
 	}
-	client := session.New(conn, session.Config{Clock: clock})
-	t.Cleanup(func() { client.Close() })
-	return &testConn{server: server, client: client, tap: tap, clock: clock,
-		conn: &Connection{Session: client, Tap: tap, Transport: "stdio", Label: "fake"}}
+	conn := connect.Attach(connect.Spec{Name: "fake"}, pipe, connect.Options{Session: session.Config{Clock: clock}})
+	t.Cleanup(func() { conn.Close() })
+	return &testConn{server: server, client: conn.Session, pipe: a, clock: clock, conn: conn}
 }
 
-// connector returns a Connector that hands out tc once.
-func (tc *testConn) connector() Connector {
+// connectFunc is Options.Connect.
+type connectFunc = func(context.Context) (*connect.Conn, error)
+
+// connector returns an Options.Connect that hands out tc once.
+func (tc *testConn) connector() connectFunc {
 	var once sync.Once
-	return func(context.Context) (*Connection, error) {
-		var c *Connection
+	return func(context.Context) (*connect.Conn, error) {
+		var c *connect.Conn
 		once.Do(func() { c = tc.conn })
 		if c == nil {
 			return nil, errors.New("test connector used twice")

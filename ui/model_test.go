@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -20,7 +21,7 @@ import (
 
 func TestStartShowsServerAndHandshake(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
-	d.waitScreen("fake-server 1.2.3", "MCP 2025-11-25", "stdio", "● ready", "2 completed",
+	d.waitScreen("fake-server 1.2.3", "MCP 2025-11-25", "memory", "● ready", "2 completed",
 		"initialize", "tools/list", "TOOLS 4", "sleep", "Sleeps, reporting")
 	d.waitScreen("Try it: select sleep, press enter twice, then c")
 }
@@ -285,7 +286,7 @@ func TestReconnectStartsANewSession(t *testing.T) {
 	conns[1].server.info = map[string]any{"name": "second-server", "version": "2"}
 	next := 0
 	m := New(Options{Now: clock.Now, Static: true, FrameInterval: time.Millisecond,
-		Connect: func(context.Context) (*Connection, error) { c := conns[next]; next++; return c.conn, nil }})
+		Connect: func(context.Context) (*connect.Conn, error) { c := conns[next]; next++; return c.conn, nil }})
 	d := newDriver(t, m, 100, 30)
 	d.waitScreen("fake-server 1.2.3", "TOOLS 4")
 	d.callTool(conns[0], "sleep")
@@ -522,7 +523,7 @@ func TestCancelWithReasonRefusedWithoutAsking(t *testing.T) {
 
 func TestWireLogMarksNoiseAndShowsPrettyJSON(t *testing.T) {
 	d, tc := newTestModel(t, 120, 35)
-	a := tc.tap.Conn // the pipe end under the tap
+	a := tc.pipe // the pipe end under the tap
 	if err := transport.Inject(a, transport.Message{Kind: wire.KindNoise, Data: []byte("not json at all")}); err != nil {
 		t.Fatal(err)
 	}
@@ -545,7 +546,7 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	for _, token := range []string{`"a"`, `"b"`, `"a"`} {
 		frame := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + token + `,"progress":1}}`
-		if err := transport.Inject(tc.tap.Conn, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
+		if err := transport.Inject(tc.pipe, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
 			t.Fatal(err)
 		}
 	}

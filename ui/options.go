@@ -1,18 +1,19 @@
 package ui
 
 import (
+	"context"
 	"time"
 
-	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/internal/connect"
 )
 
 // Options configure the UI.
 type Options struct {
-	// Connect starts the server and a session on it; the UI calls it at
-	// start and on every reconnect. Required.
-	Connect Connector
-	// ClientInfo is what initialize says about us.
-	ClientInfo session.Implementation
+	// Connect starts the server and a session on it, not yet
+	// initialized, so that the UI sees initialize like any request. The
+	// UI calls it at start and on every reconnect, always from a tea.Cmd.
+	// Required.
+	Connect func(context.Context) (*connect.Conn, error)
 	// Demo marks the built-in demo server: the first run shows a hint.
 	Demo bool
 	// Timeout applies to new calls until changed with the timeout key.
