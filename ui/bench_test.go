@@ -23,7 +23,7 @@ import (
 // some with progress and badges, on a w×h screen.
 func tableOf(n, w, h int) *Model {
 	now := testEpoch.Add(time.Hour)
-	m := New(Options{Now: func() time.Time { return now }, Static: true})
+	m := New(Options{now: func() time.Time { return now }, static: true})
 	m.resize(w, h)
 	states := []session.State{session.Pending, session.Cancelling, session.Completed,
 		session.Failed, session.TimedOut, session.Cancelled}

@@ -23,7 +23,7 @@ func connectCmd(gen int, connect func(context.Context) (*connect.Conn, error), i
 		if err != nil {
 			return connectedMsg{gen: gen, err: err}
 		}
-		feed := NewFeed(conn.Session, conn, interval)
+		feed := subscribeFeed(conn.Session, conn, interval)
 		return connectedMsg{gen: gen, conn: conn, feed: feed}
 	}
 }

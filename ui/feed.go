@@ -89,16 +89,16 @@ type Feed struct {
 	once   sync.Once
 }
 
-// RecordSource hands every frame in and out to its observers, as a
+// recordSource hands every frame in and out to its observers, as a
 // connect.Conn does: the wire log's source. The UI reaches the wire only
 // through it and the session.
-type RecordSource interface {
+type recordSource interface {
 	Observe(func(wire.Record))
 }
 
-// NewFeed subscribes to s (and observes records, if not nil) and starts
+// subscribeFeed subscribes to s (and observes records, if not nil) and starts
 // draining. Call it before the first request to see everything.
-func NewFeed(s *session.Session, records RecordSource, interval time.Duration) *Feed {
+func subscribeFeed(s *session.Session, records recordSource, interval time.Duration) *Feed {
 	sub := s.Subscribe()
 	f := newFeed(sub.C, interval)
 	if records != nil {

@@ -74,7 +74,7 @@ type flow struct {
 // startFlow runs the UI on conn.
 func startFlow(t *testing.T, clock *fakeClock, conn *connect.Conn, demoHint bool) *flow {
 	used := false
-	m := New(Options{Now: clock.Now, Static: true, Demo: demoHint, FrameInterval: time.Millisecond,
+	m := New(Options{now: clock.Now, static: true, Demo: demoHint, frameInterval: time.Millisecond,
 		Connect: func(context.Context) (*connect.Conn, error) {
 			if used {
 				return nil, io.EOF

@@ -101,7 +101,7 @@ func (m *Model) reconnect() tea.Cmd {
 	m.relayout()
 	m.setStatus("reconnecting…", false)
 	closeOld := closeCmd(old, oldFeed, "client reconnecting", nil)
-	connect := connectCmd(m.gen, m.opts.Connect, m.opts.FrameInterval)
+	connect := connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval)
 	return tea.Batch(func() tea.Msg {
 		closeOld() // the old server goes before the new one starts
 		return connect()

@@ -83,10 +83,10 @@ type Model struct {
 
 // New returns the UI's root model.
 func New(opts Options) *Model {
-	if opts.Now == nil {
-		opts.Now = time.Now
+	if opts.now == nil {
+		opts.now = time.Now
 	}
-	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.Now, Animate: !opts.Static,
+	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.now, Animate: !opts.static,
 		Width: 80, Height: 24}
 	store := newRequestStore(opts.MaxRows)
 	m := &Model{
@@ -114,7 +114,7 @@ func New(opts Options) *Model {
 
 // Init implements tea.Model: ask the terminal's background, connect.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, connectCmd(m.gen, m.opts.Connect, m.opts.FrameInterval), m.startTicking())
+	return tea.Batch(tea.RequestBackgroundColor, connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval), m.startTicking())
 }
 
 // Update implements tea.Model.

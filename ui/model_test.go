@@ -285,7 +285,7 @@ func TestReconnectStartsANewSession(t *testing.T) {
 	conns := []*testConn{newTestConn(t, clock, defaultFakeTools()), newTestConn(t, clock, defaultFakeTools())}
 	conns[1].server.info = map[string]any{"name": "second-server", "version": "2"}
 	next := 0
-	m := New(Options{Now: clock.Now, Static: true, FrameInterval: time.Millisecond,
+	m := New(Options{now: clock.Now, static: true, frameInterval: time.Millisecond,
 		Connect: func(context.Context) (*connect.Conn, error) { c := conns[next]; next++; return c.conn, nil }})
 	d := newDriver(t, m, 100, 30)
 	d.waitScreen("fake-server 1.2.3", "TOOLS 4")
@@ -411,7 +411,7 @@ func TestHostileStringsAreEscaped(t *testing.T) {
 		"inputSchema": json.RawMessage(`{"type":"object"}`)}}
 	tc := newTestConn(t, clock, tools)
 	tc.server.info = map[string]any{"name": "srv" + evil, "version": "1" + evil}
-	m := New(Options{Connect: tc.connector(), Now: clock.Now, Static: true, FrameInterval: time.Millisecond})
+	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
 	d.waitScreen(`srv\x1b]0;pwned\x07\x1b[2J\u202eevil`)
 	d.send(feedMsg{gen: m.gen, batch: &Batch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
@@ -595,7 +595,7 @@ func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	var releaseOnce sync.Once
 	release := func() { releaseOnce.Do(func() { close(hold.release) }) }
 	t.Cleanup(release) // before the session closes
-	m := New(Options{Connect: tc.connector(), Now: clock.Now, Static: true, FrameInterval: time.Millisecond,
+	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond,
 		Timeout: 1500 * time.Millisecond})
 	d := newDriver(t, m, 120, 30)
 	d.waitScreen("TOOLS 4")

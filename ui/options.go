@@ -18,14 +18,17 @@ type Options struct {
 	Demo bool
 	// Timeout applies to new calls until changed with the timeout key.
 	Timeout time.Duration
-	// Now is the clock for live times; default time.Now.
-	Now func() time.Time
-	// Static turns off spinners and ticks, for deterministic tests.
-	Static bool
-	// FrameInterval bounds how often session events reach the model;
-	// default DefaultFrameInterval.
-	FrameInterval time.Duration
 	// MaxRows is how many finished requests the table keeps; default
 	// 10,000, like the session.
 	MaxRows int
+
+	// The tests of this package set these for deterministic screens.
+
+	// now is the clock for live times; default time.Now.
+	now func() time.Time
+	// static turns off spinners and ticks.
+	static bool
+	// frameInterval bounds how often session events reach the model;
+	// default DefaultFrameInterval.
+	frameInterval time.Duration
 }

@@ -42,7 +42,7 @@ func TestStatusErrorsAreEscaped(t *testing.T) {
 		if connect == nil {
 			connect = tc.connector()
 		}
-		m := New(Options{Connect: connect, Now: newFakeClock().Now, Static: true, FrameInterval: time.Millisecond})
+		m := New(Options{Connect: connect, now: newFakeClock().Now, static: true, frameInterval: time.Millisecond})
 		return newDriver(t, m, 200, 30)
 	}
 	t.Run("server would not start", func(t *testing.T) {

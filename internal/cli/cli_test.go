@@ -26,8 +26,8 @@ func TestParseArgs(t *testing.T) {
 		if (err == nil) != (wantErr == "") || err != nil && !strings.Contains(err.Error(), wantErr) {
 			t.Errorf("parseArgs(%q) = %v, want %q", in, err, wantErr)
 		}
-		if err != nil && ExitCode(err) != ExitUsage {
-			t.Errorf("parseArgs(%q): exit code %d", in, ExitCode(err))
+		if err != nil && exitStatus(err) != ExitUsage {
+			t.Errorf("parseArgs(%q): exit code %d", in, exitStatus(err))
 		}
 	}
 }
@@ -38,7 +38,7 @@ func TestFindToolSuggests(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := findTool(tools, "eco", "demo")
-	if err == nil || !strings.Contains(err.Error(), `did you mean echo?`) || ExitCode(err) != ExitUsage {
+	if err == nil || !strings.Contains(err.Error(), `did you mean echo?`) || exitStatus(err) != ExitUsage {
 		t.Errorf("got %v", err)
 	}
 	_, err = findTool(tools, "zzzzzzzz", "demo")

@@ -48,7 +48,7 @@ func execute(ctx context.Context) int {
 		fang.WithVersion(version.String()),
 		fang.WithErrorHandler(printError),
 	)
-	return ExitCode(err)
+	return exitStatus(err)
 }
 
 // printError prints a command's error as plain lines starting with
@@ -60,7 +60,7 @@ func printError(w io.Writer, _ fang.Styles, err error) {
 		return
 	}
 	fmt.Fprintf(w, "mcpoke: %s\n", termtext.Block(err.Error()))
-	if ExitCode(err) == ExitUsage && isFlagError(err) {
+	if exitStatus(err) == ExitUsage && isFlagError(err) {
 		fmt.Fprintln(w, "Run mcpoke --help (or mcpoke COMMAND --help) for usage.")
 	}
 }

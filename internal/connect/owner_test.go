@@ -62,8 +62,8 @@ func TestAttachInitializesOverAPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if peer.ServerInfo.Name != demo.ServerName || c.Peer().ServerInfo != peer.ServerInfo || c.Transport() != "memory" || c.Pid() != 0 {
-		t.Errorf("peer %+v, Peer() %+v, transport %s, pid %d", peer, c.Peer(), c.Transport(), c.Pid())
+	if peer.ServerInfo.Name != demo.ServerName || c.Peer().ServerInfo != peer.ServerInfo || c.Transport() != "memory" || c.pid() != 0 {
+		t.Errorf("peer %+v, Peer() %+v, transport %s, pid %d", peer, c.Peer(), c.Transport(), c.pid())
 	}
 	select {
 	case r := <-recs:

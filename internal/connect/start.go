@@ -20,8 +20,8 @@ import (
 // when Options.InitTimeout is zero.
 const DefaultInitTimeout = 30 * time.Second
 
-// ClientInfo is what initialize says about mcpoke.
-var ClientInfo = session.Implementation{Name: "mcpoke", Version: version.String()}
+// clientInfo is what initialize says about mcpoke.
+var clientInfo = session.Implementation{Name: "mcpoke", Version: version.String()}
 
 // Options tune Start. The zero value works.
 type Options struct {
@@ -137,7 +137,7 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 		// for its answer whatever ctx does; the select below gives up on it.
 		peer, err := c.Session.Initialize(context.Background(), session.InitializeOptions{
 			ProtocolVersion: c.opts.Protocol,
-			ClientInfo:      ClientInfo,
+			ClientInfo:      clientInfo,
 		})
 		done <- outcome{peer, err}
 	}()
@@ -150,7 +150,7 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 			err = fmt.Errorf("no answer to initialize within %s; is it an MCP server speaking stdio? "+
 				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", timeout)
 		}
-		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.StderrTail(stderrInError)}
+		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
 		c.Close()
 		<-done
 		return session.PeerInfo{}, se
@@ -187,7 +187,7 @@ func (c *Conn) initializeError(err error) error {
 			return se
 		}
 	}
-	se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.StderrTail(stderrInError)}
+	se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
 	c.Close()
 	return se
 }
@@ -212,11 +212,11 @@ func (c *Conn) Observe(o func(wire.Record)) { c.tap.Observe(o) }
 // transcript and wire times.
 func (c *Conn) Started() time.Time { return c.tap.Start() }
 
-// StderrTail returns up to n of the server's last stderr lines.
-func (c *Conn) StderrTail(n int) []string { return c.tap.StderrTail(n) }
+// stderrTail returns up to n of the server's last stderr lines.
+func (c *Conn) stderrTail(n int) []string { return c.tap.StderrTail(n) }
 
-// Pid is the server's process id, or 0 when mcpoke did not start it.
-func (c *Conn) Pid() int {
+// pid is the server's process id, or 0 when mcpoke did not start it.
+func (c *Conn) pid() int {
 	if c.stdio == nil {
 		return 0
 	}

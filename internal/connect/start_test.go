@@ -81,8 +81,8 @@ func TestStartInitializeCallWithTranscriptAndLog(t *testing.T) {
 	if err != nil || !strings.Contains(string(res), `"hi"`) {
 		t.Fatalf("%s %v", res, err)
 	}
-	if c.Pid() <= 0 {
-		t.Errorf("pid %d", c.Pid())
+	if c.pid() <= 0 {
+		t.Errorf("pid %d", c.pid())
 	}
 	c.Close()
 
