@@ -27,6 +27,9 @@ type fakeServer struct {
 	info    map[string]any
 	// initErr and listErr, when set, fail initialize and tools/list.
 	initErr, listErr error
+	// nextCursor, when set, ends every tools/list page: a server whose
+	// paging loops.
+	nextCursor string
 }
 
 // fakeCall is one tools/call the test controls.
@@ -84,6 +87,9 @@ func newFakeServer(t *testing.T, conn transport.Conn, tools []map[string]any) *f
 			"tools/list": func(ctx context.Context, in *session.Incoming) (any, error) {
 				if fs.listErr != nil {
 					return nil, fs.listErr
+				}
+				if fs.nextCursor != "" {
+					return map[string]any{"tools": fs.tools, "nextCursor": fs.nextCursor}, nil
 				}
 				return map[string]any{"tools": fs.tools}, nil
 			},

@@ -625,3 +625,12 @@ func TestCancelSendFailureShowsInDetail(t *testing.T) {
 	}}})
 	d.waitScreen(`cancel "cancelled by user" · decided +0.0s · not sent: send: pipe closed`)
 }
+
+func TestToolListCutShortIsShownAsAWarning(t *testing.T) {
+	clock := newFakeClock()
+	tc := newTestConn(t, clock, defaultFakeTools())
+	tc.server.nextCursor = "again" // the second page points at itself
+	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 160, 30)
+	d.waitScreen("TOOLS 8", "tools/list: the server repeated a nextCursor")
+}
