@@ -8,11 +8,4 @@ import (
 	"github.com/mcpoke/mcpoke/internal/cli"
 )
 
-func main() {
-	ctx, interrupted := stopOnSignal()
-	code := cli.Execute(ctx)
-	if sig, ok := interrupted(); ok {
-		code = 128 + sig
-	}
-	os.Exit(code)
-}
+func main() { os.Exit(cli.Main()) }

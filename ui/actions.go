@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -21,8 +21,11 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 	if m.conn == nil {
 		return nil
 	}
-	params := append(append([]byte(`{"name":`), quoteJSON(name)...), `,"arguments":`...)
-	params = append(append(params, args...), '}')
+	params, err := mcp.CallToolParams(name, args)
+	if err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
 	m.calledTool = true
 	m.setStatus("calling "+termtext.Line(name)+"…", false)
 	return callCmd(m.gen, m.conn.Session, "tools/call", params, m.timeout, "tools/call "+termtext.Line(name))
@@ -132,10 +135,4 @@ func timeoutText(d time.Duration) string {
 		return ""
 	}
 	return d.String()
-}
-
-// quoteJSON encodes s as a JSON string.
-func quoteJSON(s string) []byte {
-	b, _ := json.Marshal(s)
-	return b
 }

@@ -9,9 +9,9 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpoke/mcpoke/internal/toolschema"
-
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/internal/toolschema"
 )
 
 // editorAction is what a key in the editor asks the model to do.
@@ -29,7 +29,7 @@ const (
 type argEditor struct {
 	c *Common
 
-	tool      Tool
+	tool      mcp.Tool
 	schema    *toolschema.Schema
 	schemaErr string
 	fields    []*formField
@@ -65,14 +65,14 @@ func (e *argEditor) SetSize(w, h int) {
 }
 
 // Open starts editing arguments for tool.
-func (e *argEditor) Open(tool Tool, schema *toolschema.Schema, schemaErr error) tea.Cmd {
-	*e = argEditor{c: e.c, tool: tool, schema: schema, width: e.width, height: e.height}
-	if schemaErr != nil {
-		e.schemaErr = "inputSchema does not compile, arguments are sent unchecked: " + termtext.Line(schemaErr.Error())
+func (e *argEditor) Open(tool mcp.Tool) tea.Cmd {
+	*e = argEditor{c: e.c, tool: tool, schema: tool.Schema, width: e.width, height: e.height}
+	if tool.SchemaErr != nil {
+		e.schemaErr = "inputSchema does not compile, arguments are sent unchecked: " + termtext.Line(tool.SchemaErr.Error())
 	}
 	e.json = newJSONArea()
 	e.SetSize(e.width, e.height)
-	e.fields, e.formOK = buildForm(tool.InputSchema)
+	e.fields, e.formOK = buildForm(tool)
 	if !e.formOK {
 		e.jsonMode = true
 		e.json.SetValue(e.template())
@@ -86,30 +86,22 @@ func (e *argEditor) Open(tool Tool, schema *toolschema.Schema, schemaErr error) 
 
 // template is the starting JSON for a schema the form cannot show.
 func (e *argEditor) template() string {
-	names, _, _ := orderedObject(schemaProperties(e.tool.InputSchema))
-	if len(names) == 0 {
+	props := e.tool.Input.Properties
+	if len(props) == 0 {
 		return "{}"
 	}
 	var b strings.Builder
 	b.WriteString("{\n")
-	for i, n := range names {
-		q, _ := json.Marshal(n)
+	for i, p := range props {
+		q, _ := json.Marshal(p.Name)
 		b.WriteString("  " + string(q) + ": null")
-		if i < len(names)-1 {
+		if i < len(props)-1 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
 	}
 	b.WriteString("}")
 	return b.String()
-}
-
-func schemaProperties(schema json.RawMessage) json.RawMessage {
-	var s struct {
-		Properties json.RawMessage `json:"properties"`
-	}
-	_ = json.Unmarshal(schema, &s)
-	return s.Properties
 }
 
 // Update implements tea.Model for the editor's keys. On editorSend, args

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/mcpoke/mcpoke/internal/mcp"
+
 	"encoding/json"
 	"strings"
 	"testing"
@@ -26,12 +28,15 @@ func openEditor(t *testing.T, schema string) *argEditor {
 	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap()}
 	e := newArgEditor(c)
 	e.SetSize(70, 30)
-	tool := Tool{Name: "greet", Description: "Greets.", InputSchema: json.RawMessage(schema)}
-	tool.schema, tool.schemaErr = compileSchema(tool.InputSchema)
-	if tool.schemaErr != nil {
-		t.Fatal(tool.schemaErr)
+	entry, _ := json.Marshal(map[string]any{"name": "greet", "description": "Greets.", "inputSchema": json.RawMessage(schema)})
+	tool, err := mcp.ParseTool(entry)
+	if err != nil {
+		t.Fatal(err)
 	}
-	e.Open(tool, tool.schema, tool.schemaErr)
+	if tool.SchemaErr != nil {
+		t.Fatal(tool.SchemaErr)
+	}
+	e.Open(tool)
 	return e
 }
 

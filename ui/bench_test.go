@@ -13,17 +13,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // tableOf returns a model whose table holds n requests in every state,
 // some with progress and badges, on a w×h screen.
 func tableOf(n, w, h int) *Model {
 	now := testEpoch.Add(time.Hour)
-	m := New(Options{Now: func() time.Time { return now }, Static: true})
+	m := New(Options{now: func() time.Time { return now }, static: true})
 	m.resize(w, h)
 	states := []session.State{session.Pending, session.Cancelling, session.Completed,
 		session.Failed, session.TimedOut, session.Cancelled}
@@ -126,10 +126,9 @@ func BenchmarkFloodKeyLatency(b *testing.B) {
 	for b.Loop() {
 		a, srvEnd := transporttest.Pipe()
 		srv := demo.NewSession(srvEnd, io.Discard)
-		tap := transport.NewTap(a)
-		client := session.New(tap, session.Config{})
-		conn := &Connection{Session: client, Tap: tap, Transport: "stdio"}
-		m := New(Options{Connect: func(context.Context) (*Connection, error) { return conn, nil }})
+		conn := connect.Attach(connect.Spec{}, a, connect.Options{})
+		client := conn.Session
+		m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil }})
 		p := &keyProbe{m: m, lat: make(chan time.Duration, 100_000)}
 		prog := tea.NewProgram(p, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 35),
 			tea.WithColorProfile(colorprofile.TrueColor), tea.WithoutSignals())

@@ -7,71 +7,41 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// The commands below are the only place the UI calls the session or the
-// Connector: they run outside Update and report back with a message that
+// The commands below are the only place the UI calls the session or
+// Options.Connect: they run outside Update and report back with a message that
 // names the connection generation and, where there is one, the request.
 
 // connectCmd starts a server and subscribes to its session.
-func connectCmd(gen int, connect Connector, interval time.Duration) tea.Cmd {
+func connectCmd(gen int, connect func(context.Context) (*connect.Conn, error), interval time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		conn, err := connect(context.Background())
 		if err != nil {
 			return connectedMsg{gen: gen, err: err}
 		}
-		feed := NewFeed(conn.Session, conn.Tap, interval)
+		feed := subscribeFeed(conn.Session, conn, interval)
 		return connectedMsg{gen: gen, conn: conn, feed: feed}
 	}
 }
 
 // initializeCmd runs the MCP handshake.
-func initializeCmd(gen int, conn *Connection, client session.Implementation) tea.Cmd {
+func initializeCmd(gen int, conn *connect.Conn) tea.Cmd {
 	return func() tea.Msg {
-		var peer session.PeerInfo
-		var err error
-		if conn.Initialize != nil {
-			peer, err = conn.Initialize(context.Background())
-		} else {
-			peer, err = conn.Session.Initialize(context.Background(), session.InitializeOptions{ClientInfo: client})
-		}
+		peer, err := conn.Initialize(context.Background())
 		return initializedMsg{gen: gen, peer: peer, err: err}
 	}
 }
 
-// listToolsCmd asks for the tools and compiles their input schemas, so
-// that opening the editor costs nothing.
+// listToolsCmd lists the tools; their input schemas are read and
+// compiled as they are listed, so that opening the editor costs nothing.
 func listToolsCmd(gen int, s *session.Session) tea.Cmd {
 	return func() tea.Msg {
-		var all []Tool
-		var cursor string
-		for {
-			var params any
-			if cursor != "" {
-				params = map[string]string{"cursor": cursor}
-			}
-			res, err := s.Do(context.Background(), "tools/list", params, session.CallOptions{NoProgressToken: true})
-			if err != nil {
-				return toolsListedMsg{gen: gen, tools: all, err: err}
-			}
-			var page struct {
-				Tools      []Tool `json:"tools"`
-				NextCursor string `json:"nextCursor"`
-			}
-			if err := json.Unmarshal(res, &page); err != nil {
-				return toolsListedMsg{gen: gen, tools: all, err: err}
-			}
-			all = append(all, page.Tools...)
-			if page.NextCursor == "" || page.NextCursor == cursor || len(all) > 10000 {
-				break
-			}
-			cursor = page.NextCursor
-		}
-		for i := range all {
-			all[i].schema, all[i].schemaErr = compileSchema(all[i].InputSchema)
-		}
-		return toolsListedMsg{gen: gen, tools: all}
+		list, err := mcp.ListTools(context.Background(), s, mcp.ListOptions{})
+		return toolsListedMsg{gen: gen, tools: list.Tools, incomplete: list.Incomplete, err: err}
 	}
 }
 
@@ -120,14 +90,11 @@ func infoCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
 
 // closeCmd cancels what is in flight with reason and closes the session,
 // which shuts the server down, then reports done.
-func closeCmd(conn *Connection, feed *Feed, reason string, done tea.Msg) tea.Cmd {
+func closeCmd(conn *connect.Conn, feed *Feed, reason string, done tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		if conn != nil {
 			conn.Session.CancelAll(reason)
-			_ = conn.Session.Close()
-			if conn.Close != nil {
-				_ = conn.Close()
-			}
+			_ = conn.Close()
 		}
 		if feed != nil {
 			feed.Stop()

@@ -184,8 +184,8 @@ func keyMsg(k string) tea.KeyPressMsg {
 func newTestModel(t *testing.T, w, h int) (*driver, *testConn) {
 	clock := newFakeClock()
 	tc := newTestConn(t, clock, defaultFakeTools())
-	m := New(Options{Connect: tc.connector(), Now: clock.Now, Static: true, Demo: true,
-		FrameInterval: time.Millisecond})
+	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, Demo: true,
+		frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
 	d.waitFor("tools listed", func() bool {
 		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2

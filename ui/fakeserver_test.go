@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -28,6 +29,9 @@ type fakeServer struct {
 	info    map[string]any
 	// initErr and listErr, when set, fail initialize and tools/list.
 	initErr, listErr error
+	// nextCursor, when set, ends every tools/list page: a server whose
+	// paging loops.
+	nextCursor string
 }
 
 // fakeCall is one tools/call the test controls.
@@ -85,6 +89,9 @@ func newFakeServer(t *testing.T, conn transport.Conn, tools []map[string]any) *f
 			"tools/list": func(ctx context.Context, in *session.Incoming) (any, error) {
 				if fs.listErr != nil {
 					return nil, fs.listErr
+				}
+				if fs.nextCursor != "" {
+					return map[string]any{"tools": fs.tools, "nextCursor": fs.nextCursor}, nil
 				}
 				return map[string]any{"tools": fs.tools}, nil
 			},
@@ -151,9 +158,10 @@ func (fs *fakeServer) seenCancels() []cancelSeen {
 type testConn struct {
 	server *fakeServer
 	client *session.Session
-	tap    *transport.Tap
-	clock  *clocktest.Clock
-	conn   *Connection
+	// pipe is the client's end of the pipe, under the connection's tap.
+	pipe  transport.Conn
+	clock *clocktest.Clock
+	conn  *connect.Conn
 }
 
 // newTestConn builds a fake server, a tapped pipe and a client session
@@ -163,26 +171,27 @@ func newTestConn(t *testing.T, clock *clocktest.Clock, tools []map[string]any) *
 }
 
 // newTestConnWrapped is newTestConn with wrap, if not nil, between the
-// client session and the tap: it sees the client's frames before the wire.
+// connection and the pipe: it sees the client's frames before the pipe.
 func newTestConnWrapped(t *testing.T, clock *clocktest.Clock, tools []map[string]any, wrap func(transport.Conn) transport.Conn) *testConn {
 	a, b := transporttest.Pipe()
 	server := newFakeServer(t, b, tools)
-	tap := transport.NewTap(a)
-	var conn transport.Conn = tap
+	var pipe transport.Conn = a
 	if wrap != nil {
-		conn = wrap(tap)
+		pipe = wrap(a)
 	}
-	client := session.New(conn, session.Config{Clock: clock})
-	t.Cleanup(func() { client.Close() })
-	return &testConn{server: server, client: client, tap: tap, clock: clock,
-		conn: &Connection{Session: client, Tap: tap, Transport: "stdio", Label: "fake"}}
+	conn := connect.Attach(connect.Spec{Name: "fake"}, pipe, connect.Options{Session: session.Config{Clock: clock}})
+	t.Cleanup(func() { conn.Close() })
+	return &testConn{server: server, client: conn.Session, pipe: a, clock: clock, conn: conn}
 }
 
-// connector returns a Connector that hands out tc once.
-func (tc *testConn) connector() Connector {
+// connectFunc is Options.Connect.
+type connectFunc = func(context.Context) (*connect.Conn, error)
+
+// connector returns an Options.Connect that hands out tc once.
+func (tc *testConn) connector() connectFunc {
 	var once sync.Once
-	return func(context.Context) (*Connection, error) {
-		var c *Connection
+	return func(context.Context) (*connect.Conn, error) {
+		var c *connect.Conn
 		once.Do(func() { c = tc.conn })
 		if c == nil {
 			return nil, errors.New("test connector used twice")

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // Per-batch bounds: a flooding server costs the UI at most this much per
@@ -90,13 +89,20 @@ type Feed struct {
 	once   sync.Once
 }
 
-// NewFeed subscribes to s (and observes tap, if not nil) and starts
+// recordSource hands every frame in and out to its observers, as a
+// connect.Conn does: the wire log's source. The UI reaches the wire only
+// through it and the session.
+type recordSource interface {
+	Observe(func(wire.Record))
+}
+
+// subscribeFeed subscribes to s (and observes records, if not nil) and starts
 // draining. Call it before the first request to see everything.
-func NewFeed(s *session.Session, tap *transport.Tap, interval time.Duration) *Feed {
+func subscribeFeed(s *session.Session, records recordSource, interval time.Duration) *Feed {
 	sub := s.Subscribe()
 	f := newFeed(sub.C, interval)
-	if tap != nil {
-		tap.Observe(f.addRecord)
+	if records != nil {
+		records.Observe(f.addRecord)
 	}
 	go func() {
 		<-f.stop

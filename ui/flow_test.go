@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
@@ -73,10 +74,10 @@ type flow struct {
 }
 
 // startFlow runs the UI on conn.
-func startFlow(t *testing.T, clock *clocktest.Clock, conn *Connection, demoHint bool) *flow {
+func startFlow(t *testing.T, clock *clocktest.Clock, conn *connect.Conn, demoHint bool) *flow {
 	used := false
-	m := New(Options{Now: clock.Now, Static: true, Demo: demoHint, FrameInterval: time.Millisecond,
-		Connect: func(context.Context) (*Connection, error) {
+	m := New(Options{now: clock.Now, static: true, Demo: demoHint, frameInterval: time.Millisecond,
+		Connect: func(context.Context) (*connect.Conn, error) {
 			if used {
 				return nil, io.EOF
 			}
@@ -96,16 +97,15 @@ func startFlow(t *testing.T, clock *clocktest.Clock, conn *Connection, demoHint 
 
 // demoConn is the built-in demo server on an in-memory pipe, with the
 // client on the fake clock.
-func demoConn(t *testing.T, clock *clocktest.Clock) *Connection {
+func demoConn(t *testing.T, clock *clocktest.Clock) *connect.Conn {
 	a, b := transporttest.Pipe()
 	srv := demo.NewSession(b, io.Discard)
-	tap := transport.NewTap(a)
-	client := session.New(tap, session.Config{Clock: clock})
+	conn := connect.Attach(connect.Spec{Name: "demo"}, a, connect.Options{Session: session.Config{Clock: clock}})
 	t.Cleanup(func() {
-		client.Close()
+		conn.Close()
 		srv.Close()
 	})
-	return &Connection{Session: client, Tap: tap, Transport: "stdio", Label: "demo"}
+	return conn
 }
 
 // waitScreen waits until the screen holds every one of subs and has not
@@ -251,15 +251,14 @@ func TestFlowServerCrashMidCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdio, err := transport.StartStdio(transport.StdioOptions{Command: exe, Env: []string{crashServerEnv + "=1"}})
+	clock := newFakeClock()
+	conn, err := connect.Start(connect.Spec{Name: "crashy", Command: exe, Env: []string{crashServerEnv + "=1"}},
+		connect.Options{Session: session.Config{Clock: clock}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := newFakeClock()
-	tap := transport.NewTap(stdio)
-	client := session.New(tap, session.Config{Clock: clock})
-	t.Cleanup(func() { client.Close() })
-	f := startFlow(t, clock, &Connection{Session: client, Tap: tap, Transport: "stdio", Label: "crashy"}, false)
+	t.Cleanup(func() { conn.Close() })
+	f := startFlow(t, clock, conn, false)
 	f.waitScreen("crashy 0.1", "TOOLS 1")
 	f.keys("enter")
 	f.waitScreen("CALL crash")
@@ -281,10 +280,9 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 	a, b := transporttest.Pipe()
 	server := newFakeServer(t, b, tools)
 	server.info = map[string]any{"name": "srv" + evil, "version": "6" + evil}
-	tap := transport.NewTap(a)
-	client := session.New(tap, session.Config{Clock: clock})
-	t.Cleanup(func() { client.Close() })
-	f := startFlow(t, clock, &Connection{Session: client, Tap: tap, Transport: "stdio"}, false)
+	conn := connect.Attach(connect.Spec{}, a, connect.Options{Session: session.Config{Clock: clock}})
+	t.Cleanup(func() { conn.Close() })
+	f := startFlow(t, clock, conn, false)
 	f.waitScreen(`srv\x1b]0;pwned`, `TOOLS 1`)
 
 	f.keys("enter")

@@ -144,7 +144,7 @@ func (m *Model) open() tea.Cmd {
 			return nil
 		}
 		m.editing = true
-		return m.editor.Open(*t, t.schema, t.schemaErr)
+		return m.editor.Open(*t)
 	case focusRequests:
 		m.setFocus(focusBottom)
 		m.bottom = paneDetail

@@ -6,9 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // connected takes a new connection: show it, start reading its events,
@@ -27,14 +27,10 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		return nil
 	}
 	m.conn, m.feed = msg.conn, msg.feed
-	if msg.conn.Transport != "" {
-		m.header.transport = msg.conn.Transport
-	}
-	m.header.label = msg.conn.Label
-	if msg.conn.Tap != nil {
-		m.wire.Reset(msg.conn.Tap.Start())
-	}
-	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn, m.opts.ClientInfo))
+	m.header.transport = msg.conn.Transport()
+	m.header.label = msg.conn.Spec.Name
+	m.wire.Reset(msg.conn.Started())
+	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn))
 }
 
 // initialized takes the handshake's outcome and lists the tools.
@@ -65,7 +61,9 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 // sessionClosed shows why the session ended; pending requests were
 // already failed by the session and arrive as their own events.
 func (m *Model) sessionClosed(e session.Closed) {
-	if m.quitting {
+	if m.quitting || m.header.state == connClosed {
+		// Quitting, or the handshake failed and closed the connection:
+		// its error already says why, better than the end does.
 		return
 	}
 	m.header.state = connClosed
@@ -73,26 +71,13 @@ func (m *Model) sessionClosed(e session.Closed) {
 	if e.ByPeer {
 		why = "connection closed by the server"
 	}
-	var exit *transport.ExitError
-	switch {
-	case errors.As(e.Err, &exit):
-		why = exitSummary(exit)
-	case e.Err != nil:
-		why = e.Err.Error()
+	if e.Err != nil {
+		why = connect.EndReason(e.Err)
 	}
 	m.header.closedWhy = termtext.Line(why)
 	m.header.lastStderr = m.stderr.Last()
 	m.relayout()
 	m.setStatus(fmt.Sprintf("%s; press %s to reconnect", termtext.Line(why), m.c.Keys.Global.Reconnect.Help().Key), true)
-}
-
-// exitSummary says how a server process ended, without the stderr tail
-// (the header shows the last line on its own).
-func exitSummary(e *transport.ExitError) string {
-	if e.Signal != "" {
-		return "server killed by signal " + e.Signal
-	}
-	return fmt.Sprintf("server exited with status %d", e.Code)
 }
 
 // reconnect closes the current session and starts a new one; the table
@@ -116,7 +101,7 @@ func (m *Model) reconnect() tea.Cmd {
 	m.relayout()
 	m.setStatus("reconnecting…", false)
 	closeOld := closeCmd(old, oldFeed, "client reconnecting", nil)
-	connect := connectCmd(m.gen, m.opts.Connect, m.opts.FrameInterval)
+	connect := connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval)
 	return tea.Batch(func() tea.Msg {
 		closeOld() // the old server goes before the new one starts
 		return connect()

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -42,7 +43,7 @@ type Model struct {
 	opts Options
 
 	gen  int // connection generation; bumped on reconnect
-	conn *Connection
+	conn *connect.Conn
 	feed *Feed
 
 	header *header
@@ -82,13 +83,10 @@ type Model struct {
 
 // New returns the UI's root model.
 func New(opts Options) *Model {
-	if opts.Now == nil {
-		opts.Now = time.Now
+	if opts.now == nil {
+		opts.now = time.Now
 	}
-	if opts.ClientInfo.Name == "" {
-		opts.ClientInfo = session.Implementation{Name: "mcpoke", Version: "dev"}
-	}
-	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.Now, Animate: !opts.Static,
+	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.now, Animate: !opts.static,
 		Width: 80, Height: 24}
 	store := newRequestStore(opts.MaxRows)
 	m := &Model{
@@ -116,7 +114,7 @@ func New(opts Options) *Model {
 
 // Init implements tea.Model: ask the terminal's background, connect.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, connectCmd(m.gen, m.opts.Connect, m.opts.FrameInterval), m.startTicking())
+	return tea.Batch(tea.RequestBackgroundColor, connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval), m.startTicking())
 }
 
 // Update implements tea.Model.
@@ -145,8 +143,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case toolsListedMsg:
 		if msg.gen == m.gen {
 			m.tools.SetTools(msg.tools, msg.err)
-			if msg.err != nil {
-				m.setStatus("tools/list failed: "+msg.err.Error(), true)
+			switch {
+			case msg.err != nil:
+				m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
+			case msg.incomplete != nil:
+				m.setStatus(msg.incomplete.Error(), true)
 			}
 		}
 	case feedMsg:

@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -21,7 +22,7 @@ import (
 
 func TestStartShowsServerAndHandshake(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
-	d.waitScreen("fake-server 1.2.3", "MCP 2025-11-25", "stdio", "● ready", "2 completed",
+	d.waitScreen("fake-server 1.2.3", "MCP 2025-11-25", "memory", "● ready", "2 completed",
 		"initialize", "tools/list", "TOOLS 4", "sleep", "Sleeps, reporting")
 	d.waitScreen("Try it: select sleep, press enter twice, then c")
 }
@@ -285,8 +286,8 @@ func TestReconnectStartsANewSession(t *testing.T) {
 	conns := []*testConn{newTestConn(t, clock, defaultFakeTools()), newTestConn(t, clock, defaultFakeTools())}
 	conns[1].server.info = map[string]any{"name": "second-server", "version": "2"}
 	next := 0
-	m := New(Options{Now: clock.Now, Static: true, FrameInterval: time.Millisecond,
-		Connect: func(context.Context) (*Connection, error) { c := conns[next]; next++; return c.conn, nil }})
+	m := New(Options{now: clock.Now, static: true, frameInterval: time.Millisecond,
+		Connect: func(context.Context) (*connect.Conn, error) { c := conns[next]; next++; return c.conn, nil }})
 	d := newDriver(t, m, 100, 30)
 	d.waitScreen("fake-server 1.2.3", "TOOLS 4")
 	d.callTool(conns[0], "sleep")
@@ -411,7 +412,7 @@ func TestHostileStringsAreEscaped(t *testing.T) {
 		"inputSchema": json.RawMessage(`{"type":"object"}`)}}
 	tc := newTestConn(t, clock, tools)
 	tc.server.info = map[string]any{"name": "srv" + evil, "version": "1" + evil}
-	m := New(Options{Connect: tc.connector(), Now: clock.Now, Static: true, FrameInterval: time.Millisecond})
+	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
 	d.waitScreen(`srv\x1b]0;pwned\x07\x1b[2J\u202eevil`)
 	d.send(feedMsg{gen: m.gen, batch: &Batch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
@@ -523,7 +524,7 @@ func TestCancelWithReasonRefusedWithoutAsking(t *testing.T) {
 
 func TestWireLogMarksNoiseAndShowsPrettyJSON(t *testing.T) {
 	d, tc := newTestModel(t, 120, 35)
-	a := tc.tap.Conn // the pipe end under the tap
+	a := tc.pipe // the pipe end under the tap
 	if err := transporttest.Inject(a, transport.Message{Kind: wire.KindNoise, Data: []byte("not json at all")}); err != nil {
 		t.Fatal(err)
 	}
@@ -546,7 +547,7 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	for _, token := range []string{`"a"`, `"b"`, `"a"`} {
 		frame := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + token + `,"progress":1}}`
-		if err := transporttest.Inject(tc.tap.Conn, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
+		if err := transporttest.Inject(tc.pipe, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -595,7 +596,7 @@ func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	var releaseOnce sync.Once
 	release := func() { releaseOnce.Do(func() { close(hold.release) }) }
 	t.Cleanup(release) // before the session closes
-	m := New(Options{Connect: tc.connector(), Now: clock.Now, Static: true, FrameInterval: time.Millisecond,
+	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond,
 		Timeout: 1500 * time.Millisecond})
 	d := newDriver(t, m, 120, 30)
 	d.waitScreen("TOOLS 4")
@@ -624,4 +625,13 @@ func TestCancelSendFailureShowsInDetail(t *testing.T) {
 		session.CancelSent{Ref: ref, At: testEpoch, Err: errors.New("send: pipe closed")},
 	}}})
 	d.waitScreen(`cancel "cancelled by user" · decided +0.0s · not sent: send: pipe closed`)
+}
+
+func TestToolListCutShortIsShownAsAWarning(t *testing.T) {
+	clock := newFakeClock()
+	tc := newTestConn(t, clock, defaultFakeTools())
+	tc.server.nextCursor = "again" // the second page points at itself
+	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 160, 30)
+	d.waitScreen("TOOLS 8", "tools/list: the server repeated a nextCursor")
 }

@@ -1,11 +1,10 @@
 package ui
 
 import (
-	"encoding/json"
 	"time"
 
-	"github.com/mcpoke/mcpoke/internal/toolschema"
-
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -15,10 +14,10 @@ import (
 // reconnect or for a row that scrolled away lands where it belongs or is
 // dropped.
 
-// connectedMsg: the Connector returned.
+// connectedMsg: Options.Connect returned.
 type connectedMsg struct {
 	gen  int
-	conn *Connection
+	conn *connect.Conn
 	feed *Feed
 	err  error
 }
@@ -30,11 +29,13 @@ type initializedMsg struct {
 	err  error
 }
 
-// toolsListedMsg: tools/list answered.
+// toolsListedMsg: tools/list answered. incomplete says the list was cut
+// short (see mcp.ToolList.Incomplete).
 type toolsListedMsg struct {
-	gen   int
-	tools []Tool
-	err   error
+	gen        int
+	tools      []mcp.Tool
+	incomplete error
+	err        error
 }
 
 // feedMsg: a coalesced batch of session events and wire records.
@@ -88,15 +89,3 @@ type closedForQuitMsg struct{}
 
 // tickMsg advances spinners and live elapsed times.
 type tickMsg struct{ at time.Time }
-
-// Tool is one entry of tools/list, with its strings kept raw: they are
-// sanitized where they are rendered.
-type Tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-
-	schema    *toolschema.Schema // compiled when listed
-	schemaErr error
-}

@@ -1,30 +1,34 @@
 package ui
 
 import (
+	"context"
 	"time"
 
-	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/internal/connect"
 )
 
 // Options configure the UI.
 type Options struct {
-	// Connect starts the server and a session on it; the UI calls it at
-	// start and on every reconnect. Required.
-	Connect Connector
-	// ClientInfo is what initialize says about us.
-	ClientInfo session.Implementation
+	// Connect starts the server and a session on it, not yet
+	// initialized, so that the UI sees initialize like any request. The
+	// UI calls it at start and on every reconnect, always from a tea.Cmd.
+	// Required.
+	Connect func(context.Context) (*connect.Conn, error)
 	// Demo marks the built-in demo server: the first run shows a hint.
 	Demo bool
 	// Timeout applies to new calls until changed with the timeout key.
 	Timeout time.Duration
-	// Now is the clock for live times; default time.Now.
-	Now func() time.Time
-	// Static turns off spinners and ticks, for deterministic tests.
-	Static bool
-	// FrameInterval bounds how often session events reach the model;
-	// default DefaultFrameInterval.
-	FrameInterval time.Duration
 	// MaxRows is how many finished requests the table keeps; default
 	// 10,000, like the session.
 	MaxRows int
+
+	// The tests of this package set these for deterministic screens.
+
+	// now is the clock for live times; default time.Now.
+	now func() time.Time
+	// static turns off spinners and ticks.
+	static bool
+	// frameInterval bounds how often session events reach the model;
+	// default DefaultFrameInterval.
+	frameInterval time.Duration
 }

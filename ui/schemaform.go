@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -41,58 +42,23 @@ type formField struct {
 	err     string
 }
 
-// propertySchema is what a simple property may say.
-type propertySchema struct {
-	Type        json.RawMessage   `json:"type"`
-	Description string            `json:"description"`
-	Title       string            `json:"title"`
-	Default     json.RawMessage   `json:"default"`
-	Enum        []json.RawMessage `json:"enum"`
-	Const       json.RawMessage   `json:"const"`
-	// Present in schemas a form cannot express.
-	Properties json.RawMessage `json:"properties"`
-	Items      json.RawMessage `json:"items"`
-	OneOf      json.RawMessage `json:"oneOf"`
-	AnyOf      json.RawMessage `json:"anyOf"`
-	AllOf      json.RawMessage `json:"allOf"`
-	Ref        json.RawMessage `json:"$ref"`
-}
-
 // buildForm returns the fields of a simple object schema: properties of
-// type string, number, integer or boolean, or with a scalar enum. For
-// anything else it returns ok=false and the editor uses JSON.
-func buildForm(schema json.RawMessage) (fields []*formField, ok bool) {
-	if len(bytes.TrimSpace(schema)) == 0 {
+// type string, number, integer or boolean, or with a scalar enum, in the
+// schema's order. For anything else it returns ok=false and the editor
+// uses JSON.
+func buildForm(tool mcp.Tool) (fields []*formField, ok bool) {
+	if tool.InputSchema == nil {
 		return nil, true // no schema: no arguments
 	}
-	var obj struct {
-		Type       json.RawMessage `json:"type"`
-		Properties json.RawMessage `json:"properties"`
-		Required   []string        `json:"required"`
-		OneOf      json.RawMessage `json:"oneOf"`
-		AnyOf      json.RawMessage `json:"anyOf"`
-		AllOf      json.RawMessage `json:"allOf"`
-		Ref        json.RawMessage `json:"$ref"`
-	}
-	if json.Unmarshal(schema, &obj) != nil || (obj.Type != nil && string(obj.Type) != `"object"`) ||
-		obj.OneOf != nil || obj.AnyOf != nil || obj.AllOf != nil || obj.Ref != nil {
+	in := tool.Input
+	if in.Err != nil || !in.IsObject() || in.Composite {
 		return nil, false
 	}
-	names, props, err := orderedObject(obj.Properties)
-	if err != nil {
-		return nil, false
-	}
-	required := map[string]bool{}
-	for _, r := range obj.Required {
-		required[r] = true
-	}
-	for i, name := range names {
-		var p propertySchema
-		if json.Unmarshal(props[i], &p) != nil || p.Properties != nil || p.Items != nil ||
-			p.OneOf != nil || p.AnyOf != nil || p.AllOf != nil || p.Ref != nil || p.Const != nil {
+	for _, p := range in.Properties {
+		if p.Err != nil || p.Nested || p.Const != nil {
 			return nil, false
 		}
-		f := &formField{name: name, required: required[name], description: p.Description}
+		f := &formField{name: p.Name, required: p.Required, description: p.Description}
 		if f.description == "" {
 			f.description = p.Title
 		}
@@ -105,13 +71,13 @@ func buildForm(schema json.RawMessage) (fields []*formField, ok bool) {
 				}
 			}
 			f.choices = append(f.choices, p.Enum...)
-		case string(p.Type) == `"string"`:
+		case p.IsType("string"):
 			f.kind = fieldString
-		case string(p.Type) == `"number"`:
+		case p.IsType("number"):
 			f.kind = fieldNumber
-		case string(p.Type) == `"integer"`:
+		case p.IsType("integer"):
 			f.kind = fieldInteger
-		case string(p.Type) == `"boolean"`:
+		case p.IsType("boolean"):
 			f.kind = fieldBoolean
 			f.choices = []json.RawMessage{json.RawMessage("false"), json.RawMessage("true")}
 		default:
@@ -284,31 +250,4 @@ func boolToInt(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// orderedObject returns an object's keys in document order with their
-// values; Go maps would lose the order the schema author chose.
-func orderedObject(raw json.RawMessage) ([]string, []json.RawMessage, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, nil, fmt.Errorf("not an object")
-	}
-	var names []string
-	var vals []json.RawMessage
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, err
-		}
-		names = append(names, t.(string))
-		vals = append(vals, v)
-	}
-	return names, vals, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -13,7 +14,7 @@ import (
 type toolList struct {
 	c *Common
 
-	tools   []Tool
+	tools   []mcp.Tool
 	filter  string
 	visible []int // indices into tools that match the filter
 	cursor  int   // index into visible
@@ -34,7 +35,7 @@ func (t *toolList) SetSize(w, h int) {
 }
 
 // SetTools replaces the list, keeping the selection by name.
-func (t *toolList) SetTools(tools []Tool, err error) {
+func (t *toolList) SetTools(tools []mcp.Tool, err error) {
 	prev := t.Selected()
 	t.tools, t.loading, t.err = tools, false, ""
 	if err != nil {
@@ -71,7 +72,7 @@ func (t *toolList) refilter() {
 }
 
 // Selected is the tool under the cursor, or nil.
-func (t *toolList) Selected() *Tool {
+func (t *toolList) Selected() *mcp.Tool {
 	if t.cursor < 0 || t.cursor >= len(t.visible) {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -38,15 +39,15 @@ func isBidiOrInvisibleRune(r rune) bool {
 
 func TestStatusErrorsAreEscaped(t *testing.T) {
 	escaped := `\x1b]0;pwned\x07\x1b[2J\u202eevil\u0085`
-	start := func(t *testing.T, tc *testConn, connect Connector) *driver {
+	start := func(t *testing.T, tc *testConn, connect connectFunc) *driver {
 		if connect == nil {
 			connect = tc.connector()
 		}
-		m := New(Options{Connect: connect, Now: newFakeClock().Now, Static: true, FrameInterval: time.Millisecond})
+		m := New(Options{Connect: connect, now: newFakeClock().Now, static: true, frameInterval: time.Millisecond})
 		return newDriver(t, m, 200, 30)
 	}
 	t.Run("server would not start", func(t *testing.T) {
-		d := start(t, nil, func(context.Context) (*Connection, error) {
+		d := start(t, nil, func(context.Context) (*connect.Conn, error) {
 			return nil, errors.New("server exited with status 1; last stderr: " + hostile)
 		})
 		d.waitScreen("could not start the server: server exited with status 1; last stderr: ")
@@ -75,7 +76,7 @@ func TestServerChosenIDsAreEscaped(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	// The id holds a raw RLO and a raw C1 control, both valid in JSON.
 	frame := `{"jsonrpc":"2.0","id":"` + "\u202eevil\u0085" + `","method":"ping"}`
-	if err := transporttest.Inject(tc.tap.Conn, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
+	if err := transporttest.Inject(tc.pipe, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
 		t.Fatal(err)
 	}
 	var in *requestRow

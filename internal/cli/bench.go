@@ -110,11 +110,10 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	}
 	defer srv.Close()
 	// Without --args, args stays nil and the tool's defaultArgs are used.
-	t, args, err := prepareTool(ctx, srv, f.tool, args, stderr)
+	t, params, err := prepareTool(ctx, srv, f.tool, args, stderr)
 	if err != nil {
 		return err
 	}
-	params := callParams(t.Name, args)
 
 	// One call first: a tool that fails would make every figure meaningless.
 	if err := benchCall(ctx, srv.Session, params); err != nil {
@@ -125,7 +124,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	rounds, errs, wall := runCalls(ctx, srv.Session, params, f.n, f.concurrency)
 
 	rep := benchReport{
-		Server:       reportServer{srv.peer.ServerInfo.Name, srv.peer.ServerInfo.Version, srv.peer.ProtocolVersion},
+		Server:       serverOf(srv.Peer()),
 		Tool:         t.Name,
 		Calls:        len(rounds),
 		Concurrency:  f.concurrency,
@@ -136,7 +135,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		rep.CallsPerSec = float64(len(rounds)) / wall.Seconds()
 	}
 	if f.cancelProbes > 0 && ctx.Err() == nil {
-		cs := probeCancel(ctx, srv.Conn, params, f.cancelProbes, f.watch)
+		cs := probeCancel(ctx, srv, params, f.cancelProbes, f.watch)
 		rep.Cancel = &cs
 	}
 	// Interrupted: report what was measured; main exits with the

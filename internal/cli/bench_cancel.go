@@ -10,7 +10,6 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // cancelStats: how quickly a cancel reaches the wire, and what the
@@ -36,7 +35,7 @@ type cancelStats struct {
 // then watches for late traffic. Once ctx ends (mcpoke is interrupted) it
 // starts no more probes and stops watching: Probes says how many ran.
 func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n int, watch time.Duration) cancelStats {
-	written := newCancelWatch(c.Tap)
+	written := newCancelWatch(c)
 	var refs []session.Ref
 	var writes []time.Duration
 	st := cancelStats{}
@@ -93,10 +92,10 @@ type cancelWatch struct {
 	at   map[string]time.Time
 }
 
-func newCancelWatch(tap *transport.Tap) *cancelWatch {
+func newCancelWatch(c *connect.Conn) *cancelWatch {
 	w := &cancelWatch{at: map[string]time.Time{}}
 	w.cond = sync.NewCond(&w.mu)
-	tap.Observe(func(r wire.Record) {
+	c.Observe(func(r wire.Record) {
 		if r.Dir != wire.Out || !bytes.Contains(r.Data, []byte(`"notifications/cancelled"`)) {
 			return
 		}

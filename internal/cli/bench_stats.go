@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/mcpoke/mcpoke/internal/mcp"
+
 	"encoding/json"
 	"slices"
 	"time"
@@ -44,19 +46,11 @@ func percentile(sorted []time.Duration, p int) time.Duration {
 
 // defaultArgs gives each required string argument "hello", so that
 // `mcpoke bench` works on echo-like tools without --args.
-func defaultArgs(schema json.RawMessage) json.RawMessage {
-	var s struct {
-		Properties map[string]struct {
-			Type any `json:"type"`
-		} `json:"properties"`
-		Required []string `json:"required"`
-	}
+func defaultArgs(t mcp.Tool) json.RawMessage {
 	args := map[string]any{}
-	if json.Unmarshal(schema, &s) == nil {
-		for _, name := range s.Required {
-			if p, ok := s.Properties[name]; ok && p.Type == "string" {
-				args[name] = "hello"
-			}
+	for _, p := range t.Input.Properties {
+		if p.Required && p.IsType("string") {
+			args[p.Name] = "hello"
 		}
 	}
 	b, _ := json.Marshal(args)

@@ -130,12 +130,12 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 	defer srv.Close()
-	t, args, err := prepareTool(ctx, srv, toolName, args, stderr)
+	_, params, err := prepareTool(ctx, srv, toolName, args, stderr)
 	if err != nil {
 		return err
 	}
 
-	c, err := srv.Session.Call(ctx, "tools/call", callParams(t.Name, args), session.CallOptions{Timeout: f.timeout})
+	c, err := srv.Session.Call(ctx, "tools/call", params, session.CallOptions{Timeout: f.timeout})
 	if err != nil {
 		return fmt.Errorf("tools/call: %w", err)
 	}
@@ -162,7 +162,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	case <-time.After(recorderWait):
 	}
 
-	rep := buildReport(info, rec, srv.peer)
+	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
 	if f.json {
 		if err := json.NewEncoder(stdout).Encode(rep); err != nil {

@@ -67,6 +67,11 @@ type reportServer struct {
 	ProtocolVersion string `json:"protocolVersion"`
 }
 
+// serverOf is the report's view of what the server said in initialize.
+func serverOf(p session.PeerInfo) reportServer {
+	return reportServer{p.ServerInfo.Name, p.ServerInfo.Version, p.ProtocolVersion}
+}
+
 // buildReport combines the request table's final view of the call with
 // what the event stream showed. rec must have finished reading.
 func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo) *callReport {
@@ -78,7 +83,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 		Tool:      info.Tool,
 		State:     info.State.String(),
 		ElapsedMs: ms(info.Elapsed(time.Now())),
-		Server:    reportServer{peer.ServerInfo.Name, peer.ServerInfo.Version, peer.ProtocolVersion},
+		Server:    serverOf(peer),
 		Progress:  []reportProgress{},
 		Late:      []reportLate{},
 		Stray:     []reportStray{},

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/mcpoke/mcpoke/internal/mcp"
+
 	"bytes"
 	"encoding/json"
 	"strings"
@@ -24,19 +26,19 @@ func TestParseArgs(t *testing.T) {
 		if (err == nil) != (wantErr == "") || err != nil && !strings.Contains(err.Error(), wantErr) {
 			t.Errorf("parseArgs(%q) = %v, want %q", in, err, wantErr)
 		}
-		if err != nil && ExitCode(err) != ExitUsage {
-			t.Errorf("parseArgs(%q): exit code %d", in, ExitCode(err))
+		if err != nil && exitStatus(err) != ExitUsage {
+			t.Errorf("parseArgs(%q): exit code %d", in, exitStatus(err))
 		}
 	}
 }
 
 func TestFindToolSuggests(t *testing.T) {
-	tools := []tool{{Name: "sleep"}, {Name: "stubborn"}, {Name: "echo"}}
+	tools := []mcp.Tool{{Name: "sleep"}, {Name: "stubborn"}, {Name: "echo"}}
 	if _, err := findTool(tools, "echo", "demo"); err != nil {
 		t.Fatal(err)
 	}
 	_, err := findTool(tools, "eco", "demo")
-	if err == nil || !strings.Contains(err.Error(), `did you mean echo?`) || ExitCode(err) != ExitUsage {
+	if err == nil || !strings.Contains(err.Error(), `did you mean echo?`) || exitStatus(err) != ExitUsage {
 		t.Errorf("got %v", err)
 	}
 	_, err = findTool(tools, "zzzzzzzz", "demo")
@@ -51,10 +53,35 @@ func TestFindToolSuggests(t *testing.T) {
 
 func TestCheckArgsWarnsOnUnusableSchema(t *testing.T) {
 	var warned string
-	err := checkArgs(tool{Name: "t", InputSchema: json.RawMessage(`{"$ref":"https://example.com/s.json"}`)}, json.RawMessage(`{}`),
+	err := checkArgs(parseTool(t, `{"name":"t","inputSchema":{"$ref":"https://example.com/s.json"}}`), json.RawMessage(`{}`),
 		func(w string) { warned = w })
 	if err != nil || !strings.Contains(warned, "not checking arguments") {
 		t.Fatalf("err %v, warning %q", err, warned)
+	}
+}
+
+// parseTool reads a tools/list entry or fails the test.
+func parseTool(t *testing.T, entry string) mcp.Tool {
+	t.Helper()
+	tool, err := mcp.ParseTool(json.RawMessage(entry))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+// mcpoke tools lists arguments in the schema's order, the order of the
+// UI's form, not sorted by name.
+func TestPrintToolKeepsSchemaOrder(t *testing.T) {
+	var b strings.Builder
+	printTool(&b, parseTool(t, `{"name":"t","inputSchema":{"type":"object","properties":{
+		"zeta":{"type":"string"},"alpha":{"type":["integer","null"],"default":3},"mode":{"enum":["a","b"]}},"required":["mode"]}}`))
+	want := "\nt\n" +
+		"    zeta           string     \n" +
+		"    alpha          [integer null] (default 3)\n" +
+		"  * mode           one of [\"a\",\"b\"] \n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
 }
 
@@ -76,7 +103,7 @@ func TestPercentile(t *testing.T) {
 }
 
 func TestDefaultArgs(t *testing.T) {
-	got := defaultArgs(json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"},"n":{"type":"number"},"opt":{"type":"string"}},"required":["message","n"]}`))
+	got := defaultArgs(parseTool(t, `{"name":"t","inputSchema":{"type":"object","properties":{"message":{"type":"string"},"n":{"type":"number"},"opt":{"type":"string"}},"required":["message","n"]}}`))
 	if string(got) != `{"message":"hello"}` {
 		t.Errorf("got %s", got)
 	}

@@ -54,8 +54,8 @@ func quietExit(code int) error {
 	return &exitError{code: code}
 }
 
-// ExitCode maps a command's error to the process exit status.
-func ExitCode(err error) int {
+// exitStatus maps a command's error to the process exit status.
+func exitStatus(err error) int {
 	if err == nil {
 		return ExitOK
 	}

@@ -10,10 +10,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/suggest"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/version"
@@ -24,17 +26,29 @@ type globalFlags struct {
 	config  string
 	server  string
 	logFile string
+	// initTimeout bounds the wait for initialize's answer.
+	initTimeout time.Duration
 }
 
-// Execute runs mcpoke with the process's arguments and returns the exit
-// code.
-func Execute(ctx context.Context) int {
-	root := NewRoot()
-	err := fang.Execute(ctx, root,
+// Main runs mcpoke with the process's arguments and returns the exit
+// code. SIGINT, SIGTERM and SIGHUP end the command's context; the code is
+// then 128 plus the signal's number (see stopOnSignal).
+func Main() int {
+	ctx, interrupted := stopOnSignal()
+	code := execute(ctx)
+	if sig, ok := interrupted(); ok {
+		code = 128 + sig
+	}
+	return code
+}
+
+// execute runs the command line under ctx and returns the exit code.
+func execute(ctx context.Context) int {
+	err := fang.Execute(ctx, newRoot(),
 		fang.WithVersion(version.String()),
 		fang.WithErrorHandler(printError),
 	)
-	return ExitCode(err)
+	return exitStatus(err)
 }
 
 // printError prints a command's error as plain lines starting with
@@ -46,7 +60,7 @@ func printError(w io.Writer, _ fang.Styles, err error) {
 		return
 	}
 	fmt.Fprintf(w, "mcpoke: %s\n", termtext.Block(err.Error()))
-	if ExitCode(err) == ExitUsage && isFlagError(err) {
+	if exitStatus(err) == ExitUsage && isFlagError(err) {
 		fmt.Fprintln(w, "Run mcpoke --help (or mcpoke COMMAND --help) for usage.")
 	}
 }
@@ -63,8 +77,8 @@ type flagError struct{ err error }
 func (e *flagError) Error() string { return e.err.Error() }
 func (e *flagError) Unwrap() error { return e.err }
 
-// NewRoot builds the command tree.
-func NewRoot() *cobra.Command {
+// newRoot builds the command tree.
+func newRoot() *cobra.Command {
 	g := &globalFlags{}
 	root := &cobra.Command{
 		Use:   "mcpoke [-- CMD ARGS...]",
@@ -106,6 +120,8 @@ built-in demo server (mcpoke demo-server).
 	pf.StringVar(&g.config, "config", "", "client config FILE with the server (Claude Desktop, Cursor or VS Code format)")
 	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")
 	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to FILE")
+	pf.DurationVar(&g.initTimeout, "init-timeout", connect.DefaultInitTimeout,
+		"how long to wait for the server to answer initialize (servers run through npx or uvx may download themselves first)")
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newBenchCommand(g), newDemoServerCommand())
 	return root

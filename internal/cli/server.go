@@ -4,16 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
 )
-
-// initTimeout bounds the MCP handshake. It is generous because servers
-// run through npx or uvx may download themselves first.
-const initTimeout = 60 * time.Second
 
 // closeGrace is how long a headless command waits for the server to exit
 // after closing its stdin, before SIGTERM (and again before SIGKILL).
@@ -54,72 +50,49 @@ type serverOptions struct {
 	started func(*connect.Conn)
 }
 
-// server is an initialized connection and the files its log and
-// transcript go to.
-type server struct {
-	*connect.Conn
-	peer  session.PeerInfo
-	files []*os.File
-}
-
-// openServer starts the server and initializes it. A server that cannot
-// be started or fails the handshake is bad input: exit 2, with its
-// stderr.
-func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o serverOptions) (*server, error) {
-	s := &server{}
-	opts := connect.Options{Session: o.session, CloseGrace: closeGrace}
+// openServer starts the server and initializes it; its log and
+// transcript files close with it. A server that cannot be started or
+// fails the handshake is bad input: exit 2, with its stderr.
+func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o serverOptions) (*connect.Conn, error) {
+	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout}
+	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {
 		f, err := openOutput("log", g.logFile)
 		if err != nil {
 			return nil, err
 		}
-		s.files = append(s.files, f)
 		opts.Log = f
+		opts.CloseAfter = append(opts.CloseAfter, f)
 	}
 	if o.transcript != "" {
 		f, err := openOutput("transcript", o.transcript)
 		if err != nil {
-			s.closeFiles()
+			closeFiles()
 			return nil, err
 		}
-		s.files = append(s.files, f)
 		opts.Transcript = f
+		opts.CloseAfter = append(opts.CloseAfter, f)
 	}
 	conn, err := connect.Start(spec, opts)
 	if err != nil {
-		s.closeFiles()
 		return nil, withCode(ExitUsage, err)
 	}
-	s.Conn = conn
 	if o.started != nil {
 		o.started(conn)
 	}
-	ictx, cancel := context.WithTimeout(ctx, initTimeout)
-	defer cancel()
-	s.peer, err = conn.Initialize(ictx, o.protocol)
-	if err != nil {
-		s.Close()
+	if _, err := conn.Initialize(ctx); err != nil {
+		conn.Close()
 		var se *connect.StartError
 		if errors.As(err, &se) {
 			return nil, withCode(ExitUsage, err)
 		}
 		return nil, fmt.Errorf("initialize: %w", err)
 	}
-	return s, nil
+	return conn, nil
 }
 
-// Close stops the server, then closes the log and transcript, which hold
-// everything up to the end. It may be called more than once.
-func (s *server) Close() {
-	if s.Conn != nil {
-		s.Conn.Close()
+func closeAll(cs []io.Closer) {
+	for _, c := range cs {
+		c.Close()
 	}
-	s.closeFiles()
-}
-
-func (s *server) closeFiles() {
-	for _, f := range s.files {
-		f.Close()
-	}
-	s.files = nil
 }

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -40,7 +39,7 @@ arguments from its inputSchema: type, default, and whether it is required (*).
 			if err != nil {
 				return err
 			}
-			return runTools(cmd.Context(), cmd.OutOrStdout(), g, spec, protocol, asJSON)
+			return runTools(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tools": [...]} as one JSON object`)
@@ -48,28 +47,25 @@ arguments from its inputSchema: type, default, and whether it is required (*).
 	return cmd
 }
 
-func runTools(ctx context.Context, w io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool) error {
+func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool) error {
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: protocol})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	tools, err := listTools(ctx, srv.Session)
+	tools, err := listTools(ctx, srv, stderr)
 	if err != nil {
 		return err
 	}
+	peer := srv.Peer()
 	if asJSON {
-		raw := make([]json.RawMessage, len(tools))
-		for i, t := range tools {
-			raw[i] = t.raw
-		}
 		out := struct {
-			Server reportServer      `json:"server"`
-			Tools  []json.RawMessage `json:"tools"`
-		}{reportServer{srv.peer.ServerInfo.Name, srv.peer.ServerInfo.Version, srv.peer.ProtocolVersion}, raw}
+			Server reportServer `json:"server"`
+			Tools  []mcp.Tool   `json:"tools"` // each as the server sent it
+		}{serverOf(peer), tools}
 		return json.NewEncoder(w).Encode(out)
 	}
-	fmt.Fprintf(w, "%s %s: %d tools\n", termtext.Line(srv.peer.ServerInfo.Name), termtext.Line(srv.peer.ServerInfo.Version), len(tools))
+	fmt.Fprintf(w, "%s %s: %d tools\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), len(tools))
 	for _, t := range tools {
 		printTool(w, t)
 	}
@@ -77,8 +73,8 @@ func runTools(ctx context.Context, w io.Writer, g *globalFlags, spec connect.Spe
 }
 
 // printTool shows one tool: name, title, description, and a line per
-// argument.
-func printTool(w io.Writer, t tool) {
+// argument in the schema's order (the order the UI's form shows).
+func printTool(w io.Writer, t mcp.Tool) {
 	fmt.Fprintf(w, "\n%s", termtext.Line(t.Name))
 	if t.Title != "" && t.Title != t.Name {
 		fmt.Fprintf(w, " — %s", termtext.Line(t.Title))
@@ -87,41 +83,36 @@ func printTool(w io.Writer, t tool) {
 	if t.Description != "" {
 		fmt.Fprintf(w, "  %s\n", termtext.Line(firstParagraph(t.Description)))
 	}
-	var schema struct {
-		Properties map[string]struct {
-			Type        any             `json:"type"`
-			Description string          `json:"description"`
-			Default     json.RawMessage `json:"default"`
-			Enum        []any           `json:"enum"`
-		} `json:"properties"`
-		Required []string `json:"required"`
-	}
-	_ = json.Unmarshal(t.InputSchema, &schema)
-	names := make([]string, 0, len(schema.Properties))
-	for n := range schema.Properties {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		p := schema.Properties[n]
+	for _, p := range t.Input.Properties {
 		mark := " "
-		if slices.Contains(schema.Required, n) {
+		if p.Required {
 			mark = "*"
-		}
-		typ := fmt.Sprint(p.Type)
-		if p.Type == nil {
-			typ = "any"
-		}
-		if len(p.Enum) > 0 {
-			enum, _ := json.Marshal(p.Enum)
-			typ = "one of " + string(enum)
 		}
 		desc := termtext.Line(firstParagraph(p.Description))
 		if p.Default != nil {
 			desc = strings.TrimSpace(desc + " (default " + compactJSON(p.Default) + ")")
 		}
-		fmt.Fprintf(w, "  %s %-14s %-10s %s\n", mark, termtext.Line(n), termtext.Line(typ), termtext.Line(desc))
+		fmt.Fprintf(w, "  %s %-14s %-10s %s\n", mark, termtext.Line(p.Name), termtext.Line(typeText(p)), termtext.Line(desc))
 	}
+}
+
+// typeText says what an argument takes: "string", "[string null]",
+// "one of [\"a\",\"b\"]", or "any".
+func typeText(p mcp.Property) string {
+	if len(p.Enum) > 0 {
+		vals := make([]string, len(p.Enum))
+		for i, v := range p.Enum {
+			vals[i] = compactJSON(v)
+		}
+		return "one of [" + strings.Join(vals, ",") + "]"
+	}
+	switch len(p.Type) {
+	case 0:
+		return "any"
+	case 1:
+		return p.Type[0]
+	}
+	return fmt.Sprint(p.Type)
 }
 
 // firstParagraph keeps long, multi-paragraph descriptions to one line.

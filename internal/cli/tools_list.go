@@ -6,71 +6,31 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/suggest"
-	"github.com/mcpoke/mcpoke/internal/toolschema"
-	"github.com/mcpoke/mcpoke/session"
 )
 
-// maxToolPages bounds tools/list pagination against a server that keeps
-// returning cursors.
-const maxToolPages = 100
-
-// toolsListTimeout bounds each tools/list request.
-const toolsListTimeout = 30 * time.Second
-
-// tool is one entry of tools/list: the fields mcpoke reads, and the entry
-// as the server sent it.
-type tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-	raw         json.RawMessage
-}
-
-// listTools returns every tool the server has, following nextCursor.
-func listTools(ctx context.Context, s *session.Session) ([]tool, error) {
-	var all []tool
-	var cursor string
-	seen := map[string]bool{}
-	for range maxToolPages {
-		var params any
-		if cursor != "" {
-			params = map[string]string{"cursor": cursor}
-		}
-		res, err := s.Do(ctx, "tools/list", params, session.CallOptions{Timeout: toolsListTimeout, NoProgressToken: true})
-		if err != nil {
-			return nil, fmt.Errorf("tools/list: %w", err)
-		}
-		var page struct {
-			Tools      []json.RawMessage `json:"tools"`
-			NextCursor string            `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(res, &page); err != nil {
-			return nil, fmt.Errorf("tools/list: malformed result: %w", err)
-		}
-		for _, raw := range page.Tools {
-			var t tool
-			if err := json.Unmarshal(raw, &t); err != nil {
-				return nil, fmt.Errorf("tools/list: malformed tool %s: %w", clip(string(raw), 80), err)
-			}
-			t.raw = raw
-			all = append(all, t)
-		}
-		if page.NextCursor == "" || seen[page.NextCursor] {
-			return all, nil
-		}
-		seen[page.NextCursor] = true
-		cursor = page.NextCursor
+// listTools returns every tool the server has. A list cut short (a
+// repeated cursor, too many pages) is used as it is, with a warning.
+func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer) ([]mcp.Tool, error) {
+	list, err := mcp.ListTools(ctx, srv.Session, mcp.ListOptions{})
+	if err != nil {
+		return nil, err
 	}
-	return all, nil
+	if list.Incomplete != nil {
+		warn(stderr, list.Incomplete.Error())
+	}
+	return list.Tools, nil
 }
+
+// warn prints a warning line on stderr.
+func warn(stderr io.Writer, msg string) { fmt.Fprintln(stderr, "mcpoke: warning:", msg) }
 
 // findTool returns the tool called name, or a usage error that names the
 // close matches.
-func findTool(tools []tool, name, server string) (tool, error) {
+func findTool(tools []mcp.Tool, name, server string) (mcp.Tool, error) {
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		if t.Name == name {
@@ -89,35 +49,32 @@ func findTool(tools []tool, name, server string) (tool, error) {
 	default:
 		msg += "; run mcpoke tools to list them"
 	}
-	return tool{}, usageError("%s", msg)
+	return mcp.Tool{}, usageError("%s", msg)
 }
 
 // prepareTool finds the tool on the server and checks args against its
 // inputSchema: the checks that send nothing when they fail. Nil args get
-// defaultArgs. It returns the tool and the arguments to send.
-func prepareTool(ctx context.Context, srv *server, name string, args json.RawMessage, stderr io.Writer) (tool, json.RawMessage, error) {
-	tools, err := listTools(ctx, srv.Session)
+// defaultArgs. It returns the tool and the params of tools/call.
+func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer) (mcp.Tool, json.RawMessage, error) {
+	tools, err := listTools(ctx, srv, stderr)
 	if err != nil {
-		return tool{}, nil, err
+		return mcp.Tool{}, nil, err
 	}
-	t, err := findTool(tools, name, srv.peer.ServerInfo.Name)
+	t, err := findTool(tools, name, srv.Peer().ServerInfo.Name)
 	if err != nil {
-		return tool{}, nil, err
+		return mcp.Tool{}, nil, err
 	}
 	if args == nil {
-		args = defaultArgs(t.InputSchema)
+		args = defaultArgs(t)
 	}
-	warn := func(w string) { fmt.Fprintln(stderr, "mcpoke: warning:", w) }
-	return t, args, checkArgs(t, args, warn)
-}
-
-// callParams are the params of tools/call.
-func callParams(name string, args json.RawMessage) json.RawMessage {
-	p, _ := json.Marshal(struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}{name, args})
-	return p
+	if err := checkArgs(t, args, func(w string) { warn(stderr, w) }); err != nil {
+		return mcp.Tool{}, nil, err
+	}
+	params, err := mcp.CallToolParams(t.Name, args)
+	if err != nil {
+		return mcp.Tool{}, nil, usageError("%v", err)
+	}
+	return t, params, nil
 }
 
 // parseArgs reads --args: a JSON object, {} when empty.
@@ -138,25 +95,16 @@ func parseArgs(text string) (json.RawMessage, error) {
 // checkArgs validates args against the tool's inputSchema. A schema mcpoke
 // cannot compile is the server's problem, not the user's: it is reported
 // as a warning and the call goes ahead.
-func checkArgs(t tool, args json.RawMessage, warn func(string)) error {
-	if len(t.InputSchema) == 0 {
+func checkArgs(t mcp.Tool, args json.RawMessage, warn func(string)) error {
+	if t.SchemaErr != nil {
+		warn(fmt.Sprintf("not checking arguments: the %s tool's %v", t.Name, t.SchemaErr))
 		return nil
 	}
-	schema, err := toolschema.Compile(t.InputSchema)
-	if err != nil {
-		warn(fmt.Sprintf("not checking arguments: the %s tool's %v", t.Name, err))
+	if t.Schema == nil {
 		return nil
 	}
-	if err := schema.Validate(args); err != nil {
+	if err := t.Schema.Validate(args); err != nil {
 		return usageError("arguments for %s do not match its inputSchema: %v", quote(t.Name), err)
 	}
 	return nil
-}
-
-// clip shortens s to n bytes for messages.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -2,24 +2,15 @@ package cli
 
 import (
 	"context"
-	"io"
 	"os"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
-	"github.com/mcpoke/mcpoke/internal/version"
-	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 	"github.com/mcpoke/mcpoke/ui"
 )
-
-// initializeTimeout bounds the wait for a server's answer to initialize;
-// past it the UI says the server does not answer and offers to reconnect.
-const initializeTimeout = 30 * time.Second
 
 // runTUI opens the interactive UI on the server spec names. The UI
 // starts the server through connect.Start (and again on reconnect), so it
@@ -28,19 +19,19 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageError("the interactive UI needs a terminal; in scripts use mcpoke tools or mcpoke call (see mcpoke --help)")
 	}
-	var logw io.Writer
+	opts := connect.Options{InitTimeout: g.initTimeout}
 	if g.logFile != "" {
+		// One log for every connection of the run, reconnects included.
 		f, err := openOutput("log", g.logFile)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		logw = f
+		opts.Log = f
 	}
 	m := ui.New(ui.Options{
-		Connect:    tuiConnector(spec, logw),
-		ClientInfo: session.Implementation{Name: "mcpoke", Version: version.String()},
-		Demo:       isDemo(spec),
+		Connect: func(context.Context) (*connect.Conn, error) { return connect.Start(spec, opts) },
+		Demo:    isDemo(spec),
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	_, err := p.Run()
@@ -48,37 +39,16 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		// The UI quit. A normal quit stops the server before the UI ends,
 		// so one still running was left by a forced quit (ctrl+c twice),
 		// whose polite close may be waiting on it: kill it now.
-		transport.KillAll()
+		connect.KillAll()
 	} else {
-		// Interrupted (a second signal kills, see main) or failed: stop
-		// servers politely.
-		transport.CloseAll()
+		// Interrupted (a second signal kills, see stopOnSignal) or
+		// failed: stop servers politely.
+		connect.CloseAll()
 	}
 	if err != nil && cmd.Context().Err() == nil {
 		return withCode(ExitFailed, err)
 	}
 	return nil
-}
-
-// tuiConnector starts the server for the UI, without initializing it.
-func tuiConnector(spec connect.Spec, logw io.Writer) ui.Connector {
-	return func(context.Context) (*ui.Connection, error) {
-		c, err := connect.Start(spec, connect.Options{Log: logw})
-		if err != nil {
-			return nil, err
-		}
-		return &ui.Connection{
-			Session:   c.Session,
-			Tap:       c.Tap,
-			Transport: "stdio",
-			Label:     spec.Name,
-			Initialize: func(ctx context.Context) (session.PeerInfo, error) {
-				ctx, cancel := context.WithTimeout(ctx, initializeTimeout)
-				defer cancel()
-				return c.Initialize(ctx, "")
-			},
-		}, nil
-	}
 }
 
 // isDemo reports whether spec is the built-in demo server, which gets

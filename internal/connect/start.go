@@ -6,13 +6,22 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/transcript"
 	"github.com/mcpoke/mcpoke/internal/version"
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
+
+// DefaultInitTimeout bounds the wait for a server's answer to initialize
+// when Options.InitTimeout is zero.
+const DefaultInitTimeout = 30 * time.Second
+
+// clientInfo is what initialize says about mcpoke.
+var clientInfo = session.Implementation{Name: "mcpoke", Version: version.String()}
 
 // Options tune Start. The zero value works.
 type Options struct {
@@ -22,43 +31,77 @@ type Options struct {
 	// Log, if set, receives the session's log in slog's text format:
 	// cancellations sent and received, late traffic, oddities.
 	Log io.Writer
+	// CloseAfter are closed once the server is gone (Close) or could not
+	// be started: hand over the files Log and Transcript write to, so
+	// that they hold everything up to the end.
+	CloseAfter []io.Closer
 	// Session is the session's configuration; its Logger is replaced
 	// when Log is set.
 	Session session.Config
 	// CloseGrace is how long Close waits for the server at each step
 	// before escalating; 0 means the transport's default.
 	CloseGrace time.Duration
+	// Protocol is the version Initialize offers; empty means the latest.
+	Protocol string
+	// InitTimeout bounds the wait for initialize's answer; 0 means
+	// DefaultInitTimeout.
+	InitTimeout time.Duration
 }
 
-// Conn is a running server with its tapped session.
+// Conn is a connected server: its process (if mcpoke started one), the
+// session on it, the tap every frame passes, and the log and transcript
+// that tap feeds. It is the one owner of all of them: Close ends them
+// together.
 type Conn struct {
 	Spec    Spec
 	Session *session.Session
-	// Tap sees every frame in and out with its time; observe it for
-	// timing (bench) or your own log.
-	Tap *transport.Tap
 
-	stdio *transport.Stdio
+	tap   *transport.Tap
+	stdio *transport.Stdio // nil when attached to another transport
+	opts  Options
 	log   *slog.Logger
+	peer  session.PeerInfo
+
+	closeAfter sync.Once
 }
 
 // Start spawns the server and starts a session on it, without
 // initializing: Subscribe to c.Session first to see every event, then call
 // Initialize.
 func Start(spec Spec, opts Options) (*Conn, error) {
+	fail := func(err error) (*Conn, error) {
+		closeAll(opts.CloseAfter)
+		return nil, &StartError{Server: spec, Stage: "start", Err: err}
+	}
 	if spec.URL != "" {
-		return nil, &StartError{Server: spec, Stage: "start", Err: fmt.Errorf("%w (%s)", ErrHTTPNotSupported, spec.URL)}
+		return fail(fmt.Errorf("%w (%s)", ErrHTTPNotSupported, spec.URL))
 	}
 	if spec.Command == "" {
-		return nil, &StartError{Server: spec, Stage: "start", Err: errors.New("no command to run")}
+		return fail(errors.New("no command to run"))
 	}
 	stdio, err := transport.StartStdio(transport.StdioOptions{
 		Command: spec.Command, Args: spec.Args, Env: spec.Env, Dir: spec.Dir, CloseGrace: opts.CloseGrace,
 	})
 	if err != nil {
-		return nil, &StartError{Server: spec, Stage: "start", Err: err}
+		return fail(err)
 	}
-	tap := transport.NewTap(stdio)
+	c := attach(spec, stdio, opts)
+	c.stdio = stdio
+	c.log.Info("server started", "command", spec.CommandLine(), "pid", stdio.Pid())
+	return c, nil
+}
+
+// Attach starts a session on a transport that is already connected, such
+// as an in-memory pipe to a peer in this process, without initializing.
+// spec names the server in messages.
+func Attach(spec Spec, conn transport.Conn, opts Options) *Conn {
+	c := attach(spec, conn, opts)
+	c.log.Info("server attached", "server", spec.Name)
+	return c
+}
+
+func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
+	tap := transport.NewTap(conn)
 	if opts.Transcript != nil {
 		tap.Observe(transcript.New(opts.Transcript, tap.Start()).Observe)
 	}
@@ -70,15 +113,20 @@ func Start(spec Spec, opts Options) (*Conn, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	cfg.Logger.Info("server started", "command", spec.CommandLine(), "pid", stdio.Pid())
-	return &Conn{Spec: spec, Session: session.New(tap, cfg), Tap: tap, stdio: stdio, log: cfg.Logger}, nil
+	return &Conn{Spec: spec, Session: session.New(tap, cfg), tap: tap, opts: opts, log: cfg.Logger}
 }
 
-// Initialize runs the MCP handshake, offering protocol (empty: the
-// latest). When the server exits, refuses, or does not answer within
-// ctx, the error is a *StartError that quotes the server's stderr, and the
-// connection is closed.
-func (c *Conn) Initialize(ctx context.Context, protocol string) (session.PeerInfo, error) {
+// Initialize runs the MCP handshake, offering Options.Protocol. When the
+// server exits, refuses, or does not answer within Options.InitTimeout
+// (or before ctx ends), the error is a *StartError that quotes the
+// server's stderr, and the connection is closed.
+func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
+	timeout := c.opts.InitTimeout
+	if timeout <= 0 {
+		timeout = DefaultInitTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	type outcome struct {
 		peer session.PeerInfo
 		err  error
@@ -88,8 +136,8 @@ func (c *Conn) Initialize(ctx context.Context, protocol string) (session.PeerInf
 		// initialize cannot be cancelled (MCP spec), so the session waits
 		// for its answer whatever ctx does; the select below gives up on it.
 		peer, err := c.Session.Initialize(context.Background(), session.InitializeOptions{
-			ProtocolVersion: protocol,
-			ClientInfo:      session.Implementation{Name: "mcpoke", Version: version.String()},
+			ProtocolVersion: c.opts.Protocol,
+			ClientInfo:      clientInfo,
 		})
 		done <- outcome{peer, err}
 	}()
@@ -99,14 +147,16 @@ func (c *Conn) Initialize(ctx context.Context, protocol string) (session.PeerInf
 	case <-ctx.Done():
 		err := fmt.Errorf("no answer to initialize: %w", context.Cause(ctx))
 		if errors.Is(err, context.DeadlineExceeded) {
-			err = errors.New("no answer to initialize in time; is it an MCP server speaking stdio?")
+			err = fmt.Errorf("no answer to initialize within %s; is it an MCP server speaking stdio? "+
+				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", timeout)
 		}
-		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.StderrTail(stderrInError)}
+		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
 		c.Close()
 		<-done
 		return session.PeerInfo{}, se
 	}
 	if o.err == nil {
+		c.peer = o.peer
 		c.log.Info("initialized", "name", o.peer.ServerInfo.Name, "version", o.peer.ServerInfo.Version,
 			"protocolVersion", o.peer.ProtocolVersion)
 		return o.peer, nil
@@ -137,26 +187,53 @@ func (c *Conn) initializeError(err error) error {
 			return se
 		}
 	}
-	se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.StderrTail(stderrInError)}
+	se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
 	c.Close()
 	return se
 }
 
-func exitSummary(e *transport.ExitError) string {
-	if e.Signal != "" {
-		return "killed by signal " + e.Signal
+// Peer is what the server said in initialize; zero before it answered.
+func (c *Conn) Peer() session.PeerInfo { return c.peer }
+
+// Transport names the transport, for display: "stdio" or "memory".
+func (c *Conn) Transport() string {
+	if c.stdio != nil {
+		return "stdio"
 	}
-	return fmt.Sprintf("exited with status %d", e.Code)
+	return "memory"
 }
 
-// StderrTail returns up to n of the server's last stderr lines.
-func (c *Conn) StderrTail(n int) []string { return c.stdio.StderrTail(n) }
+// Observe adds o to the observers of every frame in and out (and every
+// noise and stderr line), with its time: for a wire log, or timing. It
+// is called synchronously and must not block.
+func (c *Conn) Observe(o func(wire.Record)) { c.tap.Observe(o) }
 
-// Pid is the server's process id.
-func (c *Conn) Pid() int { return c.stdio.Pid() }
+// Started is when the connection's tap was made: the zero point of its
+// transcript and wire times.
+func (c *Conn) Started() time.Time { return c.tap.Start() }
+
+// stderrTail returns up to n of the server's last stderr lines.
+func (c *Conn) stderrTail(n int) []string { return c.tap.StderrTail(n) }
+
+// pid is the server's process id, or 0 when mcpoke did not start it.
+func (c *Conn) pid() int {
+	if c.stdio == nil {
+		return 0
+	}
+	return c.stdio.Pid()
+}
 
 // Close ends the session and stops the server: its stdin is closed, then
-// it is sent SIGTERM, then SIGKILL. It is safe to call more than once.
+// it is sent SIGTERM, then SIGKILL. Then it closes Options.CloseAfter.
+// It is safe to call more than once.
 func (c *Conn) Close() error {
-	return c.Session.Close()
+	err := c.Session.Close()
+	c.closeAfter.Do(func() { closeAll(c.opts.CloseAfter) })
+	return err
+}
+
+func closeAll(cs []io.Closer) {
+	for _, f := range cs {
+		f.Close()
+	}
 }

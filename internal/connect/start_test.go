@@ -58,7 +58,7 @@ func (s *syncBuffer) String() string {
 
 func TestStartInitializeCallWithTranscriptAndLog(t *testing.T) {
 	var tr, log syncBuffer
-	c, err := Start(testDemoSpec(t), Options{Transcript: &tr, Log: &log, Session: session.Config{SettleWindow: -1}})
+	c, err := Start(testDemoSpec(t), Options{Transcript: &tr, Log: &log, Session: session.Config{SettleWindow: -1}, Protocol: "2025-06-18"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestStartInitializeCallWithTranscriptAndLog(t *testing.T) {
 	defer sub.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	peer, err := c.Initialize(ctx, "2025-06-18")
+	peer, err := c.Initialize(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +81,8 @@ func TestStartInitializeCallWithTranscriptAndLog(t *testing.T) {
 	if err != nil || !strings.Contains(string(res), `"hi"`) {
 		t.Fatalf("%s %v", res, err)
 	}
-	if c.Pid() <= 0 {
-		t.Errorf("pid %d", c.Pid())
+	if c.pid() <= 0 {
+		t.Errorf("pid %d", c.pid())
 	}
 	c.Close()
 
@@ -124,7 +124,7 @@ func TestServerExitsDuringInitializeShowsStderr(t *testing.T) {
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err = c.Initialize(ctx, "")
+	_, err = c.Initialize(ctx)
 	var se *StartError
 	if !errors.As(err, &se) || se.Stage != "initialize" {
 		t.Fatalf("got %v", err)
@@ -138,18 +138,17 @@ func TestServerExitsDuringInitializeShowsStderr(t *testing.T) {
 }
 
 func TestServerThatNeverAnswersInitialize(t *testing.T) {
-	c, err := Start(Spec{Name: "silent", Command: "sh", Args: []string{"-c", "echo waiting >&2; cat >/dev/null"}}, Options{})
+	c, err := Start(Spec{Name: "silent", Command: "sh", Args: []string{"-c", "echo waiting >&2; cat >/dev/null"}},
+		Options{InitTimeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	// Initialize gives up when ctx ends; only a bug makes it wait longer,
-	// so the bound is a generous hang guard, not a speed check.
+	// Initialize gives up after InitTimeout; only a bug makes it wait
+	// longer, so the bound is a generous hang guard, not a speed check.
 	errc := make(chan error, 1)
 	go func() {
-		_, err := c.Initialize(ctx, "")
+		_, err := c.Initialize(context.Background())
 		errc <- err
 	}()
 	select {
@@ -157,7 +156,8 @@ func TestServerThatNeverAnswersInitialize(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("Initialize did not give up when its context ended (hang guard)")
 	}
-	if err == nil || !strings.Contains(err.Error(), "no answer to initialize in time") {
+	if err == nil || !strings.Contains(err.Error(), "no answer to initialize within 300ms") ||
+		!strings.Contains(err.Error(), "npx or uvx may still be downloading") {
 		t.Fatalf("got %v", err)
 	}
 	select {

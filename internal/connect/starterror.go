@@ -21,7 +21,10 @@ type StartError struct {
 // server's stderr follows, one indented line each.
 func (e *StartError) Error() string {
 	var b strings.Builder
-	who := fmt.Sprintf("server %q (%s)", e.Server.Name, e.Server.CommandLine())
+	who := fmt.Sprintf("server %q", e.Server.Name)
+	if e.Server.Command != "" || e.Server.URL != "" {
+		who += " (" + e.Server.CommandLine() + ")"
+	}
 	if e.Stage == "start" {
 		fmt.Fprintf(&b, "cannot start %s: %v", who, e.Err)
 	} else {

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"github.com/mcpoke/mcpoke/internal/mcp"
+
 	"context"
 	"encoding/json"
 
@@ -22,11 +24,13 @@ type echoArgs struct {
 
 func echoTool() *tool {
 	return &tool{
-		Name:        "echo",
-		Title:       "Echo",
-		Description: "Answers at once with the text it was given.",
-		InputSchema: json.RawMessage(echoSchema),
-		run:         runEcho,
+		Tool: mcp.Tool{
+			Name:        "echo",
+			Title:       "Echo",
+			Description: "Answers at once with the text it was given.",
+			InputSchema: json.RawMessage(echoSchema),
+		},
+		run: runEcho,
 	}
 }
 

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"github.com/mcpoke/mcpoke/internal/mcp"
+
 	"context"
 	"encoding/json"
 
@@ -26,11 +28,13 @@ type failArgs struct {
 
 func failTool() *tool {
 	return &tool{
-		Name:        "fail",
-		Title:       "Fail on purpose",
-		Description: "Fails at once, either as a tool result with isError or as a JSON-RPC error.",
-		InputSchema: json.RawMessage(failSchema),
-		run:         runFail,
+		Tool: mcp.Tool{
+			Name:        "fail",
+			Title:       "Fail on purpose",
+			Description: "Fails at once, either as a tool result with isError or as a JSON-RPC error.",
+			InputSchema: json.RawMessage(failSchema),
+		},
+		run: runFail,
 	}
 }
 

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"github.com/mcpoke/mcpoke/internal/mcp"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,12 +29,14 @@ type floodArgs struct {
 
 func floodTool() *tool {
 	return &tool{
-		Name:  "flood",
-		Title: "Flood of progress notifications",
-		Description: "Sends a burst of progress notifications, then a result: checks that a client " +
-			"keeps up and loses none. Stops if cancelled.",
-		InputSchema: json.RawMessage(floodSchema),
-		run:         runFlood,
+		Tool: mcp.Tool{
+			Name:  "flood",
+			Title: "Flood of progress notifications",
+			Description: "Sends a burst of progress notifications, then a result: checks that a client " +
+				"keeps up and loses none. Stops if cancelled.",
+			InputSchema: json.RawMessage(floodSchema),
+		},
+		run: runFlood,
 	}
 }
 

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"github.com/mcpoke/mcpoke/internal/mcp"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,12 +29,14 @@ type sleepArgs struct {
 
 func sleepTool() *tool {
 	return &tool{
-		Name:  "sleep",
-		Title: "Sleep, with progress",
-		Description: "Works for a while, reporting progress after each step. Honours cancellation: " +
-			"on notifications/cancelled it stops at once and sends no response.",
-		InputSchema: json.RawMessage(sleepSchema),
-		run:         runSleep,
+		Tool: mcp.Tool{
+			Name:  "sleep",
+			Title: "Sleep, with progress",
+			Description: "Works for a while, reporting progress after each step. Honours cancellation: " +
+				"on notifications/cancelled it stops at once and sends no response.",
+			InputSchema: json.RawMessage(sleepSchema),
+		},
+		run: runSleep,
 	}
 }
 

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"github.com/mcpoke/mcpoke/internal/mcp"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,12 +26,14 @@ type stubbornArgs struct {
 
 func stubbornTool() *tool {
 	return &tool{
-		Name:  "stubborn",
-		Title: "Stubborn: ignores cancellation",
-		Description: "Works for a while and answers, even after notifications/cancelled: " +
-			"the response arrives late, as it does from servers that do not stop their work.",
-		InputSchema: json.RawMessage(stubbornSchema),
-		run:         runStubborn,
+		Tool: mcp.Tool{
+			Name:  "stubborn",
+			Title: "Stubborn: ignores cancellation",
+			Description: "Works for a while and answers, even after notifications/cancelled: " +
+				"the response arrives late, as it does from servers that do not stop their work.",
+			InputSchema: json.RawMessage(stubbornSchema),
+		},
+		run: runStubborn,
 	}
 }
 

@@ -6,32 +6,35 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpoke/mcpoke/internal/toolschema"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// tool is one demo tool: what tools/list says about it and what it does.
+// tool is one demo tool: what tools/list says about it, as the one Tool
+// type clients read, and what it does. The server side adds only run.
 type tool struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-
+	mcp.Tool
 	// run does the work, with arguments already checked against
 	// InputSchema.
-	run    func(ctx context.Context, srv *server, in *session.Incoming, args json.RawMessage) (any, error)
-	schema *toolschema.Schema
+	run func(ctx context.Context, srv *server, in *session.Incoming, args json.RawMessage) (any, error)
 }
 
 // allTools returns the demo's tools in the order tools/list shows them.
+// Each definition is read back as a client would read it, which compiles
+// its schema once and fixes the entry tools/list sends.
 func allTools() []*tool {
 	tools := []*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool()}
 	for _, t := range tools {
-		s, err := toolschema.Compile(t.InputSchema)
+		entry, err := json.Marshal(t.Tool)
+		if err == nil {
+			t.Tool, err = mcp.ParseTool(entry)
+		}
+		if err == nil {
+			err = t.SchemaErr
+		}
 		if err != nil {
 			panic(fmt.Sprintf("demo tool %s: %v", t.Name, err)) // a bug in this package
 		}
-		t.schema = s
 	}
 	return tools
 }
@@ -55,7 +58,11 @@ func (srv *server) names() string {
 
 // listTools answers tools/list; the demo's list fits one page.
 func (srv *server) listTools(context.Context, *session.Incoming) (any, error) {
-	return map[string]any{"tools": srv.tools}, nil
+	list := make([]mcp.Tool, len(srv.tools))
+	for i, t := range srv.tools {
+		list[i] = t.Tool
+	}
+	return map[string]any{"tools": list}, nil
 }
 
 // callTool answers tools/call: an unknown tool or arguments that break the
@@ -76,7 +83,7 @@ func (srv *server) callTool(ctx context.Context, in *session.Incoming) (any, err
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)
 	}
-	if err := t.schema.Validate(args); err != nil {
+	if err := t.Schema.Validate(args); err != nil {
 		return nil, invalidParams("invalid arguments for %s: %v", t.Name, err)
 	}
 	return t.run(ctx, srv, in, args)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpoke/mcpoke/transport"
+	"github.com/mcpoke/mcpoke/internal/connect"
 )
 
 // signalGrace is how long commands get to wind down after SIGINT, SIGTERM
@@ -37,7 +37,7 @@ func stopOnSignal() (context.Context, func() (int, bool)) {
 		case <-sig:
 		case <-time.After(signalGrace):
 		}
-		transport.KillAll()
+		connect.KillAll()
 		os.Exit(128 + n)
 	}()
 	return ctx, func() (int, bool) {

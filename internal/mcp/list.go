@@ -1,0 +1,132 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// Defaults for ListOptions.
+const (
+	// DefaultMaxPages bounds paging against a server that keeps returning
+	// cursors.
+	DefaultMaxPages = 100
+	// DefaultListTimeout bounds each list request.
+	DefaultListTimeout = 30 * time.Second
+)
+
+// ListOptions bound a paged list request. The zero value uses the
+// defaults.
+type ListOptions struct {
+	// MaxPages is how many pages are read at most; 0 means
+	// DefaultMaxPages.
+	MaxPages int
+	// Timeout bounds each page's request; 0 means DefaultListTimeout, a
+	// negative value no bound but ctx.
+	Timeout time.Duration
+}
+
+// Paging stopped before the server's last page. The list holds what came
+// before; callers show the error as a warning.
+var (
+	// ErrRepeatedCursor: the server sent a cursor it had sent before, so
+	// following it would loop.
+	ErrRepeatedCursor = errors.New("the server repeated a nextCursor")
+	// ErrTooManyPages: the server still had a nextCursor after MaxPages.
+	ErrTooManyPages = errors.New("the server sent too many pages")
+)
+
+// ToolList is what ListTools read.
+type ToolList struct {
+	Tools []Tool
+	// Pages is how many pages were read.
+	Pages int
+	// Incomplete is set (wrapping ErrRepeatedCursor or ErrTooManyPages)
+	// when paging stopped before the last page: Tools is then what came
+	// before it. Show it; do not take the list for the whole.
+	Incomplete error
+}
+
+// ListTools sends tools/list, following nextCursor to the last page. A
+// failed request, a malformed result or a malformed tool is an error; a
+// list cut short is not, see ToolList.Incomplete.
+func ListTools(ctx context.Context, s *session.Session, opts ListOptions) (ToolList, error) {
+	var list ToolList
+	err := listPages(ctx, s, "tools/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+		var p struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(page, &p); err != nil {
+			return "", fmt.Errorf("malformed result: %w", err)
+		}
+		for _, raw := range p.Tools {
+			t, err := ParseTool(raw)
+			if err != nil {
+				return "", err
+			}
+			list.Tools = append(list.Tools, t)
+		}
+		return p.NextCursor, nil
+	})
+	var stopped *pagingStopped
+	if errors.As(err, &stopped) {
+		list.Incomplete = stopped.err
+		return list, nil
+	}
+	return list, err
+}
+
+// pagingStopped carries the reason paging stopped early out of listPages.
+type pagingStopped struct{ err error }
+
+func (p *pagingStopped) Error() string { return p.err.Error() }
+
+// listPages sends method page by page until a page has no nextCursor;
+// read takes one page's result and returns its nextCursor. Every MCP
+// list method pages the same way.
+func listPages(ctx context.Context, s *session.Session, method string, opts ListOptions, pages *int,
+	read func(json.RawMessage) (string, error)) error {
+	if opts.MaxPages <= 0 {
+		opts.MaxPages = DefaultMaxPages
+	}
+	switch {
+	case opts.Timeout == 0:
+		opts.Timeout = DefaultListTimeout
+	case opts.Timeout < 0:
+		opts.Timeout = 0
+	}
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		var params any
+		if cursor != "" {
+			params = map[string]string{"cursor": cursor}
+		}
+		res, err := s.Do(ctx, method, params, session.CallOptions{Timeout: opts.Timeout, NoProgressToken: true})
+		if err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		*pages++
+		next, err := read(res)
+		if err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		switch {
+		case next == "":
+			return nil
+		case seen[next]:
+			return &pagingStopped{fmt.Errorf("%s: %w (%q after %d pages); the list may be incomplete",
+				method, ErrRepeatedCursor, clip(next, 40), *pages)}
+		case *pages >= opts.MaxPages:
+			return &pagingStopped{fmt.Errorf("%s: %w (still a nextCursor after %d pages); the list may be incomplete",
+				method, ErrTooManyPages, *pages)}
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
