@@ -98,7 +98,7 @@ func firstEscape(s string) (int, bool) {
 	return 0, false
 }
 
-// writeEscape writes prefix and r in digits lower-case hex digits.
+// writeEscape writes prefix, then r as that many lower-case hex digits.
 func writeEscape(b *strings.Builder, prefix string, r rune, digits int) {
 	const hex = "0123456789abcdef"
 	b.WriteString(prefix)
