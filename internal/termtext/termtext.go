@@ -3,32 +3,53 @@
 // Every string a server sends (names, descriptions, results, errors,
 // stderr, server info, instructions) passes Sanitize before it reaches a
 // terminal, in the TUI and in headless text output alike: a server must
-// not clear the screen, set the title, write the clipboard, or reorder
-// text with bidi controls.
+// not clear the screen, set the title, write the clipboard, reorder text
+// with bidi controls or hide text in invisible characters. Hidden finds
+// such hidden text so it can be shown as a finding, and EscapeJSON makes
+// --json output just as safe to print.
 package termtext
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 )
 
-// Sanitize returns s with every C0 and C1 control character, DEL, bidi
-// override and invisible formatting character replaced by a visible
-// escape (\x1b, \u202e). Tabs become a space. Newlines are kept only when
-// keepNewlines is true; otherwise they become ⏎ so one value stays on one
-// line. Invalid UTF-8 bytes are shown as \xNN.
+// Sanitize returns s with every character a terminal could act on or
+// that is invisible replaced by a visible escape: C0 and C1 controls and
+// DEL (\x1b, \u009b), format characters such as bidi controls, zero-width
+// characters and tag characters (\u202e, \U000e0041), line and paragraph
+// separators, noncharacters, other default-ignorable code points, and
+// variation selectors that do not follow a base they belong to (see
+// alwaysEscaped and selectorFits). Tabs become a space. Newlines are kept
+// only when keepNewlines is true; otherwise they become ⏎ so one value
+// stays on one line. Invalid UTF-8 bytes are shown as \xNN.
 func Sanitize(s string, keepNewlines bool) string {
 	if isPlain(s) {
 		return s
 	}
+	first, ok := firstEscape(s)
+	if !ok {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
+	b.WriteString(s[:first])
+	base := noBase
+	if first > 0 {
+		last, _ := utf8.DecodeLastRuneInString(s[:first])
+		base = nextBase(last, false)
+	}
+	for i := first; i < len(s); {
+		r, size, escape := escapeAt(s, i, base)
+		base = nextBase(r, escape)
+		i += size
+		if !escape {
+			b.WriteString(s[i-size : i])
+			continue
+		}
 		switch {
 		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+			writeEscape(&b, `\x`, rune(s[i-1]), 2)
 		case r == '\n' && keepNewlines:
 			b.WriteByte('\n')
 		case r == '\n':
@@ -36,15 +57,12 @@ func Sanitize(s string, keepNewlines bool) string {
 		case r == '\t':
 			b.WriteByte(' ')
 		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case isBidiOrInvisible(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+			writeEscape(&b, `\x`, r, 2)
+		case r <= 0xffff:
+			writeEscape(&b, `\u`, r, 4)
 		default:
-			b.WriteString(s[i : i+size])
+			writeEscape(&b, `\U`, r, 8)
 		}
-		i += size
 	}
 	return b.String()
 }
@@ -65,18 +83,26 @@ func isPlain(s string) bool {
 	return true
 }
 
-// isBidiOrInvisible covers the bidi embeddings, overrides and isolates,
-// the directional marks, and zero-width or line-breaking format characters
-// that can hide or reorder text.
-func isBidiOrInvisible(r rune) bool {
-	switch {
-	case r >= 0x202a && r <= 0x202e, // LRE RLE PDF LRO RLO
-		r >= 0x2066 && r <= 0x2069,                // LRI RLI FSI PDI
-		r == 0x200e || r == 0x200f || r == 0x061c, // LRM RLM ALM
-		r >= 0x200b && r <= 0x200d,                // zero-width space, non-joiner, joiner
-		r == 0x2028 || r == 0x2029,                // line and paragraph separators
-		r == 0xfeff:                               // BOM / zero-width no-break space
-		return true
+// firstEscape returns the byte offset of the first rune in s that
+// Sanitize changes, and false when there is none.
+func firstEscape(s string) (int, bool) {
+	base := noBase
+	for i := 0; i < len(s); {
+		r, size, escape := escapeAt(s, i, base)
+		if escape {
+			return i, true
+		}
+		base = nextBase(r, escape)
+		i += size
 	}
-	return false
+	return 0, false
+}
+
+// writeEscape writes prefix, then r as that many lower-case hex digits.
+func writeEscape(b *strings.Builder, prefix string, r rune, digits int) {
+	const hex = "0123456789abcdef"
+	b.WriteString(prefix)
+	for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
+		b.WriteByte(hex[r>>shift&0xf])
+	}
 }
