@@ -47,6 +47,9 @@ func TestLateIsTimedFromTheCancelWrite(t *testing.T) {
 	cancelled := make(chan error, 1)
 	go func() { cancelled <- h.s.Request(c.Ref()).Cancel("user") }()
 	waitClosed(t, h.hold.held, "the cancel reaching the transport")
+	if info, _ := h.s.Request(c.Ref()).Info(); !info.LateFrom().Equal(info.CancelAt) {
+		t.Errorf("before the write LateFrom = %v, want CancelAt %v", info.LateFrom(), info.CancelAt)
+	}
 	h.clock.Advance(300 * time.Millisecond)
 	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"raced":true}}`)
 	early := h.events.waitFor(t, "late response before the cancel write", isLate(c.Seq(), LateResponse)).(LateArrived)
@@ -68,6 +71,9 @@ func TestLateIsTimedFromTheCancelWrite(t *testing.T) {
 	info, _ := h.s.Request(c.Ref()).Info()
 	if d := info.CancelSentAt.Sub(info.CancelAt); d != 300*time.Millisecond {
 		t.Fatalf("CancelSentAt − CancelAt = %v, want 300ms", d)
+	}
+	if !info.LateFrom().Equal(info.CancelSentAt) {
+		t.Errorf("LateFrom = %v, want CancelSentAt %v", info.LateFrom(), info.CancelSentAt)
 	}
 	h.clock.Advance(100 * time.Millisecond)
 	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":9}}`)

@@ -107,6 +107,16 @@ type RequestInfo struct {
 	TaskID string
 }
 
+// LateFrom is when late traffic starts to count: when the cancellation
+// reached the transport, or, before that and for an initialize that timed
+// out, when it was decided. Zero when the request was never cancelled.
+func (i RequestInfo) LateFrom() time.Time {
+	if !i.CancelSentAt.IsZero() {
+		return i.CancelSentAt
+	}
+	return i.CancelAt
+}
+
 // Ref returns the reference events use for this request.
 func (r *RequestInfo) Ref() Ref { return Ref{Seq: r.Seq, ID: r.ID, Incoming: r.Incoming} }
 

@@ -17,6 +17,7 @@ type Observer func(wire.Record)
 // transcripts and late-traffic timing all come from this one place.
 type Tap struct {
 	Conn
+	now   func() time.Time
 	start time.Time
 
 	mu        sync.Mutex
@@ -26,9 +27,14 @@ type Tap struct {
 	sendMu sync.Mutex
 }
 
-// NewTap wraps c. Start is the zero point for Since.
-func NewTap(c Conn) *Tap {
-	return &Tap{Conn: c, start: time.Now()}
+// NewTap wraps c, stamping records with time.Now.
+func NewTap(c Conn) *Tap { return NewTapWithClock(c, time.Now) }
+
+// NewTapWithClock wraps c, stamping records with now: give it the
+// session's clock, so the wire log, transcripts and the session's late
+// timing read one source of time.
+func NewTapWithClock(c Conn, now func() time.Time) *Tap {
+	return &Tap{Conn: c, now: now, start: now()}
 }
 
 // Start is when the tap was made; transcripts count time from here.
@@ -47,7 +53,7 @@ func (t *Tap) Observe(o Observer) {
 func (t *Tap) Send(frame []byte) error {
 	t.sendMu.Lock()
 	defer t.sendMu.Unlock()
-	t.emit(wire.Record{At: time.Now(), Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
+	t.emit(wire.Record{At: t.now(), Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
 	return t.Conn.Send(frame)
 }
 
@@ -55,7 +61,7 @@ func (t *Tap) Send(frame []byte) error {
 func (t *Tap) Recv() (Message, error) {
 	m, err := t.Conn.Recv()
 	if err == nil {
-		t.emit(wire.Record{At: time.Now(), Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+		t.emit(wire.Record{At: t.now(), Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
 	}
 	return m, err
 }

@@ -177,13 +177,15 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 // waitLate keeps listening after a cancel or timeout until d has passed
 // since it, a late response or error came (nothing more is expected for
 // the request), the server is gone, or ctx ends (mcpoke is interrupted).
-// It returns how long after the cancel it listened.
+// It returns how long after the cancel it listened, counted like late
+// traffic: from when the cancel reached the transport.
 func waitLate(ctx context.Context, s *session.Session, ref session.Ref, rec *recorder, d time.Duration) time.Duration {
 	info, _ := s.Request(ref).Info()
+	from := info.LateFrom()
 	if d <= 0 {
-		return time.Since(info.CancelAt)
+		return time.Since(from)
 	}
-	t := time.NewTimer(time.Until(info.CancelAt.Add(d)))
+	t := time.NewTimer(time.Until(from.Add(d)))
 	defer t.Stop()
 	select {
 	case <-t.C:
@@ -191,7 +193,7 @@ func waitLate(ctx context.Context, s *session.Session, ref session.Ref, rec *rec
 	case <-s.Done():
 	case <-ctx.Done():
 	}
-	return time.Since(info.CancelAt)
+	return time.Since(from)
 }
 
 // settle makes sure the server has handled our cancellation before the

@@ -1,15 +1,19 @@
 package connect
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
+	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -89,5 +93,47 @@ func TestEndReason(t *testing.T) {
 		if got := EndReason(tc.err); got != tc.want {
 			t.Errorf("EndReason(%v) = %q; want %q", tc.err, got, tc.want)
 		}
+	}
+}
+
+// The tap and the session read one clock: the cancel's wire record is
+// stamped with the very time the session counts late traffic from.
+func TestTapAndSessionShareOneClock(t *testing.T) {
+	a, b := transporttest.Pipe()
+	srv := demo.NewSession(b, io.Discard)
+	defer srv.Close()
+	clock := clocktest.New()
+	c := Attach(Spec{Name: "mem"}, a, Options{Session: session.Config{Clock: clock}})
+	defer c.Close()
+	cancels := make(chan wire.Record, 1)
+	c.Observe(func(r wire.Record) {
+		if r.Dir == wire.Out && bytes.Contains(r.Data, []byte(`"notifications/cancelled"`)) {
+			cancels <- r
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := c.Initialize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	call, err := c.Session.Call(ctx, "tools/call", json.RawMessage(`{"name":"sleep","arguments":{"seconds":30}}`), session.CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Second)
+	req := c.Session.Request(call.Ref())
+	if err := req.Cancel("test"); err != nil {
+		t.Fatal(err)
+	}
+	var rec wire.Record
+	select {
+	case rec = <-cancels:
+	case <-ctx.Done():
+		t.Fatal("no notifications/cancelled passed the tap")
+	}
+	info, _ := req.Info()
+	if !rec.At.Equal(info.CancelSentAt) || !c.tap.Start().Equal(clocktest.Epoch) {
+		t.Errorf("cancel record at %v, session's CancelSentAt %v, tap start %v; want all on the fake clock (epoch %v)",
+			rec.At, info.CancelSentAt, c.tap.Start(), clocktest.Epoch)
 	}
 }

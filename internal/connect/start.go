@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clock"
 	"github.com/mcpoke/mcpoke/internal/transcript"
 	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/internal/wire"
@@ -101,11 +102,16 @@ func Attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 }
 
 func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
-	tap := transport.NewTap(conn)
+	cfg := opts.Session
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real()
+	}
+	// One clock for the tap and the session: the wire log, transcript and
+	// late timing agree.
+	tap := transport.NewTapWithClock(conn, cfg.Clock.Now)
 	if opts.Transcript != nil {
 		tap.Observe(transcript.New(opts.Transcript, tap.Start()).Observe)
 	}
-	cfg := opts.Session
 	if opts.Log != nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelDebug})).
 			With("server", spec.Name)
