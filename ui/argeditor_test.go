@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"github.com/mcpoke/mcpoke/internal/mcp"
-
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
 )
 
 const richSchema = `{

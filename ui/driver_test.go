@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpoke/mcpoke/session"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // driver is a small synchronous event loop for model tests: Update runs

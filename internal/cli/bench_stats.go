@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"github.com/mcpoke/mcpoke/internal/mcp"
-
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
 )
 
 // latencyStats summarizes round trips, in milliseconds.

@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"github.com/mcpoke/mcpoke/internal/mcp"
-
 	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 

@@ -1,11 +1,10 @@
 package demo
 
 import (
-	"github.com/mcpoke/mcpoke/internal/mcp"
-
 	"context"
 	"encoding/json"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 

@@ -1,13 +1,12 @@
 package demo
 
 import (
-	"github.com/mcpoke/mcpoke/internal/mcp"
-
 	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
