@@ -19,6 +19,10 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageError("the interactive UI needs a terminal; in scripts use mcpoke tools or mcpoke call (see mcpoke --help)")
 	}
+	spec, err := askInputs(spec, os.Stdin, os.Stderr)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
 	opts := connect.Options{InitTimeout: g.initTimeout}
 	if g.logFile != "" {
 		// One log for every connection of the run, reconnects included.
@@ -34,7 +38,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		Demo:    isDemo(spec),
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
-	_, err := p.Run()
+	_, err = p.Run()
 	if err == nil && cmd.Context().Err() == nil {
 		// The UI quit. A normal quit stops the server before the UI ends,
 		// so one still running was left by a forced quit (ctrl+c twice),

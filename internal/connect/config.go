@@ -1,11 +1,13 @@
 package connect
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -68,8 +70,10 @@ func (s Servers) unknown(name string) error {
 type configFile struct {
 	MCPServers map[string]json.RawMessage `json:"mcpServers"`
 	Servers    map[string]json.RawMessage `json:"servers"`
+	Inputs     []Input                    `json:"inputs"`
 	MCP        *struct {
 		Servers map[string]json.RawMessage `json:"servers"`
+		Inputs  []Input                    `json:"inputs"`
 	} `json:"mcp"`
 }
 
@@ -79,21 +83,36 @@ type configEntry struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env"`
+	EnvFile string            `json:"envFile"`
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 }
 
-// ParseConfig reads a client config file's servers. It accepts comments
-// and trailing commas, as VS Code does.
-func ParseConfig(data []byte) (Servers, error) {
+// utf8BOM starts files that some Windows editors save.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// ParseConfig reads a client config file's servers, with this process's
+// Vars. It accepts comments, trailing commas and a byte-order mark, as VS
+// Code does.
+func ParseConfig(data []byte) (Servers, error) { return ParseConfigVars(data, EnvVars()) }
+
+// ParseConfigVars is ParseConfig with the given Vars.
+func ParseConfigVars(data []byte, vars Vars) (Servers, error) {
 	var f configFile
-	if err := json.Unmarshal(stripJSONC(data), &f); err != nil {
+	if err := json.Unmarshal(stripJSONC(bytes.TrimPrefix(data, utf8BOM)), &f); err != nil {
 		return Servers{}, fmt.Errorf("not a JSON config file: %w", err)
 	}
 	s := Servers{specs: map[string]Spec{}, bad: map[string]error{}}
 	tables := []map[string]json.RawMessage{f.MCPServers, f.Servers}
+	inputs := map[string]Input{}
+	for _, in := range f.Inputs {
+		inputs[in.ID] = in
+	}
 	if f.MCP != nil {
 		tables = append(tables, f.MCP.Servers)
+		for _, in := range f.MCP.Inputs {
+			inputs[in.ID] = in
+		}
 	}
 	for _, table := range tables {
 		for name, raw := range table {
@@ -103,7 +122,7 @@ func ParseConfig(data []byte) (Servers, error) {
 			if _, seen := s.bad[name]; seen {
 				continue
 			}
-			spec, err := parseEntry(name, raw)
+			spec, err := parseEntry(name, raw, &expander{vars: vars, inputs: inputs})
 			if err != nil {
 				s.bad[name] = err
 				continue
@@ -117,12 +136,15 @@ func ParseConfig(data []byte) (Servers, error) {
 	return s, nil
 }
 
-func parseEntry(name string, raw json.RawMessage) (Spec, error) {
+func parseEntry(name string, raw json.RawMessage, x *expander) (Spec, error) {
 	var e configEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return Spec{}, fmt.Errorf("server %q in the config is not usable: %w", name, err)
 	}
-	spec := Spec{Name: name, Command: e.Command, Args: e.Args, Dir: e.Cwd, URL: e.URL}
+	if err := e.expand(x); err != nil {
+		return Spec{}, fmt.Errorf("server %q in the config: %w", name, err)
+	}
+	spec := Spec{Name: name, Command: e.Command, Args: e.Args, Dir: e.Cwd, URL: e.URL, Inputs: x.needs}
 	for _, k := range sortedKeys(e.Env) {
 		spec.Env = append(spec.Env, k+"="+e.Env[k])
 	}
@@ -134,6 +156,48 @@ func parseEntry(name string, raw json.RawMessage) (Spec, error) {
 		return Spec{}, fmt.Errorf(`server %q in the config has no "command"`, name)
 	}
 	return spec, nil
+}
+
+// expand replaces the entry's variables and merges its envFile under its
+// env: a key in "env" wins, as in VS Code.
+func (e *configEntry) expand(x *expander) error {
+	var err error
+	one := func(s *string) {
+		if err == nil {
+			*s, err = x.expand(*s)
+		}
+	}
+	one(&e.Command)
+	one(&e.Cwd)
+	one(&e.URL)
+	one(&e.EnvFile)
+	for i := range e.Args {
+		one(&e.Args[i])
+	}
+	for k, v := range e.Env {
+		one(&v)
+		e.Env[k] = v
+	}
+	if err != nil || e.EnvFile == "" {
+		return err
+	}
+	path := e.EnvFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(x.vars.Workspace, path)
+	}
+	fileEnv, err := readEnvFile(path)
+	if err != nil {
+		return err
+	}
+	if e.Env == nil {
+		e.Env = map[string]string{}
+	}
+	for k, v := range fileEnv {
+		if _, set := e.Env[k]; !set {
+			e.Env[k] = v
+		}
+	}
+	return nil
 }
 
 // LoadServer reads the config file at path and returns the server called

@@ -28,6 +28,9 @@ type Spec struct {
 	// URL is set for remote servers from config files; mcpoke cannot
 	// connect to those yet (see ErrHTTPNotSupported).
 	URL string
+	// Inputs are the ${input:ID} values the config asks the user for;
+	// WithInputs fills them in. Start refuses a spec that still has some.
+	Inputs []Input
 }
 
 // DemoServerArg is the subcommand that runs the built-in demo server.
@@ -64,5 +67,5 @@ func (s Spec) CommandLine() string {
 		}
 		parts = append(parts, a)
 	}
-	return strings.Join(parts, " ")
+	return s.showInputs(strings.Join(parts, " "))
 }

@@ -74,6 +74,9 @@ func Start(spec Spec, opts Options) (*Conn, error) {
 		closeAll(opts.CloseAfter)
 		return nil, &StartError{Server: spec, Stage: "start", Err: err}
 	}
+	if len(spec.Inputs) > 0 {
+		return fail(MissingInputError{Server: spec.Name, Input: spec.Inputs[0]})
+	}
 	if spec.URL != "" {
 		return fail(fmt.Errorf("%w (%s)", ErrHTTPNotSupported, spec.URL))
 	}
