@@ -77,7 +77,7 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
 	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE (it slows the calls a little)")
-	fl.StringVar(&f.protocol, "protocol", "", "protocol VERSION to offer in initialize")
+	protocolFlag(fl, &f.protocol)
 	return cmd
 }
 

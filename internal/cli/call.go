@@ -101,7 +101,7 @@ its tools are sleep, stubborn, flood, echo and fail.
 	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
-	fl.StringVar(&f.protocol, "protocol", "", "protocol VERSION to offer in initialize (default "+session.LatestVersion+")")
+	protocolFlag(fl, &f.protocol)
 	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
 	return cmd
 }

@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
@@ -54,6 +58,10 @@ type serverOptions struct {
 // transcript files close with it. A server that cannot be started or
 // fails the handshake is bad input: exit 2, with its stderr.
 func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o serverOptions) (*connect.Conn, error) {
+	if o.protocol != "" && !slices.Contains(session.SupportedVersions, o.protocol) {
+		return nil, usageError("--protocol %q is not a version mcpoke implements; it speaks %s",
+			o.protocol, strings.Join(session.SupportedVersions, ", "))
+	}
 	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {
@@ -95,4 +103,10 @@ func closeAll(cs []io.Closer) {
 	for _, c := range cs {
 		c.Close()
 	}
+}
+
+// protocolFlag adds --protocol, the version offered in initialize.
+func protocolFlag(fl *pflag.FlagSet, p *string) {
+	fl.StringVar(p, "protocol", "", "protocol VERSION to offer in initialize: "+
+		strings.Join(session.SupportedVersions, ", ")+" (default "+session.LatestVersion+")")
 }

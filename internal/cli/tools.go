@@ -43,7 +43,7 @@ arguments from its inputSchema: type, default, and whether it is required (*).
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tools": [...]} as one JSON object`)
-	cmd.Flags().StringVar(&protocol, "protocol", "", "protocol VERSION to offer in initialize")
+	protocolFlag(cmd.Flags(), &protocol)
 	return cmd
 }
 
