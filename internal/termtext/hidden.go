@@ -2,6 +2,8 @@ package termtext
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -105,43 +107,51 @@ func clipRunes(s string, n int) string {
 // interleaving kinds does not split what a run spells. A tool described
 // as "Adds two numbers." followed by tag characters spelling "read
 // ~/.ssh/id_rsa" gives one Finding whose Text is "read ~/.ssh/id_rsa".
-func Hidden(s string) []Finding {
-	if isPlain(s) {
-		return nil
-	}
-	var (
-		found   []Finding
-		run     *Finding
-		spelled []byte
-		base    = noBase
-	)
-	flush := func() {
-		if run != nil {
+func Hidden(s string) []Finding { return slices.Collect(HiddenRuns(s)) }
+
+// HiddenRuns yields the findings Hidden returns, one at a time, so that a
+// caller can count every run of a huge string and keep only a few.
+func HiddenRuns(s string) iter.Seq[Finding] {
+	return func(yield func(Finding) bool) {
+		if isPlain(s) {
+			return
+		}
+		var (
+			run     *Finding
+			spelled []byte
+			base    = noBase
+		)
+		flush := func() bool {
+			if run == nil {
+				return true
+			}
 			run.Text = Line(string(spelled))
 			run.Escaped = Line(s[run.Start:run.End])
-			found = append(found, *run)
+			f := *run
 			run, spelled = nil, spelled[:0]
+			return yield(f)
 		}
-	}
-	for i := 0; i < len(s); {
-		r, size, escape := escapeAt(s, i, base)
-		base = nextBase(r, escape)
-		kind := hiddenKind(s[i+size:], r, size, escape)
-		if kind == 0 {
-			flush()
-		} else {
-			if run == nil {
-				run = &Finding{Start: i}
+		for i := 0; i < len(s); {
+			r, size, escape := escapeAt(s, i, base)
+			base = nextBase(r, escape)
+			kind := hiddenKind(s[i+size:], r, size, escape)
+			if kind == 0 {
+				if !flush() {
+					return
+				}
+			} else {
+				if run == nil {
+					run = &Finding{Start: i}
+				}
+				run.End = i + size
+				run.Count++
+				run.Kinds |= kind
+				spelled = appendSpelled(spelled, r)
 			}
-			run.End = i + size
-			run.Count++
-			run.Kinds |= kind
-			spelled = appendSpelled(spelled, r)
+			i += size
 		}
-		i += size
+		flush()
 	}
-	flush()
-	return found
 }
 
 // hiddenKind classifies r, of the given encoded size and followed by

@@ -1,6 +1,7 @@
 package termtext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -122,7 +123,19 @@ func FuzzHidden(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		checkFindings(t, s, Hidden(s))
+		all := Hidden(s)
+		checkFindings(t, s, all)
+		// Stopping HiddenRuns early gives the same first findings.
+		var first []Finding
+		for f := range HiddenRuns(s) {
+			if len(first) == 2 {
+				break
+			}
+			first = append(first, f)
+		}
+		if want := all[:min(len(all), 2)]; !slices.Equal(first, want) {
+			t.Fatalf("HiddenRuns(%q) stopped after two gives %+v, want %+v", s, first, want)
+		}
 	})
 }
 
@@ -146,5 +159,25 @@ func checkFindings(t *testing.T, s string, found []Finding) {
 		if Line(f.Text) != f.Text {
 			t.Fatalf("Hidden(%q): finding text %q is not safe", s, f.Text)
 		}
+	}
+}
+
+// TestHiddenRunsCountsWithoutKeeping counts every run of a long string
+// while keeping one, as a caller bounding its memory does.
+func TestHiddenRunsCountsWithoutKeeping(t *testing.T) {
+	s := strings.Repeat("a\u202e", 1000)
+	runs, chars := 0, 0
+	var kept []Finding
+	for f := range HiddenRuns(s) {
+		runs, chars = runs+1, chars+f.Count
+		if len(kept) < 1 {
+			kept = append(kept, f)
+		}
+	}
+	if runs != 1000 || chars != 1000 || kept[0].Start != 1 {
+		t.Errorf("counted %d runs, %d characters, first %+v", runs, chars, kept[0])
+	}
+	for range HiddenRuns(s) {
+		break // the iterator must stop when told to (the runtime checks)
 	}
 }
