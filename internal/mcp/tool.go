@@ -30,6 +30,9 @@ type Tool struct {
 	Annotations Annotations
 	// Execution says how the tool may be run (2025-11-25: tasks).
 	Execution Execution
+	// Hidden is the text the entry hides from a reader, such as tag
+	// characters after a harmless description (see FindHidden).
+	Hidden HiddenText
 	// Raw is the entry exactly as the server sent it, with every field
 	// mcpoke does not read (outputSchema, icons, _meta).
 	Raw json.RawMessage
@@ -83,6 +86,7 @@ func ParseTool(raw json.RawMessage) (Tool, error) {
 		Title:       fields.Title,
 		Description: fields.Description,
 		Raw:         raw,
+		Hidden:      FindHidden(raw),
 	}
 	if s := bytes.TrimSpace(fields.InputSchema); len(s) > 0 && !bytes.Equal(s, []byte("null")) {
 		t.InputSchema = fields.InputSchema
