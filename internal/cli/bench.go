@@ -142,7 +142,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	// signal's status.
 	rep.Interrupted = ctx.Err() != nil
 	if f.json {
-		return json.NewEncoder(stdout).Encode(rep)
+		return writeJSON(stdout, rep, append(rep.Server.textWarnings(), flagInvalidText(nil, "/tool", rep.Tool)...))
 	}
 	printBench(stdout, &rep, f)
 	return nil

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -165,7 +164,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
 	if f.json {
-		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep, rep.textWarnings()); err != nil {
 			return err
 		}
 	} else {

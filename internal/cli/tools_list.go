@@ -10,6 +10,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/suggest"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
 // listTools returns every tool the server has. A list cut short (a
@@ -25,8 +26,9 @@ func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer) ([]mcp.
 	return list.Tools, nil
 }
 
-// warn prints a warning line on stderr.
-func warn(stderr io.Writer, msg string) { fmt.Fprintln(stderr, "mcpoke: warning:", msg) }
+// warn prints a warning line on stderr. Warnings quote the server (a
+// tool's name, a cursor, a schema's error), so they pass termtext.
+func warn(stderr io.Writer, msg string) { fmt.Fprintln(stderr, "mcpoke: warning:", termtext.Line(msg)) }
 
 // findTool returns the tool called name, or a usage error that names the
 // close matches.
