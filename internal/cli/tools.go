@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -62,10 +61,15 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		out := struct {
 			Server reportServer `json:"server"`
 			Tools  []mcp.Tool   `json:"tools"` // each as the server sent it
-		}{serverOf(peer), tools}
-		return json.NewEncoder(w).Encode(out)
+			Hidden []toolHidden `json:"hiddenText,omitempty"`
+		}{serverOf(peer), tools, hiddenOf(tools)}
+		return writeJSON(w, out, out.Server.textWarnings())
 	}
-	fmt.Fprintf(w, "%s %s: %d tools\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), len(tools))
+	head := fmt.Sprintf("%s %s: %s", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), plural(len(tools), "tool"))
+	if n := countHiding(tools); n > 0 {
+		head += fmt.Sprintf(", %d with hidden text", n)
+	}
+	fmt.Fprintln(w, head)
 	for _, t := range tools {
 		printTool(w, t)
 	}
@@ -80,6 +84,7 @@ func printTool(w io.Writer, t mcp.Tool) {
 		fmt.Fprintf(w, " — %s", termtext.Line(t.Title))
 	}
 	fmt.Fprintln(w)
+	printHidden(w, t.Hidden)
 	if t.Description != "" {
 		fmt.Fprintf(w, "  %s\n", termtext.Line(firstParagraph(t.Description)))
 	}

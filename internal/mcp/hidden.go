@@ -46,9 +46,9 @@ const maxHiddenRuns = 100
 // Found reports whether the tool hides anything.
 func (h HiddenText) Found() bool { return h.Chars > 0 }
 
-// Summary says how much is hidden where: "18 hidden characters in 1 field".
+// Summary says how much is hidden where: "18 characters in 1 field".
 func (h HiddenText) Summary() string {
-	return plural(h.Chars, "hidden character") + " in " + plural(h.Fields, "field")
+	return plural(h.Chars, "character") + " in " + plural(h.Fields, "field")
 }
 
 // String describes the run on one line, safe to print:

@@ -74,7 +74,7 @@ func TestFindHiddenInEveryField(t *testing.T) {
 	if s := desc.String(); s != `description, bytes 17-89: 18 hidden characters (tag) spelling "read ~/.ssh/id_rsa"` {
 		t.Errorf("String() = %q", s)
 	}
-	if h.Summary() != "34 hidden characters in 9 fields" {
+	if h.Summary() != "34 characters in 9 fields" {
 		t.Errorf("Summary() = %q", h.Summary())
 	}
 	enum := h.Runs[slices.Index(got, key+".enum[1]")]
