@@ -101,7 +101,7 @@ func (e *argEditor) template() string {
 		b.WriteByte('\n')
 	}
 	b.WriteString("}")
-	return b.String()
+	return escapeJSONText(b.String())
 }
 
 // Update implements tea.Model for the editor's keys. On editorSend, args
@@ -205,9 +205,17 @@ func (e *argEditor) toggleMode() tea.Cmd {
 func prettyArgs(args json.RawMessage) string {
 	var b bytes.Buffer
 	if json.Indent(&b, args, "", "  ") != nil {
-		return string(args)
+		return escapeJSONText(string(args))
 	}
-	return b.String()
+	return escapeJSONText(b.String())
+}
+
+// escapeJSONText makes JSON for the editor safe to show: the server's
+// property names and enum values may hold bidi or tag characters, which
+// become \u escapes that mean the same to a JSON parser.
+func escapeJSONText(js string) string {
+	safe, _ := termtext.EscapeJSON([]byte(js))
+	return string(safe)
 }
 
 // parseArgs reads the JSON editor's text as an arguments object.
@@ -323,6 +331,7 @@ func (e *argEditor) View() string {
 		}
 		head = append(head, desc...)
 	}
+	head = append(head, hiddenLines(st, e.tool.Hidden, w)...)
 	if e.schemaErr != "" {
 		head = append(head, wrapLines(st.BadgeWarn.Render(e.schemaErr), w)...)
 	}

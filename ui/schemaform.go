@@ -109,10 +109,15 @@ func (f *formField) setup(def json.RawMessage) {
 	f.input.SetStyles(s)
 	if def != nil {
 		var str string
-		if f.kind == fieldString && json.Unmarshal(def, &str) == nil {
+		switch {
+		case f.kind == fieldString && json.Unmarshal(def, &str) == nil && termtext.Line(str) == str:
 			f.input.SetValue(str)
-		} else if f.kind != fieldString {
-			f.input.SetValue(string(compact(def)))
+		case f.kind == fieldString && str != "":
+			// A default with hidden characters is shown escaped and not
+			// filled in: sending it would send what the user cannot see.
+			f.input.Placeholder = "default " + termtext.Line(str)
+		case f.kind != fieldString:
+			f.input.SetValue(escapeJSONText(string(compact(def))))
 		}
 	}
 }
@@ -210,8 +215,8 @@ func (f *formField) setValue(v json.RawMessage) bool {
 	}
 	if f.kind == fieldString {
 		var s string
-		if json.Unmarshal(v, &s) != nil {
-			return false
+		if json.Unmarshal(v, &s) != nil || termtext.Line(s) != s {
+			return false // hidden characters stay in the JSON, escaped
 		}
 		f.input.SetValue(s)
 		return true

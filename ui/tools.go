@@ -191,8 +191,17 @@ func (t *toolList) View() string {
 			}
 		}
 		desc := termtext.Line(tool.Description)
+		// On one line the name needs room too.
+		badge := hiddenBadge(st, tool.Hidden, per == 1 && t.width-2 < 22 || t.width-2 < 11)
 		if per == 1 {
-			line := marker + nameStyle.Render(clip(name, t.width-2))
+			room := t.width - 2
+			if badge != "" {
+				room -= lipWidth(badge) + 1
+			}
+			line := marker + nameStyle.Render(clip(name, max(room, 1)))
+			if badge != "" {
+				line += " " + badge
+			}
 			if rest := t.width - lipWidth(line) - 1; rest > 10 && desc != "" {
 				line += " " + st.Muted.Render(clip(desc, rest))
 			}
@@ -200,6 +209,11 @@ func (t *toolList) View() string {
 			continue
 		}
 		lines = append(lines, marker+nameStyle.Render(clip(name, t.width-2)))
+		if badge != "" {
+			// The badge leads the second line: it is what to read first.
+			lines = append(lines, "  "+badge+" "+st.Muted.Render(clip(desc, t.width-3-lipWidth(badge))))
+			continue
+		}
 		lines = append(lines, "  "+st.Muted.Render(clip(desc, t.width-2)))
 	}
 	return padLines(lines, t.width, t.height)
