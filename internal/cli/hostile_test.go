@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
 )
 
 // assertTerminalSafe fails if out is not valid UTF-8 or holds a raw
@@ -282,5 +284,19 @@ func TestWithWarningsOnEmptyObject(t *testing.T) {
 	got := withWarnings([]byte("{}"), []jsonWarning{{Path: "/x", Warning: "w"}})
 	if string(got) != `{"warnings":[{"path":"/x","warning":"w"}]}` {
 		t.Errorf("got %s", got)
+	}
+}
+
+// TestUnknownToolListsNamesOnOneLine: a tool name with a newline cannot
+// start a line of its own in the error, which could pass for mcpoke's.
+func TestUnknownToolListsNamesOnOneLine(t *testing.T) {
+	tools := []mcp.Tool{{Name: "a\nmcpoke: all good"}, {Name: "b" + injection}}
+	_, err := findTool(tools, "zzzzzzzzzzzz", "srv")
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), `a⏎mcpoke: all good, b\u202e`) {
+		t.Errorf("got %q", err)
+	}
+	_, err = findTool(tools, "b", "srv")
+	if err == nil || !strings.Contains(err.Error(), `did you mean b\u202e`) {
+		t.Errorf("got %q", err)
 	}
 }

@@ -41,17 +41,27 @@ func findTool(tools []mcp.Tool, name, server string) (mcp.Tool, error) {
 		names[i] = t.Name
 	}
 	msg := fmt.Sprintf("unknown tool %s on %s", quote(name), quote(server))
+	// The names are the server's: one line each, whatever they hold.
 	switch near := suggest.Closest(name, names, 3); {
 	case len(near) > 0:
-		msg += "; did you mean " + strings.Join(near, " or ") + "?"
+		msg += "; did you mean " + strings.Join(lines(near), " or ") + "?"
 	case len(names) == 0:
 		msg += "; it has no tools"
 	case len(names) <= 12:
-		msg += "; its tools: " + strings.Join(names, ", ")
+		msg += "; its tools: " + strings.Join(lines(names), ", ")
 	default:
 		msg += "; run mcpoke tools to list them"
 	}
 	return mcp.Tool{}, usageError("%s", msg)
+}
+
+// lines makes each string safe to show on one line.
+func lines(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = termtext.Line(s)
+	}
+	return out
 }
 
 // prepareTool finds the tool on the server and checks args against its
