@@ -21,7 +21,10 @@ func newToolsCommand(g *globalFlags) *cobra.Command {
 		Short: "List a server's tools with their arguments",
 		Long: `List the tools a server offers (tools/list, every page), with each tool's
 arguments from its inputSchema: type, default, and whether it is required (*).
---json prints the tools exactly as the server sent them, with full schemas.`,
+A tool that hides text (invisible characters a model reads, such as tag characters)
+is flagged with how many, in which fields, and what they spell.
+--json prints the tools as the server sent them, with full schemas (control, bidi and
+invisible characters as \u escapes, which decode to the same text), and hiddenText.`,
 		Example: `  # The built-in demo server's tools
   mcpoke tools
 
