@@ -7,33 +7,36 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// Observer sees every Record of a Tap. It is called synchronously, in
-// wire order per direction, so it must be quick and must not block:
-// buffer and hand off to a goroutine for slow work.
+// Observer sees every Record of a Tap. Records reach observers one at a
+// time, in the order of their timestamps, so an observer must be quick and
+// must not block: buffer and hand off to a goroutine for slow work.
 type Observer func(wire.Record)
 
 // Tap wraps a Conn so that every frame in or out, every noise and stderr
 // line, reaches its observers with a monotonic timestamp. The wire log,
-// transcripts and late-traffic timing all come from this one place.
+// transcripts and late-traffic timing all come from this one place: a
+// Message carries the time on its record (Message.At), and SendStamped
+// returns it, so the session times late traffic from the very readings
+// the wire log and transcripts show.
 type Tap struct {
 	Conn
 	now   func() time.Time
 	start time.Time
 
-	mu        sync.Mutex
+	obsMu     sync.Mutex
 	observers []Observer
 
 	// sendMu keeps the order of Out records equal to the order of writes.
 	sendMu sync.Mutex
+	// orderMu makes stamping a record and handing it to the observers one
+	// step, so that observers see records in the order of their stamps.
+	orderMu sync.Mutex
 }
 
-// NewTap wraps c, stamping records with time.Now.
-func NewTap(c Conn) *Tap { return NewTapWithClock(c, time.Now) }
-
-// NewTapWithClock wraps c, stamping records with now: give it the
-// session's clock, so the wire log, transcripts and the session's late
-// timing read one source of time.
-func NewTapWithClock(c Conn, now func() time.Time) *Tap {
+// NewTap wraps c, stamping records with now. Give it the session's clock,
+// so that the wire log, transcripts and the session's late timing read one
+// source of time.
+func NewTap(c Conn, now func() time.Time) *Tap {
 	return &Tap{Conn: c, now: now, start: now()}
 }
 
@@ -43,25 +46,33 @@ func (t *Tap) Start() time.Time { return t.start }
 // Observe adds an observer. Items that passed before it was added are not
 // replayed.
 func (t *Tap) Observe(o Observer) {
-	t.mu.Lock()
+	t.obsMu.Lock()
 	t.observers = append(t.observers, o)
-	t.mu.Unlock()
+	t.obsMu.Unlock()
 }
 
-// Send implements Conn. The record is taken before the write so that a
-// response the peer sends at once never appears to precede its request.
+// Send implements Conn.
 func (t *Tap) Send(frame []byte) error {
+	_, err := t.SendStamped(frame)
+	return err
+}
+
+// SendStamped implements Stamper. The record is taken as the frame is
+// handed to the wrapped Conn, before the write, so that a response the
+// peer sends at once never appears to precede its request.
+func (t *Tap) SendStamped(frame []byte) (time.Time, error) {
 	t.sendMu.Lock()
 	defer t.sendMu.Unlock()
-	t.emit(wire.Record{At: t.now(), Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
-	return t.Conn.Send(frame)
+	r := t.emit(wire.Record{Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
+	return r.At, t.Conn.Send(frame)
 }
 
-// Recv implements Conn.
+// Recv implements Conn. The Message carries the time on its record.
 func (t *Tap) Recv() (Message, error) {
 	m, err := t.Conn.Recv()
 	if err == nil {
-		t.emit(wire.Record{At: t.now(), Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+		r := t.emit(wire.Record{Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+		m.At = r.At
 	}
 	return m, err
 }
@@ -83,11 +94,16 @@ func (t *Tap) StderrTail(n int) []string {
 	return nil
 }
 
-func (t *Tap) emit(r wire.Record) {
-	t.mu.Lock()
+// emit stamps r and hands it to every observer, and returns it stamped.
+func (t *Tap) emit(r wire.Record) wire.Record {
+	t.obsMu.Lock()
 	obs := t.observers
-	t.mu.Unlock()
+	t.obsMu.Unlock()
+	t.orderMu.Lock()
+	defer t.orderMu.Unlock()
+	r.At = t.now()
 	for _, o := range obs {
 		o(r)
 	}
+	return r
 }

@@ -111,7 +111,7 @@ func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 	}
 	// One clock for the tap and the session: the wire log, transcript and
 	// late timing agree.
-	tap := transport.NewTapWithClock(conn, cfg.Clock.Now)
+	tap := transport.NewTap(conn, cfg.Clock.Now)
 	if opts.Transcript != nil {
 		tap.Observe(transcript.New(opts.Transcript, tap.Start()).Observe)
 	}
