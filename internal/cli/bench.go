@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -159,10 +160,7 @@ func benchCall(ctx context.Context, s *session.Session, params json.RawMessage) 
 	if err != nil {
 		return err
 	}
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	if json.Unmarshal(res, &r) == nil && r.IsError {
+	if r, err := mcp.ReadCallResult(res); err == nil && r.IsError {
 		return errors.New("the tool returned an error result (isError)")
 	}
 	return nil
