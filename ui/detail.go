@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -200,7 +201,7 @@ const maxDetailProgress = 50
 func (d *detail) progressLines() []string {
 	st := d.c.Styles
 	r := d.row
-	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+plural(r.progressCount, "update"))}
+	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+english.Plural(r.progressCount, "update"))}
 	h := r.history
 	if len(h) > maxDetailProgress {
 		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not shown", r.progressCount-maxDetailProgress)))
@@ -230,8 +231,8 @@ func (d *detail) lateLines() []string {
 	r := d.row
 	var out []string
 	total := r.lateResponses + r.lateProgress
-	out = append(out, st.BadgeWarn.Render("late traffic: "+plural(total, "frame"))+
-		st.Muted.Render(fmt.Sprintf(" (%s, %d progress) · recorded, never delivered", plural(r.lateResponses, "response"), r.lateProgress)))
+	out = append(out, st.BadgeWarn.Render("late traffic: "+english.Plural(total, "frame"))+
+		st.Muted.Render(fmt.Sprintf(" (%s, %d progress) · recorded, never delivered", english.Plural(r.lateResponses, "response"), r.lateProgress)))
 	for _, f := range r.late {
 		head := "  " + st.BadgeWarn.Render(fmt.Sprintf("+%-6s", formatDuration(f.AfterCancel))) + " " +
 			st.Muted.Render(fmt.Sprintf("%-8s", f.Kind)) + " "

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -228,7 +229,7 @@ func TestFlowCancelAll(t *testing.T) {
 	f.waitScreen("TOOLS 5")
 	for i := range 3 {
 		f.callWith("3600", "1")
-		f.waitScreen(plural(i+1, "pending")[:2] + "pending")
+		f.waitScreen(english.Plural(i+1, "pending")[:2] + "pending")
 	}
 	f.waitScreen("3 pending")
 	f.keys("C")
