@@ -70,6 +70,17 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	return h
 }
 
+// snapshot returns every request in the table, oldest first.
+func (s *Session) snapshot() []RequestInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]RequestInfo, len(s.table.order))
+	for i, r := range s.table.order {
+		out[i] = r.info
+	}
+	return out
+}
+
 // readFrame returns the next frame the client wrote, decoded.
 func (h *harness) readFrame() wireMessage {
 	h.t.Helper()

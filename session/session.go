@@ -229,13 +229,6 @@ func (s *Session) Close() error {
 	return err
 }
 
-// Snapshot returns every request in the table, oldest first.
-func (s *Session) Snapshot() []RequestInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.table.snapshot()
-}
-
 // setState moves r to state to and tells subscribers; a move that
 // legalMove forbids is a bug, reported by illegalMove and not made.
 // Callers hold s.mu.
