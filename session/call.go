@@ -28,8 +28,8 @@ type Call struct {
 	id   ID
 	seq  uint64
 	done chan struct{}
-	// sentAt is when the request was handed to the transport; set before
-	// Call returns.
+	// sentAt is when the request was written (see sendStamped); set
+	// before Call returns.
 	sentAt time.Time
 
 	// Set once, under Session.mu, before done is closed.

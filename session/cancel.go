@@ -108,7 +108,7 @@ func (s *Session) sendCancels(rs []*request) {
 // window. Callers hold s.mu.
 func (s *Session) cancelWritten(r *request, at time.Time, err error) (settles bool) {
 	if at.IsZero() {
-		at = s.clock.Now() // nothing was handed to the transport
+		at = s.clock.Now() // nothing was written
 	}
 	r.info.CancelSentAt = at
 	if len(s.subs) > 0 {
@@ -127,14 +127,13 @@ func (s *Session) cancelWritten(r *request, at time.Time, err error) (settles bo
 }
 
 // sendCancelNotification tells the peer to stop request id and says when
-// the cancellation was handed to the transport. On a transport with
+// the cancellation was written. On a transport with
 // per-request streams, closing the stream is the cancellation.
 // Each frame is a fresh buffer: tap observers such as the wire log keep it.
 func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, error) {
 	if c, ok := s.conn.(transport.RequestStreamCloser); ok {
-		at := s.clock.Now()
 		if done, err := c.CloseRequestStream([]byte(id.raw)); done || err != nil {
-			return at, err
+			return s.clock.Now(), err
 		}
 	}
 	b := make([]byte, 0, 96+len(reason))
@@ -149,7 +148,7 @@ func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, error
 }
 
 // cancelTask sends tasks/cancel for a task-augmented request, says when it
-// was handed to the transport, and ends the request cancelled when the
+// was written, and ends the request cancelled when the
 // peer has answered.
 func (s *Session) cancelTask(r *request, taskID string) (time.Time, error) {
 	params, _ := json.Marshal(map[string]string{"taskId": taskID})

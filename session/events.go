@@ -35,7 +35,7 @@ type StateChanged struct {
 	Reason string
 }
 
-// CancelSent: the cancellation of a request was handed to the transport
+// CancelSent: the cancellation of a request was written to the transport
 // (or failed to be: Err). At is RequestInfo.CancelSentAt.
 type CancelSent struct {
 	Ref Ref

@@ -43,11 +43,11 @@ func (k LateKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil
 type LateFrame struct {
 	Kind LateKind
 	At   time.Time
-	// AfterCancel is how long after the cancellation reached the
-	// transport (CancelSentAt) it arrived: the gap between the two records
-	// of the tap, the very readings the wire log and transcript show.
-	// Traffic that the session reads after the cancel was decided but that
-	// reached the tap before the cancel did is never delivered either: it
+	// AfterCancel is how long after the cancellation was written
+	// (CancelSentAt) it arrived: the gap between the two records of the
+	// tap, the very readings the wire log and transcript show. Traffic
+	// that the session reads after the cancel was decided but that the
+	// tap took before the cancel was written is never delivered either: it
 	// is late with AfterCancel 0 (a transcript, which knows only the wire,
 	// shows it as an answer before the cancel). An initialize that timed
 	// out is never cancelled on the wire; its late traffic counts from the
@@ -96,7 +96,7 @@ type RequestInfo struct {
 	// CancelAt is when we decided to cancel (or the timeout fired): from
 	// then on nothing is delivered as the request's result.
 	CancelAt time.Time
-	// CancelSentAt is when the cancellation was handed to the transport
+	// CancelSentAt is when the cancellation was written to the transport
 	// (or its write failed): the time on its wire record when the
 	// transport is a tap. Late traffic is timed from it. Zero until then,
 	// and for ever for a timed-out initialize.

@@ -26,7 +26,7 @@
 // CancelSentAt, timeouts, settle windows and the delay of late traffic.
 // Give the transport's tap the same clock (transport.NewTap): the session
 // then takes the arrival of inbound traffic (transport.Message.At) and the
-// moment a cancellation reached the transport (transport.Stamper) from the
+// moment a cancellation was written (transport.Stamper) from the
 // tap's own readings, so that a late delay on screen is exactly the gap
 // between the two lines of the wire log and the transcript.
 package session
@@ -273,18 +273,18 @@ func (s *Session) send(frame []byte) error {
 	return s.sendFailed(s.conn.Send(frame))
 }
 
-// sendStamped is send that also says when the frame was handed to the
-// transport: the time on its wire record when the transport stamps what
-// it sends (a transport.Tap), else the session's clock just before the
-// write. Late traffic is timed from this reading, the one the wire log and
+// sendStamped is send that also says when the frame was written: the time
+// on its wire record when the transport stamps what it sends (a
+// transport.Tap), else the session's clock once Send returned. Late
+// traffic is timed from this reading, the one the wire log and
 // transcripts show.
 func (s *Session) sendStamped(frame []byte) (time.Time, error) {
 	if st, ok := s.conn.(transport.Stamper); ok {
 		at, err := st.SendStamped(frame)
 		return at, s.sendFailed(err)
 	}
-	at := s.clock.Now()
-	return at, s.send(frame)
+	err := s.send(frame)
+	return s.clock.Now(), err
 }
 
 func (s *Session) sendFailed(err error) error {

@@ -88,8 +88,8 @@ type RequestStreamCloser interface {
 
 // Stamper is implemented by a Conn that timestamps what it sends, as Tap
 // does. SendStamped is Send that also returns the time on the frame's wire
-// record: the moment the frame was handed to the transport, which the
-// session times late traffic from.
+// record: the moment the frame was written, which the session times late
+// traffic from.
 type Stamper interface {
 	SendStamped(frame []byte) (time.Time, error)
 }

@@ -18,6 +18,12 @@ type Observer func(wire.Record)
 // Message carries the time on its record (Message.At), and SendStamped
 // returns it, so the session times late traffic from the very readings
 // the wire log and transcripts show.
+//
+// A frame we send is stamped when the wrapped Conn's Send returns: when it
+// was written. What arrives while a write is under way waits for it (up to
+// writeWait), so that a response the peer sends at once never appears
+// before its request; a write that takes longer is one the peer is not
+// reading, so nothing that arrives can answer it.
 type Tap struct {
 	Conn
 	now   func() time.Time
@@ -31,7 +37,19 @@ type Tap struct {
 	// orderMu makes stamping a record and handing it to the observers one
 	// step, so that observers see records in the order of their stamps.
 	orderMu sync.Mutex
+	writing *write // under orderMu: the write under way, or nil
 }
+
+// write is one Send under way.
+type write struct {
+	done  chan struct{} // closed once its record was emitted
+	stuck bool          // under Tap.orderMu: a Recv waited writeWait for it
+}
+
+// writeWait bounds how long an arriving item waits for a write under way.
+// It is real time: it bounds a wait on the operating system, whatever the
+// clock the records are stamped with.
+const writeWait = 100 * time.Millisecond
 
 // NewTap wraps c, stamping records with now. Give it the session's clock,
 // so that the wire log, transcripts and the session's late timing read one
@@ -57,24 +75,53 @@ func (t *Tap) Send(frame []byte) error {
 	return err
 }
 
-// SendStamped implements Stamper. The record is taken as the frame is
-// handed to the wrapped Conn, before the write, so that a response the
-// peer sends at once never appears to precede its request.
+// SendStamped implements Stamper: it writes frame and returns the time on
+// its record, taken once the write returned.
 func (t *Tap) SendStamped(frame []byte) (time.Time, error) {
 	t.sendMu.Lock()
 	defer t.sendMu.Unlock()
+	w := &write{done: make(chan struct{})}
+	t.orderMu.Lock()
+	t.writing = w
+	t.orderMu.Unlock()
+
+	err := t.Conn.Send(frame)
+
+	t.orderMu.Lock()
+	defer t.orderMu.Unlock()
 	r := t.emit(wire.Record{Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
-	return r.At, t.Conn.Send(frame)
+	t.writing = nil
+	close(w.done)
+	return r.At, err
 }
 
 // Recv implements Conn. The Message carries the time on its record.
 func (t *Tap) Recv() (Message, error) {
 	m, err := t.Conn.Recv()
-	if err == nil {
-		r := t.emit(wire.Record{Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
-		m.At = r.At
+	if err != nil {
+		return m, err
 	}
-	return m, err
+	t.orderMu.Lock()
+	if w := t.writing; w != nil && !w.stuck {
+		// It may answer the frame being written: let that frame's record
+		// go first. Never wait on the write itself for long: the peer
+		// may be blocked until we read.
+		t.orderMu.Unlock()
+		timer := time.NewTimer(writeWait)
+		select {
+		case <-w.done:
+		case <-timer.C:
+		}
+		timer.Stop()
+		t.orderMu.Lock()
+		if t.writing == w {
+			w.stuck = true
+		}
+	}
+	defer t.orderMu.Unlock()
+	r := t.emit(wire.Record{Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+	m.At = r.At
+	return m, nil
 }
 
 // CloseRequestStream forwards to the wrapped transport when it has
@@ -94,13 +141,12 @@ func (t *Tap) StderrTail(n int) []string {
 	return nil
 }
 
-// emit stamps r and hands it to every observer, and returns it stamped.
+// emit stamps r, hands it to every observer and returns it stamped.
+// Callers hold t.orderMu.
 func (t *Tap) emit(r wire.Record) wire.Record {
 	t.obsMu.Lock()
 	obs := t.observers
 	t.obsMu.Unlock()
-	t.orderMu.Lock()
-	defer t.orderMu.Unlock()
 	r.At = t.now()
 	for _, o := range obs {
 		o(r)

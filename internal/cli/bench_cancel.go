@@ -14,7 +14,7 @@ import (
 type cancelStats struct {
 	Probes int `json:"probes"`
 	// Time from deciding the cancel to the notifications/cancelled frame
-	// reaching the transport (RequestInfo.CancelAt to CancelSentAt).
+	// being written (RequestInfo.CancelAt to CancelSentAt).
 	WriteP50Ms float64 `json:"writeP50Ms"`
 	WriteMaxMs float64 `json:"writeMaxMs"`
 	// AnsweredFirst counts probes whose answer beat the cancel: there
@@ -49,7 +49,7 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 			st.AnsweredFirst++
 			continue
 		}
-		// Cancel returns once the notification was handed to the transport.
+		// Cancel returns once the notification was written.
 		if info, ok := req.Info(); ok && !info.CancelSentAt.IsZero() {
 			writes = append(writes, info.CancelSentAt.Sub(info.CancelAt))
 		}

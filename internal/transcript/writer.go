@@ -25,9 +25,9 @@
 //
 // Notes are derived from the wire order itself, so a transcript explains
 // itself without the session that produced it. The session decides a
-// cancel a moment before the cancel reaches the tap, and never takes what
-// it reads in that moment as a result: it shows it late by 0, where the
-// transcript shows an answer just before the cancel.
+// cancel a moment before it writes it, and never takes what it reads in
+// that moment as a result: it shows it late by 0, where the transcript
+// shows an answer just before the cancel.
 package transcript
 
 import (
