@@ -24,7 +24,6 @@ import (
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // The flows below run the real Bubble Tea program (teatest) against the
@@ -291,7 +290,7 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 	f.keys("enter")
 	call := server.nextCall()
 	call.Reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "result" + evil}}})
-	if err := transporttest.Inject(a, transport.Message{Kind: wire.KindStderr, Data: []byte("stderr" + evil)}); err != nil {
+	if err := a.Inject(wire.KindStderr, []byte("stderr"+evil)); err != nil {
 		t.Fatal(err)
 	}
 	f.golden("result", `result\x1b]0;pwned`, "✓ completed")

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"image/color"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 func TestStartShowsServerAndHandshake(t *testing.T) {
@@ -272,7 +270,7 @@ func TestServerExitStatusAndLastStderrInHeader(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
 	d.send(feedMsg{gen: d.m.gen, batch: &Batch{
 		Stderr: []session.StderrLine{{At: testEpoch, Line: "panic: boom"}},
-		Items:  []any{session.Closed{At: testEpoch, Err: &transport.ExitError{Code: 3, Stderr: []string{"panic: boom"}}}},
+		Items:  []any{session.Closed{At: testEpoch, Err: transporttest.Exited(3, "panic: boom")}},
 	}})
 	d.waitScreen("● closed", "server exited with status 3 · last stderr: panic: boom · ctrl+r reconnect",
 		"server exited with status 3; press ctrl+r to reconnect")
@@ -525,7 +523,7 @@ func TestCancelWithReasonRefusedWithoutAsking(t *testing.T) {
 func TestWireLogMarksNoiseAndShowsPrettyJSON(t *testing.T) {
 	d, tc := newTestModel(t, 120, 35)
 	a := tc.pipe // the pipe end under the tap
-	if err := transporttest.Inject(a, transport.Message{Kind: wire.KindNoise, Data: []byte("not json at all")}); err != nil {
+	if err := a.Inject(wire.KindNoise, []byte("not json at all")); err != nil {
 		t.Fatal(err)
 	}
 	d.key("w")
@@ -547,7 +545,7 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	for _, token := range []string{`"a"`, `"b"`, `"a"`} {
 		frame := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + token + `,"progress":1}}`
-		if err := transporttest.Inject(tc.pipe, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
+		if err := tc.pipe.Inject(wire.KindFrame, []byte(frame)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -569,33 +567,14 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 	d.waitScreen(`"a"  notifications/prog`, `"b"  notifications/prog`, "stray ×2")
 }
 
-// holdCancels holds the client's cancellations until released, so a test
-// can look at the UI between the state change and the cancel's send.
-type holdCancels struct {
-	transport.Conn
-	held    chan struct{} // closed when a cancel is held
-	release chan struct{}
-	once    sync.Once
-}
-
-func (h *holdCancels) Send(frame []byte) error {
-	if bytes.Contains(frame, []byte(`"notifications/cancelled"`)) {
-		h.once.Do(func() { close(h.held) })
-		<-h.release
-	}
-	return h.Conn.Send(frame)
-}
-
 func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	clock := newFakeClock()
-	hold := &holdCancels{held: make(chan struct{}), release: make(chan struct{})}
-	tc := newTestConnWrapped(t, clock, defaultFakeTools(), func(c transport.Conn) transport.Conn {
-		hold.Conn = c
-		return hold
+	// The client's cancellations wait, so the test looks at the UI between
+	// the state change and the cancel's send.
+	tc, hold := newTestConnHolding(t, clock, defaultFakeTools(), func(frame []byte) bool {
+		return bytes.Contains(frame, []byte(`"notifications/cancelled"`))
 	})
-	var releaseOnce sync.Once
-	release := func() { releaseOnce.Do(func() { close(hold.release) }) }
-	t.Cleanup(release) // before the session closes
+	t.Cleanup(hold.Release) // before the session closes
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond,
 		Timeout: 1500 * time.Millisecond})
 	d := newDriver(t, m, 120, 30)
@@ -604,12 +583,12 @@ func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	d.waitTimer(tc)
 	clock.Advance(1500 * time.Millisecond)
 	d.waitScreen("◔ timed out")
-	<-hold.held
+	<-hold.Held()
 	r := d.m.table.Selected()
 	// The record fetched on the state change has no send time yet.
 	d.waitFor("the timed-out row's record", func() bool { return r.info != nil })
 	clock.Advance(300 * time.Millisecond)
-	release()
+	hold.Release()
 	d.waitFor("the cancel at the server", func() bool { return len(tc.server.seenCancels()) == 1 })
 	d.waitScreen(`timeout "timeout after 1.5s" · decided +1.5s · sent +1.8s`)
 }
