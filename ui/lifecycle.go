@@ -86,7 +86,7 @@ func (m *Model) reconnect() tea.Cmd {
 	old, oldFeed := m.conn, m.feed
 	m.gen++
 	m.conn, m.feed = nil, nil
-	m.store = newRequestStore(m.opts.MaxRows)
+	m.store = newRequestStore()
 	m.table = newRequestTable(m.c, m.store)
 	m.tools = newToolList(m.c)
 	m.stderr.Reset()

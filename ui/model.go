@@ -88,7 +88,7 @@ func New(opts Options) *Model {
 	}
 	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.now, Animate: !opts.static,
 		Width: 80, Height: 24}
-	store := newRequestStore(opts.MaxRows)
+	store := newRequestStore()
 	m := &Model{
 		c:       c,
 		opts:    opts,
@@ -103,9 +103,9 @@ func New(opts Options) *Model {
 		editor:  newArgEditor(c),
 		prompt:  newPrompt(c),
 		help:    help.New(),
-		timeout: opts.Timeout,
+		timeout: opts.timeout,
 	}
-	m.header.timeout = opts.Timeout
+	m.header.timeout = opts.timeout
 	m.help.Styles = c.Styles.Help
 	m.setFocus(focusTools)
 	m.resize(c.Width, c.Height)

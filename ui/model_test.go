@@ -576,7 +576,7 @@ func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	})
 	t.Cleanup(hold.Release) // before the session closes
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond,
-		Timeout: 1500 * time.Millisecond})
+		timeout: 1500 * time.Millisecond})
 	d := newDriver(t, m, 120, 30)
 	d.waitScreen("TOOLS 4")
 	d.callTool(tc, "sleep")
