@@ -90,7 +90,7 @@ func infoCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
 
 // closeCmd cancels what is in flight with reason and closes the session,
 // which shuts the server down, then reports done.
-func closeCmd(conn *connect.Conn, feed *Feed, reason string, done tea.Msg) tea.Cmd {
+func closeCmd(conn *connect.Conn, feed *eventFeed, reason string, done tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		if conn != nil {
 			conn.Session.CancelAll(reason)

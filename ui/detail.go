@@ -16,7 +16,7 @@ import (
 // detail shows everything about the selected request: params, progress
 // history, result or error, cancellation and late traffic.
 type detail struct {
-	c      *Common
+	c      *common
 	row    *requestRow
 	cancel string // what the session says about cancelling this row
 	scroll scroller
@@ -33,7 +33,7 @@ type detail struct {
 	builtLive    bool
 }
 
-func newDetail(c *Common) *detail { return &detail{c: c} }
+func newDetail(c *common) *detail { return &detail{c: c} }
 
 // SetSize sets the pane's size, title included.
 func (d *detail) SetSize(w, h int) {
@@ -263,7 +263,7 @@ func (d *detail) strayContent() []string {
 
 // cancelNote says whether the selected row can be cancelled, in the
 // session's words.
-func cancelNote(keys *KeyMap, err error, known bool) string {
+func cancelNote(keys *keyMap, err error, known bool) string {
 	if !known {
 		return ""
 	}

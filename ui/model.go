@@ -39,12 +39,12 @@ const (
 
 // Model is the root model of the UI.
 type Model struct {
-	c    *Common
+	c    *common
 	opts Options
 
 	gen  int // connection generation; bumped on reconnect
 	conn *connect.Conn
-	feed *Feed
+	feed *eventFeed
 
 	header *header
 	tools  *toolList
@@ -86,7 +86,7 @@ func New(opts Options) *Model {
 	if opts.now == nil {
 		opts.now = time.Now
 	}
-	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.now, Animate: !opts.static,
+	c := &common{Styles: newStyles(true), Keys: defaultKeyMap(), Now: opts.now, Animate: !opts.static,
 		Width: 80, Height: 24}
 	store := newRequestStore()
 	m := &Model{
@@ -128,7 +128,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
-		m.c.Styles = NewStyles(msg.IsDark())
+		m.c.Styles = newStyles(msg.IsDark())
 		m.help.Styles = m.c.Styles.Help
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)

@@ -18,7 +18,7 @@ import (
 type connectedMsg struct {
 	gen  int
 	conn *connect.Conn
-	feed *Feed
+	feed *eventFeed
 	err  error
 }
 
@@ -41,7 +41,7 @@ type toolsListedMsg struct {
 // feedMsg: a coalesced batch of session events and wire records.
 type feedMsg struct {
 	gen   int
-	batch *Batch
+	batch *feedBatch
 }
 
 // callSentMsg: a request the user asked for was written (or failed to be).

@@ -27,6 +27,6 @@ type Options struct {
 	// static turns off spinners and ticks.
 	static bool
 	// frameInterval bounds how often session events reach the model;
-	// default DefaultFrameInterval.
+	// default defaultFrameInterval.
 	frameInterval time.Duration
 }

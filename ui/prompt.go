@@ -19,7 +19,7 @@ const (
 // prompt is the one-line input at the bottom of the screen, for a cancel
 // reason, a timeout or a filter.
 type prompt struct {
-	c      *Common
+	c      *common
 	kind   promptKind
 	input  textinput.Model
 	active bool
@@ -39,7 +39,7 @@ const (
 	promptAbandoned
 )
 
-func newPrompt(c *Common) *prompt {
+func newPrompt(c *common) *prompt {
 	in := textinput.New()
 	in.SetVirtualCursor(true)
 	s := in.Styles()

@@ -14,7 +14,7 @@ import (
 // the rows on screen are rendered, so its cost does not grow with the
 // table.
 type requestTable struct {
-	c     *Common
+	c     *common
 	store *requestStore
 
 	filter       string
@@ -32,7 +32,7 @@ type requestTable struct {
 // rowPaints are the table's styles as painters, rebuilt when the styles
 // change (a background colour report).
 type rowPaints struct {
-	styles                                   *Styles
+	styles                                   *styles
 	muted, cancelled, warn, badge, err, full painter
 	empty, selected, selectBlur              painter
 	state                                    [session.Cancelled + 1]painter
@@ -54,7 +54,7 @@ func (t *requestTable) paint() *rowPaints {
 	return p
 }
 
-func newRequestTable(c *Common, store *requestStore) *requestTable {
+func newRequestTable(c *common, store *requestStore) *requestTable {
 	return &requestTable{c: c, store: store}
 }
 

@@ -176,7 +176,7 @@ func (s *requestStore) cancelSent(e session.CancelSent) *requestRow {
 	return r
 }
 
-func (s *requestStore) progressed(run *ProgressRun) *requestRow {
+func (s *requestStore) progressed(run *progressRun) *requestRow {
 	r := s.bySeq[run.Ref.Seq]
 	if r == nil {
 		return nil

@@ -15,7 +15,7 @@ const stderrSize = 2000
 // stderrPane shows what the server wrote to stderr, following the end
 // unless scrolled back.
 type stderrPane struct {
-	c       *Common
+	c       *common
 	lines   []string // sanitized
 	dropped int
 	scroll  scroller
@@ -24,7 +24,7 @@ type stderrPane struct {
 	focused       bool
 }
 
-func newStderrPane(c *Common) *stderrPane { return &stderrPane{c: c} }
+func newStderrPane(c *common) *stderrPane { return &stderrPane{c: c} }
 
 // Reset forgets every line, for a new connection.
 func (p *stderrPane) Reset() {

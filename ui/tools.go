@@ -12,7 +12,7 @@ import (
 
 // toolList is the filterable list of the server's tools.
 type toolList struct {
-	c *Common
+	c *common
 
 	tools   []mcp.Tool
 	filter  string
@@ -26,7 +26,7 @@ type toolList struct {
 	focused       bool
 }
 
-func newToolList(c *Common) *toolList { return &toolList{c: c, loading: true} }
+func newToolList(c *common) *toolList { return &toolList{c: c, loading: true} }
 
 // SetSize sets the pane's size, title included.
 func (t *toolList) SetSize(w, h int) {

@@ -17,7 +17,7 @@ const wireLogSize = 5000
 // wireLog lists every frame in and out with its time and direction;
 // enter shows the selected frame as pretty JSON.
 type wireLog struct {
-	c       *Common
+	c       *common
 	records []wire.Record
 	dropped int
 	start   time.Time
@@ -33,7 +33,7 @@ type wireLog struct {
 	focused       bool
 }
 
-func newWireLog(c *Common) *wireLog { return &wireLog{c: c, follow: true} }
+func newWireLog(c *common) *wireLog { return &wireLog{c: c, follow: true} }
 
 // Reset forgets every record, for a new connection.
 func (w *wireLog) Reset(start time.Time) {
