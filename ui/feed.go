@@ -288,6 +288,6 @@ func nextCmd(gen int, f *eventFeed) tea.Cmd {
 		if b == nil {
 			return nil
 		}
-		return feedMsg{gen: gen, batch: b}
+		return feedMsg{forGen: forGen{gen}, batch: b}
 	}
 }

@@ -124,6 +124,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if g, ok := msg.(ofGeneration); ok && g.generation() != m.gen {
+		return m.stale(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -141,19 +144,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case initializedMsg:
 		return m.initialized(msg)
 	case toolsListedMsg:
-		if msg.gen == m.gen {
-			m.tools.SetTools(msg.tools, msg.err)
-			switch {
-			case msg.err != nil:
-				m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
-			case msg.incomplete != nil:
-				m.setStatus(msg.incomplete.Error(), true)
-			}
+		m.tools.SetTools(msg.tools, msg.err)
+		switch {
+		case msg.err != nil:
+			m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
+		case msg.incomplete != nil:
+			m.setStatus(msg.incomplete.Error(), true)
 		}
 	case feedMsg:
-		if msg.gen != m.gen {
-			return nil
-		}
 		cmds := m.applyBatch(msg.batch)
 		if !msg.batch.Ended {
 			cmds = append(cmds, nextCmd(m.gen, m.feed))
@@ -161,9 +159,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		cmds = append(cmds, m.startTicking())
 		return tea.Batch(cmds...)
 	case callSentMsg:
-		if msg.gen != m.gen {
-			return nil
-		}
 		if msg.err != nil {
 			m.setStatus(msg.what+": "+msg.err.Error(), true)
 		} else if msg.seq != 0 && m.header.state == connReady {
@@ -174,24 +169,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.table.SelectSeq(msg.seq)
 		}
 	case cancelDoneMsg:
-		if msg.gen == m.gen {
-			m.cancelled(msg)
-		}
+		m.cancelled(msg)
 	case cancelAllDoneMsg:
-		if msg.gen == m.gen {
-			m.cancelledAll(msg.n)
-		}
+		m.cancelledAll(msg.n)
 	case canCancelMsg:
-		if msg.gen == m.gen && msg.seq == m.cancellable.seq {
+		if msg.seq == m.cancellable.seq {
 			m.cancellable.err, m.cancellable.known = msg.err, true
 		}
 	case infoMsg:
-		if msg.gen == m.gen {
-			if r := m.store.get(msg.seq); r != nil {
-				info := msg.info
-				r.info = &info
-				r.touch()
-			}
+		if r := m.store.get(msg.seq); r != nil {
+			info := msg.info
+			r.info = &info
+			r.touch()
 		}
 	case tickMsg:
 		m.c.Frame++
@@ -209,6 +198,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			_, _, cmd := m.editor.Update(msg)
 			return cmd
 		}
+	}
+	return nil
+}
+
+// stale takes a result of work started for an older connection: nobody
+// will use it, but a connection it opened must still be closed.
+func (m *Model) stale(msg tea.Msg) tea.Cmd {
+	if c, ok := msg.(connectedMsg); ok {
+		return closeCmd(c.conn, c.feed, reasonClosing, nil)
 	}
 	return nil
 }

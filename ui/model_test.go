@@ -87,7 +87,7 @@ func TestCancelRefusedForFinishedRequest(t *testing.T) {
 func TestCancelRefusedForUnknownRequest(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
 	// A row the session never had, as after a session was replaced.
-	d.send(feedMsg{gen: d.m.gen, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 99, ID: session.StringID("ghost"), Method: "tools/call", Tool: "ghost", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(99)
 	d.key("c")
@@ -96,7 +96,7 @@ func TestCancelRefusedForUnknownRequest(t *testing.T) {
 
 func TestCancelRefusedForIncomingRequest(t *testing.T) {
 	d, tc := newTestModel(t, 100, 30)
-	d.send(feedMsg{gen: d.m.gen, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 50, ID: session.IntID(1), Incoming: true, Method: "sampling/createMessage", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(50)
 	d.keyDone("c")
@@ -185,7 +185,7 @@ func TestLateProgressBadgeCountsEveryFrame(t *testing.T) {
 	d.waitScreen("cancelling")
 	ref := session.Ref{Seq: 3, ID: session.IntID(3)}
 	frames := []session.LateFrame{{Kind: session.LateProgress, AfterCancel: 100 * time.Millisecond, Data: []byte(`{"progress":1}`)}}
-	d.send(feedMsg{gen: d.m.gen, batch: &feedBatch{Items: []any{&lateRun{Ref: ref, Count: 5, Frames: frames}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{&lateRun{Ref: ref, Count: 5, Frames: frames}}}})
 	d.waitScreen("progress after cancel ×5")
 }
 
@@ -203,7 +203,7 @@ func TestProgressBarAndHistory(t *testing.T) {
 
 func TestStrayAndDuplicateBadges(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{gen: d.m.gen, batch: &feedBatch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
 		Items: []any{session.StrayArrived{At: testEpoch, Kind: session.LateResponse, ID: session.IntID(77),
 			Data: []byte(`{"jsonrpc":"2.0","id":77,"result":{}}`)}},
 		Duplicates: map[uint64]int{2: 2},
@@ -268,7 +268,7 @@ func TestServerGoneFailsPendingAndOffersReconnect(t *testing.T) {
 
 func TestServerExitStatusAndLastStderrInHeader(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{gen: d.m.gen, batch: &feedBatch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
 		Stderr: []session.StderrLine{{At: testEpoch, Line: "panic: boom"}},
 		Items:  []any{session.Closed{At: testEpoch, Err: transporttest.Exited(3, "panic: boom")}},
 	}})
@@ -413,7 +413,7 @@ func TestHostileStringsAreEscaped(t *testing.T) {
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
 	d.waitScreen(`srv\x1b]0;pwned\x07\x1b[2J\u202eevil`)
-	d.send(feedMsg{gen: m.gen, batch: &feedBatch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
+	d.send(feedMsg{forGen: forGen{m.gen}, batch: &feedBatch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
 	d.key("e")
 	d.waitScreen(`err\x1b]0;pwned`)
 	out := m.render()
@@ -471,7 +471,7 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 		session.StateChanged{Ref: ref(15), From: session.Pending, To: session.Cancelling, At: testEpoch},
 		session.StateChanged{Ref: ref(15), From: session.Cancelling, To: session.Cancelled, At: testEpoch.Add(300 * time.Millisecond)},
 	)
-	d.send(feedMsg{gen: d.m.gen, batch: &feedBatch{Items: items}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: items}})
 	d.waitScreen("1 pending 1 cancelling ✓3 ✗1 ◔1 ⊘1", "⊘ cancelled 0.3s", "◔ timed out", "✗ failed", "✓ completed")
 	d.send(tea.WindowSizeMsg{Width: 200, Height: 30})
 	d.waitScreen("1 pending · 1 cancelling · 3 completed · 1 failed · 1 timed out · 1 cancelled")
@@ -480,13 +480,27 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 func TestStaleGenerationIsIgnored(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
 	before := d.m.store.len()
-	d.send(feedMsg{gen: d.m.gen - 1, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen - 1}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
 	if d.m.store.len() != before {
 		t.Error("a batch from an old connection changed the table")
 	}
-	d.send(cancelDoneMsg{gen: d.m.gen - 1, err: errors.New("old")})
+	d.send(cancelDoneMsg{forGen: forGen{d.m.gen - 1}, err: errors.New("old")})
 	if strings.Contains(d.screen(), "old") {
 		t.Error("a result from an old connection reached the status line")
+	}
+	// A connection a reconnect overtook is closed, not used.
+	other := newTestConn(t, newFakeClock(), defaultFakeTools())
+	d.send(connectedMsg{forGen: forGen{d.m.gen - 1}, conn: other.conn})
+	d.waitFor("the overtaken connection closed", func() bool {
+		select {
+		case <-other.client.Done():
+			return true
+		default:
+			return false
+		}
+	})
+	if d.m.conn == other.conn {
+		t.Error("the UI took a connection of an old generation")
 	}
 }
 
@@ -597,7 +611,7 @@ func TestCancelSendFailureShowsInDetail(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
 	ref := session.Ref{Seq: 10, ID: session.IntID(10)}
 	d.m.table.SelectSeq(10) // selected when the batch brings it
-	d.send(feedMsg{gen: d.m.gen, batch: &feedBatch{Items: []any{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{
 		session.RequestStarted{Info: session.RequestInfo{Seq: 10, ID: ref.ID, Method: "tools/call", Tool: "t",
 			State: session.Pending, Started: testEpoch}},
 		session.StateChanged{Ref: ref, From: session.Pending, To: session.Cancelling, At: testEpoch, Reason: "cancelled by user"},
