@@ -23,8 +23,8 @@ type detail struct {
 	width  int
 	height int
 
-	focused bool
-	lines   []string
+	focusable
+	lines []string
 	// The cache key of lines: the content is rebuilt only when it changes.
 	builtRow     *requestRow
 	builtVersion uint64

@@ -28,13 +28,13 @@ const (
 	focusAreas
 )
 
-// bottomPane is what the pane under the requests shows.
-type bottomPane int
+// bottomKind says which pane shows under the requests.
+type bottomKind int
 
 const (
-	paneDetail bottomPane = iota
-	paneWire
-	paneStderr
+	bottomDetail bottomKind = iota
+	bottomWire
+	bottomStderr
 )
 
 // Model is the root model of the UI.
@@ -59,7 +59,7 @@ type Model struct {
 
 	layout   screenLayout
 	focus    focusArea
-	bottom   bottomPane
+	bottom   bottomKind
 	editing  bool
 	fullHelp bool
 
@@ -243,16 +243,10 @@ func (m *Model) resize(w, h int) {
 		helpH = lipgloss.Height(m.helpView(true))
 	}
 	m.layout = computeLayout(w, h, m.header.Height(), helpH)
-	l := m.layout
-	m.header.SetSize(l.header.w, l.header.h)
-	m.tools.SetSize(l.tools.w, l.tools.h)
-	m.table.SetSize(l.table.w, l.table.h)
-	m.detail.SetSize(l.bottom.w, l.bottom.h)
-	m.wire.SetSize(l.bottom.w, l.bottom.h)
-	m.stderr.SetSize(l.bottom.w, l.bottom.h)
-	m.editor.SetSize(l.editor.w, l.editor.h)
-	m.prompt.SetSize(l.status.w, 1)
-	m.help.SetWidth(l.help.w)
+	for _, p := range m.placed() {
+		p.SetSize(p.at.w, p.at.h)
+	}
+	m.help.SetWidth(m.layout.help.w)
 }
 
 // relayout recomputes the layout after something changed its shape.
@@ -261,11 +255,11 @@ func (m *Model) relayout() { m.resize(m.c.Width, m.c.Height) }
 // setFocus moves keyboard focus to a pane.
 func (m *Model) setFocus(f focusArea) {
 	m.focus = f
-	m.tools.focused = f == focusTools
-	m.table.focused = f == focusRequests
-	m.detail.focused = f == focusBottom
-	m.wire.focused = f == focusBottom
-	m.stderr.focused = f == focusBottom
+	for area, panes := range m.areaPanes() {
+		for _, p := range panes {
+			p.SetFocused(focusArea(area) == f)
+		}
+	}
 }
 
 // syncSelection shows the selected row in the detail pane and asks the
@@ -308,7 +302,7 @@ func (m *Model) render() string {
 	if m.editing {
 		right = m.editor.View()
 	} else {
-		right = m.table.View() + "\n" + m.bottomView()
+		right = m.table.View() + "\n" + m.below().View()
 	}
 	var b strings.Builder
 	b.WriteString(m.header.View())
@@ -328,16 +322,6 @@ func (m *Model) render() string {
 	b.WriteByte('\n')
 	b.WriteString(m.helpView(m.fullHelp))
 	return b.String()
-}
-
-func (m *Model) bottomView() string {
-	switch m.bottom {
-	case paneWire:
-		return m.wire.View()
-	case paneStderr:
-		return m.stderr.View()
-	}
-	return m.detail.View()
 }
 
 // statusView is the line above the help: the prompt, the last message,

@@ -17,14 +17,14 @@ type requestTable struct {
 	c     *common
 	store *requestStore
 
-	filter       string
-	filtered     []*requestRow // rows matching filter, when there is one
-	filteredVer  uint64
-	selected     *requestRow
-	offset       int
-	width        int
-	height       int
-	focused      bool
+	filter      string
+	filtered    []*requestRow // rows matching filter, when there is one
+	filteredVer uint64
+	selected    *requestRow
+	offset      int
+	width       int
+	height      int
+	focusable
 	wantSelected uint64 // Seq to select as soon as its row appears
 	paints       *rowPaints
 }

@@ -21,7 +21,7 @@ type stderrPane struct {
 	scroll  scroller
 
 	width, height int
-	focused       bool
+	focusable
 }
 
 func newStderrPane(c *common) *stderrPane { return &stderrPane{c: c} }

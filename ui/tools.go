@@ -23,7 +23,7 @@ type toolList struct {
 	err     string
 
 	width, height int
-	focused       bool
+	focusable
 }
 
 func newToolList(c *common) *toolList { return &toolList{c: c, loading: true} }

@@ -30,14 +30,14 @@ type wireLog struct {
 	expLines []string
 
 	width, height int
-	focused       bool
+	focusable
 }
 
 func newWireLog(c *common) *wireLog { return &wireLog{c: c, follow: true} }
 
 // Reset forgets every record, for a new connection.
 func (w *wireLog) Reset(start time.Time) {
-	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focused: w.focused}
+	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focusable: w.focusable}
 }
 
 // SetSize sets the pane's size, title included.
