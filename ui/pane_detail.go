@@ -50,7 +50,7 @@ func (d *detail) SetRow(r *requestRow, cancelNote string) {
 	d.row, d.cancel = r, cancelNote
 }
 
-// Update implements tea.Model for scrolling keys.
+// Update implements bodyPane: scrolling keys.
 func (d *detail) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if n, ok := navScroll(d.c.Keys.Nav, k, d.scroll.height); ok {

@@ -104,7 +104,7 @@ func (e *argEditor) template() string {
 	return escapeJSONText(b.String())
 }
 
-// Update implements tea.Model for the editor's keys. On editorSend, args
+// Update handles the editor's keys. On editorSend, args
 // holds the validated arguments.
 func (e *argEditor) Update(msg tea.Msg) (editorAction, json.RawMessage, tea.Cmd) {
 	k, isKey := msg.(tea.KeyPressMsg)

@@ -73,7 +73,7 @@ func (p *prompt) Close() {
 // Value is what was typed.
 func (p *prompt) Value() string { return p.input.Value() }
 
-// Update implements tea.Model for the prompt's keys.
+// Update handles the prompt's keys.
 func (p *prompt) Update(msg tea.Msg) (promptResult, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {

@@ -210,7 +210,7 @@ func (t *requestTable) ClickAt(y int) bool {
 	return true
 }
 
-// Update implements tea.Model for navigation keys.
+// Update implements bodyPane: navigation keys.
 func (t *requestTable) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {

@@ -66,7 +66,7 @@ func (p *stderrPane) Add(lines []session.StderrLine, dropped int) {
 	p.scroll.clamp()
 }
 
-// Update implements tea.Model for scrolling keys.
+// Update implements bodyPane: scrolling keys.
 func (p *stderrPane) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if n, ok := navScroll(p.c.Keys.Nav, k, p.scroll.height); ok {

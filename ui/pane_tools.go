@@ -145,7 +145,7 @@ func (t *toolList) ClickAt(y int) bool {
 	return true
 }
 
-// Update implements tea.Model for navigation keys.
+// Update implements bodyPane: navigation keys.
 func (t *toolList) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {

@@ -109,7 +109,7 @@ func (w *wireLog) ClickAt(y int) bool {
 	return true
 }
 
-// Update implements tea.Model: navigation, and enter/esc to show or hide
+// Update implements bodyPane: navigation, and enter/esc to show or hide
 // the selected frame.
 func (w *wireLog) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
