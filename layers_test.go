@@ -16,14 +16,20 @@ const module = "github.com/mcpoke/mcpoke"
 
 // listedPackage is what the layer rules read of `go list -json`.
 type listedPackage struct {
-	ImportPath string
-	Imports    []string // non-test imports
+	ImportPath   string
+	Imports      []string // non-test imports
+	TestImports  []string // of the package's own _test files
+	XTestImports []string // of its package _test files
 }
+
+// testSupport are the packages made for tests: any test may import them.
+var testSupport = []string{"internal/clocktest", "internal/transporttest"}
 
 // TestLayers keeps the arrows of the design pointing down: transport
 // knows only the wire record, session only transport (and the wire
 // record and clock leaves), the UI never the transport, and only the
-// CLI and main open the UI; main calls only the CLI.
+// CLI and main open the UI; main calls only the CLI. Tests keep the same
+// arrows, except that they may use the test-support packages.
 func TestLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json", "./...").Output()
 	if err != nil {
@@ -57,12 +63,15 @@ func TestLayers(t *testing.T) {
 func TestLayerRulesCatchViolations(t *testing.T) {
 	m := func(rel string) string { return module + "/" + rel }
 	pkgs := []listedPackage{
-		{m("transport"), []string{"os", m("internal/wire"), m("internal/termtext")}},
-		{m("session"), []string{m("transport"), m("internal/wire"), m("internal/clock"), m("internal/mcp")}},
-		{m("ui"), []string{m("session"), m("transport")}},
-		{m("internal/demo"), []string{m("ui")}},
-		{m("internal/cli"), []string{m("ui")}},
-		{module, []string{m("internal/cli"), m("transport")}},
+		{ImportPath: m("transport"), Imports: []string{"os", m("internal/wire"), m("internal/termtext")}},
+		{ImportPath: m("session"), Imports: []string{m("transport"), m("internal/wire"), m("internal/clock"), m("internal/mcp")},
+			TestImports: []string{m("internal/clocktest"), m("internal/transporttest")}},
+		{ImportPath: m("ui"), Imports: []string{m("session"), m("transport")}},
+		{ImportPath: m("internal/demo"), Imports: []string{m("ui")}},
+		{ImportPath: m("internal/cli"), Imports: []string{m("ui")}},
+		{ImportPath: module, Imports: []string{m("internal/cli"), m("transport")}},
+		{ImportPath: m("ui/e2e"), TestImports: []string{m("internal/transporttest"), m("transport")}},
+		{ImportPath: m("session"), XTestImports: []string{m("internal/connect")}},
 	}
 	got := layerViolations(pkgs)
 	want := []string{
@@ -71,6 +80,8 @@ func TestLayerRulesCatchViolations(t *testing.T) {
 		"ui imports transport",
 		"internal/demo imports ui",
 		"main imports transport",
+		"ui/e2e tests import transport",
+		"session tests import internal/connect",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("violations:\n%s\nwant %d, one each for: %s", strings.Join(got, "\n"), len(want), strings.Join(want, "; "))
@@ -88,15 +99,19 @@ func layerViolations(pkgs []listedPackage) []string {
 	var out []string
 	for _, p := range pkgs {
 		from := relative(p.ImportPath)
-		for _, imp := range p.Imports {
-			to, ours := strings.CutPrefix(imp, module+"/")
-			if !ours {
-				continue
-			}
-			if why := brokenRule(from, to); why != "" {
-				out = append(out, from+" imports "+to+": "+why)
+		check := func(imports []string, verb string, test bool) {
+			for _, imp := range imports {
+				to, ours := strings.CutPrefix(imp, module+"/")
+				if !ours || test && slices.Contains(testSupport, to) {
+					continue
+				}
+				if why := brokenRule(from, to); why != "" {
+					out = append(out, from+verb+to+": "+why)
+				}
 			}
 		}
+		check(p.Imports, " imports ", false)
+		check(slices.Concat(p.TestImports, p.XTestImports), " tests import ", true)
 	}
 	return out
 }

@@ -28,6 +28,9 @@ type Call struct {
 	id   ID
 	seq  uint64
 	done chan struct{}
+	// sentAt is when the request was written (see sendStamped); set
+	// before Call returns.
+	sentAt time.Time
 
 	// Set once, under Session.mu, before done is closed.
 	result json.RawMessage
@@ -119,7 +122,8 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	s.startTimers(r, opts)
 	s.mu.Unlock()
 
-	sendErr := s.send(frame)
+	sentAt, sendErr := s.sendStamped(frame)
+	r.call.sentAt = sentAt
 
 	s.mu.Lock()
 	r.written = true

@@ -68,13 +68,14 @@ func (s *Session) sendCancels(rs []*request) {
 	var settling []*request
 	for i, r := range rs {
 		id, reason, taskID := targets[i].id, targets[i].reason, targets[i].taskID
+		var at time.Time
 		var err error
 		if taskID != "" {
 			// Tasks have their own cancellation, which answers with the
 			// task's final state (MCP 2025-11-25 tasks).
-			err = s.cancelTask(r, taskID)
+			at, err = s.cancelTask(r, taskID)
 		} else {
-			err = s.sendCancelNotification(id, reason)
+			at, err = s.sendCancelNotification(id, reason)
 		}
 		if logging {
 			s.log.Info("cancel sent", "id", id.String(), "reason", reason, "err", err)
@@ -82,7 +83,7 @@ func (s *Session) sendCancels(rs []*request) {
 		// Late traffic is timed from here, so record it at once, per
 		// request: CancelAll may write thousands.
 		s.mu.Lock()
-		if s.cancelWritten(r, err) {
+		if s.cancelWritten(r, at, err) {
 			settling = append(settling, r)
 		}
 		s.mu.Unlock()
@@ -102,14 +103,16 @@ func (s *Session) sendCancels(rs []*request) {
 	})
 }
 
-// cancelWritten records that r's cancellation reached the transport (or
-// failed to: err) and reports whether r now waits out the settle window.
-// Callers hold s.mu.
-func (s *Session) cancelWritten(r *request, err error) (settles bool) {
-	now := s.clock.Now()
-	r.info.CancelSentAt = now
+// cancelWritten records that r's cancellation reached the transport at
+// at (or failed to: err) and reports whether r now waits out the settle
+// window. Callers hold s.mu.
+func (s *Session) cancelWritten(r *request, at time.Time, err error) (settles bool) {
+	if at.IsZero() {
+		at = s.clock.Now() // nothing was written
+	}
+	r.info.CancelSentAt = at
 	if len(s.subs) > 0 {
-		s.emit(CancelSent{Ref: r.info.Ref(), At: now, Err: err})
+		s.emit(CancelSent{Ref: r.info.Ref(), At: at, Err: err})
 	}
 	switch {
 	case r.info.State != Cancelling:
@@ -123,13 +126,14 @@ func (s *Session) cancelWritten(r *request, err error) (settles bool) {
 	return true
 }
 
-// sendCancelNotification tells the peer to stop request id. On a transport
-// with per-request streams, closing the stream is the cancellation.
+// sendCancelNotification tells the peer to stop request id and says when
+// the cancellation was written. On a transport with
+// per-request streams, closing the stream is the cancellation.
 // Each frame is a fresh buffer: tap observers such as the wire log keep it.
-func (s *Session) sendCancelNotification(id ID, reason string) error {
+func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, error) {
 	if c, ok := s.conn.(transport.RequestStreamCloser); ok {
 		if done, err := c.CloseRequestStream([]byte(id.raw)); done || err != nil {
-			return err
+			return s.clock.Now(), err
 		}
 	}
 	b := make([]byte, 0, 96+len(reason))
@@ -140,16 +144,21 @@ func (s *Session) sendCancelNotification(id ID, reason string) error {
 		b = appendString(b, reason)
 	}
 	b = append(b, "}}"...)
-	return s.send(b)
+	return s.sendStamped(b)
 }
 
-// cancelTask sends tasks/cancel for a task-augmented request and ends the
-// request cancelled when the peer has answered.
-func (s *Session) cancelTask(r *request, taskID string) error {
+// cancelTask sends tasks/cancel for a task-augmented request, says when it
+// was written, and ends the request cancelled when the
+// peer has answered.
+func (s *Session) cancelTask(r *request, taskID string) (time.Time, error) {
 	params, _ := json.Marshal(map[string]string{"taskId": taskID})
 	c, err := s.Call(s.ctx, "tasks/cancel", json.RawMessage(params), CallOptions{NoProgressToken: true, Timeout: taskCancelTimeout})
 	if err != nil {
-		return err
+		var at time.Time
+		if c != nil {
+			at = c.sentAt
+		}
+		return at, err
 	}
 	go func() {
 		_, _, err := c.Result()
@@ -163,7 +172,7 @@ func (s *Session) cancelTask(r *request, taskID string) error {
 			s.setState(r, Cancelled, reason)
 		}
 	}()
-	return nil
+	return c.sentAt, nil
 }
 
 // taskCancelTimeout bounds the wait for a tasks/cancel answer, so that a

@@ -89,7 +89,7 @@ func TestCancelAllAfterHandshakeTrimmed(t *testing.T) {
 		h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{}}`, c.ID())
 		waitResult(t, c)
 	}
-	if snap := h.s.Snapshot(); snap[0].Method == "initialize" {
+	if snap := h.s.snapshot(); snap[0].Method == "initialize" {
 		t.Fatalf("the handshake was not trimmed: %+v", snap[0])
 	}
 	cs := h.calls(3, "tools/call")
@@ -128,7 +128,7 @@ func TestCancelAllSparesPendingInitialize(t *testing.T) {
 	}
 	wantStates(t, h, []*Call{initCall}, Pending)
 	wantStates(t, h, cs, Cancelling)
-	for _, info := range h.s.Snapshot() {
+	for _, info := range h.s.snapshot() {
 		if info.Incoming && info.State != Pending {
 			t.Errorf("the peer's request is %v after CancelAll", info.State)
 		}

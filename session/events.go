@@ -36,7 +36,7 @@ type StateChanged struct {
 }
 
 // CancelSent: the cancellation of a request was written to the transport
-// (or failed to be: Err).
+// (or failed to be: Err). At is RequestInfo.CancelSentAt.
 type CancelSent struct {
 	Ref Ref
 	At  time.Time

@@ -56,7 +56,7 @@ func FuzzHandleFrame(f *testing.F) {
 		s.handleInbound(transport.Message{Kind: wire.KindFrame, Data: frame})
 		s.handleInbound(transport.Message{Kind: wire.KindNoise, Data: frame})
 		clock.Advance(2 * time.Second)
-		for _, info := range s.Snapshot() {
+		for _, info := range s.snapshot() {
 			if !info.Incoming && !info.State.Final() {
 				t.Fatalf("request %s still %v after every timer ran", info.ID, info.State)
 			}

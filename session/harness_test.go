@@ -44,7 +44,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		h.gate = &gatedConn{Conn: a, open: make(chan struct{}, 1000)}
 		conn = h.gate
 	}
-	tap := transport.NewTap(conn)
+	tap := transport.NewTap(conn, h.clock.Now)
 	h.wire = &wireLog{}
 	tap.Observe(h.wire.observe)
 	conn = tap
@@ -68,6 +68,17 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		h.peer.Close()
 	})
 	return h
+}
+
+// snapshot returns every request in the table, oldest first.
+func (s *Session) snapshot() []RequestInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]RequestInfo, len(s.table.order))
+	for i, r := range s.table.order {
+		out[i] = r.info
+	}
+	return out
 }
 
 // readFrame returns the next frame the client wrote, decoded.
@@ -278,6 +289,19 @@ func newHoldConn(c transport.Conn, n int) *holdConn {
 }
 
 func (h *holdConn) Send(frame []byte) error {
+	h.wait()
+	return h.Conn.Send(frame)
+}
+
+// SendStamped keeps the tap's stamp: a held frame reaches the transport,
+// and is stamped, only when the test lets it go.
+func (h *holdConn) SendStamped(frame []byte) (time.Time, error) {
+	h.wait()
+	return h.Conn.(transport.Stamper).SendStamped(frame)
+}
+
+// wait holds the n-th send until the test releases it.
+func (h *holdConn) wait() {
 	h.mu.Lock()
 	h.sends++
 	hold := h.sends == h.n
@@ -286,5 +310,4 @@ func (h *holdConn) Send(frame []byte) error {
 		close(h.held)
 		<-h.release
 	}
-	return h.Conn.Send(frame)
 }

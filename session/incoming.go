@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Incoming is a request the peer sent us, as a Handler sees it.
@@ -147,12 +148,12 @@ func pingHandler(context.Context, *Incoming) (any, error) { return json.RawMessa
 
 // handleNotification applies the notifications the session owns and hands
 // the rest to Config.Notifications.
-func (s *Session) handleNotification(m *wireMessage, frame []byte) {
+func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time) {
 	switch m.Method {
 	case "notifications/cancelled":
 		s.handleCancelled(m.Params)
 	case "notifications/progress":
-		s.handleProgress(m.Params, frame)
+		s.handleProgress(m.Params, frame, at)
 	}
 	if h := s.cfg.Notifications[m.Method]; h != nil {
 		h(s, m.Params)
@@ -199,7 +200,7 @@ func (s *Session) handleCancelled(params json.RawMessage) {
 
 // handleProgress applies notifications/progress to the request whose
 // token it carries. Our tokens are our request ids.
-func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
+func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.Time) {
 	var p struct {
 		Token    json.RawMessage `json:"progressToken"`
 		Progress float64         `json:"progress"`
@@ -207,7 +208,7 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 		Message  string          `json:"message"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		s.noise(params, 0, fmt.Sprintf("malformed progress notification: %v", err))
+		s.noise(params, 0, fmt.Sprintf("malformed progress notification: %v", err), now)
 		return
 	}
 	// Our tokens are our ids, matched by exact JSON text: token "1" is
@@ -215,7 +216,6 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 	token, err := ParseID(p.Token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.clock.Now()
 	var r *request
 	if err == nil {
 		r = s.table.outgoing(token.raw)

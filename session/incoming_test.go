@@ -40,7 +40,7 @@ func newServerHarness(t *testing.T, handlers map[string]Handler) *serverHarness 
 	a, b := transporttest.Pipe()
 	logs := &syncBuffer{}
 	h := &harness{t: t, peer: b, clock: clocktest.New(), wire: &wireLog{}}
-	tap := transport.NewTap(a)
+	tap := transport.NewTap(a, h.clock.Now)
 	tap.Observe(h.wire.observe)
 	h.s = New(tap, Config{Handlers: handlers, Clock: h.clock, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	h.events = collect(h.s.Subscribe())

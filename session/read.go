@@ -27,64 +27,71 @@ func (s *Session) read() {
 	}
 }
 
+// handleInbound takes one item. Its arrival time is the time on its wire
+// record when the transport is a tap, so that the session times it from
+// the same reading as the wire log and transcripts.
 func (s *Session) handleInbound(m transport.Message) {
+	at := m.At
+	if at.IsZero() {
+		at = s.clock.Now()
+	}
 	switch m.Kind {
 	case wire.KindFrame:
-		s.handleFrame(m.Data)
+		s.handleFrame(m.Data, at)
 	case wire.KindNoise:
-		s.noise(m.Data, 0, "not JSON")
+		s.noise(m.Data, 0, "not JSON", at)
 	case wire.KindOversize:
-		s.noise(m.Data, m.Size, "frame over the size limit, skipped")
+		s.noise(m.Data, m.Size, "frame over the size limit, skipped", at)
 	case wire.KindStderr:
 		s.mu.Lock()
-		s.emit(StderrLine{At: s.clock.Now(), Line: string(m.Data)})
+		s.emit(StderrLine{At: at, Line: string(m.Data)})
 		s.mu.Unlock()
 	}
 }
 
-func (s *Session) noise(line []byte, oversize int, why string) {
+func (s *Session) noise(line []byte, oversize int, why string, at time.Time) {
 	s.mu.Lock()
-	s.emit(NoiseArrived{At: s.clock.Now(), Line: line, Oversize: oversize, Why: why})
+	s.emit(NoiseArrived{At: at, Line: line, Oversize: oversize, Why: why})
 	s.mu.Unlock()
 	s.log.Debug("noise", "why", why, "line", truncate(line, 200))
 }
 
 // handleFrame dispatches one frame: a message, or a batch (2025-03-26).
-func (s *Session) handleFrame(frame []byte) {
+func (s *Session) handleFrame(frame []byte, at time.Time) {
 	trimmed := bytes.TrimSpace(frame)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var batch []json.RawMessage
 		if err := json.Unmarshal(trimmed, &batch); err != nil || len(batch) == 0 {
-			s.noise(frame, 0, "invalid batch")
+			s.noise(frame, 0, "invalid batch", at)
 			return
 		}
 		for _, m := range batch {
-			s.handleMessage(m)
+			s.handleMessage(m, at)
 		}
 		return
 	}
-	s.handleMessage(frame)
+	s.handleMessage(frame, at)
 }
 
-func (s *Session) handleMessage(frame []byte) {
+func (s *Session) handleMessage(frame []byte, at time.Time) {
 	if !json.Valid(frame) {
-		s.noise(frame, 0, "not JSON")
+		s.noise(frame, 0, "not JSON", at)
 		return
 	}
 	var m wireMessage
 	if err := parseEnvelope(frame, &m); err != nil {
-		s.noise(frame, 0, "not a JSON-RPC message: "+err.Error())
+		s.noise(frame, 0, "not a JSON-RPC message: "+err.Error(), at)
 		return
 	}
 	switch {
 	case m.isResponse():
-		s.handleResponse(&m, frame)
+		s.handleResponse(&m, frame, at)
 	case m.isRequest():
 		s.handleRequest(&m)
 	case m.isNotification():
-		s.handleNotification(&m, frame)
+		s.handleNotification(&m, frame, at)
 	default:
-		s.noise(frame, 0, "not a JSON-RPC request, response or notification")
+		s.noise(frame, 0, "not a JSON-RPC request, response or notification", at)
 	}
 }
 

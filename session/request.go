@@ -43,12 +43,15 @@ func (k LateKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil
 type LateFrame struct {
 	Kind LateKind
 	At   time.Time
-	// AfterCancel is how long after the cancellation reached the
-	// transport (CancelSentAt) it arrived, on the session's clock, like
-	// the wire log and transcript. Traffic that arrives after the cancel
-	// was decided but before it was written is never delivered either: it
-	// is late with AfterCancel 0. An initialize that timed out is never
-	// cancelled on the wire; its late traffic counts from the timeout.
+	// AfterCancel is how long after the cancellation was written
+	// (CancelSentAt) it arrived: the gap between the two records of the
+	// tap, the very readings the wire log and transcript show. Traffic
+	// that the session reads after the cancel was decided but that the
+	// tap took before the cancel was written is never delivered either: it
+	// is late with AfterCancel 0 (a transcript, which knows only the wire,
+	// shows it as an answer before the cancel). An initialize that timed
+	// out is never cancelled on the wire; its late traffic counts from the
+	// timeout.
 	AfterCancel time.Duration
 	Data        []byte
 }
@@ -94,8 +97,9 @@ type RequestInfo struct {
 	// then on nothing is delivered as the request's result.
 	CancelAt time.Time
 	// CancelSentAt is when the cancellation was written to the transport
-	// (or its write failed); late traffic is timed from it. Zero until
-	// then, and for ever for a timed-out initialize.
+	// (or its write failed): the time on its wire record when the
+	// transport is a tap. Late traffic is timed from it. Zero until then,
+	// and for ever for a timed-out initialize.
 	CancelSentAt time.Time
 
 	Late       []LateFrame

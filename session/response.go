@@ -9,7 +9,7 @@ import (
 
 // handleResponse settles the request a response answers, or records the
 // response as late, duplicate or stray.
-func (s *Session) handleResponse(m *wireMessage, frame []byte) {
+func (s *Session) handleResponse(m *wireMessage, frame []byte, now time.Time) {
 	kind := LateResponse
 	var rpcErr *RPCError
 	if m.Error != nil {
@@ -21,7 +21,6 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.clock.Now()
 	// Index by the id's exact JSON text: "1" never finds request 1. The
 	// conversion in a map index does not allocate.
 	r := s.table.outgoing(string(m.ID))
@@ -71,7 +70,9 @@ func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
 func (r *request) afterCancel(now time.Time) time.Duration {
 	switch {
 	case !r.info.CancelSentAt.IsZero():
-		return now.Sub(r.info.CancelSentAt)
+		// Traffic the tap took before the cancel but the session read
+		// after deciding it was not late on the wire: 0, never negative.
+		return max(now.Sub(r.info.CancelSentAt), 0)
 	case r.info.Method == "initialize":
 		// Never cancelled on the wire (MCP spec): its timeout is the
 		// moment we stopped waiting.

@@ -122,7 +122,7 @@ func TestShutdownWhileTrimming(t *testing.T) {
 		}
 	}
 	// Trim lets the table overshoot by a quarter before compacting.
-	if n, limit := len(h.s.Snapshot()), maxFinished+maxFinished/4+1; n > limit {
+	if n, limit := len(h.s.snapshot()), maxFinished+maxFinished/4+1; n > limit {
 		t.Errorf("table keeps %d requests with MaxFinished %d, want at most %d", n, maxFinished, limit)
 	}
 }

@@ -24,6 +24,11 @@
 //
 // Config.Clock is the one source of time: Started, Ended, CancelAt,
 // CancelSentAt, timeouts, settle windows and the delay of late traffic.
+// Give the transport's tap the same clock (transport.NewTap): the session
+// then takes the arrival of inbound traffic (transport.Message.At) and the
+// moment a cancellation was written (transport.Stamper) from the
+// tap's own readings, so that a late delay on screen is exactly the gap
+// between the two lines of the wire log and the transcript.
 package session
 
 import (
@@ -224,13 +229,6 @@ func (s *Session) Close() error {
 	return err
 }
 
-// Snapshot returns every request in the table, oldest first.
-func (s *Session) Snapshot() []RequestInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.table.snapshot()
-}
-
 // setState moves r to state to and tells subscribers; a move that
 // legalMove forbids is a bug, reported by illegalMove and not made.
 // Callers hold s.mu.
@@ -272,7 +270,25 @@ func (r *request) stopTimers() {
 // send writes one frame, logging a failure; the reader notices a dead
 // transport on its own and ends the session.
 func (s *Session) send(frame []byte) error {
-	if err := s.conn.Send(frame); err != nil {
+	return s.sendFailed(s.conn.Send(frame))
+}
+
+// sendStamped is send that also says when the frame was written: the time
+// on its wire record when the transport stamps what it sends (a
+// transport.Tap), else the session's clock once Send returned. Late
+// traffic is timed from this reading, the one the wire log and
+// transcripts show.
+func (s *Session) sendStamped(frame []byte) (time.Time, error) {
+	if st, ok := s.conn.(transport.Stamper); ok {
+		at, err := st.SendStamped(frame)
+		return at, s.sendFailed(err)
+	}
+	err := s.send(frame)
+	return s.clock.Now(), err
+}
+
+func (s *Session) sendFailed(err error) error {
+	if err != nil {
 		s.log.Debug("send failed", "err", err)
 		return fmt.Errorf("send: %w", err)
 	}

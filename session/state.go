@@ -39,9 +39,6 @@ func (s State) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 // Final reports whether s can no longer change.
 func (s State) Final() bool { return s != Pending && s != Cancelling }
 
-// InFlight reports whether the request may still be cancelled.
-func (s State) InFlight() bool { return s == Pending }
-
 // The legal moves of a request, the only ones setState makes. Nothing
 // leaves a final state, and no state moves to itself.
 var (

@@ -73,15 +73,6 @@ func (t *requestTable) find(ref Ref) *request {
 // may trim the table under a caller walking it.
 func (t *requestTable) rows() []*request { return slices.Clone(t.order) }
 
-// snapshot returns every row's info, oldest first.
-func (t *requestTable) snapshot() []RequestInfo {
-	out := make([]RequestInfo, len(t.order))
-	for i, r := range t.order {
-		out[i] = r.info
-	}
-	return out
-}
-
 // finish counts a row that reached its final state and trims.
 func (t *requestTable) finish() {
 	t.finished++

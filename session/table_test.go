@@ -143,7 +143,7 @@ func TestTrimKeepsExactlyTheNewestFinished(t *testing.T) {
 		done = append(done, c)
 	}
 	var seqs []uint64
-	for _, info := range h.s.Snapshot() {
+	for _, info := range h.s.snapshot() {
 		seqs = append(seqs, info.Seq)
 	}
 	want := []uint64{pending.Seq()}

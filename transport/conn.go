@@ -40,6 +40,7 @@ package transport
 
 import (
 	"errors"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
@@ -52,6 +53,9 @@ type Message struct {
 	Data []byte
 	// Size is the full length of an oversize frame.
 	Size int
+	// At is when a Tap took the item: the time on its wire record. Zero
+	// from a Conn that is not a Tap.
+	At time.Time
 }
 
 // Conn is an open connection to a peer.
@@ -80,6 +84,14 @@ type Conn interface {
 // ok is false.
 type RequestStreamCloser interface {
 	CloseRequestStream(id []byte) (ok bool, err error)
+}
+
+// Stamper is implemented by a Conn that timestamps what it sends, as Tap
+// does. SendStamped is Send that also returns the time on the frame's wire
+// record: the moment the frame was written, which the session times late
+// traffic from.
+type Stamper interface {
+	SendStamped(frame []byte) (time.Time, error)
 }
 
 // StderrTail is implemented by transports that keep the last lines a

@@ -7,33 +7,54 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// Observer sees every Record of a Tap. It is called synchronously, in
-// wire order per direction, so it must be quick and must not block:
-// buffer and hand off to a goroutine for slow work.
+// Observer sees every Record of a Tap. Records reach observers one at a
+// time, in the order of their timestamps, so an observer must be quick and
+// must not block: buffer and hand off to a goroutine for slow work.
 type Observer func(wire.Record)
 
 // Tap wraps a Conn so that every frame in or out, every noise and stderr
 // line, reaches its observers with a monotonic timestamp. The wire log,
-// transcripts and late-traffic timing all come from this one place.
+// transcripts and late-traffic timing all come from this one place: a
+// Message carries the time on its record (Message.At), and SendStamped
+// returns it, so the session times late traffic from the very readings
+// the wire log and transcripts show.
+//
+// A frame we send is stamped when the wrapped Conn's Send returns: when it
+// was written. What arrives while a write is under way waits for it (up to
+// writeWait), so that a response the peer sends at once never appears
+// before its request; a write that takes longer is one the peer is not
+// reading, so nothing that arrives can answer it.
 type Tap struct {
 	Conn
 	now   func() time.Time
 	start time.Time
 
-	mu        sync.Mutex
+	obsMu     sync.Mutex
 	observers []Observer
 
 	// sendMu keeps the order of Out records equal to the order of writes.
 	sendMu sync.Mutex
+	// orderMu makes stamping a record and handing it to the observers one
+	// step, so that observers see records in the order of their stamps.
+	orderMu sync.Mutex
+	writing *write // under orderMu: the write under way, or nil
 }
 
-// NewTap wraps c, stamping records with time.Now.
-func NewTap(c Conn) *Tap { return NewTapWithClock(c, time.Now) }
+// write is one Send under way.
+type write struct {
+	done  chan struct{} // closed once its record was emitted
+	stuck bool          // under Tap.orderMu: a Recv waited writeWait for it
+}
 
-// NewTapWithClock wraps c, stamping records with now: give it the
-// session's clock, so the wire log, transcripts and the session's late
-// timing read one source of time.
-func NewTapWithClock(c Conn, now func() time.Time) *Tap {
+// writeWait bounds how long an arriving item waits for a write under way.
+// It is real time: it bounds a wait on the operating system, whatever the
+// clock the records are stamped with.
+const writeWait = 100 * time.Millisecond
+
+// NewTap wraps c, stamping records with now. Give it the session's clock,
+// so that the wire log, transcripts and the session's late timing read one
+// source of time.
+func NewTap(c Conn, now func() time.Time) *Tap {
 	return &Tap{Conn: c, now: now, start: now()}
 }
 
@@ -43,27 +64,64 @@ func (t *Tap) Start() time.Time { return t.start }
 // Observe adds an observer. Items that passed before it was added are not
 // replayed.
 func (t *Tap) Observe(o Observer) {
-	t.mu.Lock()
+	t.obsMu.Lock()
 	t.observers = append(t.observers, o)
-	t.mu.Unlock()
+	t.obsMu.Unlock()
 }
 
-// Send implements Conn. The record is taken before the write so that a
-// response the peer sends at once never appears to precede its request.
+// Send implements Conn.
 func (t *Tap) Send(frame []byte) error {
+	_, err := t.SendStamped(frame)
+	return err
+}
+
+// SendStamped implements Stamper: it writes frame and returns the time on
+// its record, taken once the write returned.
+func (t *Tap) SendStamped(frame []byte) (time.Time, error) {
 	t.sendMu.Lock()
 	defer t.sendMu.Unlock()
-	t.emit(wire.Record{At: t.now(), Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
-	return t.Conn.Send(frame)
+	w := &write{done: make(chan struct{})}
+	t.orderMu.Lock()
+	t.writing = w
+	t.orderMu.Unlock()
+
+	err := t.Conn.Send(frame)
+
+	t.orderMu.Lock()
+	defer t.orderMu.Unlock()
+	r := t.emit(wire.Record{Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
+	t.writing = nil
+	close(w.done)
+	return r.At, err
 }
 
-// Recv implements Conn.
+// Recv implements Conn. The Message carries the time on its record.
 func (t *Tap) Recv() (Message, error) {
 	m, err := t.Conn.Recv()
-	if err == nil {
-		t.emit(wire.Record{At: t.now(), Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+	if err != nil {
+		return m, err
 	}
-	return m, err
+	t.orderMu.Lock()
+	if w := t.writing; w != nil && !w.stuck {
+		// It may answer the frame being written: let that frame's record
+		// go first. Never wait on the write itself for long: the peer
+		// may be blocked until we read.
+		t.orderMu.Unlock()
+		timer := time.NewTimer(writeWait)
+		select {
+		case <-w.done:
+		case <-timer.C:
+		}
+		timer.Stop()
+		t.orderMu.Lock()
+		if t.writing == w {
+			w.stuck = true
+		}
+	}
+	defer t.orderMu.Unlock()
+	r := t.emit(wire.Record{Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+	m.At = r.At
+	return m, nil
 }
 
 // CloseRequestStream forwards to the wrapped transport when it has
@@ -83,11 +141,15 @@ func (t *Tap) StderrTail(n int) []string {
 	return nil
 }
 
-func (t *Tap) emit(r wire.Record) {
-	t.mu.Lock()
+// emit stamps r, hands it to every observer and returns it stamped.
+// Callers hold t.orderMu.
+func (t *Tap) emit(r wire.Record) wire.Record {
+	t.obsMu.Lock()
 	obs := t.observers
-	t.mu.Unlock()
+	t.obsMu.Unlock()
+	r.At = t.now()
 	for _, o := range obs {
 		o(r)
 	}
+	return r
 }

@@ -36,7 +36,7 @@ func tableOf(n, w, h int) *Model {
 			State: session.Pending, Started: testEpoch.Add(time.Duration(i) * time.Millisecond)}})
 		if i%3 == 0 {
 			total := 10.0
-			items = append(items, &ProgressRun{Ref: ref, Count: 4,
+			items = append(items, &progressRun{Ref: ref, Count: 4,
 				Latest: session.Progress{Progress: 4, Total: &total}})
 		}
 		to := states[i%len(states)]
@@ -49,7 +49,7 @@ func tableOf(n, w, h int) *Model {
 				AfterCancel: 1200 * time.Millisecond, Data: []byte(`{}`)}})
 		}
 	}
-	m.applyBatch(&Batch{Items: items})
+	m.applyBatch(&feedBatch{Items: items})
 	m.table.MoveBy(n) // the newest, as after following the tail
 	return m
 }

@@ -21,10 +21,10 @@ func connectCmd(gen int, connect func(context.Context) (*connect.Conn, error), i
 	return func() tea.Msg {
 		conn, err := connect(context.Background())
 		if err != nil {
-			return connectedMsg{gen: gen, err: err}
+			return connectedMsg{forGen: forGen{gen}, err: err}
 		}
 		feed := subscribeFeed(conn.Session, conn, interval)
-		return connectedMsg{gen: gen, conn: conn, feed: feed}
+		return connectedMsg{forGen: forGen{gen}, conn: conn, feed: feed}
 	}
 }
 
@@ -32,7 +32,7 @@ func connectCmd(gen int, connect func(context.Context) (*connect.Conn, error), i
 func initializeCmd(gen int, conn *connect.Conn) tea.Cmd {
 	return func() tea.Msg {
 		peer, err := conn.Initialize(context.Background())
-		return initializedMsg{gen: gen, peer: peer, err: err}
+		return initializedMsg{forGen: forGen{gen}, peer: peer, err: err}
 	}
 }
 
@@ -41,7 +41,7 @@ func initializeCmd(gen int, conn *connect.Conn) tea.Cmd {
 func listToolsCmd(gen int, s *session.Session) tea.Cmd {
 	return func() tea.Msg {
 		list, err := mcp.ListTools(context.Background(), s, mcp.ListOptions{})
-		return toolsListedMsg{gen: gen, tools: list.Tools, incomplete: list.Incomplete, err: err}
+		return toolsListedMsg{forGen: forGen{gen}, tools: list.Tools, incomplete: list.Incomplete, err: err}
 	}
 }
 
@@ -49,7 +49,7 @@ func listToolsCmd(gen int, s *session.Session) tea.Cmd {
 func callCmd(gen int, s *session.Session, method string, params json.RawMessage, timeout time.Duration, what string) tea.Cmd {
 	return func() tea.Msg {
 		c, err := s.Call(context.Background(), method, params, session.CallOptions{Timeout: timeout})
-		msg := callSentMsg{gen: gen, what: what, err: err}
+		msg := callSentMsg{forGen: forGen{gen}, what: what, err: err}
 		if c != nil {
 			msg.seq = c.Seq()
 		}
@@ -63,18 +63,20 @@ func cancelCmd(gen int, s *session.Session, r *requestRow, reason string) tea.Cm
 	seq, ref, label := r.seq, r.ref(), r.label()
 	return func() tea.Msg {
 		err := s.Request(ref).Cancel(reason)
-		return cancelDoneMsg{gen: gen, seq: seq, label: label, reason: reason, err: err}
+		return cancelDoneMsg{forGen: forGen{gen}, seq: seq, label: label, reason: reason, err: err}
 	}
 }
 
 // cancelAllCmd cancels every request in flight.
 func cancelAllCmd(gen int, s *session.Session, reason string) tea.Cmd {
-	return func() tea.Msg { return cancelAllDoneMsg{gen: gen, n: s.CancelAll(reason)} }
+	return func() tea.Msg { return cancelAllDoneMsg{forGen: forGen{gen}, n: s.CancelAll(reason)} }
 }
 
 // canCancelCmd asks the session whether a row can be cancelled.
 func canCancelCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
-	return func() tea.Msg { return canCancelMsg{gen: gen, seq: ref.Seq, err: s.Request(ref).CanCancel()} }
+	return func() tea.Msg {
+		return canCancelMsg{forGen: forGen{gen}, seq: ref.Seq, err: s.Request(ref).CanCancel()}
+	}
 }
 
 // infoCmd fetches the full record of a request, outgoing or incoming.
@@ -84,13 +86,13 @@ func infoCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
 		if !ok {
 			return nil
 		}
-		return infoMsg{gen: gen, seq: ref.Seq, info: info}
+		return infoMsg{forGen: forGen{gen}, seq: ref.Seq, info: info}
 	}
 }
 
 // closeCmd cancels what is in flight with reason and closes the session,
 // which shuts the server down, then reports done.
-func closeCmd(conn *connect.Conn, feed *Feed, reason string, done tea.Msg) tea.Cmd {
+func closeCmd(conn *connect.Conn, feed *eventFeed, reason string, done tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		if conn != nil {
 			conn.Session.CancelAll(reason)

@@ -2,11 +2,11 @@ package ui
 
 import "time"
 
-// Common is what every component shares, passed by pointer so a theme or
+// common is what every component shares, passed by pointer so a theme or
 // size change reaches them all at once.
-type Common struct {
-	Styles *Styles
-	Keys   *KeyMap
+type common struct {
+	Styles *styles
+	Keys   *keyMap
 	// Width and Height are the whole terminal's size.
 	Width, Height int
 	// Now is the UI's clock for live elapsed times; tests fix it.
@@ -22,4 +22,4 @@ type Common struct {
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
 // Spinner returns the current spinner glyph.
-func (c *Common) Spinner() string { return spinnerFrames[c.Frame%len(spinnerFrames)] }
+func (c *common) Spinner() string { return spinnerFrames[c.Frame%len(spinnerFrames)] }

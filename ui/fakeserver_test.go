@@ -12,7 +12,6 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // fakeServer is a scripted MCP server on an in-memory pipe. Blocking
@@ -74,7 +73,7 @@ func defaultFakeTools() []map[string]any {
 }
 
 // newFakeServer serves on conn.
-func newFakeServer(t *testing.T, conn transport.Conn, tools []map[string]any) *fakeServer {
+func newFakeServer(t *testing.T, conn *transporttest.End, tools []map[string]any) *fakeServer {
 	fs := &fakeServer{t: t, calls: make(chan *fakeCall, 16), tools: tools,
 		info: map[string]any{"name": "fake-server", "version": "1.2.3"}}
 	fs.srv = session.New(conn, session.Config{
@@ -159,7 +158,7 @@ type testConn struct {
 	server *fakeServer
 	client *session.Session
 	// pipe is the client's end of the pipe, under the connection's tap.
-	pipe  transport.Conn
+	pipe  *transporttest.End
 	clock *clocktest.Clock
 	conn  *connect.Conn
 }
@@ -167,21 +166,20 @@ type testConn struct {
 // newTestConn builds a fake server, a tapped pipe and a client session
 // on the fake clock.
 func newTestConn(t *testing.T, clock *clocktest.Clock, tools []map[string]any) *testConn {
-	return newTestConnWrapped(t, clock, tools, nil)
+	tc, _ := newTestConnHolding(t, clock, tools, nil)
+	return tc
 }
 
-// newTestConnWrapped is newTestConn with wrap, if not nil, between the
-// connection and the pipe: it sees the client's frames before the pipe.
-func newTestConnWrapped(t *testing.T, clock *clocktest.Clock, tools []map[string]any, wrap func(transport.Conn) transport.Conn) *testConn {
+// newTestConnHolding is newTestConn with the client's frames that match
+// held between the connection's tap and the pipe until the test releases
+// them (see transporttest.Hold).
+func newTestConnHolding(t *testing.T, clock *clocktest.Clock, tools []map[string]any, match func(frame []byte) bool) (*testConn, *transporttest.Hold) {
 	a, b := transporttest.Pipe()
 	server := newFakeServer(t, b, tools)
-	var pipe transport.Conn = a
-	if wrap != nil {
-		pipe = wrap(a)
-	}
-	conn := connect.Attach(connect.Spec{Name: "fake"}, pipe, connect.Options{Session: session.Config{Clock: clock}})
+	hold := transporttest.NewHold(a, match)
+	conn := connect.Attach(connect.Spec{Name: "fake"}, hold, connect.Options{Session: session.Config{Clock: clock}})
 	t.Cleanup(func() { conn.Close() })
-	return &testConn{server: server, client: conn.Session, pipe: a, clock: clock, conn: conn}
+	return &testConn{server: server, client: conn.Session, pipe: a, clock: clock, conn: conn}, hold
 }
 
 // connectFunc is Options.Connect.

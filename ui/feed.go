@@ -20,15 +20,15 @@ const (
 	batchWire           = 2000 // wire records kept, newest
 )
 
-// DefaultFrameInterval bounds how often a Feed delivers: about 30 batches
+// defaultFrameInterval bounds how often an eventFeed delivers: about 30 batches
 // a second is smooth to watch and leaves the event loop free for keys.
-const DefaultFrameInterval = 33 * time.Millisecond
+const defaultFrameInterval = 33 * time.Millisecond
 
-// Batch is what a Feed delivers: the session's events since the last
+// feedBatch is what an eventFeed delivers: the session's events since the last
 // batch, in order, with the floods folded. Items holds session.Event
-// values, except that runs of ProgressUpdated become *ProgressRun and
-// runs of late progress become *LateRun.
-type Batch struct {
+// values, except that runs of ProgressUpdated become *progressRun and
+// runs of late progress become *lateRun.
+type feedBatch struct {
 	Items         []any
 	Duplicates    map[uint64]int // by Seq
 	Stderr        []session.StderrLine
@@ -47,8 +47,8 @@ type Batch struct {
 	strays     int
 }
 
-// ProgressRun is every ProgressUpdated of one request in a batch.
-type ProgressRun struct {
+// progressRun is every ProgressUpdated of one request in a batch.
+type progressRun struct {
 	Ref    session.Ref
 	Latest session.Progress
 	Count  int
@@ -56,30 +56,30 @@ type ProgressRun struct {
 	Recent []session.Progress
 }
 
-// LateRun is the late progress of one request in a batch.
-type LateRun struct {
+// lateRun is the late progress of one request in a batch.
+type lateRun struct {
 	Ref   session.Ref
 	Count int
 	// Frames holds the first batchLateFrames of them.
 	Frames []session.LateFrame
 }
 
-func newBatch() *Batch {
-	return &Batch{progressAt: map[uint64]int{}, lateAt: map[uint64]int{}}
+func newBatch() *feedBatch {
+	return &feedBatch{progressAt: map[uint64]int{}, lateAt: map[uint64]int{}}
 }
 
-func (b *Batch) empty() bool {
+func (b *feedBatch) empty() bool {
 	return b.Events == 0 && len(b.Wire) == 0 && b.WireDropped == 0
 }
 
-// Feed drains a session's events and a tap's records without ever
-// blocking them, folds floods together, and hands the UI one Batch per
+// eventFeed drains a session's events and a tap's records without ever
+// blocking them, folds floods together, and hands the UI one feedBatch per
 // frame interval at most. Memory is bounded by the per-batch limits.
-type Feed struct {
+type eventFeed struct {
 	interval time.Duration
 
 	mu       sync.Mutex
-	cur      *Batch
+	cur      *feedBatch
 	ended    bool
 	lastSent time.Time
 
@@ -98,7 +98,7 @@ type recordSource interface {
 
 // subscribeFeed subscribes to s (and observes records, if not nil) and starts
 // draining. Call it before the first request to see everything.
-func subscribeFeed(s *session.Session, records recordSource, interval time.Duration) *Feed {
+func subscribeFeed(s *session.Session, records recordSource, interval time.Duration) *eventFeed {
 	sub := s.Subscribe()
 	f := newFeed(sub.C, interval)
 	if records != nil {
@@ -112,11 +112,11 @@ func subscribeFeed(s *session.Session, records recordSource, interval time.Durat
 }
 
 // newFeed drains events until the channel closes.
-func newFeed(events <-chan session.Event, interval time.Duration) *Feed {
+func newFeed(events <-chan session.Event, interval time.Duration) *eventFeed {
 	if interval <= 0 {
-		interval = DefaultFrameInterval
+		interval = defaultFrameInterval
 	}
-	f := &Feed{
+	f := &eventFeed{
 		interval: interval,
 		cur:      newBatch(),
 		notify:   make(chan struct{}, 1),
@@ -135,9 +135,9 @@ func newFeed(events <-chan session.Event, interval time.Duration) *Feed {
 }
 
 // Stop ends delivery: Next returns nil from now on.
-func (f *Feed) Stop() { f.once.Do(func() { close(f.stop) }) }
+func (f *eventFeed) Stop() { f.once.Do(func() { close(f.stop) }) }
 
-func (f *Feed) signal() {
+func (f *eventFeed) signal() {
 	select {
 	case f.notify <- struct{}{}:
 	default:
@@ -145,7 +145,7 @@ func (f *Feed) signal() {
 }
 
 // add folds one event into the current batch.
-func (f *Feed) add(e session.Event) {
+func (f *eventFeed) add(e session.Event) {
 	f.mu.Lock()
 	b := f.cur
 	b.Events++
@@ -155,9 +155,9 @@ func (f *Feed) add(e session.Event) {
 		if !ok {
 			i = len(b.Items)
 			b.progressAt[e.Ref.Seq] = i
-			b.Items = append(b.Items, &ProgressRun{Ref: e.Ref})
+			b.Items = append(b.Items, &progressRun{Ref: e.Ref})
 		}
-		run := b.Items[i].(*ProgressRun)
+		run := b.Items[i].(*progressRun)
 		run.Latest = e.Progress
 		run.Count++
 		if len(run.Recent) == batchRecentProgress {
@@ -174,9 +174,9 @@ func (f *Feed) add(e session.Event) {
 		if !ok {
 			i = len(b.Items)
 			b.lateAt[e.Ref.Seq] = i
-			b.Items = append(b.Items, &LateRun{Ref: e.Ref})
+			b.Items = append(b.Items, &lateRun{Ref: e.Ref})
 		}
-		run := b.Items[i].(*LateRun)
+		run := b.Items[i].(*lateRun)
 		run.Count++
 		if len(run.Frames) < batchLateFrames {
 			run.Frames = append(run.Frames, e.Late)
@@ -210,7 +210,7 @@ func (f *Feed) add(e session.Event) {
 }
 
 // addRecord is the tap observer: it must not block, so it only appends.
-func (f *Feed) addRecord(r wire.Record) {
+func (f *eventFeed) addRecord(r wire.Record) {
 	if r.Kind == wire.KindStderr {
 		return // the stderr pane has it from the session
 	}
@@ -234,7 +234,7 @@ func (f *Feed) addRecord(r wire.Record) {
 // Next blocks until there is a batch to deliver and the frame interval
 // since the last one has passed, then returns it. It returns nil once
 // the feed was stopped or delivered its last batch.
-func (f *Feed) Next() *Batch {
+func (f *eventFeed) Next() *feedBatch {
 	f.nextMu.Lock()
 	defer f.nextMu.Unlock()
 	for {
@@ -279,7 +279,7 @@ func (f *Feed) Next() *Batch {
 }
 
 // nextCmd waits for the feed's next batch.
-func nextCmd(gen int, f *Feed) tea.Cmd {
+func nextCmd(gen int, f *eventFeed) tea.Cmd {
 	if f == nil {
 		return nil
 	}
@@ -288,6 +288,6 @@ func nextCmd(gen int, f *Feed) tea.Cmd {
 		if b == nil {
 			return nil
 		}
-		return feedMsg{gen: gen, batch: b}
+		return feedMsg{forGen: forGen{gen}, batch: b}
 	}
 }

@@ -39,7 +39,7 @@ func TestFeedFoldsProgressAndKeepsOrder(t *testing.T) {
 			switch e := it.(type) {
 			case session.RequestStarted:
 				order = append(order, "started")
-			case *ProgressRun:
+			case *progressRun:
 				progress += e.Count
 				latest = e.Latest.Progress
 				if len(e.Recent) > batchRecentProgress {
@@ -82,7 +82,7 @@ func TestFeedBoundsLateStderrAndWire(t *testing.T) {
 	f.mu.Lock()
 	b := f.cur
 	f.mu.Unlock()
-	run := b.Items[b.lateAt[3]].(*LateRun)
+	run := b.Items[b.lateAt[3]].(*lateRun)
 	if run.Count != 10_000 || len(run.Frames) != batchLateFrames {
 		t.Errorf("late run counts %d and keeps %d", run.Count, len(run.Frames))
 	}
@@ -105,7 +105,7 @@ func TestFeedBoundsLateStderrAndWire(t *testing.T) {
 
 func TestFeedStopUnblocksNext(t *testing.T) {
 	f := newFeed(make(chan session.Event), time.Millisecond)
-	done := make(chan *Batch)
+	done := make(chan *feedBatch)
 	go func() { done <- f.Next() }()
 	f.Stop()
 	select {

@@ -20,10 +20,10 @@ import (
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // The flows below run the real Bubble Tea program (teatest) against the
@@ -228,7 +228,7 @@ func TestFlowCancelAll(t *testing.T) {
 	f.waitScreen("TOOLS 5")
 	for i := range 3 {
 		f.callWith("3600", "1")
-		f.waitScreen(plural(i+1, "pending")[:2] + "pending")
+		f.waitScreen(english.Plural(i+1, "pending")[:2] + "pending")
 	}
 	f.waitScreen("3 pending")
 	f.keys("C")
@@ -290,7 +290,7 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 	f.keys("enter")
 	call := server.nextCall()
 	call.Reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "result" + evil}}})
-	if err := transporttest.Inject(a, transport.Message{Kind: wire.KindStderr, Data: []byte("stderr" + evil)}); err != nil {
+	if err := a.Inject(wire.KindStderr, []byte("stderr"+evil)); err != nil {
 		t.Fatal(err)
 	}
 	f.golden("result", `result\x1b]0;pwned`, "✓ completed")

@@ -139,11 +139,3 @@ func asSyntaxError(err error, target **json.SyntaxError) bool { return errors.As
 
 // timeZero is the zero time, named for readability at call sites.
 var timeZero time.Time
-
-// plural renders a count with its noun: 1 frame, 2 frames.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}

@@ -15,7 +15,7 @@ const maxHiddenLines = 3
 // much in how many fields, then what it spells and where, one line per
 // different text so that one injection repeated in every field does not
 // hide a second one.
-func hiddenLines(st *Styles, h mcp.HiddenText, w int) []string {
+func hiddenLines(st *styles, h mcp.HiddenText, w int) []string {
 	if !h.Found() {
 		return nil
 	}
@@ -55,7 +55,7 @@ func cutLong(s string, w int) string {
 
 // hiddenBadge marks a tool that hides text in its name, description or
 // schema, where a prompt injection hides; "" when it hides nothing.
-func hiddenBadge(st *Styles, h mcp.HiddenText, short bool) string {
+func hiddenBadge(st *styles, h mcp.HiddenText, short bool) string {
 	switch {
 	case !h.Found():
 		return ""

@@ -170,7 +170,7 @@ func TestToolListBadgeOnOneLine(t *testing.T) {
 		width int
 		want  string
 	}{{20, "hidden"}, {40, "hidden text"}} {
-		l := newToolList(&Common{Styles: NewStyles(true), Keys: DefaultKeyMap()})
+		l := newToolList(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
 		l.SetSize(tc.width, 3)
 		l.SetTools(tools, nil)
 		if l.itemLines() != 1 {

@@ -28,23 +28,23 @@ const (
 	focusAreas
 )
 
-// bottomPane is what the pane under the requests shows.
-type bottomPane int
+// bottomKind says which pane shows under the requests.
+type bottomKind int
 
 const (
-	paneDetail bottomPane = iota
-	paneWire
-	paneStderr
+	bottomDetail bottomKind = iota
+	bottomWire
+	bottomStderr
 )
 
 // Model is the root model of the UI.
 type Model struct {
-	c    *Common
+	c    *common
 	opts Options
 
 	gen  int // connection generation; bumped on reconnect
 	conn *connect.Conn
-	feed *Feed
+	feed *eventFeed
 
 	header *header
 	tools  *toolList
@@ -59,7 +59,7 @@ type Model struct {
 
 	layout   screenLayout
 	focus    focusArea
-	bottom   bottomPane
+	bottom   bottomKind
 	editing  bool
 	fullHelp bool
 
@@ -86,9 +86,9 @@ func New(opts Options) *Model {
 	if opts.now == nil {
 		opts.now = time.Now
 	}
-	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.now, Animate: !opts.static,
+	c := &common{Styles: newStyles(true), Keys: defaultKeyMap(), Now: opts.now, Animate: !opts.static,
 		Width: 80, Height: 24}
-	store := newRequestStore(opts.MaxRows)
+	store := newRequestStore()
 	m := &Model{
 		c:       c,
 		opts:    opts,
@@ -103,9 +103,9 @@ func New(opts Options) *Model {
 		editor:  newArgEditor(c),
 		prompt:  newPrompt(c),
 		help:    help.New(),
-		timeout: opts.Timeout,
+		timeout: opts.timeout,
 	}
-	m.header.timeout = opts.Timeout
+	m.header.timeout = opts.timeout
 	m.help.Styles = c.Styles.Help
 	m.setFocus(focusTools)
 	m.resize(c.Width, c.Height)
@@ -124,11 +124,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	if g, ok := msg.(ofGeneration); ok && g.generation() != m.gen {
+		return m.stale(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
-		m.c.Styles = NewStyles(msg.IsDark())
+		m.c.Styles = newStyles(msg.IsDark())
 		m.help.Styles = m.c.Styles.Help
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
@@ -141,19 +144,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case initializedMsg:
 		return m.initialized(msg)
 	case toolsListedMsg:
-		if msg.gen == m.gen {
-			m.tools.SetTools(msg.tools, msg.err)
-			switch {
-			case msg.err != nil:
-				m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
-			case msg.incomplete != nil:
-				m.setStatus(msg.incomplete.Error(), true)
-			}
+		m.tools.SetTools(msg.tools, msg.err)
+		switch {
+		case msg.err != nil:
+			m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
+		case msg.incomplete != nil:
+			m.setStatus(msg.incomplete.Error(), true)
 		}
 	case feedMsg:
-		if msg.gen != m.gen {
-			return nil
-		}
 		cmds := m.applyBatch(msg.batch)
 		if !msg.batch.Ended {
 			cmds = append(cmds, nextCmd(m.gen, m.feed))
@@ -161,9 +159,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		cmds = append(cmds, m.startTicking())
 		return tea.Batch(cmds...)
 	case callSentMsg:
-		if msg.gen != m.gen {
-			return nil
-		}
 		if msg.err != nil {
 			m.setStatus(msg.what+": "+msg.err.Error(), true)
 		} else if msg.seq != 0 && m.header.state == connReady {
@@ -174,24 +169,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.table.SelectSeq(msg.seq)
 		}
 	case cancelDoneMsg:
-		if msg.gen == m.gen {
-			m.cancelled(msg)
-		}
+		m.cancelled(msg)
 	case cancelAllDoneMsg:
-		if msg.gen == m.gen {
-			m.cancelledAll(msg.n)
-		}
+		m.cancelledAll(msg.n)
 	case canCancelMsg:
-		if msg.gen == m.gen && msg.seq == m.cancellable.seq {
+		if msg.seq == m.cancellable.seq {
 			m.cancellable.err, m.cancellable.known = msg.err, true
 		}
 	case infoMsg:
-		if msg.gen == m.gen {
-			if r := m.store.get(msg.seq); r != nil {
-				info := msg.info
-				r.info = &info
-				r.touch()
-			}
+		if r := m.store.get(msg.seq); r != nil {
+			info := msg.info
+			r.info = &info
+			r.touch()
 		}
 	case tickMsg:
 		m.c.Frame++
@@ -209,6 +198,15 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			_, _, cmd := m.editor.Update(msg)
 			return cmd
 		}
+	}
+	return nil
+}
+
+// stale takes a result of work started for an older connection: nobody
+// will use it, but a connection it opened must still be closed.
+func (m *Model) stale(msg tea.Msg) tea.Cmd {
+	if c, ok := msg.(connectedMsg); ok {
+		return closeCmd(c.conn, c.feed, reasonClosing, nil)
 	}
 	return nil
 }
@@ -245,16 +243,10 @@ func (m *Model) resize(w, h int) {
 		helpH = lipgloss.Height(m.helpView(true))
 	}
 	m.layout = computeLayout(w, h, m.header.Height(), helpH)
-	l := m.layout
-	m.header.SetSize(l.header.w, l.header.h)
-	m.tools.SetSize(l.tools.w, l.tools.h)
-	m.table.SetSize(l.table.w, l.table.h)
-	m.detail.SetSize(l.bottom.w, l.bottom.h)
-	m.wire.SetSize(l.bottom.w, l.bottom.h)
-	m.stderr.SetSize(l.bottom.w, l.bottom.h)
-	m.editor.SetSize(l.editor.w, l.editor.h)
-	m.prompt.SetSize(l.status.w, 1)
-	m.help.SetWidth(l.help.w)
+	for _, p := range m.placed() {
+		p.SetSize(p.at.w, p.at.h)
+	}
+	m.help.SetWidth(m.layout.help.w)
 }
 
 // relayout recomputes the layout after something changed its shape.
@@ -263,11 +255,11 @@ func (m *Model) relayout() { m.resize(m.c.Width, m.c.Height) }
 // setFocus moves keyboard focus to a pane.
 func (m *Model) setFocus(f focusArea) {
 	m.focus = f
-	m.tools.focused = f == focusTools
-	m.table.focused = f == focusRequests
-	m.detail.focused = f == focusBottom
-	m.wire.focused = f == focusBottom
-	m.stderr.focused = f == focusBottom
+	for area, panes := range m.areaPanes() {
+		for _, p := range panes {
+			p.SetFocused(focusArea(area) == f)
+		}
+	}
 }
 
 // syncSelection shows the selected row in the detail pane and asks the
@@ -310,7 +302,7 @@ func (m *Model) render() string {
 	if m.editing {
 		right = m.editor.View()
 	} else {
-		right = m.table.View() + "\n" + m.bottomView()
+		right = m.table.View() + "\n" + m.below().View()
 	}
 	var b strings.Builder
 	b.WriteString(m.header.View())
@@ -330,16 +322,6 @@ func (m *Model) render() string {
 	b.WriteByte('\n')
 	b.WriteString(m.helpView(m.fullHelp))
 	return b.String()
-}
-
-func (m *Model) bottomView() string {
-	switch m.bottom {
-	case paneWire:
-		return m.wire.View()
-	case paneStderr:
-		return m.stderr.View()
-	}
-	return m.detail.View()
 }
 
 // statusView is the line above the help: the prompt, the last message,

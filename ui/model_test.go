@@ -7,7 +7,6 @@ import (
 	"errors"
 	"image/color"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 func TestStartShowsServerAndHandshake(t *testing.T) {
@@ -89,7 +87,7 @@ func TestCancelRefusedForFinishedRequest(t *testing.T) {
 func TestCancelRefusedForUnknownRequest(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
 	// A row the session never had, as after a session was replaced.
-	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 99, ID: session.StringID("ghost"), Method: "tools/call", Tool: "ghost", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(99)
 	d.key("c")
@@ -98,7 +96,7 @@ func TestCancelRefusedForUnknownRequest(t *testing.T) {
 
 func TestCancelRefusedForIncomingRequest(t *testing.T) {
 	d, tc := newTestModel(t, 100, 30)
-	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 50, ID: session.IntID(1), Incoming: true, Method: "sampling/createMessage", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(50)
 	d.keyDone("c")
@@ -187,7 +185,7 @@ func TestLateProgressBadgeCountsEveryFrame(t *testing.T) {
 	d.waitScreen("cancelling")
 	ref := session.Ref{Seq: 3, ID: session.IntID(3)}
 	frames := []session.LateFrame{{Kind: session.LateProgress, AfterCancel: 100 * time.Millisecond, Data: []byte(`{"progress":1}`)}}
-	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{&LateRun{Ref: ref, Count: 5, Frames: frames}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{&lateRun{Ref: ref, Count: 5, Frames: frames}}}})
 	d.waitScreen("progress after cancel ×5")
 }
 
@@ -205,7 +203,7 @@ func TestProgressBarAndHistory(t *testing.T) {
 
 func TestStrayAndDuplicateBadges(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{gen: d.m.gen, batch: &Batch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
 		Items: []any{session.StrayArrived{At: testEpoch, Kind: session.LateResponse, ID: session.IntID(77),
 			Data: []byte(`{"jsonrpc":"2.0","id":77,"result":{}}`)}},
 		Duplicates: map[uint64]int{2: 2},
@@ -270,9 +268,9 @@ func TestServerGoneFailsPendingAndOffersReconnect(t *testing.T) {
 
 func TestServerExitStatusAndLastStderrInHeader(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{gen: d.m.gen, batch: &Batch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
 		Stderr: []session.StderrLine{{At: testEpoch, Line: "panic: boom"}},
-		Items:  []any{session.Closed{At: testEpoch, Err: &transport.ExitError{Code: 3, Stderr: []string{"panic: boom"}}}},
+		Items:  []any{session.Closed{At: testEpoch, Err: transporttest.Exited(3, "panic: boom")}},
 	}})
 	d.waitScreen("● closed", "server exited with status 3 · last stderr: panic: boom · ctrl+r reconnect",
 		"server exited with status 3; press ctrl+r to reconnect")
@@ -415,7 +413,7 @@ func TestHostileStringsAreEscaped(t *testing.T) {
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
 	d.waitScreen(`srv\x1b]0;pwned\x07\x1b[2J\u202eevil`)
-	d.send(feedMsg{gen: m.gen, batch: &Batch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
+	d.send(feedMsg{forGen: forGen{m.gen}, batch: &feedBatch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
 	d.key("e")
 	d.waitScreen(`err\x1b]0;pwned`)
 	out := m.render()
@@ -473,7 +471,7 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 		session.StateChanged{Ref: ref(15), From: session.Pending, To: session.Cancelling, At: testEpoch},
 		session.StateChanged{Ref: ref(15), From: session.Cancelling, To: session.Cancelled, At: testEpoch.Add(300 * time.Millisecond)},
 	)
-	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: items}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: items}})
 	d.waitScreen("1 pending 1 cancelling ✓3 ✗1 ◔1 ⊘1", "⊘ cancelled 0.3s", "◔ timed out", "✗ failed", "✓ completed")
 	d.send(tea.WindowSizeMsg{Width: 200, Height: 30})
 	d.waitScreen("1 pending · 1 cancelling · 3 completed · 1 failed · 1 timed out · 1 cancelled")
@@ -482,13 +480,27 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 func TestStaleGenerationIsIgnored(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
 	before := d.m.store.len()
-	d.send(feedMsg{gen: d.m.gen - 1, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen - 1}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
 	if d.m.store.len() != before {
 		t.Error("a batch from an old connection changed the table")
 	}
-	d.send(cancelDoneMsg{gen: d.m.gen - 1, err: errors.New("old")})
+	d.send(cancelDoneMsg{forGen: forGen{d.m.gen - 1}, err: errors.New("old")})
 	if strings.Contains(d.screen(), "old") {
 		t.Error("a result from an old connection reached the status line")
+	}
+	// A connection a reconnect overtook is closed, not used.
+	other := newTestConn(t, newFakeClock(), defaultFakeTools())
+	d.send(connectedMsg{forGen: forGen{d.m.gen - 1}, conn: other.conn})
+	d.waitFor("the overtaken connection closed", func() bool {
+		select {
+		case <-other.client.Done():
+			return true
+		default:
+			return false
+		}
+	})
+	if d.m.conn == other.conn {
+		t.Error("the UI took a connection of an old generation")
 	}
 }
 
@@ -525,7 +537,7 @@ func TestCancelWithReasonRefusedWithoutAsking(t *testing.T) {
 func TestWireLogMarksNoiseAndShowsPrettyJSON(t *testing.T) {
 	d, tc := newTestModel(t, 120, 35)
 	a := tc.pipe // the pipe end under the tap
-	if err := transporttest.Inject(a, transport.Message{Kind: wire.KindNoise, Data: []byte("not json at all")}); err != nil {
+	if err := a.Inject(wire.KindNoise, []byte("not json at all")); err != nil {
 		t.Fatal(err)
 	}
 	d.key("w")
@@ -547,7 +559,7 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	for _, token := range []string{`"a"`, `"b"`, `"a"`} {
 		frame := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + token + `,"progress":1}}`
-		if err := transporttest.Inject(tc.pipe, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
+		if err := tc.pipe.Inject(wire.KindFrame, []byte(frame)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -569,47 +581,28 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 	d.waitScreen(`"a"  notifications/prog`, `"b"  notifications/prog`, "stray ×2")
 }
 
-// holdCancels holds the client's cancellations until released, so a test
-// can look at the UI between the state change and the cancel's send.
-type holdCancels struct {
-	transport.Conn
-	held    chan struct{} // closed when a cancel is held
-	release chan struct{}
-	once    sync.Once
-}
-
-func (h *holdCancels) Send(frame []byte) error {
-	if bytes.Contains(frame, []byte(`"notifications/cancelled"`)) {
-		h.once.Do(func() { close(h.held) })
-		<-h.release
-	}
-	return h.Conn.Send(frame)
-}
-
 func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	clock := newFakeClock()
-	hold := &holdCancels{held: make(chan struct{}), release: make(chan struct{})}
-	tc := newTestConnWrapped(t, clock, defaultFakeTools(), func(c transport.Conn) transport.Conn {
-		hold.Conn = c
-		return hold
+	// The client's cancellations wait, so the test looks at the UI between
+	// the state change and the cancel's send.
+	tc, hold := newTestConnHolding(t, clock, defaultFakeTools(), func(frame []byte) bool {
+		return bytes.Contains(frame, []byte(`"notifications/cancelled"`))
 	})
-	var releaseOnce sync.Once
-	release := func() { releaseOnce.Do(func() { close(hold.release) }) }
-	t.Cleanup(release) // before the session closes
+	t.Cleanup(hold.Release) // before the session closes
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond,
-		Timeout: 1500 * time.Millisecond})
+		timeout: 1500 * time.Millisecond})
 	d := newDriver(t, m, 120, 30)
 	d.waitScreen("TOOLS 4")
 	d.callTool(tc, "sleep")
 	d.waitTimer(tc)
 	clock.Advance(1500 * time.Millisecond)
 	d.waitScreen("◔ timed out")
-	<-hold.held
+	<-hold.Held()
 	r := d.m.table.Selected()
 	// The record fetched on the state change has no send time yet.
 	d.waitFor("the timed-out row's record", func() bool { return r.info != nil })
 	clock.Advance(300 * time.Millisecond)
-	release()
+	hold.Release()
 	d.waitFor("the cancel at the server", func() bool { return len(tc.server.seenCancels()) == 1 })
 	d.waitScreen(`timeout "timeout after 1.5s" · decided +1.5s · sent +1.8s`)
 }
@@ -618,7 +611,7 @@ func TestCancelSendFailureShowsInDetail(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
 	ref := session.Ref{Seq: 10, ID: session.IntID(10)}
 	d.m.table.SelectSeq(10) // selected when the batch brings it
-	d.send(feedMsg{gen: d.m.gen, batch: &Batch{Items: []any{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{
 		session.RequestStarted{Info: session.RequestInfo{Seq: 10, ID: ref.ID, Method: "tools/call", Tool: "t",
 			State: session.Pending, Started: testEpoch}},
 		session.StateChanged{Ref: ref, From: session.Pending, To: session.Cancelling, At: testEpoch, Reason: "cancelled by user"},

@@ -12,22 +12,19 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	if msg.Button != tea.MouseLeft || m.quitting || m.prompt.active {
 		return nil
 	}
-	l := m.layout
-	x, y := msg.X, msg.Y
-	switch {
-	case l.tools.contains(x, y):
-		m.setFocus(focusTools)
-		m.tools.ClickAt(y - l.tools.y)
-	case m.editing:
+	area, ok := m.areaAt(msg.X, msg.Y)
+	if !ok {
 		return nil
-	case l.table.contains(x, y):
-		m.setFocus(focusRequests)
+	}
+	m.setFocus(area)
+	l, y := m.layout, msg.Y
+	switch {
+	case area == focusTools:
+		m.tools.ClickAt(y - l.tools.y)
+	case area == focusRequests:
 		m.table.ClickAt(y - l.table.y)
-	case l.bottom.contains(x, y):
-		m.setFocus(focusBottom)
-		if m.bottom == paneWire {
-			m.wire.ClickAt(y - l.bottom.y)
-		}
+	case m.bottom == bottomWire:
+		m.wire.ClickAt(y - l.bottom.y)
 	}
 	return nil
 }
@@ -43,22 +40,7 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	default:
 		return
 	}
-	l := m.layout
-	x, y := msg.X, msg.Y
-	switch {
-	case l.tools.contains(x, y):
-		m.tools.Scroll(n)
-	case m.editing:
-	case l.table.contains(x, y):
-		m.table.Scroll(n)
-	case l.bottom.contains(x, y):
-		switch m.bottom {
-		case paneWire:
-			m.wire.Scroll(n)
-		case paneStderr:
-			m.stderr.Scroll(n)
-		default:
-			m.detail.Scroll(n)
-		}
+	if area, ok := m.areaAt(msg.X, msg.Y); ok {
+		m.paneOf(area).Scroll(n)
 	}
 }

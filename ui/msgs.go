@@ -9,22 +9,32 @@ import (
 )
 
 // Messages the UI sends itself. Results of asynchronous work carry the
-// connection generation (gen) they belong to, and the request's Seq when
-// they are about one request, so that a result arriving after a
+// connection generation they belong to (forGen), and the request's Seq
+// when they are about one request, so that a result arriving after a
 // reconnect or for a row that scrolled away lands where it belongs or is
 // dropped.
 
+// forGen marks a message as the result of work started for one
+// connection generation. Update drops every such message of another
+// generation in one place, before it looks at the message.
+type forGen struct{ gen int }
+
+func (f forGen) generation() int { return f.gen }
+
+// ofGeneration is a message that belongs to a connection generation.
+type ofGeneration interface{ generation() int }
+
 // connectedMsg: Options.Connect returned.
 type connectedMsg struct {
-	gen  int
+	forGen
 	conn *connect.Conn
-	feed *Feed
+	feed *eventFeed
 	err  error
 }
 
 // initializedMsg: the MCP handshake finished.
 type initializedMsg struct {
-	gen  int
+	forGen
 	peer session.PeerInfo
 	err  error
 }
@@ -32,7 +42,7 @@ type initializedMsg struct {
 // toolsListedMsg: tools/list answered. incomplete says the list was cut
 // short (see mcp.ToolList.Incomplete).
 type toolsListedMsg struct {
-	gen        int
+	forGen
 	tools      []mcp.Tool
 	incomplete error
 	err        error
@@ -40,13 +50,13 @@ type toolsListedMsg struct {
 
 // feedMsg: a coalesced batch of session events and wire records.
 type feedMsg struct {
-	gen   int
-	batch *Batch
+	forGen
+	batch *feedBatch
 }
 
 // callSentMsg: a request the user asked for was written (or failed to be).
 type callSentMsg struct {
-	gen  int
+	forGen
 	seq  uint64
 	what string
 	err  error
@@ -55,7 +65,7 @@ type callSentMsg struct {
 // cancelDoneMsg: Cancel returned for the request seq; err is the
 // session's refusal, shown as is.
 type cancelDoneMsg struct {
-	gen    int
+	forGen
 	seq    uint64
 	label  string
 	reason string
@@ -64,13 +74,13 @@ type cancelDoneMsg struct {
 
 // cancelAllDoneMsg: CancelAll returned.
 type cancelAllDoneMsg struct {
-	gen int
-	n   int
+	forGen
+	n int
 }
 
 // canCancelMsg: the session's answer to "can this row be cancelled?".
 type canCancelMsg struct {
-	gen int
+	forGen
 	seq uint64
 	err error
 }
@@ -78,7 +88,7 @@ type canCancelMsg struct {
 // infoMsg: a full RequestInfo fetched after a row changed state, for the
 // detail pane (result, error, cancel times, late frames).
 type infoMsg struct {
-	gen  int
+	forGen
 	seq  uint64
 	info session.RequestInfo
 }

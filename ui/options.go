@@ -16,19 +16,17 @@ type Options struct {
 	Connect func(context.Context) (*connect.Conn, error)
 	// Demo marks the built-in demo server: the first run shows a hint.
 	Demo bool
-	// Timeout applies to new calls until changed with the timeout key.
-	Timeout time.Duration
-	// MaxRows is how many finished requests the table keeps; default
-	// 10,000, like the session.
-	MaxRows int
 
 	// The tests of this package set these for deterministic screens.
 
+	// timeout applies to new calls until changed with the timeout key;
+	// default none.
+	timeout time.Duration
 	// now is the clock for live times; default time.Now.
 	now func() time.Time
 	// static turns off spinners and ticks.
 	static bool
 	// frameInterval bounds how often session events reach the model;
-	// default DefaultFrameInterval.
+	// default defaultFrameInterval.
 	frameInterval time.Duration
 }

@@ -25,7 +25,7 @@ func (s *scroller) atBottom() bool { return s.offset >= s.total-s.height }
 
 // navScroll maps a navigation key to how far to scroll a pane or move a
 // selection; callers clamp, so top and bottom are simply very far.
-func navScroll(nav NavKeys, msg tea.KeyPressMsg, page int) (int, bool) {
+func navScroll(nav navKeys, msg tea.KeyPressMsg, page int) (int, bool) {
 	switch {
 	case key.Matches(msg, nav.Up):
 		return -1, true

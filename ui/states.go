@@ -15,7 +15,7 @@ func stateWord(s session.State) string {
 }
 
 // stateGlyph marks a finished state so states differ without colour too.
-func stateGlyph(c *Common, s session.State) string {
+func stateGlyph(c *common, s session.State) string {
 	switch s {
 	case session.Pending, session.Cancelling:
 		return c.Spinner()
@@ -32,7 +32,7 @@ func stateGlyph(c *Common, s session.State) string {
 }
 
 // stateStyle is the style of a state.
-func stateStyle(st *Styles, s session.State) lipgloss.Style {
+func stateStyle(st *styles, s session.State) lipgloss.Style {
 	switch s {
 	case session.Pending:
 		return st.StatePending

@@ -7,9 +7,9 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// Styles holds every style the UI uses, named by what they mean rather
+// styles holds every style the UI uses, named by what they mean rather
 // than how they look, so a theme change is one function.
-type Styles struct {
+type styles struct {
 	App        lipgloss.Style // the product name in the header
 	Title      lipgloss.Style // a pane's title when it has focus
 	TitleBlur  lipgloss.Style // a pane's title without focus
@@ -55,11 +55,11 @@ type Styles struct {
 	Help help.Styles
 }
 
-// NewStyles returns the styles for a dark or light terminal background.
+// newStyles returns the styles for a dark or light terminal background.
 // Colours are always paired so both stay readable; with NO_COLOR the
 // renderer drops colours and the bold, faint and reverse attributes and
 // the state glyphs still tell states apart.
-func NewStyles(isDark bool) *Styles {
+func newStyles(isDark bool) *styles {
 	ld := lipgloss.LightDark(isDark)
 	c := func(light, dark string) color.Color { return ld(lipgloss.Color(light), lipgloss.Color(dark)) }
 
@@ -75,7 +75,7 @@ func NewStyles(isDark bool) *Styles {
 		text   = c("#1F1F1F", "#E6E6E6")
 	)
 	s := lipgloss.NewStyle
-	st := &Styles{
+	st := &styles{
 		App:        s().Bold(true).Foreground(accent),
 		Title:      s().Bold(true).Underline(true).Foreground(accent), // underline: focus shows without colour too
 		TitleBlur:  s().Foreground(muted),
@@ -131,7 +131,7 @@ func NewStyles(isDark bool) *Styles {
 }
 
 // PaneTitle is the style of a pane's title, by whether the pane has focus.
-func (s *Styles) PaneTitle(focused bool) lipgloss.Style {
+func (s *styles) PaneTitle(focused bool) lipgloss.Style {
 	if focused {
 		return s.Title
 	}

@@ -8,10 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
-	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
-	"github.com/mcpoke/mcpoke/transport"
 )
 
 // hostile is what a server can put in an error message or an id.
@@ -76,7 +74,7 @@ func TestServerChosenIDsAreEscaped(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	// The id holds a raw RLO and a raw C1 control, both valid in JSON.
 	frame := `{"jsonrpc":"2.0","id":"` + "\u202eevil\u0085" + `","method":"ping"}`
-	if err := transporttest.Inject(tc.pipe, transport.Message{Kind: wire.KindFrame, Data: []byte(frame)}); err != nil {
+	if err := tc.pipe.Inject(wire.KindFrame, []byte(frame)); err != nil {
 		t.Fatal(err)
 	}
 	var in *requestRow

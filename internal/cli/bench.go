@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -159,10 +161,7 @@ func benchCall(ctx context.Context, s *session.Session, params json.RawMessage) 
 	if err != nil {
 		return err
 	}
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	if json.Unmarshal(res, &r) == nil && r.IsError {
+	if r, err := mcp.ReadCallResult(res); err == nil && r.IsError {
 		return errors.New("the tool returned an error result (isError)")
 	}
 	return nil
@@ -221,7 +220,7 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 		human(r.P50Ms), human(r.P90Ms), human(r.P99Ms), human(r.MaxMs), human(r.MinMs), human(r.MeanMs))
 	fmt.Fprintf(w, "throughput  %.0f calls/s, %d errors\n", r.CallsPerSec, r.Errors)
 	if c := r.Cancel; c != nil {
-		probes := plural(c.Probes, "probe")
+		probes := english.Plural(c.Probes, "probe")
 		if c.Probes < f.cancelProbes {
 			probes = fmt.Sprintf("%d of %d probes", c.Probes, f.cancelProbes)
 		}
@@ -232,6 +231,6 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 			within = c.watched.Round(time.Millisecond)
 		}
 		fmt.Fprintf(w, "after it    within %s: %s, %s, %d late progress; %d answered before the cancel\n", within,
-			plural(c.LateResponses, "late response"), plural(c.LateErrors, "late error"), c.LateProgress, c.AnsweredFirst)
+			english.Plural(c.LateResponses, "late response"), english.Plural(c.LateErrors, "late error"), c.LateProgress, c.AnsweredFirst)
 	}
 }

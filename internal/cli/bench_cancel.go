@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"sync"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
-	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -16,8 +13,8 @@ import (
 // server did after it.
 type cancelStats struct {
 	Probes int `json:"probes"`
-	// Time from calling Cancel to the notifications/cancelled frame
-	// reaching the tap, just before it is written.
+	// Time from deciding the cancel to the notifications/cancelled frame
+	// being written (RequestInfo.CancelAt to CancelSentAt).
 	WriteP50Ms float64 `json:"writeP50Ms"`
 	WriteMaxMs float64 `json:"writeMaxMs"`
 	// AnsweredFirst counts probes whose answer beat the cancel: there
@@ -35,7 +32,6 @@ type cancelStats struct {
 // then watches for late traffic. Once ctx ends (mcpoke is interrupted) it
 // starts no more probes and stops watching: Probes says how many ran.
 func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n int, watch time.Duration) cancelStats {
-	written := newCancelWatch(c)
 	var refs []session.Ref
 	var writes []time.Duration
 	st := cancelStats{}
@@ -48,13 +44,14 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 			break
 		}
 		st.Probes++
-		t0 := time.Now()
-		if err := c.Session.Request(call.Ref()).Cancel("mcpoke bench: cancel probe"); err != nil {
+		req := c.Session.Request(call.Ref())
+		if err := req.Cancel("mcpoke bench: cancel probe"); err != nil {
 			st.AnsweredFirst++
 			continue
 		}
-		if at, ok := written.wait(call.ID(), time.Second); ok {
-			writes = append(writes, at.Sub(t0))
+		// Cancel returns once the notification was written.
+		if info, ok := req.Info(); ok && !info.CancelSentAt.IsZero() {
+			writes = append(writes, info.CancelSentAt.Sub(info.CancelAt))
 		}
 		refs = append(refs, call.Ref())
 	}
@@ -83,56 +80,4 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 	s := summarize(writes)
 	st.WriteP50Ms, st.WriteMaxMs = s.P50Ms, s.MaxMs
 	return st
-}
-
-// cancelWatch notes when each notifications/cancelled passes the tap.
-type cancelWatch struct {
-	mu   sync.Mutex
-	cond *sync.Cond
-	at   map[string]time.Time
-}
-
-func newCancelWatch(c *connect.Conn) *cancelWatch {
-	w := &cancelWatch{at: map[string]time.Time{}}
-	w.cond = sync.NewCond(&w.mu)
-	c.Observe(func(r wire.Record) {
-		if r.Dir != wire.Out || !bytes.Contains(r.Data, []byte(`"notifications/cancelled"`)) {
-			return
-		}
-		var m struct {
-			Params struct {
-				RequestID json.RawMessage `json:"requestId"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(r.Data, &m) != nil {
-			return
-		}
-		w.mu.Lock()
-		w.at[string(m.Params.RequestID)] = r.At
-		w.cond.Broadcast()
-		w.mu.Unlock()
-	})
-	return w
-}
-
-// wait returns when the cancel for id passed the tap, waiting up to d.
-func (w *cancelWatch) wait(id session.ID, d time.Duration) (time.Time, bool) {
-	timer := time.AfterFunc(d, func() {
-		w.mu.Lock()
-		w.cond.Broadcast()
-		w.mu.Unlock()
-	})
-	defer timer.Stop()
-	deadline := time.Now().Add(d)
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for {
-		if at, ok := w.at[id.String()]; ok {
-			return at, true
-		}
-		if !time.Now().Before(deadline) {
-			return time.Time{}, false
-		}
-		w.cond.Wait()
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/toolresult"
 )
@@ -33,7 +34,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		if last.Message != "" {
 			desc += " " + termtext.Line(last.Message)
 		}
-		line("progress", "%s; last %s at %s", plural(n, "notification"), desc, human(last.AtMs))
+		line("progress", "%s; last %s at %s", english.Plural(n, "notification"), desc, human(last.AtMs))
 	}
 	if r.Cancel != nil {
 		line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
@@ -57,7 +58,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		}
 	}
 	if f.stderr {
-		fmt.Fprintf(w, "stderr    %s from the server\n", plural(len(r.Stderr), "line"))
+		fmt.Fprintf(w, "stderr    %s from the server\n", english.Plural(len(r.Stderr), "line"))
 		for _, l := range r.Stderr {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
 		}
@@ -153,12 +154,4 @@ func human(ms float64) string {
 		return fmt.Sprintf("%.0fms", ms)
 	}
 	return fmt.Sprintf("%.2fs", ms/1000)
-}
-
-// plural says "1 line", "2 lines".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

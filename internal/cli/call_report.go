@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -92,11 +93,8 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 	switch {
 	case info.State == session.Completed:
 		rep.Result = info.Result
-		var r struct {
-			IsError bool `json:"isError"`
-		}
-		_ = json.Unmarshal(info.Result, &r)
-		rep.isError = r.IsError
+		res, err := mcp.ReadCallResult(info.Result)
+		rep.isError = err == nil && res.IsError
 	case info.Error != nil:
 		code := info.Error.Code
 		rep.Error = &reportError{Code: &code, Message: info.Error.Message, Data: info.Error.Data}

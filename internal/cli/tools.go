@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
@@ -68,7 +69,7 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		}{serverOf(peer), tools, hiddenOf(tools)}
 		return writeJSON(w, out, out.Server.textWarnings())
 	}
-	head := fmt.Sprintf("%s %s: %s", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), plural(len(tools), "tool"))
+	head := fmt.Sprintf("%s %s: %s", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(tools), "tool"))
 	if n := countHiding(tools); n > 0 {
 		head += fmt.Sprintf(", %d with hidden text", n)
 	}

@@ -61,6 +61,7 @@ type Conn struct {
 	stdio *transport.Stdio // nil when attached to another transport
 	opts  Options
 	log   *slog.Logger
+	clock clock.Clock // the session's
 	peer  session.PeerInfo
 
 	closeAfter sync.Once
@@ -111,7 +112,7 @@ func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 	}
 	// One clock for the tap and the session: the wire log, transcript and
 	// late timing agree.
-	tap := transport.NewTapWithClock(conn, cfg.Clock.Now)
+	tap := transport.NewTap(conn, cfg.Clock.Now)
 	if opts.Transcript != nil {
 		tap.Observe(transcript.New(opts.Transcript, tap.Start()).Observe)
 	}
@@ -122,7 +123,7 @@ func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Conn{Spec: spec, Session: session.New(tap, cfg), tap: tap, opts: opts, log: cfg.Logger}
+	return &Conn{Spec: spec, Session: session.New(tap, cfg), tap: tap, opts: opts, log: cfg.Logger, clock: cfg.Clock}
 }
 
 // Initialize runs the MCP handshake, offering Options.Protocol. When the
@@ -185,10 +186,13 @@ func (c *Conn) initializeError(err error) error {
 	if !errors.As(err, &rpcErr) && !errors.As(err, &badVersion) {
 		// The request failed without an answer: the session ended. Its
 		// end comes right after, with the transport's reason.
+		waited := make(chan struct{})
+		t := c.clock.AfterFunc(time.Second, func() { close(waited) })
 		select {
 		case <-c.Session.Done():
-		case <-time.After(time.Second):
+		case <-waited:
 		}
+		t.Stop()
 		var exit *transport.ExitError
 		if errors.As(c.Session.Err(), &exit) {
 			se := &StartError{Server: c.Spec, Stage: "initialize", Err: errors.New(exitSummary(exit)), Stderr: exit.Stderr}

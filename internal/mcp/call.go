@@ -21,3 +21,22 @@ func CallToolParams(name string, args json.RawMessage) (json.RawMessage, error) 
 	}
 	return p, nil
 }
+
+// CallResult is a tools/call result (CallToolResult), read once for every
+// caller: its content blocks and structuredContent as sent, and whether
+// the tool itself reported an error.
+type CallResult struct {
+	Content           []json.RawMessage `json:"content"`
+	StructuredContent json.RawMessage   `json:"structuredContent"`
+	IsError           bool              `json:"isError"`
+}
+
+// ReadCallResult reads a tools/call result; it fails when raw is not a
+// JSON object of that shape.
+func ReadCallResult(raw json.RawMessage) (CallResult, error) {
+	var r CallResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return CallResult{}, fmt.Errorf("tools/call result: %w", err)
+	}
+	return r, nil
+}

@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -48,7 +47,7 @@ func (h HiddenText) Found() bool { return h.Chars > 0 }
 
 // Summary says how much is hidden where: "18 characters in 1 field".
 func (h HiddenText) Summary() string {
-	return plural(h.Chars, "character") + " in " + plural(h.Fields, "field")
+	return english.Plural(h.Chars, "character") + " in " + english.Plural(h.Fields, "field")
 }
 
 // String describes the run on one line, safe to print:
@@ -168,7 +167,7 @@ func place(stack []walkLevel) (field, pointer string) {
 			}
 			f.WriteString(l.key)
 		} else {
-			f.WriteString(`["` + clipRunes(termtext.Line(l.key), maxKeyShown) + `"]`)
+			f.WriteString(`["` + termtext.ClipRunes(termtext.Line(l.key), maxKeyShown) + `"]`)
 		}
 	}
 	return f.String(), p.String()
@@ -190,25 +189,4 @@ func plainName(k string) bool {
 		}
 	}
 	return true
-}
-
-// clipRunes cuts s to n runes, marking a cut with "…".
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for range n {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i] + "…"
-}
-
-// plural says "1 field", "2 fields".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -75,7 +75,7 @@ func (f Finding) String() string {
 	if f.Text != "" {
 		return desc + " spelling " + quoteShort(f.Text)
 	}
-	return desc + " " + clipRunes(f.Escaped, maxPreview)
+	return desc + " " + ClipRunes(f.Escaped, maxPreview)
 }
 
 // maxPreview bounds the runes of text quoted in Finding.String, so that a
@@ -84,11 +84,11 @@ const maxPreview = 120
 
 // quoteShort quotes s, already safe, clipped to maxPreview runes.
 func quoteShort(s string) string {
-	return `"` + clipRunes(s, maxPreview) + `"`
+	return `"` + ClipRunes(s, maxPreview) + `"`
 }
 
 // clipRunes cuts s to at most n runes, marking a cut with "…".
-func clipRunes(s string, n int) string {
+func ClipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

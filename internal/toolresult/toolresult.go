@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -54,12 +55,8 @@ const maxJSON = 256 << 10
 // one: not a JSON object, or one with neither content nor
 // structuredContent. The caller then shows raw some other way.
 func Describe(raw json.RawMessage) (r Result, ok bool) {
-	var tr struct {
-		Content           []json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage   `json:"structuredContent"`
-		IsError           bool              `json:"isError"`
-	}
-	if json.Unmarshal(raw, &tr) != nil || (tr.Content == nil && tr.StructuredContent == nil) {
+	tr, err := mcp.ReadCallResult(raw)
+	if err != nil || (tr.Content == nil && tr.StructuredContent == nil) {
 		return Result{}, false
 	}
 	r.IsError = tr.IsError

@@ -15,14 +15,19 @@
 // note marks inbound traffic the wire shows to be out of the ordinary:
 //
 //	late       a response, error or progress for a request after our
-//	           notifications/cancelled for it was written
+//	           notifications/cancelled for it passed the tap: the moment
+//	           the session times late traffic from, so a late line's t
+//	           minus the cancel's t is the delay the TUI and call show
 //	stray      a response or progress for no request we sent, or progress
 //	           for a request already answered
 //	duplicate  a second response to one request
 //	noise      a line that is not a JSON-RPC message
 //
 // Notes are derived from the wire order itself, so a transcript explains
-// itself without the session that produced it.
+// itself without the session that produced it. The session decides a
+// cancel a moment before it writes it, and never takes what it reads in
+// that moment as a result: it shows it late by 0, where the transcript
+// shows an answer just before the cancel.
 package transcript
 
 import (

@@ -1,11 +1,13 @@
 // Package transporttest holds in-memory transport.Conns for tests: no
 // process, no pipes, and a way to deliver what only a real server could
-// send (noise, oversize reports, stderr lines). It is no part of
-// transport's API.
+// send (noise, oversize reports, stderr lines); a Hold that keeps chosen
+// frames from the peer until a test lets them go; and the error a server's
+// exit ends a connection with. Tests above the session (the UI's) find
+// what they need of the transport here and never import it. It is no part
+// of transport's API.
 package transporttest
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
@@ -15,27 +17,28 @@ import (
 // Pipe returns two connected in-memory Conns. Frames sent on one are
 // received, in order, on the other. Sends never block: each direction has
 // an unbounded queue, so a test can send before the other side reads.
-func Pipe() (a, b transport.Conn) {
+func Pipe() (a, b *End) {
 	ab, ba := newQueue(), newQueue()
-	return &pipeEnd{in: ba, out: ab}, &pipeEnd{in: ab, out: ba}
+	return &End{in: ba, out: ab}, &End{in: ab, out: ba}
 }
 
-type pipeEnd struct {
+// End is one end of a Pipe: a transport.Conn.
+type End struct {
 	in, out *queue
 	once    sync.Once
 }
 
 // Send implements transport.Conn.
-func (p *pipeEnd) Send(frame []byte) error {
+func (p *End) Send(frame []byte) error {
 	return p.out.push(transport.Message{Kind: wire.KindFrame, Data: append([]byte(nil), frame...)})
 }
 
 // Recv implements transport.Conn.
-func (p *pipeEnd) Recv() (transport.Message, error) { return p.in.pop() }
+func (p *End) Recv() (transport.Message, error) { return p.in.pop() }
 
 // Close implements transport.Conn. The peer's Recv returns
 // transport.ErrClosed once it has read what was already queued.
-func (p *pipeEnd) Close() error {
+func (p *End) Close() error {
 	p.once.Do(func() {
 		p.in.close(transport.ErrClosed)
 		p.out.close(transport.ErrClosed)
@@ -43,14 +46,11 @@ func (p *pipeEnd) Close() error {
 	return nil
 }
 
-// Inject queues m, of any wire.Kind, for the Recv of c, an end made by
-// Pipe, as if the peer had sent it: after what the peer already sent.
-func Inject(c transport.Conn, m transport.Message) error {
-	p, ok := c.(*pipeEnd)
-	if !ok {
-		return fmt.Errorf("transporttest: Inject needs an end made by Pipe, not %T", c)
-	}
-	return p.in.push(m)
+// Inject queues an item of any kind (noise, a stderr line, a frame) for
+// this end's Recv, as if the peer had sent it: after what the peer
+// already sent.
+func (p *End) Inject(kind wire.Kind, data []byte) error {
+	return p.in.push(transport.Message{Kind: kind, Data: data, Size: len(data)})
 }
 
 // queue is an unbounded FIFO of Messages with a blocking pop.

@@ -51,9 +51,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, g.FocusBack):
 		m.setFocus((m.focus + focusAreas - 1) % focusAreas)
 	case key.Matches(k, g.Wire):
-		m.toggleBottom(paneWire)
+		m.toggleBottom(bottomWire)
 	case key.Matches(k, g.Stderr):
-		m.toggleBottom(paneStderr)
+		m.toggleBottom(bottomStderr)
 	case key.Matches(k, g.Filter):
 		return m.openFilter()
 	case key.Matches(k, g.Timeout):
@@ -90,26 +90,12 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // navigate hands a navigation key to the focused pane.
-func (m *Model) navigate(k tea.KeyPressMsg) tea.Cmd {
-	switch m.focus {
-	case focusTools:
-		return m.tools.Update(k)
-	case focusRequests:
-		return m.table.Update(k)
-	}
-	switch m.bottom {
-	case paneWire:
-		return m.wire.Update(k)
-	case paneStderr:
-		return m.stderr.Update(k)
-	}
-	return m.detail.Update(k)
-}
+func (m *Model) navigate(k tea.KeyPressMsg) tea.Cmd { return m.paneOf(m.focus).Update(k) }
 
 // toggleBottom shows p under the requests, or the detail again.
-func (m *Model) toggleBottom(p bottomPane) {
+func (m *Model) toggleBottom(p bottomKind) {
 	if m.bottom == p {
-		m.bottom = paneDetail
+		m.bottom = bottomDetail
 		return
 	}
 	m.bottom = p
@@ -121,7 +107,7 @@ func (m *Model) back() {
 	case m.fullHelp:
 		m.fullHelp = false
 		m.relayout()
-	case m.focus == focusBottom && m.bottom == paneWire && m.wire.expanded:
+	case m.focus == focusBottom && m.bottom == bottomWire && m.wire.expanded:
 		m.wire.expanded = false
 	case m.focus == focusTools && m.tools.filter != "":
 		m.tools.SetFilter("")
@@ -147,9 +133,9 @@ func (m *Model) open() tea.Cmd {
 		return m.editor.Open(*t)
 	case focusRequests:
 		m.setFocus(focusBottom)
-		m.bottom = paneDetail
+		m.bottom = bottomDetail
 	case focusBottom:
-		if m.bottom == paneWire {
+		if m.bottom == bottomWire {
 			m.wire.Toggle()
 		}
 	}

@@ -14,10 +14,6 @@ import (
 // connected takes a new connection: show it, start reading its events,
 // run the handshake.
 func (m *Model) connected(msg connectedMsg) tea.Cmd {
-	if msg.gen != m.gen {
-		// A reconnect overtook this one: nobody will use it.
-		return closeCmd(msg.conn, msg.feed, "client closing", nil)
-	}
 	if msg.err != nil {
 		m.header.state = connClosed
 		m.header.closedWhy = termtext.Line(msg.err.Error())
@@ -35,9 +31,6 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 
 // initialized takes the handshake's outcome and lists the tools.
 func (m *Model) initialized(msg initializedMsg) tea.Cmd {
-	if msg.gen != m.gen {
-		return nil
-	}
 	m.header.peer = msg.peer
 	if msg.err != nil {
 		m.setStatus(msg.err.Error(), true)
@@ -86,7 +79,7 @@ func (m *Model) reconnect() tea.Cmd {
 	old, oldFeed := m.conn, m.feed
 	m.gen++
 	m.conn, m.feed = nil, nil
-	m.store = newRequestStore(m.opts.MaxRows)
+	m.store = newRequestStore()
 	m.table = newRequestTable(m.c, m.store)
 	m.tools = newToolList(m.c)
 	m.stderr.Reset()
@@ -122,5 +115,5 @@ func (m *Model) quit() tea.Cmd {
 	if m.conn == nil {
 		return tea.Quit
 	}
-	return closeCmd(m.conn, m.feed, "client closing", closedForQuitMsg{})
+	return closeCmd(m.conn, m.feed, reasonClosing, closedForQuitMsg{})
 }

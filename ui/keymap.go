@@ -2,17 +2,17 @@ package ui
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap is every key binding of the UI, grouped by where it applies.
-type KeyMap struct {
-	Global   GlobalKeys
-	Nav      NavKeys
-	Requests RequestKeys
-	Editor   EditorKeys
-	Prompt   PromptKeys
+// keyMap is every key binding of the UI, grouped by where it applies.
+type keyMap struct {
+	Global   globalKeys
+	Nav      navKeys
+	Requests requestKeys
+	Editor   editorKeys
+	Prompt   promptKeys
 }
 
-// GlobalKeys work everywhere except while typing in an editor or prompt.
-type GlobalKeys struct {
+// globalKeys work everywhere except while typing in an editor or prompt.
+type globalKeys struct {
 	Quit      key.Binding
 	ForceQuit key.Binding
 	Help      key.Binding
@@ -25,8 +25,8 @@ type GlobalKeys struct {
 	Reconnect key.Binding
 }
 
-// NavKeys move inside the focused pane.
-type NavKeys struct {
+// navKeys move inside the focused pane.
+type navKeys struct {
 	Up       key.Binding
 	Down     key.Binding
 	PageUp   key.Binding
@@ -37,16 +37,16 @@ type NavKeys struct {
 	Back     key.Binding
 }
 
-// RequestKeys act on the selected request, whatever pane has focus.
-type RequestKeys struct {
+// requestKeys act on the selected request, whatever pane has focus.
+type requestKeys struct {
 	Cancel           key.Binding
 	CancelAll        key.Binding
 	CancelWithReason key.Binding
 	Rerun            key.Binding
 }
 
-// EditorKeys work in the argument editor.
-type EditorKeys struct {
+// editorKeys work in the argument editor.
+type editorKeys struct {
 	Send       key.Binding
 	Next       key.Binding
 	Prev       key.Binding
@@ -55,19 +55,19 @@ type EditorKeys struct {
 	Close      key.Binding
 }
 
-// PromptKeys work in the one-line prompt (reason, timeout, filter).
-type PromptKeys struct {
+// promptKeys work in the one-line prompt (reason, timeout, filter).
+type promptKeys struct {
 	Accept key.Binding
 	Cancel key.Binding
 }
 
-// DefaultKeyMap returns the bindings documented in the README and help.
-func DefaultKeyMap() *KeyMap {
+// defaultKeyMap returns the bindings documented in the README and help.
+func defaultKeyMap() *keyMap {
 	b := func(keys []string, k, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
-	return &KeyMap{
-		Global: GlobalKeys{
+	return &keyMap{
+		Global: globalKeys{
 			Quit:      b([]string{"q"}, "q", "quit"),
 			ForceQuit: b([]string{"ctrl+c"}, "ctrl+c ×2", "force quit"),
 			Help:      b([]string{"?"}, "?", "help"),
@@ -79,7 +79,7 @@ func DefaultKeyMap() *KeyMap {
 			Timeout:   b([]string{"t"}, "t", "timeout"),
 			Reconnect: b([]string{"ctrl+r"}, "ctrl+r", "reconnect"),
 		},
-		Nav: NavKeys{
+		Nav: navKeys{
 			Up:       b([]string{"up", "k"}, "↑/k", "up"),
 			Down:     b([]string{"down", "j"}, "↓/j", "down"),
 			PageUp:   b([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
@@ -89,13 +89,13 @@ func DefaultKeyMap() *KeyMap {
 			Open:     b([]string{"enter"}, "enter", "call tool"),
 			Back:     b([]string{"esc"}, "esc", "back"),
 		},
-		Requests: RequestKeys{
+		Requests: requestKeys{
 			Cancel:           b([]string{"c"}, "c", "cancel"),
 			CancelAll:        b([]string{"C"}, "C", "cancel all"),
 			CancelWithReason: b([]string{"R"}, "R", "cancel with reason"),
 			Rerun:            b([]string{"r"}, "r", "re-run"),
 		},
-		Editor: EditorKeys{
+		Editor: editorKeys{
 			Send:       b([]string{"enter", "ctrl+s"}, "enter", "send"),
 			Next:       b([]string{"tab", "down"}, "tab/↓", "next field"),
 			Prev:       b([]string{"shift+tab", "up"}, "shift+tab/↑", "prev field"),
@@ -103,7 +103,7 @@ func DefaultKeyMap() *KeyMap {
 			Choose:     b([]string{"space", "left", "right"}, "space/←/→", "choose"),
 			Close:      b([]string{"esc"}, "esc", "close"),
 		},
-		Prompt: PromptKeys{
+		Prompt: promptKeys{
 			Accept: b([]string{"enter"}, "enter", "ok"),
 			Cancel: b([]string{"esc"}, "esc", "cancel"),
 		},
@@ -111,7 +111,7 @@ func DefaultKeyMap() *KeyMap {
 }
 
 // ShortHelp implements help.KeyMap: the keys for the common flow.
-func (k *KeyMap) ShortHelp() []key.Binding {
+func (k *keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Global.Focus,
 		k.Global.Wire, k.Global.Stderr, k.Global.Help, k.Global.Quit,
@@ -119,7 +119,7 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements help.KeyMap: every binding, in columns.
-func (k *KeyMap) FullHelp() [][]key.Binding {
+func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
 		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout},
@@ -129,7 +129,7 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 }
 
 // editorHelp is the help shown while the argument editor is open.
-type editorHelp struct{ k *KeyMap }
+type editorHelp struct{ k *keyMap }
 
 // ShortHelp implements help.KeyMap.
 func (h editorHelp) ShortHelp() []key.Binding {
@@ -144,7 +144,7 @@ func (h editorHelp) FullHelp() [][]key.Binding {
 }
 
 // promptHelp is the help shown while the prompt is open.
-type promptHelp struct{ k *KeyMap }
+type promptHelp struct{ k *keyMap }
 
 // ShortHelp implements help.KeyMap.
 func (h promptHelp) ShortHelp() []key.Binding {

@@ -14,17 +14,17 @@ import (
 // the rows on screen are rendered, so its cost does not grow with the
 // table.
 type requestTable struct {
-	c     *Common
+	c     *common
 	store *requestStore
 
-	filter       string
-	filtered     []*requestRow // rows matching filter, when there is one
-	filteredVer  uint64
-	selected     *requestRow
-	offset       int
-	width        int
-	height       int
-	focused      bool
+	filter      string
+	filtered    []*requestRow // rows matching filter, when there is one
+	filteredVer uint64
+	selected    *requestRow
+	offset      int
+	width       int
+	height      int
+	focusable
 	wantSelected uint64 // Seq to select as soon as its row appears
 	paints       *rowPaints
 }
@@ -32,7 +32,7 @@ type requestTable struct {
 // rowPaints are the table's styles as painters, rebuilt when the styles
 // change (a background colour report).
 type rowPaints struct {
-	styles                                   *Styles
+	styles                                   *styles
 	muted, cancelled, warn, badge, err, full painter
 	empty, selected, selectBlur              painter
 	state                                    [session.Cancelled + 1]painter
@@ -54,7 +54,7 @@ func (t *requestTable) paint() *rowPaints {
 	return p
 }
 
-func newRequestTable(c *Common, store *requestStore) *requestTable {
+func newRequestTable(c *common, store *requestStore) *requestTable {
 	return &requestTable{c: c, store: store}
 }
 
@@ -210,7 +210,7 @@ func (t *requestTable) ClickAt(y int) bool {
 	return true
 }
 
-// Update implements tea.Model for navigation keys.
+// Update implements bodyPane: navigation keys.
 func (t *requestTable) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {

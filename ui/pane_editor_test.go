@@ -25,7 +25,7 @@ const richSchema = `{
 // openEditor opens an editor on a tool with schema.
 func openEditor(t *testing.T, schema string) *argEditor {
 	t.Helper()
-	c := &Common{Styles: NewStyles(true), Keys: DefaultKeyMap()}
+	c := &common{Styles: newStyles(true), Keys: defaultKeyMap()}
 	e := newArgEditor(c)
 	e.SetSize(70, 30)
 	entry, _ := json.Marshal(map[string]any{"name": "greet", "description": "Greets.", "inputSchema": json.RawMessage(schema)})

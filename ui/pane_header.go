@@ -22,7 +22,7 @@ const (
 // header is the top of the screen: who the server is, how we talk to it,
 // whether the connection lives, and how many requests are in each state.
 type header struct {
-	c *Common
+	c *common
 
 	label     string
 	transport string
@@ -36,7 +36,7 @@ type header struct {
 	width      int
 }
 
-func newHeader(c *Common) *header { return &header{c: c, transport: "stdio"} }
+func newHeader(c *common) *header { return &header{c: c, transport: "stdio"} }
 
 // SetSize sets the width; the header's height follows its content.
 func (h *header) SetSize(w, _ int) { h.width = w }

@@ -9,7 +9,7 @@ import (
 // applyBatch brings the model's rows up to date with a batch of events
 // and returns the commands that fetch the full record of rows that
 // settled.
-func (m *Model) applyBatch(b *Batch) []tea.Cmd {
+func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	follow := m.table.atBottom()
 	// Stderr first: a Closed event in this batch quotes its last line.
 	if len(b.Stderr) > 0 || b.StderrDropped > 0 {
@@ -20,7 +20,7 @@ func (m *Model) applyBatch(b *Batch) []tea.Cmd {
 		switch e := item.(type) {
 		case session.RequestStarted:
 			m.store.started(e.Info)
-		case *ProgressRun:
+		case *progressRun:
 			m.store.progressed(e)
 		case session.StateChanged:
 			if r := m.store.stateChanged(e); r != nil && e.To.Final() {
@@ -32,7 +32,7 @@ func (m *Model) applyBatch(b *Batch) []tea.Cmd {
 			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, 1); r != nil {
 				fetch = append(fetch, r) // cancel times may have settled since
 			}
-		case *LateRun:
+		case *lateRun:
 			m.store.lateArrived(e.Ref, e.Frames, e.Count)
 		case session.StrayArrived:
 			m.store.strayArrived(e)

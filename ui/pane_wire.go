@@ -17,7 +17,7 @@ const wireLogSize = 5000
 // wireLog lists every frame in and out with its time and direction;
 // enter shows the selected frame as pretty JSON.
 type wireLog struct {
-	c       *Common
+	c       *common
 	records []wire.Record
 	dropped int
 	start   time.Time
@@ -30,14 +30,14 @@ type wireLog struct {
 	expLines []string
 
 	width, height int
-	focused       bool
+	focusable
 }
 
-func newWireLog(c *Common) *wireLog { return &wireLog{c: c, follow: true} }
+func newWireLog(c *common) *wireLog { return &wireLog{c: c, follow: true} }
 
 // Reset forgets every record, for a new connection.
 func (w *wireLog) Reset(start time.Time) {
-	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focused: w.focused}
+	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focusable: w.focusable}
 }
 
 // SetSize sets the pane's size, title included.
@@ -109,7 +109,7 @@ func (w *wireLog) ClickAt(y int) bool {
 	return true
 }
 
-// Update implements tea.Model: navigation, and enter/esc to show or hide
+// Update implements bodyPane: navigation, and enter/esc to show or hide
 // the selected frame.
 func (w *wireLog) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)

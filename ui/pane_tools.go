@@ -12,7 +12,7 @@ import (
 
 // toolList is the filterable list of the server's tools.
 type toolList struct {
-	c *Common
+	c *common
 
 	tools   []mcp.Tool
 	filter  string
@@ -23,10 +23,10 @@ type toolList struct {
 	err     string
 
 	width, height int
-	focused       bool
+	focusable
 }
 
-func newToolList(c *Common) *toolList { return &toolList{c: c, loading: true} }
+func newToolList(c *common) *toolList { return &toolList{c: c, loading: true} }
 
 // SetSize sets the pane's size, title included.
 func (t *toolList) SetSize(w, h int) {
@@ -145,7 +145,7 @@ func (t *toolList) ClickAt(y int) bool {
 	return true
 }
 
-// Update implements tea.Model for navigation keys.
+// Update implements bodyPane: navigation keys.
 func (t *toolList) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {

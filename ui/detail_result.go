@@ -11,7 +11,7 @@ import (
 // content blocks as readable text and its structured content as pretty
 // JSON; any other result as pretty JSON. Every string is sanitized
 // (toolresult and prettyJSON pass it through termtext).
-func renderResult(st *Styles, method string, raw json.RawMessage) []string {
+func renderResult(st *styles, method string, raw json.RawMessage) []string {
 	var res toolresult.Result
 	ok := false
 	if method == "tools/call" {
@@ -40,7 +40,7 @@ func renderResult(st *Styles, method string, raw json.RawMessage) []string {
 
 // renderBlock renders one content block: its tag, muted, then its head;
 // a block without a head starts its body on the tag's line.
-func renderBlock(st *Styles, b toolresult.Block) string {
+func renderBlock(st *styles, b toolresult.Block) string {
 	var first []string
 	if b.Tag != "" {
 		first = append(first, st.Muted.Render("["+b.Tag+"]"))

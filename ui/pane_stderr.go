@@ -15,16 +15,16 @@ const stderrSize = 2000
 // stderrPane shows what the server wrote to stderr, following the end
 // unless scrolled back.
 type stderrPane struct {
-	c       *Common
+	c       *common
 	lines   []string // sanitized
 	dropped int
 	scroll  scroller
 
 	width, height int
-	focused       bool
+	focusable
 }
 
-func newStderrPane(c *Common) *stderrPane { return &stderrPane{c: c} }
+func newStderrPane(c *common) *stderrPane { return &stderrPane{c: c} }
 
 // Reset forgets every line, for a new connection.
 func (p *stderrPane) Reset() {
@@ -66,7 +66,7 @@ func (p *stderrPane) Add(lines []session.StderrLine, dropped int) {
 	p.scroll.clamp()
 }
 
-// Update implements tea.Model for scrolling keys.
+// Update implements bodyPane: scrolling keys.
 func (p *stderrPane) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if n, ok := navScroll(p.c.Keys.Nav, k, p.scroll.height); ok {

@@ -102,16 +102,16 @@ type requestStore struct {
 	nextOrd  uint64
 	counts   [session.Cancelled + 1]int
 	finished int
-	max      int
 	// version changes when rows are added or dropped.
 	version uint64
 }
 
-func newRequestStore(max int) *requestStore {
-	if max <= 0 {
-		max = 10000
-	}
-	return &requestStore{bySeq: map[uint64]*requestRow{}, strayBy: map[string]*requestRow{}, max: max}
+// maxFinishedRows is how many finished requests the table keeps, like the
+// session.
+const maxFinishedRows = 10000
+
+func newRequestStore() *requestStore {
+	return &requestStore{bySeq: map[uint64]*requestRow{}, strayBy: map[string]*requestRow{}}
 }
 
 func (s *requestStore) len() int { return len(s.rows) }
@@ -176,7 +176,7 @@ func (s *requestStore) cancelSent(e session.CancelSent) *requestRow {
 	return r
 }
 
-func (s *requestStore) progressed(run *ProgressRun) *requestRow {
+func (s *requestStore) progressed(run *progressRun) *requestRow {
 	r := s.bySeq[run.Ref.Seq]
 	if r == nil {
 		return nil
@@ -262,10 +262,10 @@ func strayMethod(k session.LateKind) string {
 // trim drops the oldest finished rows once there are too many, in
 // batches so the cost is amortized. It reports whether rows went.
 func (s *requestStore) trim() bool {
-	if s.finished <= s.max+s.max/4 {
+	if s.finished <= maxFinishedRows+maxFinishedRows/4 {
 		return false
 	}
-	drop := s.finished - s.max
+	drop := s.finished - maxFinishedRows
 	kept := s.rows[:0]
 	for _, r := range s.rows {
 		if drop > 0 && (r.stray || r.state.Final()) {

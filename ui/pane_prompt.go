@@ -19,7 +19,7 @@ const (
 // prompt is the one-line input at the bottom of the screen, for a cancel
 // reason, a timeout or a filter.
 type prompt struct {
-	c      *Common
+	c      *common
 	kind   promptKind
 	input  textinput.Model
 	active bool
@@ -39,7 +39,7 @@ const (
 	promptAbandoned
 )
 
-func newPrompt(c *Common) *prompt {
+func newPrompt(c *common) *prompt {
 	in := textinput.New()
 	in.SetVirtualCursor(true)
 	s := in.Styles()
@@ -73,7 +73,7 @@ func (p *prompt) Close() {
 // Value is what was typed.
 func (p *prompt) Value() string { return p.input.Value() }
 
-// Update implements tea.Model for the prompt's keys.
+// Update handles the prompt's keys.
 func (p *prompt) Update(msg tea.Msg) (promptResult, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {

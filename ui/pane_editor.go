@@ -27,7 +27,7 @@ const (
 // editor for anything (ctrl+t switches). Arguments are validated against
 // the inputSchema before they are sent.
 type argEditor struct {
-	c *Common
+	c *common
 
 	tool      mcp.Tool
 	schema    *toolschema.Schema
@@ -43,7 +43,7 @@ type argEditor struct {
 	width, height int
 }
 
-func newArgEditor(c *Common) *argEditor { return &argEditor{c: c, json: newJSONArea()} }
+func newArgEditor(c *common) *argEditor { return &argEditor{c: c, json: newJSONArea()} }
 
 // newJSONArea is the JSON editor, without line numbers or blinking.
 func newJSONArea() textarea.Model {
@@ -104,7 +104,7 @@ func (e *argEditor) template() string {
 	return escapeJSONText(b.String())
 }
 
-// Update implements tea.Model for the editor's keys. On editorSend, args
+// Update handles the editor's keys. On editorSend, args
 // holds the validated arguments.
 func (e *argEditor) Update(msg tea.Msg) (editorAction, json.RawMessage, tea.Cmd) {
 	k, isKey := msg.(tea.KeyPressMsg)

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -15,15 +16,15 @@ import (
 // detail shows everything about the selected request: params, progress
 // history, result or error, cancellation and late traffic.
 type detail struct {
-	c      *Common
+	c      *common
 	row    *requestRow
 	cancel string // what the session says about cancelling this row
 	scroll scroller
 	width  int
 	height int
 
-	focused bool
-	lines   []string
+	focusable
+	lines []string
 	// The cache key of lines: the content is rebuilt only when it changes.
 	builtRow     *requestRow
 	builtVersion uint64
@@ -32,7 +33,7 @@ type detail struct {
 	builtLive    bool
 }
 
-func newDetail(c *Common) *detail { return &detail{c: c} }
+func newDetail(c *common) *detail { return &detail{c: c} }
 
 // SetSize sets the pane's size, title included.
 func (d *detail) SetSize(w, h int) {
@@ -49,7 +50,7 @@ func (d *detail) SetRow(r *requestRow, cancelNote string) {
 	d.row, d.cancel = r, cancelNote
 }
 
-// Update implements tea.Model for scrolling keys.
+// Update implements bodyPane: scrolling keys.
 func (d *detail) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if n, ok := navScroll(d.c.Keys.Nav, k, d.scroll.height); ok {
@@ -200,7 +201,7 @@ const maxDetailProgress = 50
 func (d *detail) progressLines() []string {
 	st := d.c.Styles
 	r := d.row
-	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+plural(r.progressCount, "update"))}
+	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+english.Plural(r.progressCount, "update"))}
 	h := r.history
 	if len(h) > maxDetailProgress {
 		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not shown", r.progressCount-maxDetailProgress)))
@@ -230,8 +231,8 @@ func (d *detail) lateLines() []string {
 	r := d.row
 	var out []string
 	total := r.lateResponses + r.lateProgress
-	out = append(out, st.BadgeWarn.Render("late traffic: "+plural(total, "frame"))+
-		st.Muted.Render(fmt.Sprintf(" (%s, %d progress) · recorded, never delivered", plural(r.lateResponses, "response"), r.lateProgress)))
+	out = append(out, st.BadgeWarn.Render("late traffic: "+english.Plural(total, "frame"))+
+		st.Muted.Render(fmt.Sprintf(" (%s, %d progress) · recorded, never delivered", english.Plural(r.lateResponses, "response"), r.lateProgress)))
 	for _, f := range r.late {
 		head := "  " + st.BadgeWarn.Render(fmt.Sprintf("+%-6s", formatDuration(f.AfterCancel))) + " " +
 			st.Muted.Render(fmt.Sprintf("%-8s", f.Kind)) + " "
@@ -262,7 +263,7 @@ func (d *detail) strayContent() []string {
 
 // cancelNote says whether the selected row can be cancelled, in the
 // session's words.
-func cancelNote(keys *KeyMap, err error, known bool) string {
+func cancelNote(keys *keyMap, err error, known bool) string {
 	if !known {
 		return ""
 	}

@@ -1,0 +1,14 @@
+// Package english words counts the way mcpoke's messages say them, in
+// the CLI and the TUI alike.
+package english
+
+import "strconv"
+
+// Plural says a count with its noun: "1 line", "2 lines", "0 lines".
+// Nouns whose plural is not noun+"s" need their own wording.
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
