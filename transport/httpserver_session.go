@@ -1,0 +1,186 @@
+package transport
+
+import (
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
+)
+
+// httpSession is one MCP session of an HTTPServer, and the Conn its peer
+// (such as a session.Session) runs on: Recv yields the frames clients
+// POST, Send routes each frame to the stream it belongs on.
+type httpSession struct {
+	id      string
+	srv     *HTTPServer
+	inbound chan Message
+	done    chan struct{} // closed by Close
+	once    sync.Once
+	peer    io.Closer // what Serve returned; set once, before any POST
+
+	mu         sync.Mutex
+	version    string // protocol version the client asked for in initialize
+	streams    map[int]*eventStream
+	nextStream int
+	finished   []int                   // complete POST streams, oldest first
+	byRequest  map[string]*eventStream // unanswered request id → its stream
+	byToken    map[string]*eventStream // progress token → its request's stream
+	writerGen  uint64
+}
+
+func newHTTPSession(id string, srv *HTTPServer) *httpSession {
+	s := &httpSession{
+		id:         id,
+		srv:        srv,
+		inbound:    make(chan Message, 64),
+		done:       make(chan struct{}),
+		streams:    map[int]*eventStream{standaloneStream: newEventStream(standaloneStream)},
+		nextStream: 1,
+		byRequest:  map[string]*eventStream{},
+		byToken:    map[string]*eventStream{},
+	}
+	return s
+}
+
+// Recv implements Conn: the next POSTed message, ErrClosed after Close.
+func (s *httpSession) Recv() (Message, error) {
+	select {
+	case m := <-s.inbound:
+		return m, nil
+	case <-s.done:
+		return Message{}, ErrClosed
+	}
+}
+
+// Send implements Conn. A response goes to the stream of its request, a
+// progress notification to the stream of the request whose token it
+// names; everything else to the GET stream, queued (bounded) until one is
+// open. Send never waits for a client.
+func (s *httpSession) Send(frame []byte) error {
+	select {
+	case <-s.done:
+		return ErrClosed
+	default:
+	}
+	env, err := parseEnvelope(frame)
+	data := slices.Clone(frame)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.streams[standaloneStream]
+	response := false
+	switch {
+	case err != nil:
+		// Not ours to judge: the client may make sense of it.
+	case env.isResponse():
+		if r := s.byRequest[env.id]; r != nil {
+			st, response = r, true
+			delete(s.byRequest, env.id)
+			r.answered(env.id)
+			if r.complete {
+				for _, t := range r.tokens {
+					delete(s.byToken, t)
+				}
+				s.finish(r)
+			}
+		}
+	case env.method == "notifications/progress" && env.token != "":
+		if r := s.byToken[env.token]; r != nil {
+			st = r
+		}
+	}
+	if st.jsonOnly && !response {
+		return nil // a JSON response carries only the answers
+	}
+	st.add(data, response, s.srv.maxEvents, s.srv.maxBytes)
+	return nil
+}
+
+// finish marks a POST stream complete, and forgets the oldest complete
+// streams past the limit: they can no longer be resumed.
+func (s *httpSession) finish(st *eventStream) {
+	s.finished = append(s.finished, st.num)
+	for len(s.finished) > s.srv.maxFinished {
+		old := s.streams[s.finished[0]]
+		if old != nil && old.writer == 0 {
+			delete(s.streams, old.num)
+		}
+		s.finished = s.finished[1:]
+	}
+}
+
+// Close implements Conn: it ends every stream and Recv; the server forgets
+// the session, so its id gets 404 from now on.
+func (s *httpSession) Close() error {
+	s.once.Do(func() {
+		close(s.done)
+		s.srv.forget(s.id)
+	})
+	return nil
+}
+
+// openStream registers the requests of one POST on a new stream. It
+// fails when an id is already in flight: its response could not be
+// routed. Tokens already in use are not taken over.
+func (s *httpSession) openStream(reqs []envelope, jsonOnly bool) (*eventStream, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range reqs {
+		if s.byRequest[r.id] != nil {
+			return nil, false
+		}
+	}
+	st := newEventStream(s.nextStream)
+	s.nextStream++
+	st.jsonOnly = jsonOnly
+	for _, r := range reqs {
+		st.requests = append(st.requests, r.id)
+		s.byRequest[r.id] = st
+		if r.token != "" && s.byToken[r.token] == nil {
+			st.tokens = append(st.tokens, r.token)
+			s.byToken[r.token] = st
+		}
+	}
+	s.streams[st.num] = st
+	return st, true
+}
+
+// deliver hands one POSTed message to the peer, waiting while its queue
+// is full. It fails when the session ends or the client gives up.
+func (s *httpSession) deliver(frame []byte, gone <-chan struct{}) bool {
+	select {
+	case s.inbound <- Message{Kind: wire.KindFrame, Data: frame}:
+		return true
+	case <-s.done:
+		return false
+	case <-gone:
+		return false
+	}
+}
+
+// closed reports whether the session has ended.
+func (s *httpSession) closed() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// dropStream forgets a stream whose requests never reached the peer.
+func (s *httpSession) dropStream(st *eventStream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range st.requests {
+		if s.byRequest[id] == st {
+			delete(s.byRequest, id)
+		}
+	}
+	for _, t := range st.tokens {
+		if s.byToken[t] == st {
+			delete(s.byToken, t)
+		}
+	}
+	delete(s.streams, st.num)
+}
