@@ -46,6 +46,18 @@ func NewSession(conn transport.Conn, log io.Writer) *session.Session {
 	return newServer(log).serve(conn)
 }
 
+// ServeConn serves the demo server on the conn of one session of an HTTP
+// transport. Its log lines carry the session's id, shortened, so the
+// cancels of concurrent clients can be told apart.
+func ServeConn(sessionID string, conn transport.Conn, log io.Writer) *session.Session {
+	srv := newServer(log)
+	if len(sessionID) > 8 {
+		sessionID = sessionID[:8]
+	}
+	srv.log = srv.log.With("session", sessionID)
+	return srv.serve(conn)
+}
+
 func newServer(log io.Writer) *server {
 	if log == nil {
 		log = io.Discard
