@@ -226,18 +226,16 @@ func (h *HTTPServer) Close() error {
 	return nil
 }
 
-// versionOf is the protocol version a request speaks: its header, else
-// the one its session asked for in initialize, else 2025-03-26.
-func versionOf(r *http.Request, s *httpSession) string {
-	if v := r.Header.Get(HeaderProtocolVersion); v != "" {
-		return v
+// speaksPriming reports whether the client knows the priming event (an id
+// and empty data, new in 2025-11-25): by its header or, since clients
+// may send an older header than they negotiated, by its initialize.
+func speaksPriming(r *http.Request, s *httpSession) bool {
+	if r.Header.Get(HeaderProtocolVersion) >= "2025-11-25" {
+		return true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.version != "" {
-		return s.version
-	}
-	return defaultProtocolVersion
+	return s.version >= "2025-11-25"
 }
 
 func joinVersions() string {

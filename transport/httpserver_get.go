@@ -74,7 +74,7 @@ func (h *HTTPServer) streamEvents(w http.ResponseWriter, r *http.Request, s *htt
 	var buf []byte
 	// From 2025-11-25 a stream opens with an event that has an id and no
 	// data, so the client can resume even before the first message.
-	if versionOf(r, s) >= "2025-11-25" {
+	if speaksPriming(r, s) {
 		buf = appendSSEEvent(buf, eventID(st.num, cursor), "", nil, retry)
 		retry = 0
 	}
