@@ -29,6 +29,8 @@ type httpSession struct {
 	writerGen  uint64
 }
 
+var _ RequestStreamCloser = (*httpSession)(nil)
+
 func newHTTPSession(id string, srv *HTTPServer) *httpSession {
 	s := &httpSession{
 		id:         id,
@@ -183,4 +185,21 @@ func (s *httpSession) dropStream(st *eventStream) {
 		}
 	}
 	delete(s.streams, st.num)
+}
+
+// CloseRequestStream implements RequestStreamCloser on the server side:
+// it closes the connection that carries the request's stream, not the
+// stream. Its messages are kept, and the client resumes with GET and
+// Last-Event-ID after the retry delay (SSE polling, SEP-1699). ok is
+// false when the request is not in flight here.
+func (s *httpSession) CloseRequestStream(id []byte) (ok bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.byRequest[string(id)]
+	if st == nil {
+		return false, nil
+	}
+	st.writer = 0
+	st.wake()
+	return true, nil
 }

@@ -311,3 +311,36 @@ func TestHTTPServerRejectsWhatIsNotJSONRPC(t *testing.T) {
 		t.Errorf("PUT: status %d, want 405", resp.StatusCode)
 	}
 }
+
+func TestHTTPServerClosesARequestsConnectionAndTheClientResumes(t *testing.T) {
+	s := newTestHTTPServer(t, HTTPServerConfig{})
+	sid := s.initialize()
+	resp := s.do(http.MethodPost, `{"jsonrpc":"2.0","id":9,"method":"slow","params":{"_meta":{"progressToken":9}}}`, HeaderSessionID, sid)
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	prime := readSSE(t, br)
+	readSSE(t, br)
+	readSSE(t, br)
+	conn := s.peer(sid).conn.(RequestStreamCloser)
+	if ok, err := conn.CloseRequestStream([]byte(`"9"`)); ok || err != nil {
+		t.Fatalf("closing the stream of request \"9\": %v %v; want no such request", ok, err)
+	}
+	if ok, err := conn.CloseRequestStream([]byte(`9`)); !ok || err != nil {
+		t.Fatalf("closing the stream of request 9: %v %v", ok, err)
+	}
+	if _, err := nextSSE(br); err != io.EOF {
+		t.Fatalf("after CloseRequestStream: %v; want the connection to end", err)
+	}
+	close(s.peer(sid).release)
+	get := s.do(http.MethodGet, "", HeaderSessionID, sid, headerLastEventID, prime.id)
+	defer get.Body.Close()
+	br = bufio.NewReader(get.Body)
+	readSSE(t, br) // priming
+	var last sseEvent
+	for n := 0; n < 3; n++ {
+		last = readSSE(t, br)
+	}
+	if !strings.Contains(last.data, `"id":9,"result"`) {
+		t.Fatalf("resumed from the priming event, the third event is %+v; want the response after both progress", last)
+	}
+}
