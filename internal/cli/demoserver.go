@@ -13,6 +13,7 @@ import (
 type demoServerFlags struct {
 	http, sse   string
 	allowRemote bool
+	conformance bool
 }
 
 func newDemoServerCommand() *cobra.Command {
@@ -63,5 +64,7 @@ Tools:
 	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port) on path /mcp")
 	cmd.Flags().StringVar(&f.sse, "sse", "", "serve the legacy HTTP+SSE transport at `ADDR` on paths /sse and /messages")
 	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "allow an address other machines can reach (no authentication!)")
+	cmd.Flags().BoolVar(&f.conformance, "conformance-tools", false,
+		"over HTTP, add the tools the official MCP conformance suite calls by name (test_simple_text, test_error_handling, test_tool_with_progress, test_reconnection)")
 	return cmd
 }

@@ -32,7 +32,9 @@ type demoListener struct {
 // serveDemoHTTP serves the demo server on the HTTP transports f asks for
 // until ctx ends, then ends every session and waits for its tools.
 func serveDemoHTTP(ctx context.Context, stderr io.Writer, f demoServerFlags) error {
-	serve := func(id string, conn transport.Conn) io.Closer { return demo.ServeConn(id, conn, stderr) }
+	serve := func(id string, conn transport.Conn) io.Closer {
+		return demo.ServeConn(id, conn, stderr, demo.Options{ConformanceTools: f.conformance})
+	}
 	var ls []*demoListener
 	defer func() {
 		for _, l := range ls {

@@ -26,7 +26,9 @@ func startHTTP(t *testing.T) *httpDemo {
 	t.Helper()
 	log := &lockedBuffer{}
 	h := transport.NewHTTPServer(transport.HTTPServerConfig{
-		Serve: func(id string, conn transport.Conn) io.Closer { return ServeConn(id, conn, log) },
+		Serve: func(id string, conn transport.Conn) io.Closer {
+			return ServeConn(id, conn, log, Options{ConformanceTools: true})
+		},
 	})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() { _ = h.Close(); ts.Close() })
@@ -126,5 +128,50 @@ func TestHTTPCancelStopsSleepAndIsLogged(t *testing.T) {
 	log := d.log.String()
 	if !strings.Contains(log, "cancel received") || !strings.Contains(log, "reason=test") || !strings.Contains(log, "session="+d.sid[:8]) {
 		t.Fatalf("the demo's log does not show the cancel with its session:\n%s", log)
+	}
+}
+
+func TestHTTPConformanceReconnectionResumesWithLastEventID(t *testing.T) {
+	d := startHTTP(t)
+	resp := d.post(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"test_reconnection","arguments":{}}}`)
+	var lastID string
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if id, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+			lastID = id
+		}
+		if strings.Contains(sc.Text(), `"result"`) {
+			t.Fatalf("the answer came on the first connection: %s", sc.Text())
+		}
+	}
+	resp.Body.Close()
+	if lastID == "" {
+		t.Fatal("the stream closed before any event id: nothing to resume from")
+	}
+	req, _ := http.NewRequest(http.MethodGet, d.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(transport.HeaderSessionID, d.sid)
+	req.Header.Set("Last-Event-ID", lastID)
+	get, err := d.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer get.Body.Close()
+	for data := range dataLines(get.Body) {
+		if strings.Contains(data, `"id":4,"result"`) && strings.Contains(data, "Reconnection test completed") {
+			return
+		}
+	}
+	t.Fatal("the resumed stream ended without the answer")
+}
+
+func TestConformanceToolsOnlyWhenAsked(t *testing.T) {
+	for _, t2 := range allTools() {
+		if strings.HasPrefix(t2.Name, "test_") {
+			t.Fatalf("%s is in the demo's default tools", t2.Name)
+		}
+	}
+	if n := len(prepareTools(conformanceTools())); n != 4 {
+		t.Fatalf("%d conformance tools, want 4", n)
 	}
 }
