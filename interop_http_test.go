@@ -45,6 +45,9 @@ func TestGoSDKClientAgainstDemoServerOverHTTP(t *testing.T) {
 					t.Errorf("client output lacks %q:\n%s", want, out)
 				}
 			}
+			if c.flag == "--http" {
+				waitForLog(t, stderr, `msg="cancel received"`)
+			}
 		})
 	}
 }
@@ -122,4 +125,53 @@ func buildGoSDKClient(t *testing.T) string {
 		return ""
 	}
 	return bin
+}
+
+// TestTypeScriptClientAgainstDemoServerOverHTTP is the same round with the
+// TypeScript reference SDK's client (testdata/peers/ts/http_client.mjs).
+func TestTypeScriptClientAgainstDemoServerOverHTTP(t *testing.T) {
+	sdk := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "sdk")
+	if _, err := os.Stat(sdk); err != nil {
+		if os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
+			t.Fatalf("MCPOKE_REQUIRE_PEERS=1 but the TypeScript SDK is not installed in %s", peersDir())
+		}
+		t.Skipf("the TypeScript SDK is not installed in %s (.ci/run installs it)", peersDir())
+	}
+	bin := filepath.Join(t.TempDir(), "mcpoke")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, flag := range []string{"--http", "--sse"} {
+		t.Run(strings.TrimPrefix(flag, "--"), func(t *testing.T) {
+			url, stderr := startDemoServer(t, bin, flag)
+			args := []string{filepath.Join("testdata", "peers", "ts", "http_client.mjs"), url}
+			if flag == "--sse" {
+				args = []string{args[0], "--sse", url}
+			}
+			cmd := exec.Command("node", args...)
+			cmd.Env = append(os.Environ(), "MCPOKE_PEERS_DIR="+peersDir())
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("TypeScript client: %v\n%s\ndemo server:\n%s", err, out, stderr())
+			}
+			for _, want := range []string{"connected: mcpoke-demo", "echo: hello over HTTP", "progress notifications", "cancelled: sleep"} {
+				if !strings.Contains(string(out), want) {
+					t.Errorf("client output lacks %q:\n%s", want, out)
+				}
+			}
+			if flag == "--http" {
+				waitForLog(t, stderr, `msg="cancel received"`)
+			}
+		})
+	}
+}
+
+// waitForLog waits for the demo server to log want.
+func waitForLog(t *testing.T, stderr func() string, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr(), want); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the demo server never logged %s:\n%s", want, stderr())
+		}
+	}
 }

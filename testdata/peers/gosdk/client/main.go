@@ -113,5 +113,8 @@ func run(url string, sse bool) error {
 		return fmt.Errorf("cancelled sleep ended with %v, want context.Canceled", err)
 	}
 	fmt.Println("cancelled: sleep")
+	// The SDK POSTs the cancel in the background: give it time to arrive
+	// before Close ends the session with DELETE.
+	time.Sleep(200 * time.Millisecond)
 	return nil
 }
