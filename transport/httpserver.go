@@ -52,6 +52,10 @@ type HTTPServerConfig struct {
 	// WriteTimeout bounds each write to a client, so a reader that stopped
 	// reading cannot hold a stream forever. Default 30s.
 	WriteTimeout time.Duration
+	// IdleTimeout ends a session that has had no HTTP request open for
+	// that long: clients that vanish without DELETE do not pile up.
+	// Default 30 minutes.
+	IdleTimeout time.Duration
 }
 
 // HTTPServer is the server side of the Streamable HTTP transport
@@ -65,7 +69,11 @@ type HTTPServer struct {
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	closed   bool
-	peers    sync.WaitGroup // peers being closed
+	// closing counts peers being closed in the background; Close waits on
+	// peersDone until it is 0. A count under mu, not a WaitGroup: a DELETE
+	// or an idle timer may start one while Close waits.
+	closing   int
+	peersDone *sync.Cond
 }
 
 // NewHTTPServer returns a handler for the MCP endpoint.
@@ -91,13 +99,18 @@ func NewHTTPServer(cfg HTTPServerConfig) *HTTPServer {
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 30 * time.Second
 	}
-	return &HTTPServer{
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 30 * time.Minute
+	}
+	h := &HTTPServer{
 		cfg:         cfg,
 		maxEvents:   cfg.MaxStoredEvents,
 		maxBytes:    cfg.MaxStoredBytes,
 		maxFinished: cfg.MaxFinishedStreams,
 		sessions:    map[string]*httpSession{},
 	}
+	h.peersDone = sync.NewCond(&h.mu)
+	return h
 }
 
 // ServeHTTP implements http.Handler. POST carries client messages (a
@@ -200,12 +213,17 @@ func (h *HTTPServer) delete(w http.ResponseWriter, r *http.Request) {
 // and its peer in the background, which waits for handlers to return.
 func (h *HTTPServer) end(s *httpSession) {
 	_ = s.Close()
-	h.peers.Add(1)
+	h.mu.Lock()
+	h.closing++
+	h.mu.Unlock()
 	go func() {
-		defer h.peers.Done()
 		if s.peer != nil {
 			_ = s.peer.Close()
 		}
+		h.mu.Lock()
+		h.closing--
+		h.peersDone.Broadcast()
+		h.mu.Unlock()
 	}()
 }
 
@@ -222,7 +240,11 @@ func (h *HTTPServer) Close() error {
 	for _, s := range live {
 		h.end(s)
 	}
-	h.peers.Wait()
+	h.mu.Lock()
+	for h.closing > 0 {
+		h.peersDone.Wait()
+	}
+	h.mu.Unlock()
 	return nil
 }
 

@@ -17,6 +17,8 @@ func (h *HTTPServer) get(w http.ResponseWriter, r *http.Request) {
 	if s == nil {
 		return
 	}
+	s.enter()
+	defer s.leave()
 	last := r.Header.Get(headerLastEventID)
 	s.mu.Lock()
 	var st *eventStream

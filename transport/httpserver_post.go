@@ -71,6 +71,8 @@ func (h *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 	} else if s = h.session(w, r); s == nil {
 		return
 	}
+	s.enter()
+	defer s.leave()
 
 	if len(requests) == 0 {
 		for _, m := range msgs {

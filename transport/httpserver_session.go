@@ -4,6 +4,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
@@ -18,6 +19,11 @@ type httpSession struct {
 	done    chan struct{} // closed by Close
 	once    sync.Once
 	peer    io.Closer // what Serve returned; set once, before any POST
+
+	// active counts the HTTP requests open on the session; idle ends it
+	// after IdleTimeout with none.
+	active int
+	idle   *time.Timer
 
 	mu         sync.Mutex
 	version    string // protocol version the client asked for in initialize
@@ -75,16 +81,20 @@ func (s *httpSession) Send(frame []byte) error {
 	case err != nil:
 		// Not ours to judge: the client may make sense of it.
 	case env.isResponse():
-		if r := s.byRequest[env.id]; r != nil {
-			st, response = r, true
-			delete(s.byRequest, env.id)
-			r.answered(env.id)
-			if r.complete {
-				for _, t := range r.tokens {
-					delete(s.byToken, t)
-				}
-				s.finish(r)
+		r := s.byRequest[env.id]
+		if r == nil {
+			// The GET stream must not carry responses, and no POST waits
+			// for this one (its request never reached the peer).
+			return nil
+		}
+		st, response = r, true
+		delete(s.byRequest, env.id)
+		r.answered(env.id)
+		if r.complete {
+			for _, t := range r.tokens {
+				delete(s.byToken, t)
 			}
+			s.finish(r)
 		}
 	case env.method == "notifications/progress" && env.token != "":
 		if r := s.byToken[env.token]; r != nil {
@@ -117,6 +127,11 @@ func (s *httpSession) Close() error {
 	s.once.Do(func() {
 		close(s.done)
 		s.srv.forget(s.id)
+		s.mu.Lock()
+		if s.idle != nil {
+			s.idle.Stop()
+		}
+		s.mu.Unlock()
 	})
 	return nil
 }
@@ -202,4 +217,39 @@ func (s *httpSession) CloseRequestStream(id []byte) (ok bool, err error) {
 	st.writer = 0
 	st.wake()
 	return true, nil
+}
+
+// enter and leave bracket each HTTP request on the session; the idle
+// clock runs only while none is open.
+func (s *httpSession) enter() {
+	s.mu.Lock()
+	s.active++
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	s.mu.Unlock()
+}
+
+func (s *httpSession) leave() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.active--
+	if s.active > 0 || s.closed() {
+		return
+	}
+	if s.idle == nil {
+		s.idle = time.AfterFunc(s.srv.cfg.IdleTimeout, s.expire)
+		return
+	}
+	s.idle.Reset(s.srv.cfg.IdleTimeout)
+}
+
+// expire ends the session if it is still idle.
+func (s *httpSession) expire() {
+	s.mu.Lock()
+	idle := s.active == 0
+	s.mu.Unlock()
+	if idle && !s.closed() {
+		s.srv.end(s)
+	}
 }

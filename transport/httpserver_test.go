@@ -344,3 +344,26 @@ func TestHTTPServerClosesARequestsConnectionAndTheClientResumes(t *testing.T) {
 		t.Fatalf("resumed from the priming event, the third event is %+v; want the response after both progress", last)
 	}
 }
+
+func TestHTTPServerEndsIdleSessions(t *testing.T) {
+	s := newTestHTTPServer(t, HTTPServerConfig{IdleTimeout: 100 * time.Millisecond})
+	sid := s.initialize()
+	get := s.do(http.MethodGet, "", HeaderSessionID, sid)
+	time.Sleep(300 * time.Millisecond) // an open GET stream keeps the session
+	get.Body.Close()
+	resp := s.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, HeaderSessionID, sid)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("POST while active: status %d, want 202", resp.StatusCode)
+	}
+	select {
+	case <-s.peer(sid).done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the idle session was not ended")
+	}
+	resp = s.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, HeaderSessionID, sid)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("POST to an expired session: status %d, want 404", resp.StatusCode)
+	}
+}
