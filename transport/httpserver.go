@@ -22,10 +22,6 @@ const (
 	headerLastEventID     = "Last-Event-ID"
 )
 
-// defaultProtocolVersion is what a request without MCP-Protocol-Version
-// speaks, as the 2025-06-18 and later specs ask.
-const defaultProtocolVersion = "2025-03-26"
-
 // HTTPServerConfig tunes an HTTPServer. Serve is required.
 type HTTPServerConfig struct {
 	// Serve starts a peer, such as a session.Session, on the Conn of each
@@ -124,6 +120,7 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, why)
 		return
 	}
+	// No header means 2025-03-26, as the spec asks: spoken here too.
 	if v := r.Header.Get(HeaderProtocolVersion); v != "" && !slices.Contains(StreamableHTTPVersions, v) {
 		httpError(w, http.StatusBadRequest, "unsupported MCP-Protocol-Version "+v+"; this server speaks "+joinVersions())
 		return
