@@ -178,25 +178,25 @@ func (s *testHTTPServer) initialize() string {
 	return id
 }
 
-// sseEvent is one event as a client reads it.
-type sseEvent struct {
+// serverEvent is one event as a client reads it.
+type serverEvent struct {
 	id, event, data string
 	retry           string
 }
 
-// readSSE reads the next event with data or an id; it fails the test at
+// readServerEvent reads the next event with data or an id; it fails the test at
 // the end of the stream.
-func readSSE(t *testing.T, r *bufio.Reader) sseEvent {
+func readServerEvent(t *testing.T, r *bufio.Reader) serverEvent {
 	t.Helper()
-	e, err := nextSSE(r)
+	e, err := nextServerEvent(r)
 	if err != nil {
 		t.Fatalf("reading the SSE stream: %v", err)
 	}
 	return e
 }
 
-func nextSSE(r *bufio.Reader) (sseEvent, error) {
-	var e sseEvent
+func nextServerEvent(r *bufio.Reader) (serverEvent, error) {
+	var e serverEvent
 	var data []string
 	seen := false
 	for {

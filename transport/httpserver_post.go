@@ -34,11 +34,11 @@ func (h *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		httpRPCError(w, http.StatusBadRequest, codeParseError, "parse error: "+err.Error())
 		return
 	}
-	envs := make([]envelope, len(msgs))
-	var requests []envelope
+	envs := make([]routing, len(msgs))
+	var requests []routing
 	initialize := false
 	for i, m := range msgs {
-		e, err := parseEnvelope(m)
+		e, err := parseRouting(m)
 		if err != nil {
 			httpRPCError(w, http.StatusBadRequest, codeInvalidRequest, "invalid request: "+err.Error())
 			return

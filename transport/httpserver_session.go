@@ -71,7 +71,7 @@ func (s *httpSession) Send(frame []byte) error {
 		return ErrClosed
 	default:
 	}
-	env, err := parseEnvelope(frame)
+	env, err := parseRouting(frame)
 	data := slices.Clone(frame)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -139,7 +139,7 @@ func (s *httpSession) Close() error {
 // openStream registers the requests of one POST on a new stream. It
 // fails when an id is already in flight: its response could not be
 // routed. Tokens already in use are not taken over.
-func (s *httpSession) openStream(reqs []envelope, jsonOnly bool) (*eventStream, bool) {
+func (s *httpSession) openStream(reqs []routing, jsonOnly bool) (*eventStream, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range reqs {

@@ -22,15 +22,15 @@ func TestHTTPServerInitializeOpensASession(t *testing.T) {
 		t.Fatalf("session id %q: want at least 32 visible ASCII characters", id)
 	}
 	br := bufio.NewReader(resp.Body)
-	prime := readSSE(t, br)
+	prime := readServerEvent(t, br)
 	if prime.id == "" || prime.data != "" || prime.retry != "50" {
 		t.Fatalf("first event %+v: want a priming event with an id, no data and retry 50", prime)
 	}
-	answer := readSSE(t, br)
+	answer := readServerEvent(t, br)
 	if !strings.Contains(answer.data, `"id":1,"result"`) || answer.id == "" || answer.id == prime.id {
 		t.Fatalf("second event %+v: want the initialize response with its own id", answer)
 	}
-	if _, err := nextSSE(br); err != io.EOF {
+	if _, err := nextServerEvent(br); err != io.EOF {
 		t.Fatalf("after the response: %v; want the stream to end", err)
 	}
 	if other := s.initialize(); other == id {
@@ -146,13 +146,13 @@ func TestHTTPServerGETStreamCarriesServerMessages(t *testing.T) {
 		t.Fatalf("GET: status %d %q", get.StatusCode, get.Header.Get("Content-Type"))
 	}
 	br := bufio.NewReader(get.Body)
-	if e := readSSE(t, br); e.data != "" {
+	if e := readServerEvent(t, br); e.data != "" {
 		t.Fatalf("GET stream opened with %+v; want a priming event", e)
 	}
-	if e := readSSE(t, br); !strings.Contains(e.data, `"method":"ping"`) {
+	if e := readServerEvent(t, br); !strings.Contains(e.data, `"method":"ping"`) {
 		t.Fatalf("GET stream: %+v; want the server's ping", e)
 	}
-	if e := readSSE(t, br); !strings.Contains(e.data, `notifications/message`) {
+	if e := readServerEvent(t, br); !strings.Contains(e.data, `notifications/message`) {
 		t.Fatalf("GET stream: %+v; want the server's notification", e)
 	}
 
@@ -166,7 +166,7 @@ func TestHTTPServerGETStreamCarriesServerMessages(t *testing.T) {
 	poke = s.do(http.MethodPost, `{"jsonrpc":"2.0","id":6,"method":"poke"}`, HeaderSessionID, sid)
 	_, _ = io.Copy(io.Discard, poke.Body)
 	poke.Body.Close()
-	if e := readSSE(t, br); !strings.Contains(e.data, `"method":"ping"`) {
+	if e := readServerEvent(t, br); !strings.Contains(e.data, `"method":"ping"`) {
 		t.Fatalf("GET stream: %+v; want the second ping", e)
 	}
 }
@@ -176,8 +176,8 @@ func TestHTTPServerResumesADroppedPOSTStream(t *testing.T) {
 	sid := s.initialize()
 	resp := s.do(http.MethodPost, `{"jsonrpc":"2.0","id":"r1","method":"slow","params":{"_meta":{"progressToken":"t1"}}}`, HeaderSessionID, sid)
 	br := bufio.NewReader(resp.Body)
-	readSSE(t, br) // priming
-	first := readSSE(t, br)
+	readServerEvent(t, br) // priming
+	first := readServerEvent(t, br)
 	if !strings.Contains(first.data, `"progress":1`) {
 		t.Fatalf("first event %+v; want progress 1", first)
 	}
@@ -192,14 +192,14 @@ func TestHTTPServerResumesADroppedPOSTStream(t *testing.T) {
 		t.Fatalf("resume: status %d", get.StatusCode)
 	}
 	br = bufio.NewReader(get.Body)
-	readSSE(t, br) // priming
-	if e := readSSE(t, br); !strings.Contains(e.data, `"progress":2`) {
+	readServerEvent(t, br) // priming
+	if e := readServerEvent(t, br); !strings.Contains(e.data, `"progress":2`) {
 		t.Fatalf("resumed stream: %+v; want progress 2, the event after %s", e, first.id)
 	}
-	if e := readSSE(t, br); !strings.Contains(e.data, `"id":"r1","result"`) {
+	if e := readServerEvent(t, br); !strings.Contains(e.data, `"id":"r1","result"`) {
 		t.Fatalf("resumed stream: %+v; want the response to r1", e)
 	}
-	if _, err := nextSSE(br); err != io.EOF {
+	if _, err := nextServerEvent(br); err != io.EOF {
 		t.Fatalf("after the response: %v; want the resumed stream to end", err)
 	}
 
@@ -228,8 +228,8 @@ func TestHTTPServerRoutesResponsesByIDWithItsType(t *testing.T) {
 		want string
 	}{{number, `"id":7,`}, {text, `"id":"7",`}} {
 		br := bufio.NewReader(c.resp.Body)
-		readSSE(t, br)
-		if e := readSSE(t, br); !strings.Contains(e.data, c.want) {
+		readServerEvent(t, br)
+		if e := readServerEvent(t, br); !strings.Contains(e.data, c.want) {
 			t.Errorf("stream got %s; want the response with %s", e.data, c.want)
 		}
 	}
@@ -318,9 +318,9 @@ func TestHTTPServerClosesARequestsConnectionAndTheClientResumes(t *testing.T) {
 	resp := s.do(http.MethodPost, `{"jsonrpc":"2.0","id":9,"method":"slow","params":{"_meta":{"progressToken":9}}}`, HeaderSessionID, sid)
 	defer resp.Body.Close()
 	br := bufio.NewReader(resp.Body)
-	prime := readSSE(t, br)
-	readSSE(t, br)
-	readSSE(t, br)
+	prime := readServerEvent(t, br)
+	readServerEvent(t, br)
+	readServerEvent(t, br)
 	conn := s.peer(sid).conn.(RequestStreamCloser)
 	if ok, err := conn.CloseRequestStream([]byte(`"9"`)); ok || err != nil {
 		t.Fatalf("closing the stream of request \"9\": %v %v; want no such request", ok, err)
@@ -328,17 +328,17 @@ func TestHTTPServerClosesARequestsConnectionAndTheClientResumes(t *testing.T) {
 	if ok, err := conn.CloseRequestStream([]byte(`9`)); !ok || err != nil {
 		t.Fatalf("closing the stream of request 9: %v %v", ok, err)
 	}
-	if _, err := nextSSE(br); err != io.EOF {
+	if _, err := nextServerEvent(br); err != io.EOF {
 		t.Fatalf("after CloseRequestStream: %v; want the connection to end", err)
 	}
 	close(s.peer(sid).release)
 	get := s.do(http.MethodGet, "", HeaderSessionID, sid, headerLastEventID, prime.id)
 	defer get.Body.Close()
 	br = bufio.NewReader(get.Body)
-	readSSE(t, br) // priming
-	var last sseEvent
+	readServerEvent(t, br) // priming
+	var last serverEvent
 	for n := 0; n < 3; n++ {
-		last = readSSE(t, br)
+		last = readServerEvent(t, br)
 	}
 	if !strings.Contains(last.data, `"id":9,"result"`) {
 		t.Fatalf("resumed from the priming event, the third event is %+v; want the response after both progress", last)

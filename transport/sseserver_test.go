@@ -37,7 +37,7 @@ func TestSSEServerEndpointEventAndRoundTrip(t *testing.T) {
 		t.Fatalf("GET /sse: content type %q", get.Header.Get("Content-Type"))
 	}
 	br := bufio.NewReader(get.Body)
-	endpoint := readSSE(t, br)
+	endpoint := readServerEvent(t, br)
 	if endpoint.event != "endpoint" || !strings.HasPrefix(endpoint.data, "/messages?sessionId=") {
 		t.Fatalf("first event %+v; want endpoint /messages?sessionId=…", endpoint)
 	}
@@ -53,14 +53,14 @@ func TestSSEServerEndpointEventAndRoundTrip(t *testing.T) {
 	if code := post(ts.URL+endpoint.data, initializeBody); code != http.StatusAccepted {
 		t.Fatalf("POST initialize: status %d, want 202", code)
 	}
-	if e := readSSE(t, br); e.event != "message" || !strings.Contains(e.data, `"id":1,"result"`) {
+	if e := readServerEvent(t, br); e.event != "message" || !strings.Contains(e.data, `"id":1,"result"`) {
 		t.Fatalf("stream: %+v; want the initialize response as a message event", e)
 	}
 	if code := post(ts.URL+endpoint.data, `{"jsonrpc":"2.0","id":2,"method":"poke"}`); code != http.StatusAccepted {
 		t.Fatalf("POST poke: status %d", code)
 	}
 	for _, want := range []string{`"method":"ping"`, `notifications/message`, `"id":2,"result"`} {
-		if e := readSSE(t, br); !strings.Contains(e.data, want) {
+		if e := readServerEvent(t, br); !strings.Contains(e.data, want) {
 			t.Fatalf("stream: %+v; want %s", e, want)
 		}
 	}

@@ -6,9 +6,9 @@ import (
 	"errors"
 )
 
-// envelope is the little of a JSON-RPC message the HTTP server reads to
+// routing is the little of a JSON-RPC message the HTTP server reads to
 // route it: never the result, the arguments or anything else.
-type envelope struct {
+type routing struct {
 	// id is the raw JSON id, trimmed: its type and spelling are kept, so
 	// a response for 1 never goes to the stream of request "1".
 	id     string
@@ -20,15 +20,15 @@ type envelope struct {
 	version string
 }
 
-func (e envelope) isRequest() bool      { return e.method != "" && e.id != "" }
-func (e envelope) isNotification() bool { return e.method != "" && e.id == "" }
-func (e envelope) isResponse() bool     { return e.method == "" && e.id != "" }
+func (e routing) isRequest() bool      { return e.method != "" && e.id != "" }
+func (e routing) isNotification() bool { return e.method != "" && e.id == "" }
+func (e routing) isResponse() bool     { return e.method == "" && e.id != "" }
 
 // errNotJSONRPC: a POSTed value is not a request, notification or response.
 var errNotJSONRPC = errors.New("not a JSON-RPC message: an object with a method or an id is expected")
 
-// parseEnvelope reads one message's routing fields.
-func parseEnvelope(frame []byte) (envelope, error) {
+// parseRouting reads one message's routing fields.
+func parseRouting(frame []byte) (routing, error) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -37,9 +37,9 @@ func parseEnvelope(frame []byte) (envelope, error) {
 		Params json.RawMessage `json:"params"`
 	}
 	if err := json.Unmarshal(frame, &m); err != nil {
-		return envelope{}, err
+		return routing{}, err
 	}
-	e := envelope{id: string(bytes.TrimSpace(m.ID)), method: m.Method}
+	e := routing{id: string(bytes.TrimSpace(m.ID)), method: m.Method}
 	if e.method == "" && e.id == "" {
 		return e, errNotJSONRPC
 	}

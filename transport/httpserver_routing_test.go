@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestParseEnvelopeKeepsRawIDsAndTokens(t *testing.T) {
+func TestParseRoutingKeepsRawIDsAndTokens(t *testing.T) {
 	for _, c := range []struct {
 		frame             string
 		id, method, token string
@@ -16,7 +16,7 @@ func TestParseEnvelopeKeepsRawIDsAndTokens(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1.5,"progress":1}}`, "", "notifications/progress", "1.5", "notification"},
 		{`{"jsonrpc":"2.0","id":1,"method":"x","params":[1,2]}`, "1", "x", "", "request"},
 	} {
-		e, err := parseEnvelope([]byte(c.frame))
+		e, err := parseRouting([]byte(c.frame))
 		if err != nil {
 			t.Fatalf("%s: %v", c.frame, err)
 		}
@@ -25,7 +25,7 @@ func TestParseEnvelopeKeepsRawIDsAndTokens(t *testing.T) {
 			t.Errorf("%s: got %+v (%s)", c.frame, e, kind)
 		}
 	}
-	if _, err := parseEnvelope([]byte(`{"jsonrpc":"2.0"}`)); err == nil {
+	if _, err := parseRouting([]byte(`{"jsonrpc":"2.0"}`)); err == nil {
 		t.Error("a message with neither id nor method was accepted")
 	}
 }
