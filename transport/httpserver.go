@@ -48,6 +48,9 @@ type HTTPServerConfig struct {
 	// WriteTimeout bounds each write to a client, so a reader that stopped
 	// reading cannot hold a stream forever. Default 30s.
 	WriteTimeout time.Duration
+	// KeepAlive is how often an idle SSE stream gets a comment. Default
+	// 25s, under the 30s and more that proxies and clients wait.
+	KeepAlive time.Duration
 	// IdleTimeout ends a session that has had no HTTP request open for
 	// that long: clients that vanish without DELETE do not pile up.
 	// Default 30 minutes.
@@ -94,6 +97,9 @@ func NewHTTPServer(cfg HTTPServerConfig) *HTTPServer {
 	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 30 * time.Second
+	}
+	if cfg.KeepAlive <= 0 {
+		cfg.KeepAlive = 25 * time.Second
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = 30 * time.Minute

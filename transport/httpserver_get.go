@@ -80,6 +80,8 @@ func (h *HTTPServer) streamEvents(w http.ResponseWriter, r *http.Request, s *htt
 		buf = appendSSEEvent(buf, eventID(st.num, cursor), "", nil, retry)
 		retry = 0
 	}
+	keepAlive := time.NewTicker(h.cfg.KeepAlive)
+	defer keepAlive.Stop()
 	var batch []storedEvent
 	for {
 		s.mu.Lock()
@@ -119,6 +121,8 @@ func (h *HTTPServer) streamEvents(w http.ResponseWriter, r *http.Request, s *htt
 		}
 		select {
 		case <-changed:
+		case <-keepAlive.C:
+			buf = append(buf, keepAliveComment...)
 		case <-r.Context().Done():
 			return
 		case <-s.done:
@@ -126,3 +130,7 @@ func (h *HTTPServer) streamEvents(w http.ResponseWriter, r *http.Request, s *htt
 		}
 	}
 }
+
+// keepAliveComment is an SSE comment: clients ignore it, but proxies and
+// clients with a read timeout see that an idle stream is alive.
+const keepAliveComment = ": keep-alive\n\n"

@@ -212,6 +212,9 @@ func nextServerEvent(r *bufio.Reader) (serverEvent, error) {
 			}
 			continue
 		}
+		if strings.HasPrefix(line, ":") {
+			continue // a comment
+		}
 		name, value, _ := strings.Cut(line, ":")
 		value = strings.TrimPrefix(value, " ")
 		seen = true

@@ -367,3 +367,16 @@ func TestHTTPServerEndsIdleSessions(t *testing.T) {
 		t.Fatalf("POST to an expired session: status %d, want 404", resp.StatusCode)
 	}
 }
+
+func TestHTTPServerKeepsIdleStreamsAlive(t *testing.T) {
+	s := newTestHTTPServer(t, HTTPServerConfig{KeepAlive: 20 * time.Millisecond})
+	sid := s.initialize()
+	get := s.do(http.MethodGet, "", HeaderSessionID, sid)
+	defer get.Body.Close()
+	br := bufio.NewReader(get.Body)
+	readServerEvent(t, br) // priming
+	line, err := br.ReadString('\n')
+	if err != nil || line != ": keep-alive\n" {
+		t.Fatalf("an idle GET stream sent %q, %v; want a keep-alive comment", line, err)
+	}
+}

@@ -27,6 +27,8 @@ type SSEServerConfig struct {
 	MaxBody int64
 	// WriteTimeout bounds each write to the stream. Default 30s.
 	WriteTimeout time.Duration
+	// KeepAlive is how often an idle stream gets a comment. Default 25s.
+	KeepAlive time.Duration
 }
 
 // SSEServer is the server side of the legacy HTTP+SSE transport (protocol
@@ -53,6 +55,9 @@ func NewSSEServer(cfg SSEServerConfig) *SSEServer {
 	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 30 * time.Second
+	}
+	if cfg.KeepAlive <= 0 {
+		cfg.KeepAlive = 25 * time.Second
 	}
 	return &SSEServer{cfg: cfg, sessions: map[string]*sseSession{}}
 }
@@ -149,6 +154,8 @@ func (h *SSEServer) stream(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	endpoint := h.cfg.MessagePath + "?sessionId=" + url.QueryEscape(s.id)
 	buf := appendSSEEvent(nil, "", "endpoint", []byte(endpoint), 0)
+	keepAlive := time.NewTicker(h.cfg.KeepAlive)
+	defer keepAlive.Stop()
 	for {
 		_ = rc.SetWriteDeadline(time.Now().Add(h.cfg.WriteTimeout))
 		if _, err := w.Write(buf); err != nil {
@@ -169,6 +176,8 @@ func (h *SSEServer) stream(w http.ResponseWriter, r *http.Request) {
 					more = false
 				}
 			}
+		case <-keepAlive.C:
+			buf = append(buf, keepAliveComment...)
 		case <-r.Context().Done():
 			return
 		case <-s.done:
