@@ -1,6 +1,8 @@
 package transport
 
 import (
+	"bufio"
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -70,4 +72,23 @@ func TestEventStreamStoreIsBounded(t *testing.T) {
 	if got := st.after(st.nextSeq - 2); len(got) != 1 {
 		t.Fatalf("after the second-to-last: %d events, want 1", len(got))
 	}
+}
+
+// FuzzAppendSSEEvent: whatever a frame holds, a reader gets it back, its
+// line breaks made \n, and one event with the given id.
+func FuzzAppendSSEEvent(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	f.Add([]byte("{\r\n\"a\":\r1\n}"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out := appendSSEEvent(nil, "3-4", "", data, 0)
+		e, err := nextServerEvent(bufio.NewReader(bytes.NewReader(out)))
+		if err != nil {
+			t.Fatalf("reading back %q: %v", out, err)
+		}
+		want := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(data))
+		if e.id != "3-4" || e.data != want {
+			t.Fatalf("read back id %q data %q from %q; want %q", e.id, e.data, out, want)
+		}
+	})
 }
