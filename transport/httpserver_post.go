@@ -14,8 +14,8 @@ func (h *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusUnsupportedMediaType, "Content-Type must be application/json, not "+quoteOrNone(r.Header.Get("Content-Type")))
 		return
 	}
-	sse, json := accepts(r.Header.Get("Accept"))
-	if !sse && !json {
+	sse, jsonOK := accepts(r.Header.Get("Accept"))
+	if !sse && !jsonOK {
 		httpError(w, http.StatusNotAcceptable, "Accept must list application/json and text/event-stream, not "+quoteOrNone(r.Header.Get("Accept")))
 		return
 	}
@@ -34,7 +34,7 @@ func (h *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		httpRPCError(w, http.StatusBadRequest, codeParseError, "parse error: "+err.Error())
 		return
 	}
-	envs := make([]routing, len(msgs))
+	routes := make([]routing, len(msgs))
 	var requests []routing
 	initialize := false
 	for i, m := range msgs {
@@ -51,7 +51,7 @@ func (h *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 			requests = append(requests, e)
 			initialize = initialize || e.method == "initialize"
 		}
-		envs[i] = e
+		routes[i] = e
 	}
 	if initialize && len(msgs) > 1 {
 		httpRPCError(w, http.StatusBadRequest, codeInvalidRequest, "initialize must be sent alone, not in a batch")
@@ -65,7 +65,7 @@ func (h *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.mu.Lock()
-		s.version = envs[0].version
+		s.version = routes[0].version
 		s.mu.Unlock()
 		w.Header().Set(HeaderSessionID, s.id)
 	} else if s = h.session(w, r); s == nil {

@@ -142,10 +142,12 @@ func (s *httpSession) Close() error {
 func (s *httpSession) openStream(reqs []routing, jsonOnly bool) (*eventStream, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	seen := make(map[string]bool, len(reqs))
 	for _, r := range reqs {
-		if s.byRequest[r.id] != nil {
+		if s.byRequest[r.id] != nil || seen[r.id] {
 			return nil, false
 		}
+		seen[r.id] = true
 	}
 	st := newEventStream(s.nextStream)
 	s.nextStream++
