@@ -74,6 +74,11 @@ func (h *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 	s.enter()
 	defer s.leave()
 
+	for _, e := range routes {
+		if e.cancels != "" {
+			s.noteCancel(e.cancels)
+		}
+	}
 	if len(requests) == 0 {
 		for _, m := range msgs {
 			if !s.deliver(m, r.Context().Done()) {

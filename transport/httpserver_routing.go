@@ -18,6 +18,8 @@ type routing struct {
 	token string
 	// version is params.protocolVersion of an initialize request.
 	version string
+	// cancels is params.requestId of notifications/cancelled, raw JSON.
+	cancels string
 }
 
 func (e routing) isRequest() bool      { return e.method != "" && e.id != "" }
@@ -50,6 +52,7 @@ func parseRouting(frame []byte) (routing, error) {
 			} `json:"_meta"`
 			ProgressToken   json.RawMessage `json:"progressToken"`
 			ProtocolVersion string          `json:"protocolVersion"`
+			RequestID       json.RawMessage `json:"requestId"`
 		}
 		if json.Unmarshal(m.Params, &p) == nil {
 			tok := p.Meta.ProgressToken
@@ -61,6 +64,9 @@ func parseRouting(frame []byte) (routing, error) {
 				e.token = ""
 			}
 			e.version = p.ProtocolVersion
+			if e.method == "notifications/cancelled" {
+				e.cancels = string(bytes.TrimSpace(p.RequestID))
+			}
 		}
 	}
 	return e, nil

@@ -32,6 +32,9 @@ type httpSession struct {
 	finished   []int                   // complete POST streams, oldest first
 	byRequest  map[string]*eventStream // unanswered request id → its stream
 	byToken    map[string]*eventStream // progress token → its request's stream
+	// cancelled holds unanswered request ids the client cancelled: their
+	// streams stay open for late answers, but the ids may be used again.
+	cancelled map[string]bool
 	writerGen  uint64
 }
 
@@ -47,6 +50,7 @@ func newHTTPSession(id string, srv *HTTPServer) *httpSession {
 		nextStream: 1,
 		byRequest:  map[string]*eventStream{},
 		byToken:    map[string]*eventStream{},
+		cancelled:  map[string]bool{},
 	}
 	return s
 }
@@ -88,14 +92,7 @@ func (s *httpSession) Send(frame []byte) error {
 			return nil
 		}
 		st, response = r, true
-		delete(s.byRequest, env.id)
-		r.answered(env.id)
-		if r.complete {
-			for _, t := range r.tokens {
-				delete(s.byToken, t)
-			}
-			s.finish(r)
-		}
+		s.release(r, env.id)
 	case env.method == "notifications/progress" && env.token != "":
 		if r := s.byToken[env.token]; r != nil {
 			st = r
@@ -106,6 +103,32 @@ func (s *httpSession) Send(frame []byte) error {
 	}
 	st.add(data, response, s.srv.maxEvents, s.srv.maxBytes)
 	return nil
+}
+
+// release takes an answered (or cancelled and reused) request id off its
+// stream; the stream is complete with its last.
+func (s *httpSession) release(st *eventStream, id string) {
+	delete(s.byRequest, id)
+	delete(s.cancelled, id)
+	st.answered(id)
+	if st.complete {
+		for _, t := range st.tokens {
+			if s.byToken[t] == st {
+				delete(s.byToken, t)
+			}
+		}
+		s.finish(st)
+		st.wake() // its writer ends the response
+	}
+}
+
+// noteCancel records that the client cancelled a request in flight.
+func (s *httpSession) noteCancel(id string) {
+	s.mu.Lock()
+	if s.byRequest[id] != nil {
+		s.cancelled[id] = true
+	}
+	s.mu.Unlock()
 }
 
 // finish marks a POST stream complete, and forgets the oldest complete
@@ -144,10 +167,17 @@ func (s *httpSession) openStream(reqs []routing, jsonOnly bool) (*eventStream, b
 	defer s.mu.Unlock()
 	seen := make(map[string]bool, len(reqs))
 	for _, r := range reqs {
-		if s.byRequest[r.id] != nil || seen[r.id] {
+		if (s.byRequest[r.id] != nil && !s.cancelled[r.id]) || seen[r.id] {
 			return nil, false
 		}
 		seen[r.id] = true
+	}
+	for _, r := range reqs {
+		if old := s.byRequest[r.id]; old != nil {
+			// Cancelled and not answered: a late answer now would be taken
+			// for the new request's, so the old stream lets the id go.
+			s.release(old, r.id)
+		}
 	}
 	st := newEventStream(s.nextStream)
 	s.nextStream++

@@ -380,3 +380,36 @@ func TestHTTPServerKeepsIdleStreamsAlive(t *testing.T) {
 		t.Fatalf("an idle GET stream sent %q, %v; want a keep-alive comment", line, err)
 	}
 }
+
+func TestHTTPServerLetsACancelledRequestIDBeUsedAgain(t *testing.T) {
+	s := newTestHTTPServer(t, HTTPServerConfig{})
+	sid := s.initialize()
+	first := s.do(http.MethodPost, `{"jsonrpc":"2.0","id":7,"method":"slow"}`, HeaderSessionID, sid)
+	defer first.Body.Close()
+	br := bufio.NewReader(first.Body)
+	readServerEvent(t, br) // priming: the request is in flight
+
+	again := s.do(http.MethodPost, `{"jsonrpc":"2.0","id":7,"method":"slow"}`, HeaderSessionID, sid)
+	again.Body.Close()
+	if again.StatusCode != http.StatusBadRequest {
+		t.Fatalf("id 7 again while in flight: status %d, want 400", again.StatusCode)
+	}
+	cancel := s.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, HeaderSessionID, sid)
+	cancel.Body.Close()
+	// The cancelled request's stream stays open for a late answer...
+	second := s.do(http.MethodPost, `{"jsonrpc":"2.0","id":7,"method":"slow"}`, HeaderSessionID, sid)
+	defer second.Body.Close()
+	if second.StatusCode != http.StatusOK {
+		t.Fatalf("id 7 after its cancel: status %d, want 200", second.StatusCode)
+	}
+	// ...until its id is used again.
+	if _, err := nextServerEvent(br); err != io.EOF {
+		t.Fatalf("the cancelled request's stream: %v; want it ended once its id was reused", err)
+	}
+	close(s.peer(sid).release)
+	br2 := bufio.NewReader(second.Body)
+	readServerEvent(t, br2)
+	if e := readServerEvent(t, br2); !strings.Contains(e.data, `"id":7,"result"`) {
+		t.Fatalf("the new request 7's stream: %+v", e)
+	}
+}
