@@ -35,7 +35,7 @@ type httpSession struct {
 	// cancelled holds unanswered request ids the client cancelled: their
 	// streams stay open for late answers, but the ids may be used again.
 	cancelled map[string]bool
-	writerGen  uint64
+	writerGen uint64
 }
 
 var _ RequestStreamCloser = (*httpSession)(nil)
