@@ -28,21 +28,26 @@ func TestGoSDKClientAgainstDemoServerOverHTTP(t *testing.T) {
 	}
 	for _, c := range []struct{ flag, path string }{{"--http", "/mcp"}, {"--sse", "/sse"}} {
 		t.Run(strings.TrimPrefix(c.flag, "--"), func(t *testing.T) {
-			url, stderr := startDemoServer(t, bin, c.flag)
+			url, stderr := startDemoServer(t, bin, c.flag, "--conformance-tools")
 			if !strings.HasSuffix(url, c.path) {
 				t.Fatalf("demo server URL %s, want one ending in %s", url, c.path)
 			}
 			args := []string{"-url", url}
+			want := []string{"connected: mcpoke-demo", "tools: [sleep", "echo: hello over HTTP", "4 progress notifications", "cancelled: sleep"}
 			if c.flag == "--sse" {
 				args = append(args, "-sse")
+			} else {
+				// The SDK resumes a stream the server closed, with Last-Event-ID.
+				args = append(args, "-reconnect")
+				want = append(want, "resumed: Reconnection test completed successfully")
 			}
 			out, err := exec.Command(client, args...).CombinedOutput()
 			if err != nil {
 				t.Fatalf("Go SDK client: %v\n%s\ndemo server:\n%s", err, out, stderr())
 			}
-			for _, want := range []string{"connected: mcpoke-demo", "tools: [sleep", "echo: hello over HTTP", "4 progress notifications", "cancelled: sleep"} {
-				if !strings.Contains(string(out), want) {
-					t.Errorf("client output lacks %q:\n%s", want, out)
+			for _, w := range want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("client output lacks %q:\n%s", w, out)
 				}
 			}
 			if c.flag == "--http" {
@@ -52,12 +57,12 @@ func TestGoSDKClientAgainstDemoServerOverHTTP(t *testing.T) {
 	}
 }
 
-// startDemoServer runs `mcpoke demo-server FLAG 127.0.0.1:0` and returns
+// startDemoServer runs `mcpoke demo-server FLAG 127.0.0.1:0 EXTRA...` and returns
 // the URL it printed and a function returning its stderr so far. The
 // server gets SIGINT at the end of the test and must exit promptly.
-func startDemoServer(t *testing.T, bin, flag string) (string, func() string) {
+func startDemoServer(t *testing.T, bin, flag string, extra ...string) (string, func() string) {
 	t.Helper()
-	cmd := exec.Command(bin, "demo-server", flag, "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"demo-server", flag, "127.0.0.1:0"}, extra...)...)
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -22,17 +22,18 @@ import (
 func main() {
 	url := flag.String("url", "", "the server's MCP endpoint, such as http://127.0.0.1:8080/mcp")
 	sse := flag.Bool("sse", false, "use the legacy HTTP+SSE transport; -url is then the SSE endpoint")
+	reconnect := flag.Bool("reconnect", false, "also call test_reconnection (demo-server --conformance-tools), whose answer arrives only on the resumed stream")
 	flag.Parse()
 	if *url == "" {
 		log.Fatal("usage: client -url http://HOST:PORT/mcp [-sse]")
 	}
-	if err := run(*url, *sse); err != nil {
+	if err := run(*url, *sse, *reconnect); err != nil {
 		fmt.Fprintln(os.Stderr, "gosdk client:", err)
 		os.Exit(1)
 	}
 }
 
-func run(url string, sse bool) error {
+func run(url string, sse, reconnect bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var progress atomic.Int32
@@ -78,6 +79,14 @@ func run(url string, sse bool) error {
 		return fmt.Errorf("echo answered %q", text)
 	}
 	fmt.Println("echo: hello over HTTP")
+
+	if reconnect {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_reconnection", Arguments: map[string]any{}})
+		if err != nil {
+			return fmt.Errorf("test_reconnection: %w", err)
+		}
+		fmt.Printf("resumed: %s\n", res.Content[0].(*mcp.TextContent).Text)
+	}
 
 	params := &mcp.CallToolParams{Name: "sleep", Arguments: map[string]any{"seconds": 0.2, "steps": 4}}
 	params.SetProgressToken("gosdk-1")
