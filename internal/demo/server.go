@@ -59,7 +59,13 @@ func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Option
 		sessionID = sessionID[:8]
 	}
 	srv.log = srv.log.With("session", sessionID)
-	return srv.serve(conn)
+	srv.log.Info("session started")
+	s := srv.serve(conn)
+	go func() {
+		<-s.Done()
+		srv.log.Info("session ended")
+	}()
+	return s
 }
 
 func newServer(log io.Writer) *server {
