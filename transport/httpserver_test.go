@@ -413,3 +413,33 @@ func TestHTTPServerLetsACancelledRequestIDBeUsedAgain(t *testing.T) {
 		t.Fatalf("the new request 7's stream: %+v", e)
 	}
 }
+
+func TestHTTPServerBoundsSessionsAndEndsThemOnClose(t *testing.T) {
+	s := newTestHTTPServer(t, HTTPServerConfig{MaxSessions: 2})
+	a := s.initialize()
+	s.initialize()
+	resp := s.do(http.MethodPost, initializeBody)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a third session: status %d, want 503", resp.StatusCode)
+	}
+	del := s.do(http.MethodDelete, "", HeaderSessionID, a)
+	del.Body.Close()
+	c := s.initialize() // room again
+
+	get := s.do(http.MethodGet, "", HeaderSessionID, c)
+	defer get.Body.Close()
+	br := bufio.NewReader(get.Body)
+	readServerEvent(t, br)
+	closed := make(chan struct{})
+	go func() { _ = s.h.Close(); close(closed) }()
+	if _, err := nextServerEvent(br); err != io.EOF {
+		t.Fatalf("an open GET stream after Close: %v; want it ended", err)
+	}
+	<-closed
+	resp = s.do(http.MethodPost, initializeBody)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("initialize after Close: status %d, want 503", resp.StatusCode)
+	}
+}
