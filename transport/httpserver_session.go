@@ -136,10 +136,8 @@ func (s *httpSession) noteCancel(id string) {
 func (s *httpSession) finish(st *eventStream) {
 	s.finished = append(s.finished, st.num)
 	for len(s.finished) > s.srv.maxFinished {
-		old := s.streams[s.finished[0]]
-		if old != nil && old.writer == 0 {
-			delete(s.streams, old.num)
-		}
+		// A writer still sending it holds its own pointer and finishes.
+		delete(s.streams, s.finished[0])
 		s.finished = s.finished[1:]
 	}
 }
