@@ -9,14 +9,29 @@ import (
 	"github.com/mcpoke/mcpoke/internal/demo"
 )
 
+// demoServerFlags choose the demo server's transports.
+type demoServerFlags struct {
+	http, sse   string
+	allowRemote bool
+	conformance bool
+}
+
 func newDemoServerCommand() *cobra.Command {
-	return &cobra.Command{
+	var f demoServerFlags
+	cmd := &cobra.Command{
 		Use:   connect.DemoServerArg,
-		Short: "Run the built-in demo MCP server on stdin and stdout",
+		Short: "Run the built-in demo MCP server on stdin and stdout, or over HTTP",
 		Long: `Run the built-in demo MCP server over stdio, as any MCP client would start it.
 mcpoke starts it by itself when no server is given. Its log, including every
 cancellation it receives (request id, tool, reason, how long the work had run),
 goes to stderr.
+
+With --http it serves Streamable HTTP (protocols 2025-03-26 to 2025-11-25) at
+http://ADDR/mcp, with sessions, the GET stream and resumable streams; with
+--sse the legacy HTTP+SSE transport (2024-11-05) at http://ADDR/sse. Both may
+be given. Port 0 picks a free port; the URL is printed on stderr. Only
+loopback addresses are served unless --allow-remote; requests from pages of
+other sites (Origin) are refused either way. There is no authentication.
 
 Tools:
   sleep     {seconds=10, steps=10}        progress each step; stops when cancelled, no response
@@ -25,9 +40,16 @@ Tools:
   echo      {text}                        answers at once with the text
   fail      {mode=tool-error|rpc-error}   an isError result, or a JSON-RPC error`,
 		Example: `  # Use it from another client's config
-  {"mcpServers": {"mcpoke-demo": {"command": "mcpoke", "args": ["demo-server"]}}}`,
+  {"mcpServers": {"mcpoke-demo": {"command": "mcpoke", "args": ["demo-server"]}}}
+
+  # Serve it over HTTP, then poke it
+  mcpoke demo-server --http 127.0.0.1:8080
+  mcpoke --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.http != "" || f.sse != "" {
+				return serveDemoHTTP(cmd.Context(), cmd.ErrOrStderr(), f)
+			}
 			// Serve ends with stdin; a signal ends the process sooner.
 			done := make(chan error, 1)
 			go func() { done <- demo.Serve(os.Stdin, os.Stdout, os.Stderr) }()
@@ -39,4 +61,10 @@ Tools:
 			}
 		},
 	}
+	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port) on path /mcp")
+	cmd.Flags().StringVar(&f.sse, "sse", "", "serve the legacy HTTP+SSE transport at `ADDR` on paths /sse and /messages")
+	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "allow an address other machines can reach (no authentication!)")
+	cmd.Flags().BoolVar(&f.conformance, "conformance-tools", false,
+		"over HTTP, add the tools the official MCP conformance suite calls by name (test_simple_text, test_error_handling, test_tool_with_progress, test_reconnection)")
+	return cmd
 }

@@ -33,6 +33,7 @@ const instructions = "mcpoke demo server: call sleep and cancel it, stubborn to 
 type server struct {
 	log   *slog.Logger
 	tools []*tool
+	conn  transport.Conn // set by serve
 	// ignoring, if set, is called by stubborn once its request ignores
 	// cancellation, before its work starts; the call may block. Tests use
 	// it to cancel at a known point instead of after a sleep.
@@ -46,6 +47,27 @@ func NewSession(conn transport.Conn, log io.Writer) *session.Session {
 	return newServer(log).serve(conn)
 }
 
+// ServeConn serves the demo server on the conn of one session of an HTTP
+// transport. Its log lines carry the session's id, shortened, so the
+// cancels of concurrent clients can be told apart.
+func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Options) *session.Session {
+	srv := newServer(log)
+	if opts.ConformanceTools {
+		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+	}
+	if len(sessionID) > 8 {
+		sessionID = sessionID[:8]
+	}
+	srv.log = srv.log.With("session", sessionID)
+	srv.log.Info("session started")
+	s := srv.serve(conn)
+	go func() {
+		<-s.Done()
+		srv.log.Info("session ended")
+	}()
+	return s
+}
+
 func newServer(log io.Writer) *server {
 	if log == nil {
 		log = io.Discard
@@ -57,6 +79,7 @@ func newServer(log io.Writer) *server {
 }
 
 func (srv *server) serve(conn transport.Conn) *session.Session {
+	srv.conn = conn
 	return session.New(conn, session.Config{
 		Logger:     srv.log,
 		DrainOnEOF: time.Second,

@@ -23,7 +23,11 @@ type tool struct {
 // Each definition is read back as a client would read it, which compiles
 // its schema once and fixes the entry tools/list sends.
 func allTools() []*tool {
-	tools := []*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool()}
+	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool()})
+}
+
+// prepareTools reads each definition back as a client would.
+func prepareTools(tools []*tool) []*tool {
 	for _, t := range tools {
 		entry, err := json.Marshal(t.Tool)
 		if err == nil {
