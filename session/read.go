@@ -58,6 +58,7 @@ func (s *Session) handleFrame(frame []byte) {
 			s.noise(frame, 0, "invalid batch")
 			return
 		}
+		s.checkBatch(frame)
 		for _, m := range batch {
 			s.handleMessage(m)
 		}
@@ -76,15 +77,34 @@ func (s *Session) handleMessage(frame []byte) {
 		s.noise(frame, 0, "not a JSON-RPC message: "+err.Error())
 		return
 	}
+	kinds, details := envelopeViolations(&m)
+	if len(kinds) > 0 && !m.isResponse() {
+		s.mu.Lock()
+		for i, k := range kinds {
+			s.violate(nil, k, m.ID, frame, details[i])
+		}
+		s.mu.Unlock()
+	}
 	switch {
 	case m.isResponse():
-		s.handleResponse(&m, frame)
+		s.handleResponse(&m, frame, kinds, details)
 	case m.isRequest():
 		s.handleRequest(&m)
 	case m.isNotification():
 		s.handleNotification(&m, frame)
 	default:
 		s.noise(frame, 0, "not a JSON-RPC request, response or notification")
+	}
+}
+
+// checkBatch flags a batch under a protocol version without batches; its
+// messages are handled all the same, so that what the peer meant is seen.
+func (s *Session) checkBatch(frame []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v := s.protocolVersion(); !BatchesAllowed(v) {
+		s.violate(nil, ViolationBatch, nil, frame, "a batch (JSON array of messages) under protocol "+v+
+			", which allows only single messages; its messages were handled one by one")
 	}
 }
 
