@@ -18,6 +18,9 @@ type Options struct {
 	Demo bool
 	// Timeout applies to new calls until changed with the timeout key.
 	Timeout time.Duration
+	// Force lists tools even when the server did not declare the tools
+	// capability (--force).
+	Force bool
 	// MaxRows is how many finished requests the table keeps; default
 	// 10,000, like the session.
 	MaxRows int

@@ -129,7 +129,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 	defer srv.Close()
-	_, params, err := prepareTool(ctx, srv, toolName, args, stderr)
+	_, params, err := prepareTool(ctx, srv, toolName, args, stderr, g.force)
 	if err != nil {
 		return err
 	}
