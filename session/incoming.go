@@ -274,6 +274,14 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 	}
 }
 
+// CheckProgressValue reads the progress member of notifications/progress
+// (nil when absent): a finite number, or the flaw it has. The transcript
+// writer judges progress by it, as the session does.
+func CheckProgressValue(raw json.RawMessage) (float64, ViolationKind) {
+	f, flaw, _ := progressValue(raw)
+	return f, flaw
+}
+
 // progressValue reads the progress member: a finite number, or a flaw
 // and why.
 func progressValue(raw json.RawMessage) (float64, ViolationKind, string) {
