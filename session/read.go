@@ -32,7 +32,7 @@ func (s *Session) handleInbound(m transport.Message) {
 	case wire.KindFrame:
 		s.handleFrame(m.Data)
 	case wire.KindNoise:
-		s.noise(m.Data, 0, "not JSON")
+		s.noise(m.Data, 0, WhyNotJSON)
 	case wire.KindOversize:
 		s.noise(m.Data, m.Size, "frame over the size limit, skipped")
 	case wire.KindStderr:
@@ -41,6 +41,11 @@ func (s *Session) handleInbound(m transport.Message) {
 		s.mu.Unlock()
 	}
 }
+
+// WhyNotJSON is NoiseArrived.Why for a line that is not JSON at all; any
+// other Why (with Oversize 0) is JSON that is not a usable JSON-RPC
+// message.
+const WhyNotJSON = "not JSON"
 
 func (s *Session) noise(line []byte, oversize int, why string) {
 	s.mu.Lock()
@@ -69,7 +74,7 @@ func (s *Session) handleFrame(frame []byte) {
 
 func (s *Session) handleMessage(frame []byte) {
 	if !json.Valid(frame) {
-		s.noise(frame, 0, "not JSON")
+		s.noise(frame, 0, WhyNotJSON)
 		return
 	}
 	var m wireMessage
