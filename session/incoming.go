@@ -219,7 +219,7 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 		Message  string          `json:"message"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		s.noise(params, 0, fmt.Sprintf("malformed progress notification: %v", err))
+		s.noise(params, 0, "malformed progress notification: "+jsonProblem(err))
 		return
 	}
 	token, err := ParseID(p.Token)
@@ -272,6 +272,19 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 			"progress for request "+r.info.ID.String()+" after its response ("+r.info.State.String()+"): progress must stop at completion")
 		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
 	}
+}
+
+// jsonProblem says in words what encoding/json found wrong, without Go's
+// type names.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	if te.Field == "" {
+		return "params is a " + te.Value + ", not an object"
+	}
+	return te.Field + " is a " + te.Value + ", which is the wrong type"
 }
 
 // CheckProgressValue reads the progress member of notifications/progress

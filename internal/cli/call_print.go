@@ -41,7 +41,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))
 	}
 	if len(r.Stray) > 0 {
-		line("stray", "%d responses or progress for no request in flight", len(r.Stray))
+		line("stray", "%s for no request in flight (responses, or progress after the response)", plural(len(r.Stray), "message"))
 	}
 	printConnection(line, r)
 	if r.Result != nil {
