@@ -148,7 +148,7 @@ func fractionalNumber(raw []byte) bool {
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
 		return false
 	}
-	if bytes.IndexAny(raw, ".eE") < 0 {
+	if !bytes.ContainsAny(raw, ".eE") {
 		return false
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
