@@ -17,7 +17,7 @@ const wireLogSize = 5000
 
 // maxCheckedFrame bounds the frames the wire log checks for protocol
 // violations (⚠) as it draws them: a huge frame would cost each frame.
-const maxCheckedFrame = 64 << 10
+const maxCheckedFrame = 16 << 10
 
 // wireLog lists every frame in and out with its time and direction;
 // enter shows the selected frame as pretty JSON.
