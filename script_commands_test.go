@@ -197,12 +197,15 @@ type transcriptLine struct {
 	Msg  json.RawMessage `json:"msg"`
 	Raw  *string         `json:"raw"`
 	Note string          `json:"note"`
+	// Violations name the rules an inbound frame broke.
+	Violations []string `json:"violations"`
 }
 
-// fields flattens a line for filters: dir, note, method, id, requestId,
-// token and raw, ids as JSON text so that 3 and "3" differ.
+// fields flattens a line for filters: dir, note, violations (joined by
+// commas), method, id, requestId, token and raw, ids as JSON text so that
+// 3 and "3" differ.
 func (l transcriptLine) fields() map[string]string {
-	f := map[string]string{"dir": l.Dir, "note": l.Note}
+	f := map[string]string{"dir": l.Dir, "note": l.Note, "violations": strings.Join(l.Violations, ",")}
 	if l.Raw != nil {
 		f["raw"] = *l.Raw
 	}
@@ -255,7 +258,7 @@ func readTranscript(ts *testscript.TestScript, file string) []transcriptLine {
 			ts.Fatalf("%s:%d: dir %q", file, n, l.Dir)
 		}
 		switch l.Note {
-		case "", "late", "stray", "duplicate", "noise":
+		case "", "late", "stray", "duplicate", "noise", "forced":
 		default:
 			ts.Fatalf("%s:%d: note %q", file, n, l.Note)
 		}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,15 +106,19 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	}
 	id := IntID(s.nextID)
 	s.nextID++
+	var token ID
 	if !s.cfg.NoProgressTokens && !opts.NoProgressToken && method != "initialize" {
 		if p, err = withProgressToken(p, id); err != nil {
 			s.mu.Unlock()
 			return nil, err
 		}
+		if t := bytes.TrimSpace(p); len(t) > 0 && t[0] == '{' {
+			token = id // positional params cannot carry one
+		}
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
 	r := &request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
-		Params: p, State: Pending, Started: s.clock.Now()}}
+		Params: p, State: Pending, Started: s.clock.Now()}, token: token}
 	s.table.add(r)
 	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
 	if len(s.subs) > 0 {

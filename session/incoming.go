@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -63,6 +64,13 @@ func (s *Session) handleRequest(m *wireMessage) {
 	id, err := ParseID(m.ID)
 	if err != nil {
 		_ = s.send(appendError(nil, ID{}, &RPCError{Code: CodeInvalidRequest, Message: "invalid request id: " + string(m.ID)}))
+		return
+	}
+	if fractionalNumber(m.ID) {
+		// Flagged by handleMessage. The id is echoed, so that the peer can
+		// tell which of its requests was refused.
+		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest,
+			Message: "invalid request id " + id.String() + ": MCP request ids are strings or integers"}))
 		return
 	}
 	h := s.cfg.Handlers[m.Method]
@@ -198,27 +206,35 @@ func (s *Session) handleCancelled(params json.RawMessage) {
 	s.setState(r, Cancelled, p.Reason)
 }
 
-// handleProgress applies notifications/progress to the request whose
-// token it carries. Our tokens are our request ids.
+// handleProgress applies notifications/progress to the request that was
+// sent with its token, matched by the token's exact JSON text: token "1"
+// is not request 1's, and a request sent without a token has no progress.
+// Progress without a finite number, or not above the one before, is
+// recorded with its Flaw and flagged; progress after the response is
+// stray and flagged.
 func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.Time) {
 	var p struct {
 		Token    json.RawMessage `json:"progressToken"`
-		Progress float64         `json:"progress"`
+		Progress json.RawMessage `json:"progress"`
 		Total    *float64        `json:"total"`
 		Message  string          `json:"message"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		s.noise(params, 0, fmt.Sprintf("malformed progress notification: %v", err), now)
+		s.noise(params, 0, "malformed progress notification: "+jsonProblem(err), now)
 		return
 	}
-	// Our tokens are our ids, matched by exact JSON text: token "1" is
-	// not request 1's.
 	token, err := ParseID(p.Token)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var r *request
 	if err == nil {
-		r = s.table.outgoing(token.raw)
+		if r = s.table.outgoing(token.raw); r != nil && r.token != token {
+			r = nil
+		}
+	}
+	if fractionalNumber(p.Token) {
+		s.violate(nil, ViolationNonIntegerID, p.Token, frame,
+			"progressToken "+clipText(string(p.Token), 40)+" is not an integer; MCP tokens are strings or integers")
 	}
 	if r == nil {
 		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
@@ -226,8 +242,21 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 	}
 	switch r.info.State {
 	case Pending:
-		pr := Progress{At: now, Progress: p.Progress, Total: p.Total, Message: p.Message}
-		r.info.Progress = &pr
+		pr := Progress{At: now, Total: p.Total, Message: p.Message}
+		var why string
+		switch pr.Progress, pr.Flaw, why = progressValue(p.Progress); {
+		case pr.Flaw != NoViolation:
+		case r.info.Progress != nil && pr.Progress <= r.info.Progress.Progress:
+			pr.Flaw = ViolationProgressNotIncreasing
+			why = fmt.Sprintf("progress %s after %s: it must increase with each notification",
+				formatFloat(pr.Progress), formatFloat(r.info.Progress.Progress))
+		}
+		if pr.Flaw != NoViolation {
+			s.violate(r, pr.Flaw, p.Token, frame, why)
+		}
+		if pr.Flaw != ViolationProgressMissing && pr.Flaw != ViolationProgressNotNumber {
+			r.info.Progress = &pr // the latest value that is one
+		}
 		r.info.ProgressCount++
 		if len(r.info.ProgressHistory) < maxProgressHistory {
 			r.info.ProgressHistory = append(r.info.ProgressHistory, pr)
@@ -239,6 +268,46 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 	case Cancelling, Cancelled, TimedOut:
 		s.late(r, LateProgress, now, frame)
 	default:
+		s.violate(r, ViolationProgressAfterResponse, p.Token, frame,
+			"progress for request "+r.info.ID.String()+" after its response ("+r.info.State.String()+"): progress must stop at completion")
 		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
 	}
 }
+
+// jsonProblem says in words what encoding/json found wrong, without Go's
+// type names.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	if te.Field == "" {
+		return "params is a " + te.Value + ", not an object"
+	}
+	return te.Field + " is a " + te.Value + ", which is the wrong type"
+}
+
+// CheckProgressValue reads the progress member of notifications/progress
+// (nil when absent): a finite number, or the flaw it has. The transcript
+// writer judges progress by it, as the session does.
+func CheckProgressValue(raw json.RawMessage) (float64, ViolationKind) {
+	f, flaw, _ := progressValue(raw)
+	return f, flaw
+}
+
+// progressValue reads the progress member: a finite number, or a flaw
+// and why.
+func progressValue(raw json.RawMessage) (float64, ViolationKind, string) {
+	if raw == nil {
+		return 0, ViolationProgressMissing, "notifications/progress has no progress member"
+	}
+	var f float64
+	// null decodes as nothing at all: check it first.
+	if err := json.Unmarshal(raw, &f); string(raw) == "null" || err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, ViolationProgressNotNumber, "progress " + clipText(string(raw), 40) + " is not a finite number"
+	}
+	return f, NoViolation, ""
+}
+
+// formatFloat writes f as JSON would.
+func formatFloat(f float64) string { return string(appendFloat(nil, f)) }

@@ -62,6 +62,9 @@ func (s *Session) Initialize(ctx context.Context, opts InitializeOptions) (PeerI
 		Capabilities    json.RawMessage `json:"capabilities"`
 		ClientInfo      Implementation  `json:"clientInfo"`
 	}{opts.ProtocolVersion, opts.Capabilities, opts.ClientInfo}
+	s.mu.Lock()
+	s.offered = opts.ProtocolVersion
+	s.mu.Unlock()
 	res, err := s.Do(ctx, "initialize", params, CallOptions{NoProgressToken: true})
 	if err != nil {
 		return PeerInfo{}, fmt.Errorf("initialize: %w", err)
@@ -80,6 +83,16 @@ func (s *Session) Initialize(ctx context.Context, opts InitializeOptions) (PeerI
 		return peer, fmt.Errorf("initialized notification: %w", err)
 	}
 	return peer, nil
+}
+
+// protocolVersion is the version the rules of the wire follow: the one
+// negotiated, or while initialize is answered the one offered; "" when
+// unknown (a server side session). Callers hold s.mu.
+func (s *Session) protocolVersion() string {
+	if s.peer.ProtocolVersion != "" {
+		return s.peer.ProtocolVersion
+	}
+	return s.offered
 }
 
 // Peer returns what the server said in initialize; zero before.

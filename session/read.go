@@ -39,7 +39,7 @@ func (s *Session) handleInbound(m transport.Message) {
 	case wire.KindFrame:
 		s.handleFrame(m.Data, at)
 	case wire.KindNoise:
-		s.noise(m.Data, 0, "not JSON", at)
+		s.noise(m.Data, 0, WhyNotJSON, at)
 	case wire.KindOversize:
 		s.noise(m.Data, m.Size, "frame over the size limit, skipped", at)
 	case wire.KindStderr:
@@ -48,6 +48,11 @@ func (s *Session) handleInbound(m transport.Message) {
 		s.mu.Unlock()
 	}
 }
+
+// WhyNotJSON is NoiseArrived.Why for a line that is not JSON at all; any
+// other Why (with Oversize 0) is JSON that is not a usable JSON-RPC
+// message.
+const WhyNotJSON = "not JSON"
 
 func (s *Session) noise(line []byte, oversize int, why string, at time.Time) {
 	s.mu.Lock()
@@ -65,6 +70,7 @@ func (s *Session) handleFrame(frame []byte, at time.Time) {
 			s.noise(frame, 0, "invalid batch", at)
 			return
 		}
+		s.checkBatch(frame)
 		for _, m := range batch {
 			s.handleMessage(m, at)
 		}
@@ -75,7 +81,7 @@ func (s *Session) handleFrame(frame []byte, at time.Time) {
 
 func (s *Session) handleMessage(frame []byte, at time.Time) {
 	if !json.Valid(frame) {
-		s.noise(frame, 0, "not JSON", at)
+		s.noise(frame, 0, WhyNotJSON, at)
 		return
 	}
 	var m wireMessage
@@ -83,15 +89,34 @@ func (s *Session) handleMessage(frame []byte, at time.Time) {
 		s.noise(frame, 0, "not a JSON-RPC message: "+err.Error(), at)
 		return
 	}
+	kinds, details := envelopeViolations(&m)
+	if len(kinds) > 0 && !m.isResponse() {
+		s.mu.Lock()
+		for i, k := range kinds {
+			s.violate(nil, k, m.ID, frame, details[i])
+		}
+		s.mu.Unlock()
+	}
 	switch {
 	case m.isResponse():
-		s.handleResponse(&m, frame, at)
+		s.handleResponse(&m, frame, kinds, details, at)
 	case m.isRequest():
 		s.handleRequest(&m)
 	case m.isNotification():
 		s.handleNotification(&m, frame, at)
 	default:
 		s.noise(frame, 0, "not a JSON-RPC request, response or notification", at)
+	}
+}
+
+// checkBatch flags a batch under a protocol version without batches; its
+// messages are handled all the same, so that what the peer meant is seen.
+func (s *Session) checkBatch(frame []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v := s.protocolVersion(); !BatchesAllowed(v) {
+		s.violate(nil, ViolationBatch, nil, frame, "a batch (JSON array of messages) under protocol "+v+
+			", which allows only single messages; its messages were handled one by one")
 	}
 }
 

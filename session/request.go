@@ -11,6 +11,10 @@ type Progress struct {
 	Progress float64   `json:"progress"`
 	Total    *float64  `json:"total,omitempty"`
 	Message  string    `json:"message,omitempty"`
+	// Flaw is the rule this notification broke, if any. With
+	// ViolationProgressMissing or ViolationProgressNotNumber there is no
+	// value: Progress is 0 and must not be shown as one.
+	Flaw ViolationKind `json:"flaw,omitempty"`
 }
 
 // LateKind says what kind of late or stray traffic arrived.
@@ -80,7 +84,8 @@ type RequestInfo struct {
 	// Ended is when the state became final.
 	Ended time.Time
 
-	// Progress is the latest progress; ProgressCount counts them all, and
+	// Progress is the latest progress with a value (see Progress.Flaw);
+	// ProgressCount counts every notification, and
 	// ProgressHistory keeps the first maxProgressHistory.
 	Progress        *Progress
 	ProgressCount   int

@@ -2,28 +2,41 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
 	"time"
 )
 
 // handleResponse settles the request a response answers, or records the
-// response as late, duplicate or stray.
-func (s *Session) handleResponse(m *wireMessage, frame []byte, now time.Time) {
+// response as late, duplicate or stray. kinds and details are the
+// envelope's violations (envelopeViolations), flagged here because here
+// the request they concern is known. A response with both result and
+// error, or with a malformed error object, fails a pending request with
+// words that say so; no error code is made up.
+func (s *Session) handleResponse(m *wireMessage, frame []byte, kinds []ViolationKind, details []string, now time.Time) {
 	kind := LateResponse
 	var rpcErr *RPCError
+	unusable := "" // why a pending request cannot take this response
 	if m.Error != nil {
 		kind = LateError
-		rpcErr = &RPCError{}
-		if err := json.Unmarshal(m.Error, rpcErr); err != nil {
-			rpcErr = &RPCError{Code: CodeInternalError, Message: "malformed error object: " + string(m.Error)}
+		var why string
+		if rpcErr, why = parseErrorObject(m.Error); why != "" {
+			unusable = "malformed error object from the server (" + why + "): " + truncate(m.Error, 200)
+			kinds, details = append(kinds, ViolationMalformedError), append(details, unusable)
 		}
+	}
+	if m.Result != nil && m.Error != nil {
+		unusable = "the server sent both result and error in one response, which JSON-RPC forbids; neither was used: " +
+			truncate(frame, 200)
+		kinds, details = append(kinds, ViolationResultAndError), append(details, unusable)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Index by the id's exact JSON text: "1" never finds request 1. The
 	// conversion in a map index does not allocate.
 	r := s.table.outgoing(string(m.ID))
+	for i, k := range kinds {
+		s.violate(r, k, m.ID, frame, details[i])
+	}
 	if r == nil {
 		id, _ := ParseID(m.ID)
 		s.emit(StrayArrived{At: now, Kind: kind, ID: id, Data: frame})
@@ -32,13 +45,17 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte, now time.Time) {
 	}
 	switch r.info.State {
 	case Pending:
-		if rpcErr != nil {
+		switch {
+		case unusable != "":
+			r.info.Failure = unusable
+			s.setState(r, Failed, unusable)
+		case rpcErr != nil:
 			r.info.Error = rpcErr
 			s.setState(r, Failed, rpcErr.Error())
-			return
+		default:
+			r.info.Result = m.Result
+			s.setState(r, Completed, "")
 		}
-		r.info.Result = m.Result
-		s.setState(r, Completed, "")
 	case Cancelling, Cancelled, TimedOut:
 		s.late(r, kind, now, frame)
 	default:

@@ -122,6 +122,7 @@ type Session struct {
 	closing  bool // Close was called
 	closeErr error
 	peer     PeerInfo
+	offered  string // the protocol version Initialize offered
 
 	// onIllegalMove, when set, receives illegal state changes instead of
 	// the default (see illegalMove); the interleavings test sets it.
@@ -140,6 +141,10 @@ type request struct {
 	timeout         time.Duration
 	resetOnProgress bool
 	stopCtxWatch    func() bool
+
+	// token is the progressToken sent with the request; zero when none.
+	// Progress is matched by it, never by the request's id.
+	token ID
 
 	written      bool // the request frame was handed to the transport
 	cancelQueued bool // Cancel came before it was written

@@ -38,9 +38,11 @@ func initializeCmd(gen int, conn *connect.Conn) tea.Cmd {
 
 // listToolsCmd lists the tools; their input schemas are read and
 // compiled as they are listed, so that opening the editor costs nothing.
-func listToolsCmd(gen int, s *session.Session) tea.Cmd {
+// A server without the tools capability is sent nothing unless force: the
+// error (mcp.ErrNotDeclared) says why, in the tools pane.
+func listToolsCmd(gen int, s *session.Session, force bool) tea.Cmd {
 	return func() tea.Msg {
-		list, err := mcp.ListTools(context.Background(), s, mcp.ListOptions{})
+		list, err := mcp.ListTools(context.Background(), s, mcp.ListOptions{Force: force})
 		return toolsListedMsg{forGen: forGen{gen}, tools: list.Tools, incomplete: list.Incomplete, err: err}
 	}
 }

@@ -48,7 +48,7 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	if m.gen > 1 {
 		m.setStatus("reconnected: a new server and session", false)
 	}
-	return listToolsCmd(m.gen, m.conn.Session)
+	return listToolsCmd(m.gen, m.conn.Session, m.opts.Force)
 }
 
 // sessionClosed shows why the session ended; pending requests were

@@ -35,6 +35,10 @@ type feedBatch struct {
 	StderrDropped int
 	Noise         int
 	StrayDropped  int
+	// Violations counts the protocol violations; LastViolation is the
+	// newest, for the status line.
+	Violations    int
+	LastViolation session.Violation
 	Wire          []wire.Record
 	WireDropped   int
 	// Events counts the raw events folded into this batch.
@@ -202,6 +206,9 @@ func (f *eventFeed) add(e session.Event) {
 		}
 	case session.NoiseArrived:
 		b.Noise++
+	case session.Violation:
+		b.Violations++
+		b.LastViolation = e
 	default:
 		b.Items = append(b.Items, e)
 	}

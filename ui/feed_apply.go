@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/session"
@@ -39,6 +41,14 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		case session.Closed:
 			m.sessionClosed(e)
 		}
+	}
+	if b.Violations > 0 {
+		v := b.LastViolation
+		text := "protocol violation by the server: " + v.Kind.String() + ": " + v.Detail
+		if b.Violations > 1 {
+			text = fmt.Sprintf("%d protocol violations by the server; the last: %s: %s", b.Violations, v.Kind, v.Detail)
+		}
+		m.setStatus(text, true)
 	}
 	for seq, n := range b.Duplicates {
 		m.store.duplicated(seq, n)

@@ -5,6 +5,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -146,6 +148,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case toolsListedMsg:
 		m.tools.SetTools(msg.tools, msg.err)
 		switch {
+		case errors.Is(msg.err, mcp.ErrNotDeclared): // nothing was sent, so nothing failed
+			m.setStatus(msg.err.Error(), true)
 		case msg.err != nil:
 			m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
 		case msg.incomplete != nil:

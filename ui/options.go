@@ -16,6 +16,9 @@ type Options struct {
 	Connect func(context.Context) (*connect.Conn, error)
 	// Demo marks the built-in demo server: the first run shows a hint.
 	Demo bool
+	// Force lists tools even when the server did not declare the tools
+	// capability (--force).
+	Force bool
 
 	// The tests of this package set these for deterministic screens.
 

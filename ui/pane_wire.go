@@ -9,10 +9,15 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/wire"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // wireLogSize is how many records the wire log keeps, newest.
 const wireLogSize = 5000
+
+// maxCheckedFrame bounds the frames the wire log checks for protocol
+// violations (⚠) as it draws them: a huge frame would cost each frame.
+const maxCheckedFrame = 16 << 10
 
 // wireLog lists every frame in and out with its time and direction;
 // enter shows the selected frame as pretty JSON.
@@ -138,7 +143,13 @@ func (w *wireLog) Toggle() {
 	}
 	r := w.records[w.cursor]
 	w.expanded = true
-	w.expLines = wrapLines(w.describe(r)+"\n"+prettyJSON(r.Data), w.width)
+	head := w.describe(r)
+	if r.Dir == wire.In && len(r.Data) <= maxCheckedFrame {
+		for _, k := range session.CheckMessage(r.Data) {
+			head += " violates " + k.String()
+		}
+	}
+	w.expLines = wrapLines(head+"\n"+prettyJSON(r.Data), w.width)
 	w.exp = scroller{total: len(w.expLines), height: w.rows()}
 }
 
@@ -153,6 +164,8 @@ func (w *wireLog) describe(r wire.Record) string {
 		return st.Muted.Render(at) + " " + st.WireNoise.Render(fmt.Sprintf("← oversize %s, skipped", byteSize(r.Size)))
 	case r.Dir == wire.Out:
 		return st.Muted.Render(at) + " " + st.WireOut.Render("→ out  ")
+	case len(r.Data) <= maxCheckedFrame && len(session.CheckMessage(r.Data)) > 0:
+		return st.Muted.Render(at) + " " + st.WireNoise.Render("← in ⚠ ")
 	default:
 		return st.Muted.Render(at) + " " + st.WireIn.Render("← in   ")
 	}

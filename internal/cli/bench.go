@@ -112,7 +112,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	}
 	defer srv.Close()
 	// Without --args, args stays nil and the tool's defaultArgs are used.
-	t, params, err := prepareTool(ctx, srv, f.tool, args, stderr)
+	t, params, err := prepareTool(ctx, srv, f.tool, args, stderr, g.force)
 	if err != nil {
 		return err
 	}

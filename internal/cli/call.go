@@ -48,7 +48,10 @@ func newCallCommand(g *globalFlags) *cobra.Command {
 		Short: "Call a tool, optionally cancel it, and report what happened",
 		Long: `Call a tool once and report its whole life: progress notifications, the result or
 error, and when cancelled (--cancel-after) or timed out (--timeout), the cancellation
-sent and any traffic that arrived after it (--wait-late keeps listening for it).
+sent and any traffic that arrived after it (--wait-late keeps listening for it,
+also after a normal response). The report also lists duplicate responses, lines
+that are not JSON (noise), oversize frames, malformed messages and protocol
+violations by the server, each as a count and the first few.
 
 Arguments are checked against the tool's inputSchema before anything is sent.
 Without a server command (after --) or --config, the built-in demo server is used;
@@ -97,7 +100,8 @@ its tools are sleep, stubborn, flood, echo and fail.
 	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the call after DUR (notifications/cancelled)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "give up on the call after DUR: it ends timed_out and is cancelled on the wire")
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
-	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic")
+	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic; "+
+		"after a response, listen DUR for traffic that follows it (progress after completion, duplicates)")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
 	protocolFlag(fl, &f.protocol)
@@ -129,7 +133,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 	defer srv.Close()
-	_, params, err := prepareTool(ctx, srv, toolName, args, stderr)
+	_, params, err := prepareTool(ctx, srv, toolName, args, stderr, g.force)
 	if err != nil {
 		return err
 	}
@@ -150,8 +154,14 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	_, state, _ := c.Result()
 
 	var watched time.Duration
-	if (state == session.Cancelled || state == session.TimedOut) && ctx.Err() == nil {
-		watched = waitLate(ctx, srv.Session, c.Ref(), rec, f.waitLate)
+	if ctx.Err() == nil {
+		if state == session.Cancelled || state == session.TimedOut {
+			watched = waitLate(ctx, srv.Session, c.Ref(), rec, f.waitLate)
+		} else if f.waitLate > 0 {
+			watched = waitAfter(ctx, srv.Session, c.Ref(), f.waitLate)
+		}
+		// Always: what the server sent before answering the ping is in
+		// the report, so stray and duplicates do not vary from run to run.
 		settle(ctx, srv.Session, rec)
 	}
 	info, _ := srv.Session.Request(c.Ref()).Info()
@@ -195,9 +205,25 @@ func waitLate(ctx context.Context, s *session.Session, ref session.Ref, rec *rec
 	return time.Since(from)
 }
 
-// settle makes sure the server has handled our cancellation before the
-// report is written, so its stderr about it can be shown: a ping is
-// answered only after the cancel before it was read.
+// waitAfter keeps listening after the call's final response for d, for
+// traffic that follows it (progress after completion, duplicates), until
+// the server is gone or ctx ends. It returns how long it listened.
+func waitAfter(ctx context.Context, s *session.Session, ref session.Ref, d time.Duration) time.Duration {
+	info, _ := s.Request(ref).Info()
+	t := time.NewTimer(time.Until(info.Ended.Add(d)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-s.Done():
+	case <-ctx.Done():
+	}
+	return time.Since(info.Ended)
+}
+
+// settle is the barrier before the report: a ping is answered only after
+// everything the server sent before it was read, such as its late or
+// stray traffic and its handling of our cancellation; then stderr gets a
+// moment to catch up, as it is a pipe of its own.
 func settle(ctx context.Context, s *session.Session, rec *recorder) {
 	_, err := s.Do(ctx, "ping", nil, session.CallOptions{Timeout: barrierTimeout, NoProgressToken: true})
 	if err != nil && errors.Is(err, session.ErrSessionClosed) {

@@ -22,7 +22,7 @@ func (r *callReport) textWarnings() []jsonWarning {
 	for i, l := range r.Stderr {
 		ws = flagInvalidText(ws, "/stderr/"+strconv.Itoa(i), l)
 	}
-	return ws
+	return append(ws, r.connectionReport.textWarnings()...)
 }
 
 // textWarnings flags the server's strings that hold invalid UTF-8.

@@ -27,22 +27,24 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	line("state", "%s after %s", state, human(r.ElapsedMs))
 	if n := len(r.Progress); n > 0 {
 		last := r.Progress[n-1]
-		desc := fmt.Sprintf("%g", last.Progress)
-		if last.Total != nil {
-			desc += fmt.Sprintf("/%g", *last.Total)
+		head := fmt.Sprintf("%s; last %s at %s", english.Plural(n, "notification"), progressText(last), human(last.AtMs))
+		if flagged := countFlagged(r.Progress); flagged > 0 {
+			head += fmt.Sprintf("; %d flagged as protocol violations", flagged)
 		}
-		if last.Message != "" {
-			desc += " " + termtext.Line(last.Message)
-		}
-		line("progress", "%s; last %s at %s", english.Plural(n, "notification"), desc, human(last.AtMs))
+		line("progress", "%s", head)
+		printProgressList(w, r.Progress)
 	}
 	if r.Cancel != nil {
 		line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
 		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
-	if len(r.Stray) > 0 {
-		line("stray", "%d responses or progress for no request in flight", len(r.Stray))
+	if f.waitLate > 0 && r.Cancel == nil {
+		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))
 	}
+	if len(r.Stray) > 0 {
+		line("stray", "%s for no request in flight (responses, or progress after the response)", english.Plural(len(r.Stray), "message"))
+	}
+	printConnection(line, r)
 	if r.Result != nil {
 		fmt.Fprintln(w, "result")
 		printResult(w, r.Result)
@@ -63,6 +65,63 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
 		}
 	}
+}
+
+// progressShownEnds is how many progress notifications the text report
+// lists at each end of a long run; the JSON has them all.
+const progressShownEnds = 5
+
+// printProgressList lists the notifications, each with its time and
+// flag: all of a short run, else the first and last few and how many in
+// between are not shown.
+func printProgressList(w io.Writer, ps []reportProgress) {
+	show := func(p reportProgress) {
+		text := fmt.Sprintf("  %9s  %s", human(p.AtMs), progressText(p))
+		if p.Flag != 0 && p.Progress != nil {
+			text += "  (" + p.Flag.String() + ")"
+		}
+		fmt.Fprintln(w, text)
+	}
+	if len(ps) <= 2*progressShownEnds {
+		for _, p := range ps {
+			show(p)
+		}
+		return
+	}
+	for _, p := range ps[:progressShownEnds] {
+		show(p)
+	}
+	fmt.Fprintf(w, "  … %d not shown between (--json lists them all)\n", len(ps)-2*progressShownEnds)
+	for _, p := range ps[len(ps)-progressShownEnds:] {
+		show(p)
+	}
+}
+
+// progressText is one notification's value, total and message; a
+// notification without a number says so, never 0.
+func progressText(p reportProgress) string {
+	if p.Progress == nil {
+		return "no value (" + p.Flag.String() + ")"
+	}
+	desc := fmt.Sprintf("%g", *p.Progress)
+	if p.Total != nil {
+		desc += fmt.Sprintf("/%g", *p.Total)
+	}
+	if p.Message != "" {
+		desc += " " + termtext.Line(p.Message)
+	}
+	return desc
+}
+
+// countFlagged is how many notifications broke a rule.
+func countFlagged(ps []reportProgress) int {
+	n := 0
+	for _, p := range ps {
+		if p.Flag != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // printLate summarizes traffic after the cancel, one line per kind.

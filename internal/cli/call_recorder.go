@@ -27,6 +27,7 @@ type recorder struct {
 	stray    []session.StrayArrived
 	stderr   []string
 	lastLine time.Time // when the last stderr line came
+	conn     connectionLog
 
 	lateAnswer     chan struct{} // closed at a late response or error for seq
 	lateAnswerOnce sync.Once
@@ -36,7 +37,7 @@ type recorder struct {
 // newRecorder reads sub until it ends; Subscribe before the call so that
 // nothing is missed.
 func newRecorder(sub *session.Subscription) *recorder {
-	r := &recorder{lateAnswer: make(chan struct{}), done: make(chan struct{})}
+	r := &recorder{lateAnswer: make(chan struct{}), done: make(chan struct{}), conn: newConnectionLog()}
 	go func() {
 		defer close(r.done)
 		for e := range sub.C {
@@ -49,6 +50,9 @@ func newRecorder(sub *session.Subscription) *recorder {
 func (r *recorder) apply(e session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.conn.apply(e) {
+		return
+	}
 	switch e := e.(type) {
 	case session.ProgressUpdated:
 		r.progress = append(r.progress, e)

@@ -28,6 +28,9 @@ type callReport struct {
 	// Stderr is what the server wrote to stderr while connected (the
 	// last 1000 lines).
 	Stderr []string `json:"stderr"`
+	// Duplicates, noise, oversize, malformed and violations (see
+	// connectionReport): each a count and the first few.
+	connectionReport
 
 	isError bool          // the result says isError
 	watched time.Duration // how long after the cancel late traffic was awaited
@@ -40,10 +43,15 @@ type reportError struct {
 }
 
 type reportProgress struct {
-	Progress float64  `json:"progress"`
+	// Progress is null when the notification had no number (Flag says
+	// why): never a made-up 0.
+	Progress *float64 `json:"progress"`
 	Total    *float64 `json:"total,omitempty"`
 	Message  string   `json:"message,omitempty"`
 	AtMs     float64  `json:"atMs"`
+	// Flag is the rule the notification broke, if any: progress_missing,
+	// progress_not_a_number, progress_not_increasing.
+	Flag session.ViolationKind `json:"flag,omitempty"`
 }
 
 type reportCancel struct {
@@ -112,7 +120,11 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 	defer rec.mu.Unlock()
 	for _, e := range rec.progress {
 		if p := e.Progress; e.Ref.Seq == info.Seq {
-			rep.Progress = append(rep.Progress, reportProgress{p.Progress, p.Total, p.Message, at(p.At)})
+			rp := reportProgress{Total: p.Total, Message: p.Message, AtMs: at(p.At), Flag: p.Flaw}
+			if p.Flaw != session.ViolationProgressMissing && p.Flaw != session.ViolationProgressNotNumber {
+				rp.Progress = &p.Progress
+			}
+			rep.Progress = append(rep.Progress, rp)
 		}
 	}
 	for _, e := range rec.late {
@@ -126,6 +138,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 		}
 	}
 	rep.Stderr = append(rep.Stderr, rec.stderr...)
+	rep.connectionReport = rec.conn.report(info.Seq, start)
 	return rep
 }
 

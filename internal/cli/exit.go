@@ -9,7 +9,7 @@ import (
 const (
 	ExitOK        = 0 // the tool call completed
 	ExitFailed    = 1 // the call failed, or the tool reported an error (isError)
-	ExitUsage     = 2 // bad usage or input; the server could not be started
+	ExitUsage     = 2 // bad usage or input; the server could not be started or did not declare tools
 	ExitCancelled = 3 // the call was cancelled (--cancel-after)
 	ExitTimedOut  = 4 // the call timed out (--timeout)
 )
@@ -17,7 +17,8 @@ const (
 const exitCodesHelp = `Exit codes:
   0  completed
   1  failed, or the tool returned an error result (isError)
-  2  bad usage or input (nothing was sent to the server), or the server could not be started
+  2  bad usage or input (nothing was sent to the server), or the server could not be started,
+     or it did not declare the tools capability (--force sends anyway)
   3  cancelled (--cancel-after)
   4  timed out (--timeout)`
 

@@ -28,6 +28,8 @@ type globalFlags struct {
 	logFile string
 	// initTimeout bounds the wait for initialize's answer.
 	initTimeout time.Duration
+	// force sends requests for capabilities the server did not declare.
+	force bool
 }
 
 // Main runs mcpoke with the process's arguments and returns the exit
@@ -122,6 +124,9 @@ built-in demo server (mcpoke demo-server).
 	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to FILE")
 	pf.DurationVar(&g.initTimeout, "init-timeout", connect.DefaultInitTimeout,
 		"how long to wait for the server to answer initialize (servers run through npx or uvx may download themselves first)")
+
+	pf.BoolVar(&g.force, "force", false, "send requests the server did not declare a capability for "+
+		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newBenchCommand(g), newDemoServerCommand())
 	return root

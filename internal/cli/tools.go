@@ -56,7 +56,7 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		return err
 	}
 	defer srv.Close()
-	tools, err := listTools(ctx, srv, stderr)
+	tools, err := listTools(ctx, srv, stderr, g.force)
 	if err != nil {
 		return err
 	}

@@ -14,9 +14,17 @@ import (
 )
 
 // listTools returns every tool the server has. A list cut short (a
-// repeated cursor, too many pages) is used as it is, with a warning.
-func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer) ([]mcp.Tool, error) {
-	list, err := mcp.ListTools(ctx, srv.Session, mcp.ListOptions{})
+// repeated cursor, too many pages) is used as it is, with a warning. A
+// server that did not declare tools is sent nothing, exit 2, unless force
+// (--force): then a warning says so.
+func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool) ([]mcp.Tool, error) {
+	if err := mcp.CheckDeclared(srv.Peer(), "tools/list"); err != nil {
+		if !force {
+			return nil, withCode(ExitUsage, err)
+		}
+		warn(stderr, "the server did not declare the tools capability; sending tools/list and tools/call anyway (--force)")
+	}
+	list, err := mcp.ListTools(ctx, srv.Session, mcp.ListOptions{Force: force})
 	if err != nil {
 		return nil, err
 	}
@@ -66,9 +74,10 @@ func lines(ss []string) []string {
 
 // prepareTool finds the tool on the server and checks args against its
 // inputSchema: the checks that send nothing when they fail. Nil args get
-// defaultArgs. It returns the tool and the params of tools/call.
-func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer) (mcp.Tool, json.RawMessage, error) {
-	tools, err := listTools(ctx, srv, stderr)
+// defaultArgs. It returns the tool and the params of tools/call. force
+// sends to a server that did not declare tools (see listTools).
+func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer, force bool) (mcp.Tool, json.RawMessage, error) {
+	tools, err := listTools(ctx, srv, stderr, force)
 	if err != nil {
 		return mcp.Tool{}, nil, err
 	}

@@ -28,6 +28,9 @@ type ListOptions struct {
 	// Timeout bounds each page's request; 0 means DefaultListTimeout, a
 	// negative value no bound but ctx.
 	Timeout time.Duration
+	// Force sends the request even when the server did not declare its
+	// capability; without it that is a *CapabilityError (ErrNotDeclared).
+	Force bool
 }
 
 // Paging stopped before the server's last page. The list holds what came
@@ -53,7 +56,9 @@ type ToolList struct {
 
 // ListTools sends tools/list, following nextCursor to the last page. A
 // failed request, a malformed result or a malformed tool is an error; a
-// list cut short is not, see ToolList.Incomplete.
+// list cut short is not, see ToolList.Incomplete. A server that did not
+// declare tools is sent nothing unless opts.Force: the error is then a
+// *CapabilityError.
 func ListTools(ctx context.Context, s *session.Session, opts ListOptions) (ToolList, error) {
 	var list ToolList
 	err := listPages(ctx, s, "tools/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
@@ -99,6 +104,11 @@ func listPages(ctx context.Context, s *session.Session, method string, opts List
 		opts.Timeout = DefaultListTimeout
 	case opts.Timeout < 0:
 		opts.Timeout = 0
+	}
+	if !opts.Force {
+		if err := CheckDeclared(s.Peer(), method); err != nil {
+			return err
+		}
 	}
 	seen := map[string]bool{}
 	cursor := ""

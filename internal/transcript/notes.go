@@ -3,6 +3,9 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // The notes a transcript line may carry.
@@ -11,6 +14,7 @@ const (
 	noteStray     = "stray"
 	noteDuplicate = "duplicate"
 	noteNoise     = "noise"
+	noteForced    = "forced" // out: a request the server declared no capability for
 )
 
 // maxTracked bounds how many requests notes remembers; the oldest are
@@ -22,6 +26,10 @@ type requestState struct {
 	cancelled bool
 	answered  bool
 	token     string // its progress token, if it asked for progress
+	// lastProgress is the latest progress value received, for checking
+	// that it increases; hasProgress says there was one.
+	lastProgress float64
+	hasProgress  bool
 }
 
 // notes follows our requests and cancellations on the wire, to say what
@@ -32,6 +40,12 @@ type notes struct {
 	order    []string // ids in the order sent, for forgetting
 	tokens   map[string]string
 	limit    int
+
+	// initID is our initialize's id; peer what its answer said (the
+	// version offered until then), for batches and capabilities.
+	initID  string
+	offered string
+	peer    session.PeerInfo
 }
 
 func newNotes() notes {
@@ -56,11 +70,24 @@ type idParams struct {
 }
 
 // sent records a frame we wrote: a request, or our cancellation of one.
-func (n *notes) sent(frame []byte) {
+// It returns noteForced for a request the server declared no capability
+// for (mcpoke sends one only when told to, with --force).
+func (n *notes) sent(frame []byte) (note string) {
 	for _, m := range messages(frame) {
 		switch {
 		case m.Method != "" && m.ID != nil:
 			id := compact(m.ID)
+			if m.Method == "initialize" {
+				n.initID = id
+				var p struct {
+					Version string `json:"protocolVersion"`
+				}
+				_ = json.Unmarshal(m.Params, &p)
+				n.peer = session.PeerInfo{}
+				n.offered = p.Version
+			} else if mcp.CheckDeclared(n.peer, m.Method) != nil {
+				note = noteForced
+			}
 			r := n.track(id)
 			var p idParams
 			if json.Unmarshal(m.Params, &p) == nil && p.Meta.ProgressToken != nil {
@@ -76,56 +103,102 @@ func (n *notes) sent(frame []byte) {
 			}
 		}
 	}
+	return note
 }
 
-// received says what an inbound frame is; "" for ordinary traffic. A batch
-// gets the first note any of its messages has.
-func (n *notes) received(frame []byte) string {
-	msgs := messages(frame)
-	if msgs == nil {
-		return noteNoise
+// received says what an inbound frame is ("" for ordinary traffic) and
+// which rules it broke (session.Violation kinds). A batch gets the first
+// note any of its messages has, and every violation.
+func (n *notes) received(frame []byte) (string, []string) {
+	raws := rawMessages(frame)
+	if raws == nil {
+		return noteNoise, nil
 	}
-	for _, m := range msgs {
-		if note := n.receivedOne(m); note != "" {
-			return note
+	var vs []string
+	if len(raws) > 1 || bytes.HasPrefix(bytes.TrimSpace(frame), []byte("[")) {
+		if !session.BatchesAllowed(n.version()) {
+			vs = append(vs, session.ViolationBatch.String())
 		}
 	}
-	return ""
+	note := ""
+	for _, raw := range raws {
+		var m wireMsg
+		if json.Unmarshal(raw, &m) != nil {
+			if note == "" {
+				note = noteNoise
+			}
+			continue
+		}
+		for _, k := range session.CheckMessage(raw) {
+			vs = append(vs, k.String())
+		}
+		one, flaw := n.receivedOne(m)
+		if flaw != session.NoViolation {
+			vs = append(vs, flaw.String())
+		}
+		if note == "" {
+			note = one
+		}
+	}
+	return note, vs
 }
 
-func (n *notes) receivedOne(m wireMsg) string {
+// version is the protocol version the wire follows: the one negotiated,
+// or the one offered while initialize is answered.
+func (n *notes) version() string {
+	if n.peer.ProtocolVersion != "" {
+		return n.peer.ProtocolVersion
+	}
+	return n.offered
+}
+
+func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 	switch {
 	case m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil):
-		r := n.requests[compact(m.ID)]
+		id := compact(m.ID)
+		r := n.requests[id]
 		switch {
 		case r == nil:
-			return noteStray
+			return noteStray, 0
 		case r.cancelled:
-			return noteLate
+			return noteLate, 0
 		case r.answered:
-			return noteDuplicate
+			return noteDuplicate, 0
 		}
 		r.answered = true
-		return ""
+		if id == n.initID && m.Result != nil {
+			_ = json.Unmarshal(m.Result, &n.peer)
+		}
+		return "", 0
 	case m.Method == "notifications/progress":
-		var p idParams
+		var p struct {
+			Token    json.RawMessage `json:"progressToken"`
+			Progress json.RawMessage `json:"progress"`
+		}
 		if json.Unmarshal(m.Params, &p) != nil || p.Token == nil {
-			return noteNoise
+			return noteNoise, 0
 		}
 		r := n.requests[n.tokens[compact(p.Token)]]
 		switch {
 		case r == nil:
-			return noteStray
+			return noteStray, 0
 		case r.cancelled:
-			return noteLate
+			return noteLate, 0
 		case r.answered:
-			return noteStray
+			return noteStray, session.ViolationProgressAfterResponse
 		}
-		return ""
+		v, flaw := session.CheckProgressValue(p.Progress)
+		if flaw == session.NoViolation {
+			if r.hasProgress && v <= r.lastProgress {
+				flaw = session.ViolationProgressNotIncreasing
+			}
+			r.lastProgress, r.hasProgress = v, true
+		}
+		return "", flaw
 	case m.Method != "":
-		return "" // a request or notification from the peer
+		return "", 0 // a request or notification from the peer
 	}
-	return noteNoise
+	return noteNoise, 0
 }
 
 // track starts following request id, forgetting the oldest past the bound.
@@ -142,6 +215,23 @@ func (n *notes) track(id string) *requestState {
 	n.requests[id] = r
 	n.order = append(n.order, id)
 	return r
+}
+
+// rawMessages splits a frame into its messages: one, or a batch's. nil
+// means the frame is not JSON, or an empty batch.
+func rawMessages(frame []byte) []json.RawMessage {
+	trimmed := bytes.TrimSpace(frame)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
+			return nil
+		}
+		return batch
+	}
+	if !json.Valid(trimmed) {
+		return nil
+	}
+	return []json.RawMessage{trimmed}
 }
 
 // messages decodes a frame into its messages: one, or a batch. nil means

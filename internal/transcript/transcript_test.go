@@ -109,3 +109,43 @@ func TestForgetsOldestPastTheBound(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// The transcript notes requests sent for an undeclared capability as
+// forced, and names each inbound frame's violations as the session does.
+func TestForcedAndViolations(t *testing.T) {
+	var out bytes.Buffer
+	start := time.Now()
+	w := New(&out, start)
+	rec := func(dir wire.Direction, data string) {
+		w.Observe(wire.Record{At: start, Dir: dir, Kind: wire.KindFrame, Data: []byte(data), Size: len(data)})
+	}
+	rec(wire.Out, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`)
+	rec(wire.Out, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":2},"name":"a"}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":5}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":3}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2}}`)
+	rec(wire.In, `[{"jsonrpc":"1.0","id":2,"result":{},"error":{"message":"m"}}]`)
+	rec(wire.Out, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+
+	want := []struct{ note, violations string }{
+		{"", ""}, {"", ""}, {"forced", ""}, {"", ""}, {"", "progress_not_increasing"}, {"", "progress_missing"},
+		{"", "batch,jsonrpc_version,result_and_error,malformed_error"}, {"", ""},
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out.String())
+	}
+	for i, l := range lines {
+		var got struct {
+			Note       string   `json:"note"`
+			Violations []string `json:"violations"`
+		}
+		if err := json.Unmarshal([]byte(l), &got); err != nil {
+			t.Fatalf("line %d: %v: %s", i, err, l)
+		}
+		if got.Note != want[i].note || strings.Join(got.Violations, ",") != want[i].violations {
+			t.Errorf("line %d: note %q violations %v; want %q and %s\n%s", i, got.Note, got.Violations, want[i].note, want[i].violations, l)
+		}
+	}
+}

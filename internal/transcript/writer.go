@@ -22,6 +22,13 @@
 //	           for a request already answered
 //	duplicate  a second response to one request
 //	noise      a line that is not a JSON-RPC message
+//	forced     (out) a request for a capability the server did not
+//	           declare in initialize, sent because of --force
+//
+// "violations" lists the rules of JSON-RPC or MCP an inbound frame broke,
+// named and judged as the session does (session.ViolationKind):
+//
+//	{"t":14.1,"dir":"in","msg":{"jsonrpc":"1.0","id":3,...},"violations":["jsonrpc_version"]}
 //
 // Notes are derived from the wire order itself, so a transcript explains
 // itself without the session that produced it. The session decides a
@@ -71,12 +78,13 @@ func (tw *Writer) Observe(r wire.Record) {
 	switch {
 	case r.Dir == wire.Out:
 		b = appendMsg(append(b, `,"dir":"out"`...), r.Data)
-		tw.notes.sent(r.Data)
+		b = appendNote(b, tw.notes.sent(r.Data))
 	case r.Kind == wire.KindStderr:
 		b = appendRaw(append(b, `,"dir":"stderr"`...), r.Data)
 	case r.Kind == wire.KindFrame:
 		b = appendMsg(append(b, `,"dir":"in"`...), r.Data)
-		b = appendNote(b, tw.notes.received(r.Data))
+		note, violations := tw.notes.received(r.Data)
+		b = appendViolations(appendNote(b, note), violations)
 	case r.Kind == wire.KindOversize:
 		b = appendRaw(append(b, `,"dir":"in"`...), r.Data)
 		b = append(b, `,"size":`...)
@@ -123,6 +131,21 @@ func appendNote(b []byte, note string) []byte {
 	b = append(b, `,"note":"`...)
 	b = append(b, note...)
 	return append(b, '"')
+}
+
+// appendViolations adds "violations": the kinds are fixed ASCII names.
+func appendViolations(b []byte, kinds []string) []byte {
+	if len(kinds) == 0 {
+		return b
+	}
+	b = append(b, `,"violations":[`...)
+	for i, k := range kinds {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), k...), '"')
+	}
+	return append(b, ']')
 }
 
 func hasNewline(b []byte) bool {

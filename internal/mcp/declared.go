@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// ErrNotDeclared: the server did not declare the capability a method
+// needs, so mcpoke does not send it (MCP: "Only use capabilities that
+// were successfully negotiated"). A *CapabilityError says which.
+var ErrNotDeclared = errors.New("capability not declared by the server")
+
+// CapabilityError is the refusal to send a method whose capability the
+// server did not declare. It matches ErrNotDeclared with errors.Is.
+type CapabilityError struct {
+	Method     string // such as tools/call
+	Capability string // such as tools
+	// Why is set when the capabilities object could not be read at all.
+	Why string
+}
+
+// Error implements error, saying how to send the method anyway.
+func (e *CapabilityError) Error() string {
+	what := fmt.Sprintf("the server did not declare the %s capability in initialize", e.Capability)
+	if e.Why != "" {
+		what = fmt.Sprintf("the server's capabilities could not be read (%s)", e.Why)
+	}
+	return what + ", so mcpoke does not send " + e.Method + "; --force sends it anyway"
+}
+
+// Is makes errors.Is(err, ErrNotDeclared) true.
+func (e *CapabilityError) Is(target error) bool { return target == ErrNotDeclared }
+
+// capabilityOf names the server capability a client request needs, ""
+// for those every server answers (ping) or that mcpoke does not know.
+func capabilityOf(method string) string {
+	prefix, _, _ := strings.Cut(method, "/")
+	switch prefix {
+	case "tools", "prompts", "resources", "logging":
+		return prefix
+	case "completion":
+		return "completions"
+	}
+	return ""
+}
+
+// CheckDeclared returns a *CapabilityError when the server (peer, from
+// initialize) did not declare the capability method needs, nil when it
+// did or none is needed. Call it before sending, unless forced. A peer
+// that never answered initialize (a session without a handshake, as in
+// tests) declared nothing to hold it to: nil.
+func CheckDeclared(peer session.PeerInfo, method string) error {
+	name := capabilityOf(method)
+	if name == "" || peer.ProtocolVersion == "" {
+		return nil
+	}
+	caps, err := ParseServerCapabilities(peer.Capabilities)
+	if err != nil {
+		return &CapabilityError{Method: method, Capability: name, Why: err.Error()}
+	}
+	declared := false
+	switch name {
+	case "tools":
+		declared = caps.Tools != nil
+	case "prompts":
+		declared = caps.Prompts != nil
+	case "resources":
+		declared = caps.Resources != nil
+	case "logging":
+		declared = caps.Logging
+	case "completions":
+		declared = caps.Completions
+	}
+	if !declared {
+		return &CapabilityError{Method: method, Capability: name}
+	}
+	return nil
+}
