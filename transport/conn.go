@@ -52,7 +52,18 @@ type Message struct {
 	Data []byte
 	// Size is the full length of an oversize frame.
 	Size int
+	// Tail holds the last bytes of an oversize frame, where an id written
+	// after a huge result is found.
+	Tail []byte
+	// Why says what is wrong with a KindMalformed or KindOversize line, or
+	// is BOMStripped on the note that precedes a line behind a UTF-8
+	// byte-order mark.
+	Why string
 }
+
+// BOMStripped is the Why of the KindNoise note delivered when a UTF-8
+// byte-order mark before a line was stripped; the line itself follows.
+const BOMStripped = "byte-order mark stripped"
 
 // Conn is an open connection to a peer.
 //

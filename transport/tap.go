@@ -61,7 +61,7 @@ func (t *Tap) Send(frame []byte) error {
 func (t *Tap) Recv() (Message, error) {
 	m, err := t.Conn.Recv()
 	if err == nil {
-		t.emit(wire.Record{At: t.now(), Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+		t.emit(wire.Record{At: t.now(), Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size, Why: m.Why})
 	}
 	return m, err
 }
