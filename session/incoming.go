@@ -207,7 +207,7 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 		Message  string          `json:"message"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		s.noise(params, 0, fmt.Sprintf("malformed progress notification: %v", err))
+		s.noise(params, 0, NoiseNotJSONRPC, fmt.Sprintf("malformed progress notification: %v", err))
 		return
 	}
 	// Our tokens are our ids, matched by exact JSON text: token "1" is
@@ -221,7 +221,7 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 		r = s.table.outgoing(token.raw)
 	}
 	if r == nil {
-		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
+		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: kept(frame), Size: len(frame)})
 		return
 	}
 	switch r.info.State {
@@ -239,6 +239,6 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte) {
 	case Cancelling, Cancelled, TimedOut:
 		s.late(r, LateProgress, now, frame)
 	default:
-		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
+		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: kept(frame), Size: len(frame)})
 	}
 }

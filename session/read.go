@@ -30,11 +30,25 @@ func (s *Session) read() {
 func (s *Session) handleInbound(m transport.Message) {
 	switch m.Kind {
 	case wire.KindFrame:
+		s.pretty.reset()
 		s.handleFrame(m.Data)
 	case wire.KindNoise:
-		s.noise(m.Data, 0, "not JSON")
+		if m.Why == transport.BOMStripped {
+			s.noise(m.Data, 0, NoiseBOM, m.Why)
+			return
+		}
+		if id, ok := s.pretty.line(m.Data); ok {
+			why := "the server's response was pretty-printed over several lines; on stdio each message must be one line with no embedded newlines"
+			if s.failPending(id, why) {
+				s.noise(m.Data, 0, NoiseMalformed, why+"; request "+id.String()+" failed")
+				return
+			}
+		}
+		s.noise(m.Data, 0, NoiseNotJSON, "not JSON")
 	case wire.KindOversize:
-		s.noise(m.Data, m.Size, "frame over the size limit, skipped")
+		s.handleUnusable(m, NoiseOversize)
+	case wire.KindMalformed:
+		s.handleUnusable(m, NoiseMalformed)
 	case wire.KindStderr:
 		s.mu.Lock()
 		s.emit(StderrLine{At: s.clock.Now(), Line: string(m.Data)})
@@ -42,9 +56,12 @@ func (s *Session) handleInbound(m transport.Message) {
 	}
 }
 
-func (s *Session) noise(line []byte, oversize int, why string) {
+// noise records an unusable line; oversize is the full length of a frame
+// over the limit, whose line holds only its start.
+func (s *Session) noise(line []byte, oversize int, cause NoiseCause, why string) {
+	size := max(oversize, len(line))
 	s.mu.Lock()
-	s.emit(NoiseArrived{At: s.clock.Now(), Line: line, Oversize: oversize, Why: why})
+	s.emit(NoiseArrived{At: s.clock.Now(), Line: kept(line), Oversize: oversize, Size: size, Cause: cause, Why: why})
 	s.mu.Unlock()
 	s.log.Debug("noise", "why", why, "line", truncate(line, 200))
 }
@@ -55,7 +72,7 @@ func (s *Session) handleFrame(frame []byte) {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var batch []json.RawMessage
 		if err := json.Unmarshal(trimmed, &batch); err != nil || len(batch) == 0 {
-			s.noise(frame, 0, "invalid batch")
+			s.noise(frame, 0, NoiseNotJSONRPC, "invalid batch")
 			return
 		}
 		for _, m := range batch {
@@ -68,12 +85,12 @@ func (s *Session) handleFrame(frame []byte) {
 
 func (s *Session) handleMessage(frame []byte) {
 	if !json.Valid(frame) {
-		s.noise(frame, 0, "not JSON")
+		s.noise(frame, 0, NoiseNotJSON, "not JSON")
 		return
 	}
 	var m wireMessage
 	if err := parseEnvelope(frame, &m); err != nil {
-		s.noise(frame, 0, "not a JSON-RPC message: "+err.Error())
+		s.noise(frame, 0, NoiseNotJSONRPC, "not a JSON-RPC message: "+err.Error())
 		return
 	}
 	switch {
@@ -84,9 +101,17 @@ func (s *Session) handleMessage(frame []byte) {
 	case m.isNotification():
 		s.handleNotification(&m, frame)
 	default:
-		s.noise(frame, 0, "not a JSON-RPC request, response or notification")
+		s.noise(frame, 0, NoiseNotJSONRPC, "not a JSON-RPC request, response or notification")
 	}
 }
+
+// MaxKept is how much of an unusable, stray, late or duplicate frame its
+// event keeps: a flooding peer must not make mcpoke hold its frames.
+const MaxKept = 4 << 10
+
+// kept is a copy of b's first MaxKept bytes: a sub-slice would pin the
+// whole frame.
+func kept(b []byte) []byte { return bytes.Clone(b[:min(len(b), MaxKept)]) }
 
 func truncate(b []byte, n int) string {
 	if len(b) > n {

@@ -50,7 +50,10 @@ type LateFrame struct {
 	// is late with AfterCancel 0. An initialize that timed out is never
 	// cancelled on the wire; its late traffic counts from the timeout.
 	AfterCancel time.Duration
-	Data        []byte
+	// Data is the start of the frame, at most MaxKept bytes; Size its
+	// full length.
+	Data []byte
+	Size int
 }
 
 // Limits on what one request keeps, so that a flooding peer cannot grow a

@@ -27,7 +27,7 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 	r := s.table.outgoing(string(m.ID))
 	if r == nil {
 		id, _ := ParseID(m.ID)
-		s.emit(StrayArrived{At: now, Kind: kind, ID: id, Data: frame})
+		s.emit(StrayArrived{At: now, Kind: kind, ID: id, Data: kept(frame), Size: len(frame)})
 		s.log.Warn("stray response", "id", string(m.ID))
 		return
 	}
@@ -44,7 +44,7 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 		s.late(r, kind, now, frame)
 	default:
 		r.info.Duplicates++
-		s.emit(DuplicateArrived{Ref: r.info.Ref(), At: now, Data: frame})
+		s.emit(DuplicateArrived{Ref: r.info.Ref(), At: now, Data: kept(frame), Size: len(frame)})
 		s.log.Warn("duplicate response", "id", r.info.ID.String())
 	}
 }
@@ -52,7 +52,7 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 // late records traffic for a request we cancelled or that timed out.
 // Callers hold s.mu.
 func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
-	lf := LateFrame{Kind: kind, At: now, AfterCancel: r.afterCancel(now), Data: frame}
+	lf := LateFrame{Kind: kind, At: now, AfterCancel: r.afterCancel(now), Data: kept(frame), Size: len(frame)}
 	r.info.LateCount++
 	if len(r.info.Late) < maxLateFrames {
 		r.info.Late = append(r.info.Late, lf)
