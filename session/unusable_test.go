@@ -32,7 +32,7 @@ func TestUnusableResponseFailsItsRequest(t *testing.T) {
 			Data: []byte(`{"jsonrpc":"2.0","id":1,"result":{}} garbage`), Why: `7 bytes after the JSON value ("garbage")`}}, "bytes after the JSON value"},
 		{"too deep", []transport.Message{{Kind: wire.KindMalformed,
 			Data: []byte(`{"jsonrpc":"2.0","id":1,"result":{"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}}`),
-			Why: "JSON nested 20002 deep, over the limit of 10000"}}, "nested 20002 deep"},
+			Why:  "JSON nested 20002 deep, over the limit of 10000"}}, "nested 20002 deep"},
 		{"pretty-printed", []transport.Message{
 			{Kind: wire.KindMalformed, Data: []byte("{"), Why: "JSON cut short"},
 			{Kind: wire.KindNoise, Data: []byte(`  "jsonrpc": "2.0",`)},
