@@ -76,6 +76,10 @@ type RequestInfo struct {
 	Params json.RawMessage
 	State  State
 
+	// Timeout is how long the request waits for an answer (restarted by
+	// progress when it resets), and MaxTimeout the hard limit; 0: none.
+	Timeout, MaxTimeout time.Duration
+
 	Started time.Time
 	// Ended is when the state became final.
 	Ended time.Time
