@@ -24,8 +24,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		state += ", with a tool error (isError)"
 	}
 	line("state", "%s after %s", state, human(r.ElapsedMs))
-	if n := len(r.Progress); n > 0 {
-		last := r.Progress[n-1]
+	line("timeout", "%s", describeTimeout(r.TimeoutMs, r.MaxTimeoutMs))
+	if n := max(r.ProgressCount, len(r.Progress)); len(r.Progress) > 0 {
+		last := r.Progress[len(r.Progress)-1]
 		desc := fmt.Sprintf("%g", last.Progress)
 		if last.Total != nil {
 			desc += fmt.Sprintf("/%g", *last.Total)
@@ -40,7 +41,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
 	if len(r.Stray) > 0 {
-		line("stray", "%d responses or progress for no request in flight", len(r.Stray))
+		line("stray", "%d responses or progress for no request in flight", max(r.StrayCount, len(r.Stray)))
 	}
 	if r.Result != nil {
 		fmt.Fprintln(w, "result")
@@ -57,11 +58,30 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		}
 	}
 	if f.stderr {
-		fmt.Fprintf(w, "stderr    %s from the server\n", plural(len(r.Stderr), "line"))
+		n := max(r.StderrLines, len(r.Stderr))
+		if left := n - len(r.Stderr); left > 0 {
+			fmt.Fprintf(w, "stderr    %s from the server, first %d not kept\n", plural(n, "line"), left)
+		} else {
+			fmt.Fprintf(w, "stderr    %s from the server\n", plural(n, "line"))
+		}
 		for _, l := range r.Stderr {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
 		}
 	}
+}
+
+// describeTimeout says how long the call would wait, for the report.
+func describeTimeout(timeoutMs, maxMs float64) string {
+	d := func(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
+	switch {
+	case timeoutMs == 0 && maxMs == 0:
+		return "none"
+	case timeoutMs == 0:
+		return fmt.Sprintf("none, at most %s in all", d(maxMs))
+	case maxMs == 0:
+		return fmt.Sprintf("%s, restarted by each progress", d(timeoutMs))
+	}
+	return fmt.Sprintf("%s, restarted by each progress; at most %s in all", d(timeoutMs), d(maxMs))
 }
 
 // printLate summarizes traffic after the cancel, one line per kind.

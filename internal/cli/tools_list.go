@@ -14,16 +14,17 @@ import (
 )
 
 // listTools returns every tool the server has. A list cut short (a
-// repeated cursor, too many pages) is used as it is, with a warning.
-func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer) ([]mcp.Tool, error) {
+// repeated cursor, too many pages) is used as it is, with a warning;
+// complete says whether it was whole.
+func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer) (tools []mcp.Tool, complete bool, err error) {
 	list, err := mcp.ListTools(ctx, srv.Session, mcp.ListOptions{})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if list.Incomplete != nil {
 		warn(stderr, list.Incomplete.Error())
 	}
-	return list.Tools, nil
+	return list.Tools, list.Incomplete == nil, nil
 }
 
 // warn prints a warning line on stderr. Warnings quote the server (a
@@ -68,7 +69,7 @@ func lines(ss []string) []string {
 // inputSchema: the checks that send nothing when they fail. Nil args get
 // defaultArgs. It returns the tool and the params of tools/call.
 func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer) (mcp.Tool, json.RawMessage, error) {
-	tools, err := listTools(ctx, srv, stderr)
+	tools, _, err := listTools(ctx, srv, stderr)
 	if err != nil {
 		return mcp.Tool{}, nil, err
 	}
