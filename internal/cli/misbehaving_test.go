@@ -113,3 +113,15 @@ func TestToolsEndlessPagesExitsNonZero(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", exitStatus(err), errOut.String())
 	}
 }
+
+// An initialize that gets no answer says what the server wrote instead.
+func TestInitTimeoutNamesWhatWasDiscarded(t *testing.T) {
+	g := testGlobals()
+	g.initTimeout = 3 * time.Second
+	var out, errOut bytes.Buffer
+	err := runCall(testContext(t), &out, &errOut, g, misbehavingSpec(t, "initnoise"), "t", &callFlags{})
+	want := "discarded while waiting: 1 line that is not JSON, 1 frame over the size limit (33 MiB), 1 byte-order mark"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+}

@@ -94,10 +94,10 @@ func FormatSize(n int) string {
 	return sizeIn(n, 1<<20, "MiB")
 }
 
-// sizeIn is n in units of unit, to one decimal unless whole.
+// sizeIn is n in units of unit, to one decimal below ten units.
 func sizeIn(n, unit int, name string) string {
-	if n%unit == 0 {
-		return strconv.Itoa(n/unit) + " " + name
+	if n%unit == 0 || n >= 10*unit {
+		return strconv.Itoa((n+unit/2)/unit) + " " + name
 	}
 	return strconv.FormatFloat(float64(n)/float64(unit), 'f', 1, 64) + " " + name
 }
