@@ -124,3 +124,4 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("%+v %s", s, s.CommandLine())
 	}
 }
+
