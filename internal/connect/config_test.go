@@ -124,4 +124,3 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("%+v %s", s, s.CommandLine())
 	}
 }
-
