@@ -105,8 +105,11 @@ type RequestInfo struct {
 	// then, and for ever for a timed-out initialize.
 	CancelSentAt time.Time
 
+	// Late keeps the first maxLateFrames late frames; LateCount counts
+	// them all, and LateKinds by LateKind.
 	Late       []LateFrame
 	LateCount  int
+	LateKinds  [3]int
 	Duplicates int
 
 	// TaskID is set for a task-augmented request once the peer created

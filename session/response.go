@@ -54,6 +54,9 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte) {
 func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
 	lf := LateFrame{Kind: kind, At: now, AfterCancel: r.afterCancel(now), Data: kept(frame), Size: len(frame)}
 	r.info.LateCount++
+	if int(kind) < len(r.info.LateKinds) {
+		r.info.LateKinds[kind]++
+	}
 	if len(r.info.Late) < maxLateFrames {
 		r.info.Late = append(r.info.Late, lf)
 	}
