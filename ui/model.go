@@ -177,6 +177,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.gen == m.gen {
 			m.cancelled(msg)
 		}
+	case timeoutSetMsg:
+		if msg.gen == m.gen {
+			m.timeoutSet(msg)
+		}
 	case cancelAllDoneMsg:
 		if msg.gen == m.gen {
 			m.cancelledAll(msg.n)

@@ -16,7 +16,8 @@ type Options struct {
 	Connect func(context.Context) (*connect.Conn, error)
 	// Demo marks the built-in demo server: the first run shows a hint.
 	Demo bool
-	// Timeout applies to new calls until changed with the timeout key.
+	// Timeout applies to new calls until changed with the timeout key;
+	// progress restarts it, and ten times it is the hard limit. 0: none.
 	Timeout time.Duration
 	// MaxRows is how many finished requests the table keeps; default
 	// 10,000, like the session.

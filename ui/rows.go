@@ -28,6 +28,9 @@ type requestRow struct {
 	state    session.State
 
 	started, ended, cancelAt time.Time
+	// timeout and maxTimeout are the request's, as the session armed them;
+	// the timeout key may change timeout from the time it was set.
+	timeout, maxTimeout time.Duration
 	// reason is the cancel or timeout reason, or why it failed.
 	reason string
 
@@ -126,7 +129,8 @@ func (s *requestStore) append(r *requestRow) {
 // started adds the row for a new request.
 func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
-		tool: info.Tool, params: info.Params, state: info.State, started: info.Started}
+		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
+		timeout: info.Timeout, maxTimeout: info.MaxTimeout}
 	s.append(r)
 	s.bySeq[r.seq] = r
 	s.counts[r.state]++
