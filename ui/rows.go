@@ -103,7 +103,10 @@ type requestStore struct {
 	bySeq    map[uint64]*requestRow
 	strayBy  map[string]*requestRow // stray progress, by token
 	nextOrd  uint64
+	// counts are the session's totals by state: rows dropped from the
+	// store stay counted, so the header stays exact; dropped counts them.
 	counts   [session.Cancelled + 1]int
+	dropped  int
 	finished int
 	max      int
 	// version changes when rows are added or dropped.
@@ -280,7 +283,7 @@ func (s *requestStore) trim() bool {
 					delete(s.strayBy, r.strayToken)
 				}
 			} else {
-				s.counts[r.state]--
+				s.dropped++
 				delete(s.bySeq, r.seq)
 			}
 			continue
