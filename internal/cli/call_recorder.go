@@ -19,13 +19,6 @@ const (
 	maxStrayKept = 1000
 )
 
-// progressAt is one progress notification, compactly: --json lists a
-// million of them.
-type progressAt struct {
-	p  session.Progress
-	at time.Time
-}
-
 // recorder keeps what the session's event stream says about a call: its
 // progress notifications (all of them for --json, else the first and last
 // few), late and stray traffic, and the server's stderr, with exact counts.
@@ -39,8 +32,10 @@ type recorder struct {
 
 	mu            sync.Mutex
 	callSeq       uint64
-	progress      []progressAt // all, or the first progressEnds
-	lastProgress  []progressAt // the last progressEnds, when not all are kept
+	callStart     time.Time
+	progress      []reportProgress // all, or the first progressEnds; as --json prints them
+	lastProgress  []reportProgress // the last progressEnds, when not all are kept
+	lastMessage   string           // shared by progress with the same message
 	progressCount int
 	late          []session.LateArrived
 	stray         []session.StrayArrived
@@ -73,11 +68,16 @@ func (r *recorder) apply(e session.Event) {
 	switch e := e.(type) {
 	case session.RequestStarted:
 		if r.callSeq == 0 && !e.Info.Incoming && e.Info.Method == "tools/call" {
-			r.callSeq = e.Info.Seq
+			r.callSeq, r.callStart = e.Info.Seq, e.Info.Started
 		}
 	case session.ProgressUpdated:
 		if e.Ref.Seq == r.callSeq {
-			r.addProgress(progressAt{e.Progress, e.Progress.At})
+			p := e.Progress
+			if p.Message == r.lastMessage {
+				p.Message = r.lastMessage // one string for a million "step"s
+			}
+			r.lastMessage = p.Message
+			r.addProgress(reportProgress{p.Progress, p.Total, p.Message, ms(p.At.Sub(r.callStart))})
 		}
 	case session.LateArrived:
 		r.late = append(r.late, e)
@@ -102,9 +102,8 @@ func (r *recorder) apply(e session.Event) {
 
 // addProgress keeps p: always with keepAll, else only among the first
 // and the last progressEnds. Callers hold r.mu.
-func (r *recorder) addProgress(p progressAt) {
+func (r *recorder) addProgress(p reportProgress) {
 	r.progressCount++
-	p.p.At = time.Time{} // kept once, in at
 	if r.keepAll || len(r.progress) < progressEnds {
 		r.progress = append(r.progress, p)
 		return

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/mcpoke/mcpoke/session"
@@ -126,11 +125,9 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	if rec.callSeq == info.Seq {
-		rep.Progress = slices.Grow(rep.Progress, len(rec.progress)+len(rec.lastProgress))
-		for _, list := range [][]progressAt{rec.progress, rec.lastProgress} {
-			for _, e := range list {
-				rep.Progress = append(rep.Progress, reportProgress{e.p.Progress, e.p.Total, e.p.Message, at(e.at)})
-			}
+		// The recorder's list as it is: --json may list a million.
+		if p := append(rec.progress, rec.lastProgress...); p != nil {
+			rep.Progress = p
 		}
 		rep.ProgressCount = rec.progressCount
 	}
