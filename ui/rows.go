@@ -99,10 +99,10 @@ func (r *requestRow) cancelTook() (time.Duration, bool) {
 
 // requestStore holds the rows in arrival order with an index by Seq.
 type requestStore struct {
-	rows     []*requestRow
-	bySeq    map[uint64]*requestRow
-	strayBy  map[string]*requestRow // stray progress, by token
-	nextOrd  uint64
+	rows    []*requestRow
+	bySeq   map[uint64]*requestRow
+	strayBy map[string]*requestRow // stray progress, by token
+	nextOrd uint64
 	// counts are the session's totals by state: rows dropped from the
 	// store stay counted, so the header stays exact; dropped counts them.
 	counts   [session.Cancelled + 1]int
