@@ -63,23 +63,24 @@ func (f *frameReader) next() (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
+	over := size > f.max // the limit counts a byte-order mark too
 	if !bytes.HasPrefix(line, bom) {
-		return f.message(line, size), nil
+		return f.message(line, size, over), nil
 	}
 	// Stripped and noted rather than fatal: the frame behind it is fine.
 	note := Message{Kind: wire.KindNoise, Data: bytes.Clone(bom), Why: BOMStripped}
 	line, size = line[len(bom):], size-len(bom)
-	if !isBlank(line) {
-		m := f.message(line, size)
+	if over || !isBlank(line) {
+		m := f.message(line, size, over)
 		f.queued = &m
 	}
 	return note, nil
 }
 
-// message classifies one line of size bytes (line holds its start when
-// it is over the limit).
-func (f *frameReader) message(line []byte, size int) Message {
-	if size > f.max {
+// message classifies one line of size bytes; over says it was over the
+// limit, and line holds only its start.
+func (f *frameReader) message(line []byte, size int, over bool) Message {
+	if over {
 		return Message{Kind: wire.KindOversize, Data: line, Size: size, Tail: f.lines.tail,
 			Why: fmt.Sprintf("a frame of %s, over the size limit of %s", wire.FormatSize(size), wire.FormatSize(f.max))}
 	}

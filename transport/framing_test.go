@@ -39,18 +39,26 @@ func referenceFrames(data []byte, limit int) []Message {
 	}
 	for _, l := range lines {
 		l = bytes.TrimSuffix(l, []byte("\r"))
-		if len(bytes.Trim(l, " \t\r\v\f")) == 0 {
+		over, blank := len(l) > limit, len(bytes.Trim(l, " \t\r\v\f")) == 0
+		cut := min(oversizePreview, limit)
+		var head, tail []byte
+		if over {
+			head, tail = l[:cut], l[max(cut, len(l)-oversizeTail):]
+		}
+		if !over && blank {
 			continue
 		}
-		if bytes.HasPrefix(l, bom) {
+		// An oversize line's mark is seen only in the start it keeps.
+		if bytes.HasPrefix(l, bom) && (!over || len(head) >= len(bom)) {
 			out = append(out, Message{Kind: wire.KindNoise, Data: bom, Why: BOMStripped})
 			l = l[len(bom):]
+			if over {
+				head = head[len(bom):]
+			}
 		}
 		switch {
-		case len(l) > limit:
-			cut := min(oversizePreview, limit)
-			tail := l[max(cut, len(l)-oversizeTail):]
-			out = append(out, Message{Kind: wire.KindOversize, Data: l[:cut], Size: len(l), Tail: tail,
+		case over:
+			out = append(out, Message{Kind: wire.KindOversize, Data: head, Size: len(l), Tail: tail,
 				Why: fmt.Sprintf("a frame of %s, over the size limit of %s", wire.FormatSize(len(l)), wire.FormatSize(limit))})
 		case len(bytes.Trim(l, " \t\r\v\f")) == 0:
 		default:
@@ -225,6 +233,9 @@ func (c chunkReader) Read(p []byte) (int, error) {
 func FuzzReadFrames(f *testing.F) {
 	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1}\r\nnoise\n\n{bad\n"), uint16(64), uint16(0), uint8(3))
 	f.Add([]byte(strings.Repeat("a", 300)+"\n[]\n"), uint16(40), uint16(5), uint8(255))
+	// A blank line over the limit is oversize, as any other line.
+	f.Add([]byte("  \n"), uint16(0), uint16(0), uint8(2))
+	f.Add([]byte("\xef\xbb\xbf{\"id\":1}\n\xef\xbb\xbf"+strings.Repeat(" ", 70)+"\n{} x\n{\n"), uint16(63), uint16(0), uint8(7))
 	f.Fuzz(func(t *testing.T, data []byte, max, buf uint16, chunk uint8) {
 		maxSize := int(max%2048) + 1
 		bufSize := int(buf%512) + 16
