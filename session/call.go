@@ -17,8 +17,9 @@ type CallOptions struct {
 	// ResetTimeoutOnProgress restarts Timeout at each progress
 	// notification; MaxTimeout still bounds the whole request.
 	ResetTimeoutOnProgress bool
-	// MaxTimeout is the hard limit when the timeout resets on progress.
-	// Default 10 × Timeout.
+	// MaxTimeout is the hard limit on the whole request, whatever progress
+	// says. Zero means 10 × Timeout when the timeout resets on progress,
+	// else none; negative means none.
 	MaxTimeout time.Duration
 	// NoProgressToken leaves _meta.progressToken out of this request.
 	NoProgressToken bool
@@ -171,23 +172,34 @@ func (s *Session) Do(ctx context.Context, method string, params any, opts CallOp
 
 // startTimers arms the request's timeouts. Callers hold s.mu.
 func (s *Session) startTimers(r *request, opts CallOptions) {
-	if opts.Timeout <= 0 {
-		return
-	}
-	r.timeout = opts.Timeout
 	r.resetOnProgress = opts.ResetTimeoutOnProgress
-	r.timer = s.clock.AfterFunc(opts.Timeout, func() {
-		s.expire(r, fmt.Sprintf("timeout after %s", opts.Timeout))
-	})
-	if opts.ResetTimeoutOnProgress {
-		max := opts.MaxTimeout
-		if max <= 0 {
-			max = 10 * opts.Timeout
-		}
+	s.armTimeout(r, opts.Timeout)
+	max := opts.MaxTimeout
+	if max == 0 && opts.ResetTimeoutOnProgress {
+		max = 10 * opts.Timeout
+	}
+	if max > 0 {
+		r.info.MaxTimeout = max
 		r.maxTimer = s.clock.AfterFunc(max, func() {
 			s.expire(r, fmt.Sprintf("timeout after %s (maximum)", max))
 		})
 	}
+}
+
+// armTimeout (re)starts r's timeout at d from now; 0 means none.
+// Callers hold s.mu.
+func (s *Session) armTimeout(r *request, d time.Duration) {
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	r.timeout, r.info.Timeout = d, d
+	if d <= 0 {
+		return
+	}
+	r.timer = s.clock.AfterFunc(d, func() {
+		s.expire(r, fmt.Sprintf("timeout after %s", d))
+	})
 }
 
 // toolName returns params.name for tools/call, for display.

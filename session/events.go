@@ -62,24 +62,48 @@ type StrayArrived struct {
 	// as the peer sent it (even when it is not a valid id); "" for a
 	// response or a progress without one.
 	Token string
-	// Data is the whole frame.
+	// Data is the start of the frame, at most MaxKept bytes, a copy;
+	// Size is the frame's full length.
 	Data []byte
+	Size int
 }
 
 // DuplicateArrived: a second response for a request that already had one.
 type DuplicateArrived struct {
 	Ref  Ref
 	At   time.Time
-	Data []byte
+	Data []byte // at most MaxKept bytes of the frame
+	Size int    // the frame's full length
 }
 
-// NoiseArrived: a line that was not a JSON-RPC message, or a frame over
-// the size limit (Oversize holds its length).
+// NoiseCause says what kind of unusable line a NoiseArrived is.
+type NoiseCause uint8
+
+const (
+	// NoiseNotJSON is a line that is not JSON, such as a log line.
+	NoiseNotJSON NoiseCause = iota
+	// NoiseNotJSONRPC is JSON that is not a JSON-RPC message.
+	NoiseNotJSONRPC
+	// NoiseOversize is a frame over the size limit.
+	NoiseOversize
+	// NoiseMalformed is a line that starts like a frame but cannot be
+	// used: invalid UTF-8, trailing bytes, too deep, cut short.
+	NoiseMalformed
+	// NoiseBOM is a UTF-8 byte-order mark that was stripped.
+	NoiseBOM
+)
+
+// NoiseArrived: a line that was not a usable JSON-RPC message, or a frame
+// over the size limit (Oversize holds its length).
 type NoiseArrived struct {
-	At       time.Time
+	At time.Time
+	// Line is the start of the line, at most MaxKept bytes, a copy.
 	Line     []byte
 	Oversize int
-	// Why says what was wrong with it when it was JSON but not JSON-RPC.
+	// Size is the line's full length.
+	Size  int
+	Cause NoiseCause
+	// Why says what was wrong with it when it was JSON but not usable.
 	Why string
 }
 

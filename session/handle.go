@@ -1,6 +1,9 @@
 package session
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Request is the handle on one request of the session's table, ours or
 // the peer's: ask whether it can be cancelled, cancel it, read it. It is a
@@ -83,4 +86,23 @@ func (s *Session) cancellable(ref Ref) (*request, error) {
 	default:
 		return nil, fmt.Errorf("%w: it already ended %s", ErrNotCancellable, st)
 	}
+}
+
+// SetTimeout gives a pending outgoing request a new timeout of d from now
+// (0: none), as a person who decides to wait longer or shorter would; the
+// hard limit (MaxTimeout) stays. It refuses, changing nothing, with the
+// error CanCancel gives for a request that is not pending.
+func (h Request) SetTimeout(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("timeout %s: must not be negative", d)
+	}
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, err := s.cancellable(h.ref)
+	if err != nil {
+		return err
+	}
+	s.armTimeout(r, d)
+	return nil
 }

@@ -19,6 +19,7 @@ type harness struct {
 	t      *testing.T
 	s      *Session
 	peer   transport.Conn
+	client transport.Conn // the client's own end, for transporttest.Inject
 	clock  *clocktest.Clock
 	events *collector
 	wire   *wireLog
@@ -39,7 +40,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	t.Helper()
 	a, b := transporttest.Pipe()
 	var conn transport.Conn = a
-	h := &harness{t: t, peer: b, clock: clocktest.New()}
+	h := &harness{t: t, peer: b, client: a, clock: clocktest.New()}
 	if o.gated {
 		h.gate = &gatedConn{Conn: a, open: make(chan struct{}, 1000)}
 		conn = h.gate

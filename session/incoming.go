@@ -220,7 +220,7 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 		Message  string          `json:"message"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		s.noise(params, 0, "malformed progress notification: "+jsonProblem(err), now)
+		s.noise(params, 0, NoiseNotJSONRPC, "malformed progress notification: "+jsonProblem(err), now)
 		return
 	}
 	token, err := ParseID(p.Token)
@@ -237,7 +237,7 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 			"progressToken "+clipText(string(p.Token), 40)+" is not an integer; MCP tokens are strings or integers")
 	}
 	if r == nil {
-		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
+		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: kept(frame), Size: len(frame)})
 		return
 	}
 	switch r.info.State {
@@ -270,7 +270,7 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 	default:
 		s.violate(r, ViolationProgressAfterResponse, p.Token, frame,
 			"progress for request "+r.info.ID.String()+" after its response ("+r.info.State.String()+"): progress must stop at completion")
-		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: frame})
+		s.emit(StrayArrived{At: now, Kind: LateProgress, ID: token, Token: string(p.Token), Data: kept(frame), Size: len(frame)})
 	}
 }
 

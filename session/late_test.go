@@ -106,3 +106,23 @@ func TestErrorResponseMarksFailed(t *testing.T) {
 		t.Errorf("info: Error %+v Result %s", info.Error, info.Result)
 	}
 }
+
+// Late traffic past the cap on kept frames is still counted exactly, by
+// kind.
+func TestLateCountsPastTheCap(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "sleep"}, CallOptions{})
+	h.readFrame()
+	h.s.Request(c.Ref()).Cancel("user")
+	h.readFrame()
+	for range maxLateFrames + 500 {
+		h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":3}}`)
+	}
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	h.events.waitFor(t, "the late response", isLate(c.Seq(), LateResponse))
+	info, _ := h.s.Request(c.Ref()).Info()
+	if len(info.Late) != maxLateFrames || info.LateCount != maxLateFrames+501 ||
+		info.LateKinds != [3]int{LateResponse: 1, LateProgress: maxLateFrames + 500} {
+		t.Fatalf("kept %d, count %d, by kind %v", len(info.Late), info.LateCount, info.LateKinds)
+	}
+}

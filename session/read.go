@@ -37,11 +37,25 @@ func (s *Session) handleInbound(m transport.Message) {
 	}
 	switch m.Kind {
 	case wire.KindFrame:
+		s.pretty.reset()
 		s.handleFrame(m.Data, at)
 	case wire.KindNoise:
-		s.noise(m.Data, 0, WhyNotJSON, at)
+		if m.Why == transport.BOMStripped {
+			s.noise(m.Data, 0, NoiseBOM, m.Why, at)
+			return
+		}
+		if id, ok := s.pretty.line(m.Data); ok {
+			why := "the server's response was pretty-printed over several lines; on stdio each message must be one line with no embedded newlines"
+			if s.failPending(id, why) {
+				s.noise(m.Data, 0, NoiseMalformed, why+"; request "+id.String()+" failed", at)
+				return
+			}
+		}
+		s.noise(m.Data, 0, NoiseNotJSON, "not JSON", at)
 	case wire.KindOversize:
-		s.noise(m.Data, m.Size, "frame over the size limit, skipped", at)
+		s.handleUnusable(m, NoiseOversize, at)
+	case wire.KindMalformed:
+		s.handleUnusable(m, NoiseMalformed, at)
 	case wire.KindStderr:
 		s.mu.Lock()
 		s.emit(StderrLine{At: at, Line: string(m.Data)})
@@ -49,14 +63,12 @@ func (s *Session) handleInbound(m transport.Message) {
 	}
 }
 
-// WhyNotJSON is NoiseArrived.Why for a line that is not JSON at all; any
-// other Why (with Oversize 0) is JSON that is not a usable JSON-RPC
-// message.
-const WhyNotJSON = "not JSON"
-
-func (s *Session) noise(line []byte, oversize int, why string, at time.Time) {
+// noise records an unusable line; oversize is the full length of a frame
+// over the limit, whose line holds only its start.
+func (s *Session) noise(line []byte, oversize int, cause NoiseCause, why string, at time.Time) {
+	size := max(oversize, len(line))
 	s.mu.Lock()
-	s.emit(NoiseArrived{At: at, Line: line, Oversize: oversize, Why: why})
+	s.emit(NoiseArrived{At: at, Line: kept(line), Oversize: oversize, Size: size, Cause: cause, Why: why})
 	s.mu.Unlock()
 	s.log.Debug("noise", "why", why, "line", truncate(line, 200))
 }
@@ -67,7 +79,7 @@ func (s *Session) handleFrame(frame []byte, at time.Time) {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var batch []json.RawMessage
 		if err := json.Unmarshal(trimmed, &batch); err != nil || len(batch) == 0 {
-			s.noise(frame, 0, "invalid batch", at)
+			s.noise(frame, 0, NoiseNotJSONRPC, "invalid batch", at)
 			return
 		}
 		s.checkBatch(frame)
@@ -81,12 +93,12 @@ func (s *Session) handleFrame(frame []byte, at time.Time) {
 
 func (s *Session) handleMessage(frame []byte, at time.Time) {
 	if !json.Valid(frame) {
-		s.noise(frame, 0, WhyNotJSON, at)
+		s.noise(frame, 0, NoiseNotJSON, "not JSON", at)
 		return
 	}
 	var m wireMessage
 	if err := parseEnvelope(frame, &m); err != nil {
-		s.noise(frame, 0, "not a JSON-RPC message: "+err.Error(), at)
+		s.noise(frame, 0, NoiseNotJSONRPC, "not a JSON-RPC message: "+err.Error(), at)
 		return
 	}
 	kinds, details := envelopeViolations(&m)
@@ -105,7 +117,7 @@ func (s *Session) handleMessage(frame []byte, at time.Time) {
 	case m.isNotification():
 		s.handleNotification(&m, frame, at)
 	default:
-		s.noise(frame, 0, "not a JSON-RPC request, response or notification", at)
+		s.noise(frame, 0, NoiseNotJSONRPC, "not a JSON-RPC request, response or notification", at)
 	}
 }
 
@@ -119,6 +131,14 @@ func (s *Session) checkBatch(frame []byte) {
 			", which allows only single messages; its messages were handled one by one")
 	}
 }
+
+// MaxKept is how much of an unusable, stray, late or duplicate frame its
+// event keeps: a flooding peer must not make mcpoke hold its frames.
+const MaxKept = 4 << 10
+
+// kept is a copy of b's first MaxKept bytes: a sub-slice would pin the
+// whole frame.
+func kept(b []byte) []byte { return bytes.Clone(b[:min(len(b), MaxKept)]) }
 
 func truncate(b []byte, n int) string {
 	if len(b) > n {

@@ -57,7 +57,10 @@ type LateFrame struct {
 	// out is never cancelled on the wire; its late traffic counts from the
 	// timeout.
 	AfterCancel time.Duration
-	Data        []byte
+	// Data is the start of the frame, at most MaxKept bytes; Size its
+	// full length.
+	Data []byte
+	Size int
 }
 
 // Limits on what one request keeps, so that a flooding peer cannot grow a
@@ -79,6 +82,10 @@ type RequestInfo struct {
 	Tool   string
 	Params json.RawMessage
 	State  State
+
+	// Timeout is how long the request waits for an answer (restarted by
+	// progress when it resets), and MaxTimeout the hard limit; 0: none.
+	Timeout, MaxTimeout time.Duration
 
 	Started time.Time
 	// Ended is when the state became final.
@@ -107,8 +114,11 @@ type RequestInfo struct {
 	// and for ever for a timed-out initialize.
 	CancelSentAt time.Time
 
+	// Late keeps the first maxLateFrames late frames; LateCount counts
+	// them all, and LateKinds by LateKind.
 	Late       []LateFrame
 	LateCount  int
+	LateKinds  [3]int
 	Duplicates int
 
 	// TaskID is set for a task-augmented request once the peer created

@@ -39,7 +39,7 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte, kinds []Violation
 	}
 	if r == nil {
 		id, _ := ParseID(m.ID)
-		s.emit(StrayArrived{At: now, Kind: kind, ID: id, Data: frame})
+		s.emit(StrayArrived{At: now, Kind: kind, ID: id, Data: kept(frame), Size: len(frame)})
 		s.log.Warn("stray response", "id", string(m.ID))
 		return
 	}
@@ -60,7 +60,7 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte, kinds []Violation
 		s.late(r, kind, now, frame)
 	default:
 		r.info.Duplicates++
-		s.emit(DuplicateArrived{Ref: r.info.Ref(), At: now, Data: frame})
+		s.emit(DuplicateArrived{Ref: r.info.Ref(), At: now, Data: kept(frame), Size: len(frame)})
 		s.log.Warn("duplicate response", "id", r.info.ID.String())
 	}
 }
@@ -68,8 +68,11 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte, kinds []Violation
 // late records traffic for a request we cancelled or that timed out.
 // Callers hold s.mu.
 func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
-	lf := LateFrame{Kind: kind, At: now, AfterCancel: r.afterCancel(now), Data: frame}
+	lf := LateFrame{Kind: kind, At: now, AfterCancel: r.afterCancel(now), Data: kept(frame), Size: len(frame)}
 	r.info.LateCount++
+	if int(kind) < len(r.info.LateKinds) {
+		r.info.LateKinds[kind]++
+	}
 	if len(r.info.Late) < maxLateFrames {
 		r.info.Late = append(r.info.Late, lf)
 	}

@@ -128,6 +128,9 @@ type Session struct {
 	// the default (see illegalMove); the interleavings test sets it.
 	onIllegalMove func(msg string)
 
+	// pretty follows a response spread over several lines; reader only.
+	pretty prettyWatch
+
 	handlers sync.WaitGroup
 	done     chan struct{}
 }

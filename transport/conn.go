@@ -56,7 +56,18 @@ type Message struct {
 	// At is when a Tap took the item: the time on its wire record. Zero
 	// from a Conn that is not a Tap.
 	At time.Time
+	// Tail holds the last bytes of an oversize frame, where an id written
+	// after a huge result is found.
+	Tail []byte
+	// Why says what is wrong with a KindMalformed or KindOversize line, or
+	// is BOMStripped on the note that precedes a line behind a UTF-8
+	// byte-order mark.
+	Why string
 }
+
+// BOMStripped is the Why of the KindNoise note delivered when a UTF-8
+// byte-order mark before a line was stripped; the line itself follows.
+const BOMStripped = "byte-order mark stripped"
 
 // Conn is an open connection to a peer.
 //

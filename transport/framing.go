@@ -3,7 +3,7 @@ package transport
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
@@ -12,18 +12,29 @@ import (
 const (
 	// DefaultMaxFrameSize bounds one inbound frame.
 	DefaultMaxFrameSize = 32 << 20
-	// oversizePreview is how much of an oversize frame is kept for display.
-	oversizePreview = 256
+	// oversizePreview is how much of the start of an oversize frame is
+	// kept, for display and to find the id of the request it answers.
+	oversizePreview = 1 << 10
+	// oversizeTail is how much of the end of an oversize frame is kept:
+	// an id written after a huge result is found there.
+	oversizeTail = 256
 	// readBufferSize is the bufio buffer: frames that fit are copied once,
 	// straight out of it; longer ones are assembled across fills.
 	readBufferSize = 64 << 10
 )
+
+// bom is the UTF-8 byte-order mark, which some Windows-born servers write
+// before their output; it is not JSON whitespace.
+var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // frameReader splits a server's stdout into Messages. Non-JSON lines are
 // noise, never errors, because servers and their launchers log to stdout.
 type frameReader struct {
 	lines lineReader
 	max   int
+	// next holds the line behind a byte-order mark while its note is
+	// delivered first.
+	queued *Message
 }
 
 func newFrameReader(r io.Reader, max int) *frameReader {
@@ -37,37 +48,44 @@ func newFrameReaderSize(r io.Reader, max, bufSize int) *frameReader {
 		max = DefaultMaxFrameSize
 	}
 	return &frameReader{
-		lines: lineReader{br: bufio.NewReaderSize(r, bufSize), keep: max, cut: min(oversizePreview, max)},
+		lines: lineReader{br: bufio.NewReaderSize(r, bufSize), keep: max, cut: min(oversizePreview, max), tailKeep: oversizeTail},
 		max:   max,
 	}
 }
 
 // next returns the next Message, or io.EOF (or the read error) at the end.
 func (f *frameReader) next() (Message, error) {
+	if q := f.queued; q != nil {
+		f.queued = nil
+		return *q, nil
+	}
 	line, size, err := f.lines.next()
 	if err != nil {
 		return Message{}, err
 	}
-	if size > f.max {
-		return Message{Kind: wire.KindOversize, Data: line, Size: size}, nil
+	over := size > f.max // the limit counts a byte-order mark too
+	if !bytes.HasPrefix(line, bom) {
+		return f.message(line, size, over), nil
 	}
-	return Message{Kind: classify(line), Data: line}, nil
+	// Stripped and noted rather than fatal: the frame behind it is fine.
+	note := Message{Kind: wire.KindNoise, Data: bytes.Clone(bom), Why: BOMStripped}
+	line, size = line[len(bom):], size-len(bom)
+	if over || !isBlank(line) {
+		m := f.message(line, size, over)
+		f.queued = &m
+	}
+	return note, nil
 }
 
-// classify says whether a line is a JSON-RPC frame. Only objects and
-// arrays qualify: a bare number or string on stdout is far more likely a
-// log line than a message.
-func classify(line []byte) wire.Kind {
-	for _, c := range line {
-		if isSpace(c) {
-			continue
-		}
-		if (c == '{' || c == '[') && json.Valid(line) {
-			return wire.KindFrame
-		}
-		return wire.KindNoise
+// message classifies one line of size bytes; over says it was over the
+// limit, and line holds only its start.
+func (f *frameReader) message(line []byte, size int, over bool) Message {
+	if over {
+		return Message{Kind: wire.KindOversize, Data: line, Size: size, Tail: f.lines.tail,
+			Why: fmt.Sprintf("a frame of %s, over the size limit of %s", wire.FormatSize(size), wire.FormatSize(f.max))}
 	}
-	return wire.KindNoise
+	kind, why := classify(line)
+	return Message{Kind: kind, Data: line, Why: why}
 }
 
 // lineReader reads newline-terminated lines of bounded length without ever
@@ -77,12 +95,17 @@ type lineReader struct {
 	// keep is the longest line returned whole; a longer line comes back cut
 	// to its first cut bytes, with its full size.
 	keep, cut int
+	// tailKeep is how much of the end of an overlong line is kept in tail
+	// (0: none); tail is valid until the next call.
+	tailKeep int
+	tail     []byte
 }
 
 // next returns the next non-blank line without "\n" or a trailing "\r",
 // and the line's length. The caller owns the returned slice.
 func (l *lineReader) next() ([]byte, int, error) {
 	for {
+		l.tail = nil
 		line, owned, size, err := l.read()
 		switch {
 		case err != nil:
@@ -118,11 +141,13 @@ func (l *lineReader) read() (line []byte, owned bool, size int, err error) {
 			size += len(chunk)
 			last = chunk[len(chunk)-1]
 			if over {
+				l.keepTail(chunk)
 				continue
 			}
 			acc = append(acc, chunk...)
 			// keep+1 allows for a final "\r", which does not count.
 			if size > l.keep+1 {
+				l.keepTail(acc[l.cut:])
 				acc, over = bytes.Clone(acc[:l.cut]), true
 			}
 			continue
@@ -144,13 +169,40 @@ func (l *lineReader) read() (line []byte, owned bool, size int, err error) {
 		}
 		switch {
 		case over:
+			if last == '\r' && len(chunk) > 0 {
+				chunk = chunk[:len(chunk)-1]
+			} else if last == '\r' && len(l.tail) > 0 {
+				l.tail = l.tail[:len(l.tail)-1] // the "\r" ended the previous fill
+			}
+			l.keepTail(chunk)
 			return acc, true, size, nil
 		case acc != nil:
 			acc = append(acc, chunk...)
-			return acc[:size], true, size, nil
+			line, owned = acc[:size], true
+		default:
+			line = chunk[:size]
 		}
-		return chunk[:size], false, size, nil
+		if size > l.keep {
+			l.keepTail(line[l.cut:])
+		}
+		return line, owned, size, nil
 	}
+}
+
+// keepTail appends b to the tail of an overlong line, keeping its last
+// tailKeep bytes in a buffer of its own.
+func (l *lineReader) keepTail(b []byte) {
+	if l.tailKeep == 0 {
+		return
+	}
+	if len(b) >= l.tailKeep {
+		l.tail = append(l.tail[:0], b[len(b)-l.tailKeep:]...)
+		return
+	}
+	if drop := len(l.tail) + len(b) - l.tailKeep; drop > 0 {
+		l.tail = append(l.tail[:0], l.tail[drop:]...)
+	}
+	l.tail = append(l.tail, b...)
 }
 
 func isSpace(c byte) bool {

@@ -31,7 +31,7 @@ func readAll(t testing.TB, fr *frameReader) []Message {
 
 // referenceFrames is the obviously correct, buffer-everything version of
 // the framing rules that frameReader implements in a streaming way.
-func referenceFrames(data []byte, max int) []Message {
+func referenceFrames(data []byte, limit int) []Message {
 	var out []Message
 	lines := bytes.Split(data, []byte("\n"))
 	if len(lines[len(lines)-1]) == 0 {
@@ -39,14 +39,31 @@ func referenceFrames(data []byte, max int) []Message {
 	}
 	for _, l := range lines {
 		l = bytes.TrimSuffix(l, []byte("\r"))
+		over, blank := len(l) > limit, len(bytes.Trim(l, " \t\r\v\f")) == 0
+		cut := min(oversizePreview, limit)
+		var head, tail []byte
+		if over {
+			head, tail = l[:cut], l[max(cut, len(l)-oversizeTail):]
+		}
+		if !over && blank {
+			continue
+		}
+		// An oversize line's mark is seen only in the start it keeps.
+		if bytes.HasPrefix(l, bom) && (!over || len(head) >= len(bom)) {
+			out = append(out, Message{Kind: wire.KindNoise, Data: bom, Why: BOMStripped})
+			l = l[len(bom):]
+			if over {
+				head = head[len(bom):]
+			}
+		}
 		switch {
-		case len(l) > max:
-			out = append(out, Message{Kind: wire.KindOversize, Data: l[:min(oversizePreview, max)], Size: len(l)})
+		case over:
+			out = append(out, Message{Kind: wire.KindOversize, Data: head, Size: len(l), Tail: tail,
+				Why: fmt.Sprintf("a frame of %s, over the size limit of %s", wire.FormatSize(len(l)), wire.FormatSize(limit))})
 		case len(bytes.Trim(l, " \t\r\v\f")) == 0:
-		case (bytes.TrimLeft(l, " \t\r\v\f")[0] == '{' || bytes.TrimLeft(l, " \t\r\v\f")[0] == '[') && json.Valid(l):
-			out = append(out, Message{Kind: wire.KindFrame, Data: l})
 		default:
-			out = append(out, Message{Kind: wire.KindNoise, Data: l})
+			kind, why := classify(l)
+			out = append(out, Message{Kind: kind, Data: l, Why: why})
 		}
 	}
 	return out
@@ -55,9 +72,26 @@ func referenceFrames(data []byte, max int) []Message {
 func describe(ms []Message) string {
 	var b strings.Builder
 	for _, m := range ms {
-		fmt.Fprintf(&b, "%s(%d)%q ", m.Kind, m.Size, m.Data)
+		fmt.Fprintf(&b, "%s(%d)%q", m.Kind, m.Size, m.Data)
+		if m.Tail != nil || m.Why != "" {
+			fmt.Fprintf(&b, "[tail %q, %s]", m.Tail, m.Why)
+		}
+		b.WriteString(" ")
 	}
 	return b.String()
+}
+
+// sameLines compares kinds, sizes and data, not tails or reasons.
+func sameLines(a, b []Message) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Size != b[i].Size || !bytes.Equal(a[i].Data, b[i].Data) {
+			return false
+		}
+	}
+	return true
 }
 
 func sameMessages(a, b []Message) bool {
@@ -65,7 +99,8 @@ func sameMessages(a, b []Message) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Kind != b[i].Kind || a[i].Size != b[i].Size || !bytes.Equal(a[i].Data, b[i].Data) {
+		if a[i].Kind != b[i].Kind || a[i].Size != b[i].Size || !bytes.Equal(a[i].Data, b[i].Data) ||
+			!bytes.Equal(a[i].Tail, b[i].Tail) || a[i].Why != b[i].Why {
 			return false
 		}
 	}
@@ -96,8 +131,8 @@ func TestFrameReader(t *testing.T) {
 			{Kind: wire.KindNoise, Data: []byte(`Starting server...`)},
 			{Kind: wire.KindNoise, Data: []byte(`42`)},
 			{Kind: wire.KindNoise, Data: []byte(`"str"`)},
-			{Kind: wire.KindNoise, Data: []byte(`{not json`)},
-			{Kind: wire.KindNoise, Data: []byte(`[1,`)},
+			{Kind: wire.KindMalformed, Data: []byte(`{not json`)},
+			{Kind: wire.KindMalformed, Data: []byte(`[1,`)},
 		}},
 		{"leading space frame", "  {\"a\":1}\n", 64, []Message{
 			{Kind: wire.KindFrame, Data: []byte(`  {"a":1}`)},
@@ -119,8 +154,8 @@ func TestFrameReader(t *testing.T) {
 		{"max plus one", long + "x\r\n", 100, []Message{
 			{Kind: wire.KindOversize, Data: []byte(long), Size: 101},
 		}},
-		{"preview capped", strings.Repeat("z", 1000) + "\n", 500, []Message{
-			{Kind: wire.KindOversize, Data: []byte(strings.Repeat("z", oversizePreview)), Size: 1000},
+		{"preview capped", strings.Repeat("z", 3000) + "\n", 2000, []Message{
+			{Kind: wire.KindOversize, Data: []byte(strings.Repeat("z", oversizePreview)), Size: 3000},
 		}},
 	}
 	for _, tt := range tests {
@@ -128,10 +163,10 @@ func TestFrameReader(t *testing.T) {
 		for _, buf := range []int{16, 17, 64, 4096} {
 			t.Run(fmt.Sprintf("%s/buf%d", tt.name, buf), func(t *testing.T) {
 				got := readAll(t, newFrameReaderSize(iotest.HalfReader(strings.NewReader(tt.in)), tt.max, buf))
-				if !sameMessages(got, tt.want) {
+				if !sameLines(got, tt.want) {
 					t.Errorf("got  %s\nwant %s", describe(got), describe(tt.want))
 				}
-				if ref := referenceFrames([]byte(tt.in), tt.max); !sameMessages(ref, tt.want) {
+				if ref := referenceFrames([]byte(tt.in), tt.max); !sameMessages(ref, got) {
 					t.Errorf("reference disagrees: %s", describe(ref))
 				}
 			})
@@ -198,6 +233,9 @@ func (c chunkReader) Read(p []byte) (int, error) {
 func FuzzReadFrames(f *testing.F) {
 	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1}\r\nnoise\n\n{bad\n"), uint16(64), uint16(0), uint8(3))
 	f.Add([]byte(strings.Repeat("a", 300)+"\n[]\n"), uint16(40), uint16(5), uint8(255))
+	// A blank line over the limit is oversize, as any other line.
+	f.Add([]byte("  \n"), uint16(0), uint16(0), uint8(2))
+	f.Add([]byte("\xef\xbb\xbf{\"id\":1}\n\xef\xbb\xbf"+strings.Repeat(" ", 70)+"\n{} x\n{\n"), uint16(63), uint16(0), uint8(7))
 	f.Fuzz(func(t *testing.T, data []byte, max, buf uint16, chunk uint8) {
 		maxSize := int(max%2048) + 1
 		bufSize := int(buf%512) + 16

@@ -265,14 +265,14 @@ func TestStdioFraming(t *testing.T) {
 	want := []Message{
 		{Kind: wire.KindNoise, Data: []byte("starting up")},
 		{Kind: wire.KindFrame, Data: []byte(`{"a":1}`)},
-		{Kind: wire.KindNoise, Data: []byte("{not json")},
+		{Kind: wire.KindMalformed, Data: []byte("{not json")},
 		{Kind: wire.KindFrame, Data: []byte("[1,2]")},
 		{Kind: wire.KindOversize, Data: []byte(strings.Repeat("x", 64)), Size: 100},
 		{Kind: wire.KindFrame, Data: []byte(`{"after":true}`)},
 		{Kind: wire.KindOversize, Data: []byte(strings.Repeat("x", 64)), Size: 300000},
 		{Kind: wire.KindFrame, Data: []byte(`{"after":2}`)},
 	}
-	if !sameMessages(ms, want) {
+	if !sameLines(ms, want) {
 		t.Fatalf("got  %s\nwant %s", describe(ms), describe(want))
 	}
 	var ee *ExitError

@@ -119,7 +119,7 @@ func (t *Tap) Recv() (Message, error) {
 		}
 	}
 	defer t.orderMu.Unlock()
-	r := t.emit(wire.Record{Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size})
+	r := t.emit(wire.Record{Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size, Why: m.Why})
 	m.At = r.At
 	return m, nil
 }

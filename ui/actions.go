@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // The actions below are what keys ask for: calls and cancellations. They
@@ -135,4 +136,64 @@ func timeoutText(d time.Duration) string {
 		return ""
 	}
 	return d.String()
+}
+
+// openTimeout edits the timeout of the selected request while it is
+// pending, else the timeout for new calls; the prompt says which.
+func (m *Model) openTimeout() tea.Cmd {
+	if r := m.table.Selected(); r != nil && m.focus != focusTools && r.state == session.Pending && !r.incoming && !r.stray {
+		m.prompt.seq = r.seq
+		return m.prompt.Open(promptRequestTimeout, "timeout of "+termtext.Line(r.label())+
+			" from now (5s, 500ms; 0 for none; focus the tools to set it for new calls):", timeoutText(r.timeout))
+	}
+	return m.prompt.Open(promptTimeout, "timeout for new calls (5s, 500ms; 0 for none):", timeoutText(m.timeout))
+}
+
+// setRequestTimeout gives the request seq a new timeout from now.
+func (m *Model) setRequestTimeout(seq uint64, value string) tea.Cmd {
+	d, err := parseTimeout(value)
+	r := m.store.get(seq)
+	switch {
+	case err != nil:
+		m.setStatus(err.Error(), true)
+		return nil
+	case r == nil:
+		m.setStatus("that request is gone", true)
+		return nil
+	case m.conn == nil:
+		m.setStatus("not connected", true)
+		return nil
+	}
+	return setTimeoutCmd(m.gen, m.conn.Session, r, d)
+}
+
+// timeoutSet reports what SetTimeout did.
+func (m *Model) timeoutSet(msg timeoutSetMsg) {
+	label := termtext.Line(msg.label)
+	if msg.err != nil {
+		m.setStatus(label+": "+refusal(msg.err), true)
+		return
+	}
+	if r := m.store.get(msg.seq); r != nil {
+		r.timeout = msg.timeout
+		r.version++
+	}
+	if msg.timeout == 0 {
+		m.setStatus(label+" now has no timeout", false)
+	} else {
+		m.setStatus(label+" times out "+formatDuration(msg.timeout)+" from now", false)
+	}
+}
+
+// timeoutLine says how long a request waits, for its detail.
+func timeoutLine(r *requestRow) string {
+	switch {
+	case r.timeout == 0 && r.maxTimeout == 0:
+		return "timeout none"
+	case r.timeout == 0:
+		return "timeout none · at most " + formatDuration(r.maxTimeout) + " in all"
+	case r.maxTimeout == 0:
+		return "timeout " + formatDuration(r.timeout) + ", restarted by progress"
+	}
+	return "timeout " + formatDuration(r.timeout) + ", restarted by progress · at most " + formatDuration(r.maxTimeout) + " in all"
 }

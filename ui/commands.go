@@ -50,7 +50,7 @@ func listToolsCmd(gen int, s *session.Session, force bool) tea.Cmd {
 // callCmd sends a request; the row appears through the session's events.
 func callCmd(gen int, s *session.Session, method string, params json.RawMessage, timeout time.Duration, what string) tea.Cmd {
 	return func() tea.Msg {
-		c, err := s.Call(context.Background(), method, params, session.CallOptions{Timeout: timeout})
+		c, err := s.Call(context.Background(), method, params, session.CallOptions{Timeout: timeout, ResetTimeoutOnProgress: true})
 		msg := callSentMsg{forGen: forGen{gen}, what: what, err: err}
 		if c != nil {
 			msg.seq = c.Seq()
@@ -66,6 +66,14 @@ func cancelCmd(gen int, s *session.Session, r *requestRow, reason string) tea.Cm
 	return func() tea.Msg {
 		err := s.Request(ref).Cancel(reason)
 		return cancelDoneMsg{forGen: forGen{gen}, seq: seq, label: label, reason: reason, err: err}
+	}
+}
+
+// setTimeoutCmd gives the request r a new timeout of d from now.
+func setTimeoutCmd(gen int, s *session.Session, r *requestRow, d time.Duration) tea.Cmd {
+	seq, ref, label := r.seq, r.ref(), r.label()
+	return func() tea.Msg {
+		return timeoutSetMsg{gen: gen, seq: seq, label: label, timeout: d, err: s.Request(ref).SetTimeout(d)}
 	}
 }
 

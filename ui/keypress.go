@@ -57,7 +57,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, g.Filter):
 		return m.openFilter()
 	case key.Matches(k, g.Timeout):
-		return m.prompt.Open(promptTimeout, "timeout for new calls (5s, 500ms; 0 for none):", timeoutText(m.timeout))
+		return m.openTimeout()
 	case key.Matches(k, g.Reconnect):
 		return m.reconnect()
 	case key.Matches(k, rq.Cancel):
@@ -180,6 +180,10 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 				value = reasonUser
 			}
 			return tea.Batch(cmd, m.cancelRow(r, value))
+		}
+	case promptRequestTimeout:
+		if res == promptAccepted {
+			return tea.Batch(cmd, m.setRequestTimeout(m.prompt.seq, value))
 		}
 	case promptTimeout:
 		if res == promptAccepted {

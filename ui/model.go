@@ -105,9 +105,9 @@ func New(opts Options) *Model {
 		editor:  newArgEditor(c),
 		prompt:  newPrompt(c),
 		help:    help.New(),
-		timeout: opts.timeout,
+		timeout: opts.Timeout,
 	}
-	m.header.timeout = opts.timeout
+	m.header.timeout = opts.Timeout
 	m.help.Styles = c.Styles.Help
 	m.setFocus(focusTools)
 	m.resize(c.Width, c.Height)
@@ -174,6 +174,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 	case cancelDoneMsg:
 		m.cancelled(msg)
+	case timeoutSetMsg:
+		m.timeoutSet(msg)
 	case cancelAllDoneMsg:
 		m.cancelledAll(msg.n)
 	case canCancelMsg:

@@ -590,7 +590,7 @@ func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	})
 	t.Cleanup(hold.Release) // before the session closes
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond,
-		timeout: 1500 * time.Millisecond})
+		Timeout: 1500 * time.Millisecond})
 	d := newDriver(t, m, 120, 30)
 	d.waitScreen("TOOLS 4")
 	d.callTool(tc, "sleep")
@@ -627,4 +627,25 @@ func TestToolListCutShortIsShownAsAWarning(t *testing.T) {
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 160, 30)
 	d.waitScreen("TOOLS 8", "tools/list: the server repeated a nextCursor")
+}
+
+// t on a pending request edits that request's timeout, from now, through
+// the session; the prompt says which request it is for.
+func TestTimeoutKeyEditsTheSelectedPendingRequest(t *testing.T) {
+	d, tc := newTestModel(t, 140, 30)
+	d.callTool(tc, "sleep")
+	d.waitScreen("tools/call sleep", "1 pending", "timeout none")
+	d.key("tab") // the requests: t is for the selected one
+	d.key("t")
+	d.waitScreen("timeout of #3 tools/call sleep from now")
+	d.typeText("2")
+	d.key("enter")
+	d.waitScreen("#3 tools/call sleep times out 2.0s from now", "timeout 2.0s, restarted by progress")
+	d.waitTimer(tc)
+	tc.clock.Advance(2 * time.Second)
+	d.waitScreen("◔ timed out", "1 timed out")
+	d.waitFor("the cancel sent on timeout", func() bool { return len(tc.server.seenCancels()) == 1 })
+	if got := tc.server.seenCancels()[0].Reason; got != "timeout after 2s" {
+		t.Errorf("reason %q", got)
+	}
 }

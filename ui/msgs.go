@@ -72,6 +72,16 @@ type cancelDoneMsg struct {
 	err    error
 }
 
+// timeoutSetMsg: SetTimeout returned for the request seq; err is the
+// session's refusal.
+type timeoutSetMsg struct {
+	gen     int
+	seq     uint64
+	label   string
+	timeout time.Duration
+	err     error
+}
+
 // cancelAllDoneMsg: CancelAll returned.
 type cancelAllDoneMsg struct {
 	forGen

@@ -19,12 +19,12 @@ type Options struct {
 	// Force lists tools even when the server did not declare the tools
 	// capability (--force).
 	Force bool
+	// Timeout applies to new calls until changed with the timeout key;
+	// progress restarts it, and ten times it is the hard limit. 0: none.
+	Timeout time.Duration
 
 	// The tests of this package set these for deterministic screens.
 
-	// timeout applies to new calls until changed with the timeout key;
-	// default none.
-	timeout time.Duration
 	// now is the clock for live times; default time.Now.
 	now func() time.Time
 	// static turns off spinners and ticks.

@@ -132,6 +132,10 @@ func (d *detail) content() []string {
 		head += st.Muted.Render(" · sent by the server")
 	}
 	out = append(out, head)
+	// initialize is bounded by the connection's own --init-timeout.
+	if t := timeoutLine(r); t != "" && !r.incoming && r.method != "initialize" {
+		out = append(out, st.Muted.Render(t))
+	}
 	if d.cancel != "" {
 		out = append(out, st.Muted.Render(d.cancel))
 	}

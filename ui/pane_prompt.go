@@ -12,6 +12,8 @@ type promptKind int
 const (
 	promptReason promptKind = iota
 	promptTimeout
+	// promptRequestTimeout edits the timeout of the request seq.
+	promptRequestTimeout
 	promptFilterTools
 	promptFilterRequests
 )

@@ -253,6 +253,9 @@ func (t *requestTable) View() string {
 	if t.filter != "" {
 		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.len(), termtext.Line(t.filter))
 	}
+	if n := t.store.dropped; n > 0 {
+		title += fmt.Sprintf(" (%d oldest not kept)", n)
+	}
 	cols := layoutColumns(t.width)
 	lines := make([]string, 0, t.height)
 	lines = append(lines, ts.Render(clip(title, t.width)))

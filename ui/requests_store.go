@@ -28,6 +28,9 @@ type requestRow struct {
 	state    session.State
 
 	started, ended, cancelAt time.Time
+	// timeout and maxTimeout are the request's, as the session armed them;
+	// the timeout key may change timeout from the time it was set.
+	timeout, maxTimeout time.Duration
 	// reason is the cancel or timeout reason, or why it failed.
 	reason string
 
@@ -96,11 +99,16 @@ func (r *requestRow) cancelTook() (time.Duration, bool) {
 
 // requestStore holds the rows in arrival order with an index by Seq.
 type requestStore struct {
-	rows     []*requestRow
-	bySeq    map[uint64]*requestRow
-	strayBy  map[string]*requestRow // stray progress, by token
-	nextOrd  uint64
-	counts   [session.Cancelled + 1]int
+	rows    []*requestRow
+	bySeq   map[uint64]*requestRow
+	strayBy map[string]*requestRow // stray progress, by token
+	nextOrd uint64
+	// counts are the session's totals by state: rows dropped from the
+	// store stay counted, so the header stays exact; dropped counts them.
+	counts  [session.Cancelled + 1]int
+	dropped int
+	// keep is how many finished rows stay: maxFinishedRows, less in tests.
+	keep     int
 	finished int
 	// version changes when rows are added or dropped.
 	version uint64
@@ -111,7 +119,7 @@ type requestStore struct {
 const maxFinishedRows = 10000
 
 func newRequestStore() *requestStore {
-	return &requestStore{bySeq: map[uint64]*requestRow{}, strayBy: map[string]*requestRow{}}
+	return &requestStore{bySeq: map[uint64]*requestRow{}, strayBy: map[string]*requestRow{}, keep: maxFinishedRows}
 }
 
 func (s *requestStore) len() int { return len(s.rows) }
@@ -126,7 +134,8 @@ func (s *requestStore) append(r *requestRow) {
 // started adds the row for a new request.
 func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
-		tool: info.Tool, params: info.Params, state: info.State, started: info.Started}
+		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
+		timeout: info.Timeout, maxTimeout: info.MaxTimeout}
 	s.append(r)
 	s.bySeq[r.seq] = r
 	s.counts[r.state]++
@@ -262,10 +271,10 @@ func strayMethod(k session.LateKind) string {
 // trim drops the oldest finished rows once there are too many, in
 // batches so the cost is amortized. It reports whether rows went.
 func (s *requestStore) trim() bool {
-	if s.finished <= maxFinishedRows+maxFinishedRows/4 {
+	if s.finished <= s.keep+s.keep/4 {
 		return false
 	}
-	drop := s.finished - maxFinishedRows
+	drop := s.finished - s.keep
 	kept := s.rows[:0]
 	for _, r := range s.rows {
 		if drop > 0 && (r.stray || r.state.Final()) {
@@ -276,7 +285,7 @@ func (s *requestStore) trim() bool {
 					delete(s.strayBy, r.strayToken)
 				}
 			} else {
-				s.counts[r.state]--
+				s.dropped++
 				delete(s.bySeq, r.seq)
 			}
 			continue

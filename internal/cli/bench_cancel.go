@@ -39,7 +39,7 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 		if ctx.Err() != nil {
 			break
 		}
-		call, err := c.Session.Call(ctx, "tools/call", params, session.CallOptions{})
+		call, err := c.Session.Call(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
 		if err != nil {
 			break
 		}
@@ -65,17 +65,11 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 	}
 	st.watched = time.Since(watchFrom)
 	for _, ref := range refs {
+		// Counted, not listed: the list of late frames is capped.
 		info, _ := c.Session.Request(ref).Info()
-		for _, l := range info.Late {
-			switch l.Kind {
-			case session.LateResponse:
-				st.LateResponses++
-			case session.LateError:
-				st.LateErrors++
-			case session.LateProgress:
-				st.LateProgress++
-			}
-		}
+		st.LateResponses += info.LateKinds[session.LateResponse]
+		st.LateErrors += info.LateKinds[session.LateError]
+		st.LateProgress += info.LateKinds[session.LateProgress]
 	}
 	s := summarize(writes)
 	st.WriteP50Ms, st.WriteMaxMs = s.P50Ms, s.MaxMs

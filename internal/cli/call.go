@@ -18,6 +18,7 @@ type callFlags struct {
 	args        string
 	cancelAfter time.Duration
 	timeout     time.Duration
+	maxTimeout  time.Duration
 	reason      string
 	waitLate    time.Duration
 	transcript  string
@@ -82,7 +83,7 @@ its tools are sleep, stubborn, flood, echo and fail.
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.waitLate < 0 || f.cancelAfter < 0 || f.timeout < 0 {
+			if f.waitLate < 0 || f.cancelAfter < 0 || f.timeout < 0 || f.maxTimeout < 0 {
 				return usageError("durations must not be negative")
 			}
 			if f.reason != "" && f.cancelAfter == 0 {
@@ -98,7 +99,8 @@ its tools are sleep, stubborn, flood, echo and fail.
 	fl := cmd.Flags()
 	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON OBJECT")
 	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the call after DUR (notifications/cancelled)")
-	fl.DurationVar(&f.timeout, "timeout", 0, "give up on the call after DUR: it ends timed_out and is cancelled on the wire")
+	fl.DurationVar(&f.timeout, "timeout", defaultCallTimeout, "give up on the call after DUR without an answer or progress: it ends timed_out and is cancelled on the wire (0: never)")
+	fl.DurationVar(&f.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the call after DUR in all, whatever progress it makes (0: never)")
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
 	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic; "+
 		"after a response, listen DUR for traffic that follows it (progress after completion, duplicates)")
@@ -107,6 +109,23 @@ its tools are sleep, stubborn, flood, echo and fail.
 	protocolFlag(fl, &f.protocol)
 	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
 	return cmd
+}
+
+// Default timeouts of a call: no request waits for ever on a server that
+// went quiet, while one that reports progress may run up to the maximum.
+const (
+	defaultCallTimeout = 60 * time.Second
+	defaultMaxTimeout  = 10 * time.Minute
+)
+
+// callTimeouts are the session's options for --timeout and --max-timeout,
+// where 0 means none.
+func callTimeouts(timeout, maxTimeout time.Duration) session.CallOptions {
+	o := session.CallOptions{Timeout: timeout, ResetTimeoutOnProgress: true, MaxTimeout: maxTimeout}
+	if maxTimeout == 0 {
+		o.MaxTimeout = -1
+	}
+	return o
 }
 
 // toolArgCount is how many arguments come before --.
@@ -127,7 +146,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	// server's stderr from its first line.
 	var rec *recorder
 	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: -1},
-		started: func(c *connect.Conn) { rec = newRecorder(c.Session.Subscribe()) }}
+		started: func(c *connect.Conn) { rec = newRecorder(c.Session.Subscribe(), f.json) }}
 	srv, err := openServer(ctx, g, spec, opts)
 	if err != nil {
 		return err
@@ -138,7 +157,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 
-	c, err := srv.Session.Call(ctx, "tools/call", params, session.CallOptions{Timeout: f.timeout})
+	c, err := srv.Session.Call(ctx, "tools/call", params, callTimeouts(f.timeout, f.maxTimeout))
 	if err != nil {
 		return fmt.Errorf("tools/call: %w", err)
 	}

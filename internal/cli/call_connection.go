@@ -86,13 +86,16 @@ func (l *connectionLog) apply(e session.Event) bool {
 		}
 		c.add(func() seen { return seenFrame(e.At, e.Data, len(e.Data)) })
 	case session.NoiseArrived:
-		switch {
-		case e.Oversize > 0:
-			l.oversize.add(func() seen { return seenFrame(e.At, e.Line, e.Oversize) })
-		case e.Why == session.WhyNotJSON:
-			l.noise.add(func() seen { return seenFrame(e.At, e.Line, len(e.Line)) })
+		switch e.Cause {
+		case session.NoiseOversize:
+			l.oversize.add(func() seen { s := seenFrame(e.At, e.Line, e.Size); s.Why = e.Why; return s })
+		case session.NoiseNotJSON:
+			l.noise.add(func() seen { return seenFrame(e.At, e.Line, e.Size) })
+		case session.NoiseBOM:
+			// A note that the next frame came behind a byte-order mark, which
+			// was stripped; the frame itself was used.
 		default:
-			l.malformed.add(func() seen { s := seenFrame(e.At, e.Line, len(e.Line)); s.Why = e.Why; return s })
+			l.malformed.add(func() seen { s := seenFrame(e.At, e.Line, e.Size); s.Why = e.Why; return s })
 		}
 	case session.Violation:
 		l.violations.add(func() seenViolation {

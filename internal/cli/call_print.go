@@ -25,14 +25,15 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		state += ", with a tool error (isError)"
 	}
 	line("state", "%s after %s", state, human(r.ElapsedMs))
-	if n := len(r.Progress); n > 0 {
-		last := r.Progress[n-1]
+	line("timeout", "%s", describeTimeout(r.TimeoutMs, r.MaxTimeoutMs))
+	if n := max(r.ProgressCount, len(r.Progress)); len(r.Progress) > 0 {
+		last := r.Progress[len(r.Progress)-1]
 		head := fmt.Sprintf("%s; last %s at %s", english.Plural(n, "notification"), progressText(last), human(last.AtMs))
 		if flagged := countFlagged(r.Progress); flagged > 0 {
 			head += fmt.Sprintf("; %d flagged as protocol violations", flagged)
 		}
 		line("progress", "%s", head)
-		printProgressList(w, r.Progress)
+		printProgressList(w, r.Progress, n)
 	}
 	if r.Cancel != nil {
 		line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
@@ -41,8 +42,8 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	if f.waitLate > 0 && r.Cancel == nil {
 		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))
 	}
-	if len(r.Stray) > 0 {
-		line("stray", "%s for no request in flight (responses, or progress after the response)", english.Plural(len(r.Stray), "message"))
+	if n := max(r.StrayCount, len(r.Stray)); n > 0 {
+		line("stray", "%s for no request in flight (responses, or progress after the response)", english.Plural(n, "message"))
 	}
 	printConnection(line, r)
 	if r.Result != nil {
@@ -60,7 +61,12 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		}
 	}
 	if f.stderr {
-		fmt.Fprintf(w, "stderr    %s from the server\n", english.Plural(len(r.Stderr), "line"))
+		n := max(r.StderrLines, len(r.Stderr))
+		if left := n - len(r.Stderr); left > 0 {
+			fmt.Fprintf(w, "stderr    %s from the server, first %d not kept\n", english.Plural(n, "line"), left)
+		} else {
+			fmt.Fprintf(w, "stderr    %s from the server\n", english.Plural(n, "line"))
+		}
 		for _, l := range r.Stderr {
 			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
 		}
@@ -72,9 +78,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 const progressShownEnds = 5
 
 // printProgressList lists the notifications, each with its time and
-// flag: all of a short run, else the first and last few and how many in
-// between are not shown.
-func printProgressList(w io.Writer, ps []reportProgress) {
+// flag: all of a short run, else the first and last few and how many of
+// the count in between are not shown.
+func printProgressList(w io.Writer, ps []reportProgress, count int) {
 	show := func(p reportProgress) {
 		text := fmt.Sprintf("  %9s  %s", human(p.AtMs), progressText(p))
 		if p.Flag != 0 && p.Progress != nil {
@@ -82,7 +88,7 @@ func printProgressList(w io.Writer, ps []reportProgress) {
 		}
 		fmt.Fprintln(w, text)
 	}
-	if len(ps) <= 2*progressShownEnds {
+	if count <= 2*progressShownEnds || len(ps) < 2*progressShownEnds {
 		for _, p := range ps {
 			show(p)
 		}
@@ -91,7 +97,7 @@ func printProgressList(w io.Writer, ps []reportProgress) {
 	for _, p := range ps[:progressShownEnds] {
 		show(p)
 	}
-	fmt.Fprintf(w, "  … %d not shown between (--json lists them all)\n", len(ps)-2*progressShownEnds)
+	fmt.Fprintf(w, "  … %d not shown between (--json lists them all)\n", count-2*progressShownEnds)
 	for _, p := range ps[len(ps)-progressShownEnds:] {
 		show(p)
 	}
@@ -122,6 +128,20 @@ func countFlagged(ps []reportProgress) int {
 		}
 	}
 	return n
+}
+
+// describeTimeout says how long the call would wait, for the report.
+func describeTimeout(timeoutMs, maxMs float64) string {
+	d := func(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
+	switch {
+	case timeoutMs == 0 && maxMs == 0:
+		return "none"
+	case timeoutMs == 0:
+		return fmt.Sprintf("none, at most %s in all", d(maxMs))
+	case maxMs == 0:
+		return fmt.Sprintf("%s, restarted by each progress", d(timeoutMs))
+	}
+	return fmt.Sprintf("%s, restarted by each progress; at most %s in all", d(timeoutMs), d(maxMs))
 }
 
 // printLate summarizes traffic after the cancel, one line per kind.

@@ -18,7 +18,7 @@ func TestProgressListSaysWhatItSkips(t *testing.T) {
 	}
 	ps[9999] = reportProgress{Flag: session.ViolationProgressMissing, AtMs: 10000}
 	var b bytes.Buffer
-	printProgressList(&b, ps)
+	printProgressList(&b, ps, len(ps))
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	if len(lines) != 11 {
 		t.Fatalf("%d lines, want 5 + 1 + 5:\n%s", len(lines), b.String())
@@ -28,7 +28,7 @@ func TestProgressListSaysWhatItSkips(t *testing.T) {
 		t.Errorf("progress list:\n%s", b.String())
 	}
 	b.Reset()
-	printProgressList(&b, ps[:10])
+	printProgressList(&b, ps[:10], 10)
 	if n := strings.Count(b.String(), "\n"); n != 10 || strings.Contains(b.String(), "not shown") {
 		t.Errorf("a run of 10 is shown whole:\n%s", b.String())
 	}

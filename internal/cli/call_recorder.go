@@ -8,26 +8,42 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// maxStderrKept bounds the server stderr lines a report carries.
-const maxStderrKept = 1000
+// Bounds on what a report keeps; the counts stay exact past them.
+const (
+	// maxStderrKept bounds the server stderr lines a report carries.
+	maxStderrKept = 1000
+	// progressEnds is how many of the first and of the last progress
+	// notifications a text report keeps: it shows only counts and the last.
+	progressEnds = progressShownEnds
+	// maxStrayKept bounds the stray traffic a report lists.
+	maxStrayKept = 1000
+)
 
-// recorder keeps what the session's event stream says about a call:
-// every progress notification (the request table keeps only the first
-// thousand), late and stray traffic, and the server's stderr.
+// recorder keeps what the session's event stream says about a call: its
+// progress notifications (all of them for --json, else the first and last
+// few), late and stray traffic, and the server's stderr, with exact counts.
 //
-// Events are kept with their request's Seq and sorted out by the report:
-// a fast server's events, even the end of the session, can come before
-// Call has returned the Seq.
+// The call is the first tools/call we sent: its RequestStarted comes before
+// any of its events, even when a fast server answers before Call returns.
 type recorder struct {
 	seq atomic.Uint64 // the call's Seq, once known, for lateAnswer
 
-	mu       sync.Mutex
-	progress []session.ProgressUpdated
-	late     []session.LateArrived
-	stray    []session.StrayArrived
-	stderr   []string
-	lastLine time.Time // when the last stderr line came
-	conn     connectionLog
+	keepAll bool // keep every progress notification (--json)
+
+	mu            sync.Mutex
+	callSeq       uint64
+	callStart     time.Time
+	progress      []reportProgress // all, or the first progressEnds; as --json prints them
+	lastProgress  []reportProgress // the last progressEnds, when not all are kept
+	lastMessage   string           // shared by progress with the same message
+	progressCount int
+	late          []session.LateArrived
+	stray         []session.StrayArrived
+	strayCount    int
+	stderr        []string
+	stderrCount   int
+	lastLine      time.Time // when the last stderr line came
+	conn          connectionLog
 
 	lateAnswer     chan struct{} // closed at a late response or error for seq
 	lateAnswerOnce sync.Once
@@ -36,8 +52,8 @@ type recorder struct {
 
 // newRecorder reads sub until it ends; Subscribe before the call so that
 // nothing is missed.
-func newRecorder(sub *session.Subscription) *recorder {
-	r := &recorder{lateAnswer: make(chan struct{}), done: make(chan struct{}), conn: newConnectionLog()}
+func newRecorder(sub *session.Subscription, keepAll bool) *recorder {
+	r := &recorder{keepAll: keepAll, lateAnswer: make(chan struct{}), done: make(chan struct{}), conn: newConnectionLog()}
 	go func() {
 		defer close(r.done)
 		for e := range sub.C {
@@ -54,8 +70,24 @@ func (r *recorder) apply(e session.Event) {
 		return
 	}
 	switch e := e.(type) {
+	case session.RequestStarted:
+		if r.callSeq == 0 && !e.Info.Incoming && e.Info.Method == "tools/call" {
+			r.callSeq, r.callStart = e.Info.Seq, e.Info.Started
+		}
 	case session.ProgressUpdated:
-		r.progress = append(r.progress, e)
+		if e.Ref.Seq == r.callSeq {
+			p := e.Progress
+			if p.Message == r.lastMessage {
+				p.Message = r.lastMessage // one string for a million "step"s
+			}
+			r.lastMessage = p.Message
+			rp := reportProgress{Total: p.Total, Message: p.Message, AtMs: ms(p.At.Sub(r.callStart)), Flag: p.Flaw}
+			if p.Flaw != session.ViolationProgressMissing && p.Flaw != session.ViolationProgressNotNumber {
+				v := p.Progress
+				rp.Progress = &v // null in --json when there was no number, never 0
+			}
+			r.addProgress(rp)
+		}
 	case session.LateArrived:
 		r.late = append(r.late, e)
 		// A late event needs a cancel first, which needs the Seq.
@@ -63,14 +95,38 @@ func (r *recorder) apply(e session.Event) {
 			r.lateAnswerOnce.Do(func() { close(r.lateAnswer) })
 		}
 	case session.StrayArrived:
-		r.stray = append(r.stray, e)
+		r.strayCount++
+		if len(r.stray) < maxStrayKept {
+			r.stray = append(r.stray, e)
+		}
 	case session.StderrLine:
+		r.stderrCount++
 		r.stderr = append(r.stderr, e.Line)
-		if len(r.stderr) > maxStderrKept {
-			r.stderr = r.stderr[len(r.stderr)-maxStderrKept:]
+		if len(r.stderr) >= 2*maxStderrKept {
+			r.stderr = append(r.stderr[:0], r.stderr[len(r.stderr)-maxStderrKept:]...)
 		}
 		r.lastLine = time.Now()
 	}
+}
+
+// addProgress keeps p: always with keepAll, else only among the first
+// and the last progressEnds. Callers hold r.mu.
+func (r *recorder) addProgress(p reportProgress) {
+	r.progressCount++
+	if r.keepAll || len(r.progress) < progressEnds {
+		r.progress = append(r.progress, p)
+		return
+	}
+	if len(r.lastProgress) == progressEnds {
+		copy(r.lastProgress, r.lastProgress[1:])
+		r.lastProgress = r.lastProgress[:progressEnds-1]
+	}
+	r.lastProgress = append(r.lastProgress, p)
+}
+
+// keptStderr is the last maxStderrKept lines. Callers hold r.mu.
+func (r *recorder) keptStderr() []string {
+	return r.stderr[max(0, len(r.stderr)-maxStderrKept):]
 }
 
 // stderrQuietFor reports whether no stderr line came in the last d.

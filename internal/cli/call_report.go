@@ -13,21 +13,31 @@ import (
 // the request was sent. Lists are never null, so they can be counted
 // without checks.
 type callReport struct {
-	RequestID session.ID       `json:"requestId"`
-	Method    string           `json:"method"`
-	Tool      string           `json:"tool"`
-	State     string           `json:"state"`
-	Result    json.RawMessage  `json:"result,omitempty"`
-	Error     *reportError     `json:"error,omitempty"`
-	Progress  []reportProgress `json:"progress"`
-	Cancel    *reportCancel    `json:"cancel"`
-	Late      []reportLate     `json:"late"`
-	Stray     []reportStray    `json:"stray"`
-	ElapsedMs float64          `json:"elapsedMs"`
-	Server    reportServer     `json:"server"`
-	// Stderr is what the server wrote to stderr while connected (the
-	// last 1000 lines).
-	Stderr []string `json:"stderr"`
+	RequestID session.ID      `json:"requestId"`
+	Method    string          `json:"method"`
+	Tool      string          `json:"tool"`
+	State     string          `json:"state"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	Error     *reportError    `json:"error,omitempty"`
+	// TimeoutMs is the call's timeout, restarted by each progress, and
+	// MaxTimeoutMs its hard limit; 0 means none.
+	TimeoutMs    float64 `json:"timeoutMs"`
+	MaxTimeoutMs float64 `json:"maxTimeoutMs"`
+	// Progress lists every progress notification with --json; the text
+	// report keeps only the first and last few. ProgressCount counts all.
+	Progress      []reportProgress `json:"progress"`
+	ProgressCount int              `json:"progressCount"`
+	Cancel        *reportCancel    `json:"cancel"`
+	Late          []reportLate     `json:"late"`
+	// Stray lists the first 1000 stray responses; StrayCount counts all.
+	Stray      []reportStray `json:"stray"`
+	StrayCount int           `json:"strayCount"`
+	ElapsedMs  float64       `json:"elapsedMs"`
+	Server     reportServer  `json:"server"`
+	// Stderr is what the server wrote to stderr while connected: the last
+	// 1000 lines of StderrLines.
+	Stderr      []string `json:"stderr"`
+	StderrLines int      `json:"stderrLines"`
 	// Duplicates, noise, oversize, malformed and violations (see
 	// connectionReport): each a count and the first few.
 	connectionReport
@@ -87,16 +97,18 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 	start := info.Started
 	at := func(t time.Time) float64 { return ms(t.Sub(start)) }
 	rep := &callReport{
-		RequestID: info.ID,
-		Method:    info.Method,
-		Tool:      info.Tool,
-		State:     info.State.String(),
-		ElapsedMs: ms(info.Elapsed(time.Now())),
-		Server:    serverOf(peer),
-		Progress:  []reportProgress{},
-		Late:      []reportLate{},
-		Stray:     []reportStray{},
-		Stderr:    []string{},
+		RequestID:    info.ID,
+		Method:       info.Method,
+		Tool:         info.Tool,
+		State:        info.State.String(),
+		TimeoutMs:    ms(info.Timeout),
+		MaxTimeoutMs: ms(info.MaxTimeout),
+		ElapsedMs:    ms(info.Elapsed(time.Now())),
+		Server:       serverOf(peer),
+		Progress:     []reportProgress{},
+		Late:         []reportLate{},
+		Stray:        []reportStray{},
+		Stderr:       []string{},
 	}
 	switch {
 	case info.State == session.Completed:
@@ -118,14 +130,12 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	for _, e := range rec.progress {
-		if p := e.Progress; e.Ref.Seq == info.Seq {
-			rp := reportProgress{Total: p.Total, Message: p.Message, AtMs: at(p.At), Flag: p.Flaw}
-			if p.Flaw != session.ViolationProgressMissing && p.Flaw != session.ViolationProgressNotNumber {
-				rp.Progress = &p.Progress
-			}
-			rep.Progress = append(rep.Progress, rp)
+	if rec.callSeq == info.Seq {
+		// The recorder's list as it is: --json may list a million.
+		if p := append(rec.progress, rec.lastProgress...); p != nil {
+			rep.Progress = p
 		}
+		rep.ProgressCount = rec.progressCount
 	}
 	for _, e := range rec.late {
 		if l := e.Late; e.Ref.Seq == info.Seq {
@@ -137,7 +147,9 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 			rep.Stray = append(rep.Stray, reportStray{s.Kind.String(), at(s.At)})
 		}
 	}
-	rep.Stderr = append(rep.Stderr, rec.stderr...)
+	rep.StrayCount = len(rep.Stray) + rec.strayCount - len(rec.stray)
+	rep.Stderr = append(rep.Stderr, rec.keptStderr()...)
+	rep.StderrLines = rec.stderrCount
 	rep.connectionReport = rec.conn.report(info.Seq, start)
 	return rep
 }

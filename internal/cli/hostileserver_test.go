@@ -17,8 +17,12 @@ import (
 const hostileServerEnv = "MCPOKE_CLI_TEST_HOSTILE_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(hostileServerEnv) != "" {
+	switch mode := os.Getenv(hostileServerEnv); mode {
+	case "":
+	case "1":
 		os.Exit(runHostileServer())
+	default:
+		os.Exit(runMisbehavingServer(mode))
 	}
 	os.Exit(m.Run())
 }

@@ -56,8 +56,15 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		return err
 	}
 	defer srv.Close()
-	tools, err := listTools(ctx, srv, stderr, g.force)
+	tools, complete, err := listTools(ctx, srv, stderr, g.force)
 	if err != nil {
+		return err
+	}
+	// A list cut short is printed, but the exit status says it is not all.
+	exit := func(err error) error {
+		if err == nil && !complete {
+			return quietExit(ExitFailed)
+		}
 		return err
 	}
 	peer := srv.Peer()
@@ -67,7 +74,7 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 			Tools  []mcp.Tool   `json:"tools"` // each as the server sent it
 			Hidden []toolHidden `json:"hiddenText,omitempty"`
 		}{serverOf(peer), tools, hiddenOf(tools)}
-		return writeJSON(w, out, out.Server.textWarnings())
+		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	head := fmt.Sprintf("%s %s: %s", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(tools), "tool"))
 	if n := countHiding(tools); n > 0 {
@@ -77,7 +84,7 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 	for _, t := range tools {
 		printTool(w, t)
 	}
-	return nil
+	return exit(nil)
 }
 
 // printTool shows one tool: name, title, description, and a line per

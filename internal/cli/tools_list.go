@@ -14,24 +14,24 @@ import (
 )
 
 // listTools returns every tool the server has. A list cut short (a
-// repeated cursor, too many pages) is used as it is, with a warning. A
-// server that did not declare tools is sent nothing, exit 2, unless force
-// (--force): then a warning says so.
-func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool) ([]mcp.Tool, error) {
+// repeated cursor, too many pages) is used as it is, with a warning;
+// complete says whether it was whole. A server that did not declare tools
+// is sent nothing, exit 2, unless force (--force): then a warning says so.
+func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool) (tools []mcp.Tool, complete bool, err error) {
 	if err := mcp.CheckDeclared(srv.Peer(), "tools/list"); err != nil {
 		if !force {
-			return nil, withCode(ExitUsage, err)
+			return nil, false, withCode(ExitUsage, err)
 		}
 		warn(stderr, "the server did not declare the tools capability; sending tools/list and tools/call anyway (--force)")
 	}
 	list, err := mcp.ListTools(ctx, srv.Session, mcp.ListOptions{Force: force})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if list.Incomplete != nil {
 		warn(stderr, list.Incomplete.Error())
 	}
-	return list.Tools, nil
+	return list.Tools, list.Incomplete == nil, nil
 }
 
 // warn prints a warning line on stderr. Warnings quote the server (a
@@ -77,7 +77,7 @@ func lines(ss []string) []string {
 // defaultArgs. It returns the tool and the params of tools/call. force
 // sends to a server that did not declare tools (see listTools).
 func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer, force bool) (mcp.Tool, json.RawMessage, error) {
-	tools, err := listTools(ctx, srv, stderr, force)
+	tools, _, err := listTools(ctx, srv, stderr, force)
 	if err != nil {
 		return mcp.Tool{}, nil, err
 	}

@@ -37,6 +37,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		Connect: func(context.Context) (*connect.Conn, error) { return connect.Start(spec, opts) },
 		Demo:    isDemo(spec),
 		Force:   g.force,
+		Timeout: defaultCallTimeout,
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	_, err = p.Run()

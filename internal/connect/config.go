@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -200,15 +199,18 @@ func (e *configEntry) expand(x *expander) error {
 	return nil
 }
 
+// maxConfigFile bounds a config file: it names a few servers.
+const maxConfigFile = 1 << 20
+
 // LoadServer reads the config file at path and returns the server called
 // name. With an empty name it returns the only server, if there is one.
 func LoadServer(path, name string) (Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmallFile("config file", path, maxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Spec{}, fmt.Errorf("config file %s does not exist", path)
 	}
 	if err != nil {
-		return Spec{}, fmt.Errorf("cannot read config file: %w", err)
+		return Spec{}, err
 	}
 	servers, err := ParseConfig(data)
 	if err != nil {

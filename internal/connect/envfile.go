@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -19,24 +17,9 @@ const maxEnvFile = 1 << 20
 // single quotes (kept as written) or double quotes (\n, \t, \" and \\
 // unescaped).
 func readEnvFile(path string) (map[string]string, error) {
-	// Stat before open: opening a FIFO would wait for a writer.
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("envFile %s is not a regular file", path)
-	}
-	f, err := os.Open(path)
+	data, err := readSmallFile("envFile", path, maxEnvFile)
 	if err != nil {
-		return nil, fmt.Errorf("envFile: %w", err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("envFile %s is not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxEnvFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("envFile: %w", err)
-	}
-	if len(data) > maxEnvFile {
-		return nil, fmt.Errorf("envFile %s is over %d bytes", path, maxEnvFile)
+		return nil, err
 	}
 	return parseEnvFile(data, path)
 }

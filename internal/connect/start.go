@@ -63,6 +63,8 @@ type Conn struct {
 	log   *slog.Logger
 	clock clock.Clock // the session's
 	peer  session.PeerInfo
+	// discarded counts what the server wrote that could not be used.
+	discarded *discards
 
 	closeAfter sync.Once
 }
@@ -113,6 +115,8 @@ func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 	// One clock for the tap and the session: the wire log, transcript and
 	// late timing agree.
 	tap := transport.NewTap(conn, cfg.Clock.Now)
+	d := &discards{}
+	tap.Observe(d.observe)
 	if opts.Transcript != nil {
 		tap.Observe(transcript.New(opts.Transcript, tap.Start()).Observe)
 	}
@@ -123,7 +127,7 @@ func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Conn{Spec: spec, Session: session.New(tap, cfg), tap: tap, opts: opts, log: cfg.Logger, clock: cfg.Clock}
+	return &Conn{Spec: spec, Session: session.New(tap, cfg), tap: tap, opts: opts, log: cfg.Logger, clock: cfg.Clock, discarded: d}
 }
 
 // Initialize runs the MCP handshake, offering Options.Protocol. When the
@@ -157,8 +161,12 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 	case <-ctx.Done():
 		err := fmt.Errorf("no answer to initialize: %w", context.Cause(ctx))
 		if errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("no answer to initialize within %s; is it an MCP server speaking stdio? "+
-				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", timeout)
+			what := ""
+			if sum := c.discarded.summary(); sum != "" {
+				what = "; " + sum
+			}
+			err = fmt.Errorf("no answer to initialize within %s%s; is it an MCP server speaking stdio? "+
+				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", timeout, what)
 		}
 		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
 		c.Close()

@@ -53,6 +53,10 @@ func (p *End) Inject(kind wire.Kind, data []byte) error {
 	return p.in.push(transport.Message{Kind: kind, Data: data, Size: len(data)})
 }
 
+// InjectMessage queues m whole (its Why, Tail or ID included) for this
+// end's Recv, as if the peer's transport had produced it.
+func (p *End) InjectMessage(m transport.Message) error { return p.in.push(m) }
+
 // queue is an unbounded FIFO of Messages with a blocking pop.
 type queue struct {
 	mu    sync.Mutex

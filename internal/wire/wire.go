@@ -4,7 +4,10 @@
 // each of them see the wire without importing a layer it must not reach.
 package wire
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Direction says which way a tapped item went.
 type Direction uint8
@@ -38,6 +41,11 @@ const (
 	KindOversize
 	// KindStderr is one line the server wrote to its stderr.
 	KindStderr
+	// KindMalformed is a line that starts like a JSON-RPC frame but cannot
+	// be used: invalid UTF-8, bytes after the JSON value, nesting too deep,
+	// or JSON cut short (a message spread over several lines). Why says
+	// which; the line is never delivered as a frame.
+	KindMalformed
 )
 
 // String implements fmt.Stringer.
@@ -51,6 +59,8 @@ func (k Kind) String() string {
 		return "oversize"
 	case KindStderr:
 		return "stderr"
+	case KindMalformed:
+		return "malformed"
 	}
 	return "unknown"
 }
@@ -67,4 +77,27 @@ type Record struct {
 	// never reuse a frame's buffer.
 	Data []byte
 	Size int
+	// Why says what is wrong with a malformed or oversize line, or that a
+	// byte-order mark was stripped; empty for ordinary items.
+	Why string
+}
+
+// FormatSize says n bytes for people: "512 B", "4 KiB", "33 MiB". Sizes
+// of frames appear in errors from several layers; one wording for all.
+func FormatSize(n int) string {
+	switch {
+	case n < 1<<10:
+		return strconv.Itoa(n) + " B"
+	case n < 1<<20:
+		return sizeIn(n, 1<<10, "KiB")
+	}
+	return sizeIn(n, 1<<20, "MiB")
+}
+
+// sizeIn is n in units of unit, to one decimal below ten units.
+func sizeIn(n, unit int, name string) string {
+	if n%unit == 0 || n >= 10*unit {
+		return strconv.Itoa((n+unit/2)/unit) + " " + name
+	}
+	return strconv.FormatFloat(float64(n)/float64(unit), 'f', 1, 64) + " " + name
 }

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/connect"
+)
+
+// runMisbehavingServer is an MCP stdio server that answers initialize and
+// tools/list properly and then misbehaves in one way, its mode ("MODE" or
+// "MODE:N"):
+//
+//	silent      never answers tools/call
+//	pretty      answers pretty-printed over several lines
+//	badutf8     answers with invalid UTF-8 in the result
+//	trailing    answers with bytes after the JSON value
+//	deep        answers nested 20000 deep
+//	oversize    answers with a 33 MiB frame, the id at the end
+//	bom         writes a byte-order mark before every frame
+//	closeout    closes its stdout on tools/call and lives on
+//	stderr:N    writes N stderr lines, then answers
+//	progress:N  sends N progress notifications, then answers
+//	stray:N     sends N stray responses of 1 MiB, then answers
+//	initnoise   answers initialize with only noise, an oversize frame and a BOM
+//	pages       tools/list always has a next page
+func runMisbehavingServer(mode string) int {
+	mode, arg, _ := strings.Cut(mode, ":")
+	n, _ := strconv.Atoi(arg)
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(nil, 1<<20)
+	out := bufio.NewWriterSize(os.Stdout, 1<<16)
+	write := func(s string) {
+		if mode == "bom" && strings.HasPrefix(s, "{") {
+			s = "\ufeff" + s
+		}
+		out.WriteString(s)
+		out.Flush()
+	}
+	for in.Scan() {
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Cursor string `json:"cursor"`
+				Meta   struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(in.Bytes(), &msg) != nil || msg.ID == nil {
+			continue
+		}
+		id := string(msg.ID)
+		answer := func(result string) { write(`{"jsonrpc":"2.0","id":` + id + `,"result":` + result + "}\n") }
+		const ok = `{"content":[{"type":"text","text":"ok"}]}`
+		switch msg.Method {
+		case "initialize":
+			if mode == "initnoise" {
+				write("npm WARN some noise line\n{\"x\":\"" + strings.Repeat("a", 33<<20) + "\"}\n\ufeff\n")
+				continue
+			}
+			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
+		case "tools/list":
+			next := ""
+			if mode == "pages" {
+				c, _ := strconv.Atoi(msg.Params.Cursor)
+				next = fmt.Sprintf(`,"nextCursor":"%d"`, c+1)
+			}
+			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":{"type":"object"}}]` + next + `}`)
+		case "tools/call":
+			switch mode {
+			case "silent":
+			case "pretty":
+				write("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": " + id + ",\n  \"result\": {}\n}\n")
+			case "badutf8":
+				answer(`{"content":[{"type":"text","text":"bad ` + "\xff\xfe" + ` here"}]}`)
+			case "trailing":
+				write(`{"jsonrpc":"2.0","id":` + id + `,"result":` + ok + "} garbage\n")
+			case "deep":
+				answer(`{"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
+			case "oversize":
+				write(`{"result":{"x":"` + strings.Repeat("a", 33<<20) + `"},"jsonrpc":"2.0","id":` + id + "}\n")
+			case "closeout":
+				os.Stdout.Close()
+				time.Sleep(time.Hour)
+			case "stderr":
+				w := bufio.NewWriter(os.Stderr)
+				for i := range n {
+					fmt.Fprintf(w, "line %d\n", i)
+				}
+				w.Flush()
+				time.Sleep(100 * time.Millisecond)
+				answer(ok)
+			case "progress":
+				tok := string(msg.Params.Meta.ProgressToken)
+				for i := range n {
+					out.WriteString(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok +
+						`,"progress":` + strconv.Itoa(i) + `,"message":"step"}}` + "\n")
+				}
+				answer(ok)
+			case "stray":
+				big := strings.Repeat("a", 1<<20)
+				for i := range n {
+					write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"x":"%s"}}`+"\n", 100000+i, big))
+				}
+				answer(ok)
+			default:
+				answer(ok)
+			}
+		default:
+			answer(`{}`)
+		}
+	}
+	return 0
+}
+
+// misbehavingSpec runs the test binary as runMisbehavingServer in mode.
+func misbehavingSpec(t *testing.T, mode string) connect.Spec {
+	spec := hostileSpec(t)
+	spec.Name = mode
+	spec.Env = []string{hostileServerEnv + "=" + mode}
+	return spec
+}

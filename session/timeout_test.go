@@ -1,0 +1,73 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// SetTimeout re-arms a pending request's timeout from now: the old one no
+// longer fires, the new one does, and the request is cancelled on the wire.
+func TestSetTimeoutRearms(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "sleep"}, CallOptions{Timeout: time.Minute})
+	h.readFrame()
+	h.clock.Advance(50 * time.Second)
+	if err := h.s.Request(c.Ref()).SetTimeout(5 * time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := h.s.Request(c.Ref()).Info(); info.Timeout != 5*time.Minute {
+		t.Fatalf("Timeout = %v, want 5m", info.Timeout)
+	}
+	h.clock.Advance(4 * time.Minute)
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Pending {
+		t.Fatalf("the old timeout fired: %v", info.State)
+	}
+	h.clock.Advance(time.Minute)
+	if _, st, err := waitResult(t, c); st != TimedOut || !errors.Is(err, ErrTimedOut) {
+		t.Fatalf("got %v %v, want timed out", st, err)
+	}
+	if m := h.readFrame(); m.Method != "notifications/cancelled" {
+		t.Fatalf("after the timeout the client wrote %q, want the cancel", m.Method)
+	}
+	if err := h.s.Request(c.Ref()).SetTimeout(time.Second); !errors.Is(err, ErrNotCancellable) {
+		t.Fatalf("SetTimeout on a finished request: %v", err)
+	}
+}
+
+// Zero removes the timeout; the hard limit still holds.
+func TestSetTimeoutZeroKeepsMax(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "sleep"},
+		CallOptions{Timeout: time.Minute, ResetTimeoutOnProgress: true, MaxTimeout: 10 * time.Minute})
+	h.readFrame()
+	h.s.Request(c.Ref()).SetTimeout(0)
+	h.clock.Advance(9 * time.Minute)
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Pending || info.MaxTimeout != 10*time.Minute {
+		t.Fatalf("after 9m with no timeout: %v, max %v", info.State, info.MaxTimeout)
+	}
+	h.clock.Advance(time.Minute)
+	if _, st, err := waitResult(t, c); st != TimedOut || err == nil {
+		t.Fatalf("got %v %v, want timed out at the maximum", st, err)
+	}
+}
+
+// A negative MaxTimeout means none, even when progress resets the timeout.
+func TestNegativeMaxTimeoutIsNone(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "sleep"},
+		CallOptions{Timeout: time.Minute, ResetTimeoutOnProgress: true, MaxTimeout: -1})
+	h.readFrame()
+	for i := range 20 {
+		h.clock.Advance(50 * time.Second)
+		h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
+		waitUntil(t, "the progress applied", func() bool {
+			info, _ := h.s.Request(c.Ref()).Info()
+			return info.ProgressCount == i+1
+		})
+	}
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Pending {
+		t.Fatalf("after 1000s of progress: %v", info.State)
+	}
+}

@@ -1,0 +1,98 @@
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
+)
+
+// MaxNesting is the deepest nesting of a frame, encoding/json's own
+// limit: a deeper line could never be decoded, so it is malformed.
+const MaxNesting = 10000
+
+// classify says whether a line is a JSON-RPC frame, noise, or malformed
+// (and why). Only objects and arrays qualify: a bare number or string on
+// stdout is far more likely a log line than a message. A line that starts
+// like one but cannot be used is malformed, so that the session can fail
+// the request it names instead of letting it wait for ever.
+func classify(line []byte) (wire.Kind, string) {
+	i := 0
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	if i == len(line) || line[i] != '{' && line[i] != '[' {
+		return wire.KindNoise, ""
+	}
+	if json.Valid(line) {
+		if !utf8.Valid(line) {
+			return wire.KindMalformed, fmt.Sprintf("invalid UTF-8 at byte %d (JSON text must be UTF-8)", invalidUTF8At(line))
+		}
+		return wire.KindFrame, ""
+	}
+	return wire.KindMalformed, diagnose(line)
+}
+
+// diagnose says why a line that starts like JSON is not a JSON value.
+func diagnose(line []byte) string {
+	if d := depth(line); d > MaxNesting {
+		return fmt.Sprintf("JSON nested %d deep, over the limit of %d", d, MaxNesting)
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	var v json.RawMessage
+	err := dec.Decode(&v)
+	switch {
+	case err == nil:
+		rest := bytes.TrimLeft(line[dec.InputOffset():], " \t\r\v\f")
+		return fmt.Sprintf("%d bytes after the JSON value (%q)", len(rest), preview(rest, 20))
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return "JSON cut short at the end of the line: a message spread over several lines " +
+			"(pretty-printed)? On stdio each message must be one line"
+	}
+	return "not valid JSON: " + err.Error()
+}
+
+// depth is the deepest nesting of brackets and braces outside strings.
+func depth(b []byte) int {
+	d, deepest, inStr, esc := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case inStr:
+			esc = c == '\\'
+			inStr = c != '"'
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			d++
+			deepest = max(deepest, d)
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return deepest
+}
+
+// invalidUTF8At is the offset of the first byte that is not UTF-8.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+func preview(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,27 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// When the store drops its oldest finished rows, the header's totals
+// stay exact and the store says how many rows it left out.
+func TestStoreCountsStayExactPastTheCap(t *testing.T) {
+	s := newRequestStore()
+	s.keep = 10
+	for i := range 100 {
+		seq := uint64(i + 1)
+		s.started(session.RequestInfo{Seq: seq, ID: session.IntID(int64(seq)), Method: "ping", Started: time.Unix(0, 0)})
+		s.stateChanged(session.StateChanged{Ref: session.Ref{Seq: seq, ID: session.IntID(int64(seq))}, From: session.Pending, To: session.Completed})
+		s.trim() // as each batch of events does
+	}
+	if got := s.counts[session.Completed]; got != 100 {
+		t.Errorf("header total %d completed, want 100", got)
+	}
+	if s.len()+s.dropped != 100 || s.dropped == 0 {
+		t.Errorf("kept %d, dropped %d, want 100 in all with some dropped", s.len(), s.dropped)
+	}
+}
