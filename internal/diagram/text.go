@@ -1,0 +1,143 @@
+package diagram
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Widths of the text diagram.
+const (
+	// DefaultWidth fits a terminal split in two, a log line or an email.
+	DefaultWidth = 60
+	// minTwoColumns is the narrowest width that keeps room for labels
+	// between the lanes; below it the diagram becomes a list.
+	minTwoColumns = 40
+	// minWidth is the narrowest width drawn at all.
+	minWidth = 16
+	// timeColumn is the width of the time column, space included.
+	timeColumn = 9
+)
+
+// Text renders l as plain text, width columns wide at most: two lanes
+// with arrows between them, times on the left; below 40 columns, a list
+// of the same arrows. No colour, nothing but characters a terminal
+// prints as they are.
+func Text(l Life, width int) string {
+	width = max(width, minWidth)
+	var b strings.Builder
+	for _, s := range []string{l.Title, l.Server} {
+		if s != "" {
+			writeWrapped(&b, s, width, "", "  ")
+		}
+	}
+	if width < minTwoColumns {
+		textList(&b, l, width)
+	} else {
+		textLanes(&b, l, width)
+	}
+	writeWrapped(&b, l.Outcome, width, "", "  ")
+	return b.String()
+}
+
+// textLanes draws the two-column diagram.
+func textLanes(b *strings.Builder, l Life, width int) {
+	gap := width - timeColumn - 2
+	lanes := func(time, inside string) {
+		b.WriteString(padLeft(time, timeColumn-1) + " │" + inside + strings.Repeat(" ", max(0, gap-ansi.StringWidth(inside))) + "│\n")
+	}
+	b.WriteString("\n" + strings.Repeat(" ", timeColumn) + "mcpoke" + strings.Repeat(" ", gap+2-len("mcpoke")-len("server")) + "server\n")
+	inSpan := false
+	for _, a := range l.Arrows {
+		if l.After != nil && !inSpan && opensSpan(l, a) {
+			spanRule(b, l.After.Label, width)
+			inSpan = true
+		}
+		text := strings.Split(ansi.Wrap(a.Label, gap-5, ""), "\n")
+		first := text[0]
+		dashes := strings.Repeat("─", max(1, gap-ansi.StringWidth(first)-4))
+		if a.From == Client {
+			lanes(offset(a.At), "─ "+first+" "+dashes+"▶")
+		} else {
+			head := "◀"
+			if a.Ignored {
+				head = "x"
+			}
+			lanes(offset(a.At), head+"─ "+first+" "+dashes)
+		}
+		for _, t := range text[1:] {
+			lanes("", "   "+t)
+		}
+		if a.Count > 1 && a.Until != a.At {
+			lanes("", "   until "+offset(a.Until))
+		}
+	}
+	if l.After != nil && !inSpan {
+		spanRule(b, l.After.Label, width)
+		lanes("", "   nothing arrived until "+offset(l.After.To))
+		inSpan = true
+	}
+	if inSpan {
+		b.WriteString(strings.Repeat("╌", width) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// textList draws the arrows one under the other, for narrow widths.
+func textList(b *strings.Builder, l Life, width int) {
+	b.WriteString("\n")
+	inSpan := false
+	for _, a := range l.Arrows {
+		if l.After != nil && !inSpan && opensSpan(l, a) {
+			spanRule(b, l.After.Label, width)
+			inSpan = true
+		}
+		dir := "→ server "
+		if a.From == Server {
+			dir = "← server "
+			if a.Ignored {
+				dir = "x server "
+			}
+		}
+		writeWrapped(b, when(a)+" "+dir+a.Label, width, "", "    ")
+	}
+	if l.After != nil && !inSpan {
+		spanRule(b, l.After.Label, width)
+		writeWrapped(b, "nothing arrived until "+offset(l.After.To), width, "", "    ")
+		inSpan = true
+	}
+	if inSpan {
+		b.WriteString(strings.Repeat("╌", width) + "\n")
+	}
+	b.WriteString("\n")
+}
+
+// opensSpan reports whether a is the first arrow drawn inside the span
+// after the cancel: the cancel itself stays before it.
+func opensSpan(l Life, a Arrow) bool {
+	return a.At >= l.After.From && a.Kind != KindCancel && a.Kind != KindTaskCancel && a.Kind != KindStreamClosed
+}
+
+// spanRule opens the span after the cancel: its label between dashes.
+func spanRule(b *strings.Builder, label string, width int) {
+	for _, t := range strings.Split(ansi.Wrap(label, width-6, ""), "\n") {
+		b.WriteString("╌╌ " + t + " " + strings.Repeat("╌", max(1, width-ansi.StringWidth(t)-4)) + "\n")
+	}
+}
+
+// writeWrapped writes s wrapped to width, the first line after first and
+// the others after indent.
+func writeWrapped(b *strings.Builder, s string, width int, first, indent string) {
+	lines := strings.Split(ansi.Wrap(s, width-len(indent), ""), "\n")
+	for i, t := range lines {
+		if i == 0 {
+			b.WriteString(first + t + "\n")
+			continue
+		}
+		b.WriteString(indent + t + "\n")
+	}
+}
+
+func padLeft(s string, n int) string {
+	return strings.Repeat(" ", max(0, n-ansi.StringWidth(s))) + s
+}
