@@ -46,6 +46,12 @@ func textLanes(b *strings.Builder, l Life, width int) {
 	lanes := func(time, inside string) {
 		b.WriteString(padLeft(time, timeColumn-1) + " │" + inside + strings.Repeat(" ", max(0, gap-ansi.StringWidth(inside))) + "│\n")
 	}
+	// between writes text between the lanes, under an arrow.
+	between := func(text string) {
+		for _, t := range wrapLines(text, gap-4) {
+			lanes("", "   "+t)
+		}
+	}
 	b.WriteString("\n" + strings.Repeat(" ", timeColumn) + "mcpoke" + strings.Repeat(" ", gap+2-len("mcpoke")-len("server")) + "server\n")
 	inSpan := false
 	for _, a := range l.Arrows {
@@ -53,7 +59,7 @@ func textLanes(b *strings.Builder, l Life, width int) {
 			spanRule(b, l.After.Label, width)
 			inSpan = true
 		}
-		text := strings.Split(ansi.Wrap(a.Label, gap-5, ""), "\n")
+		text := wrapLines(a.Label, gap-5)
 		first := text[0]
 		dashes := strings.Repeat("─", max(1, gap-ansi.StringWidth(first)-4))
 		if a.From == Client {
@@ -69,12 +75,12 @@ func textLanes(b *strings.Builder, l Life, width int) {
 			lanes("", "   "+t)
 		}
 		if a.Count > 1 && a.Until != a.At {
-			lanes("", "   until "+offset(a.Until))
+			between("until " + offset(a.Until))
 		}
 	}
 	if l.After != nil && !inSpan {
 		spanRule(b, l.After.Label, width)
-		lanes("", "   nothing arrived until "+offset(l.After.To))
+		between("nothing arrived until " + offset(l.After.To))
 		inSpan = true
 	}
 	if inSpan {
@@ -120,7 +126,7 @@ func opensSpan(l Life, a Arrow) bool {
 
 // spanRule opens the span after the cancel: its label between dashes.
 func spanRule(b *strings.Builder, label string, width int) {
-	for _, t := range strings.Split(ansi.Wrap(label, width-6, ""), "\n") {
+	for _, t := range wrapLines(label, width-6) {
 		b.WriteString("╌╌ " + t + " " + strings.Repeat("╌", max(1, width-ansi.StringWidth(t)-4)) + "\n")
 	}
 }
@@ -128,7 +134,7 @@ func spanRule(b *strings.Builder, label string, width int) {
 // writeWrapped writes s wrapped to width, the first line after first and
 // the others after indent.
 func writeWrapped(b *strings.Builder, s string, width int, first, indent string) {
-	lines := strings.Split(ansi.Wrap(s, width-len(indent), ""), "\n")
+	lines := wrapLines(s, width-len(indent))
 	for i, t := range lines {
 		if i == 0 {
 			b.WriteString(first + t + "\n")
@@ -140,4 +146,20 @@ func writeWrapped(b *strings.Builder, s string, width int, first, indent string)
 
 func padLeft(s string, n int) string {
 	return strings.Repeat(" ", max(0, n-ansi.StringWidth(s))) + s
+}
+
+// wrapLines wraps s at spaces and hyphens to lines at most limit wide,
+// breaking words only when they are longer than a line.
+func wrapLines(s string, limit int) []string {
+	limit = max(limit, 1)
+	var out []string
+	for _, t := range strings.Split(ansi.Wrap(s, limit, ""), "\n") {
+		t = strings.TrimRight(t, " ")
+		if ansi.StringWidth(t) > limit {
+			out = append(out, strings.Split(ansi.Hardwrap(t, limit, true), "\n")...)
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
