@@ -113,6 +113,7 @@ func Build(tr Transcript, o Options) (Life, error) {
 			continue
 		}
 		b.item(it)
+		b.end = it.T - b.start
 	}
 	return b.life(o), nil
 }
@@ -139,6 +140,9 @@ type builder struct {
 	taskCancels map[string]bool   // our tasks/cancel ids
 	arrows      []Arrow
 	initID      string
+	// end is the transcript's last time: after a cancel, how long it
+	// shows that nothing more came.
+	end float64
 }
 
 // before reads the handshake for who the server is.
@@ -332,13 +336,11 @@ func (b *builder) life(o Options) Life {
 	l := Life{Title: b.title, Server: b.server, ID: b.id}
 	l.Arrows = collapse(b.arrows[:b.lastOwn+1], b.maxRun)
 	if b.cancelled {
-		end := b.arrows[b.lastOwn].Until
 		label := "after the cancel: traffic for request " + termtext.Line(b.id) + " is ignored"
 		if o.WaitLate > 0 {
 			label += ", listening up to " + Human(float64(o.WaitLate)/float64(time.Millisecond)) + " (--wait-late)"
-			end = max(end, b.cancelAt+float64(o.WaitLate)/float64(time.Millisecond))
 		}
-		l.After = &Span{From: b.cancelAt, To: end, Label: label}
+		l.After = &Span{From: b.cancelAt, To: max(b.end, b.arrows[b.lastOwn].Until), Label: label}
 	}
 	l.Outcome = b.outcome()
 	return l
@@ -368,7 +370,7 @@ func (b *builder) outcome() string {
 	default:
 		return "no answer in the transcript"
 	}
-	if b.cancelled && ignored > 0 {
+	if b.cancelled && ignored > 0 && !(ignored == 1 && b.lateAnswer != nil) {
 		s += fmt.Sprintf(" · %d frame%s after the cancel ignored", ignored, plural(ignored))
 	}
 	return s

@@ -36,7 +36,7 @@ func Mermaid(l Life) string {
 	if l.After != nil && !inSpan {
 		line("rect " + spanFill)
 		line("Note over mcpoke,server: " + mermaidText(l.After.Label))
-		line("Note over mcpoke,server: " + mermaidText("nothing arrived until "+offset(l.After.To)))
+		line("Note over mcpoke,server: " + mermaidText("nothing more in the transcript, which ends at "+offset(l.After.To)))
 		inSpan = true
 	}
 	if inSpan {

@@ -80,7 +80,7 @@ func textLanes(b *strings.Builder, l Life, width int) {
 	}
 	if l.After != nil && !inSpan {
 		spanRule(b, l.After.Label, width)
-		between("nothing arrived until " + offset(l.After.To))
+		between("nothing more in the transcript, which ends at " + offset(l.After.To))
 		inSpan = true
 	}
 	if inSpan {
@@ -109,7 +109,7 @@ func textList(b *strings.Builder, l Life, width int) {
 	}
 	if l.After != nil && !inSpan {
 		spanRule(b, l.After.Label, width)
-		writeWrapped(b, "nothing arrived until "+offset(l.After.To), width, "", "    ")
+		writeWrapped(b, "nothing more in the transcript, which ends at "+offset(l.After.To), width, "", "    ")
 		inSpan = true
 	}
 	if inSpan {
