@@ -77,7 +77,8 @@ func round(v float64) float64 {
 }
 
 // printHistogram draws one line per bucket: its range, a bar scaled to
-// the fullest bucket, and the count.
+// the fullest bucket, and the count. Empty buckets in a row share one
+// line, so that one slow outlier does not make a tall picture.
 func printHistogram(w io.Writer, buckets []histogramBucket) {
 	most := 0
 	for _, b := range buckets {
@@ -87,7 +88,14 @@ func printHistogram(w io.Writer, buckets []histogramBucket) {
 		return
 	}
 	label := "histogram"
-	for _, b := range buckets {
+	for i := 0; i < len(buckets); i++ {
+		b := buckets[i]
+		if b.Count == 0 {
+			for i+1 < len(buckets) && buckets[i+1].Count == 0 {
+				i++
+			}
+			b.ToMs = buckets[i].ToMs
+		}
 		bar := strings.Repeat("█", b.Count*histogramBar/most)
 		if bar == "" && b.Count > 0 {
 			bar = "▏"

@@ -30,9 +30,9 @@ func TestHistogramBuckets(t *testing.T) {
 
 func TestPrintHistogramScalesBars(t *testing.T) {
 	var b strings.Builder
-	printHistogram(&b, []histogramBucket{{0.1, 0.2, 100}, {0.2, 0.5, 0}, {0.5, 1, 1}})
+	printHistogram(&b, []histogramBucket{{0.1, 0.2, 100}, {0.2, 0.5, 0}, {0.5, 1, 0}, {1, 2, 1}})
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "histogram") || !strings.Contains(lines[0], strings.Repeat("█", histogramBar)+" 100") ||
+	if len(lines) != 3 || !strings.Contains(lines[1], "0.2ms–1ms") || !strings.HasPrefix(lines[0], "histogram") || !strings.Contains(lines[0], strings.Repeat("█", histogramBar)+" 100") ||
 		!strings.Contains(lines[2], "▏") || strings.Contains(lines[1], "█") {
 		t.Errorf("histogram:\n%s", b.String())
 	}
