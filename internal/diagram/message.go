@@ -18,7 +18,6 @@ type message struct {
 }
 
 func (m message) isRequest() bool      { return m.method != "" && m.id != "" }
-func (m message) isNotification() bool { return m.method != "" && m.id == "" }
 func (m message) isResponse() bool     { return m.method == "" && m.id != "" && m.err == nil }
 func (m message) isError() bool        { return m.method == "" && m.id != "" && m.err != nil }
 
