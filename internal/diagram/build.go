@@ -35,6 +35,10 @@ const (
 	maxMethodRunes  = 40
 )
 
+// timeoutReason starts the reason mcpoke's session cancels a request
+// that timed out with: "timeout after 300ms".
+const timeoutReason = "timeout after "
+
 // ErrNoRequest is returned when the transcript has no request to draw.
 var ErrNoRequest = errors.New("no such request in the transcript")
 
@@ -130,6 +134,7 @@ type builder struct {
 	taskID        string
 	cancelAt      float64
 	cancelled     bool
+	timedOut      bool // the cancel was mcpoke's timeout
 	answered      bool
 	answer        *Arrow // the answer that counted, if any
 	lateAnswer    *Arrow
@@ -199,6 +204,11 @@ func (b *builder) outbound(it Item, m message) {
 		}
 		b.own(it, Arrow{From: Client, Kind: KindRequest, Label: label + " (id " + termtext.Line(m.id) + ")"})
 	case m.method == "notifications/cancelled" && compactID(p.RequestID) == b.id:
+		if !b.cancelled {
+			// The session's own wording for a request that timed out
+			// (call --timeout): the transcript has nothing else to tell.
+			b.timedOut = strings.HasPrefix(p.Reason, timeoutReason)
+		}
 		b.cancel(it)
 		label := "notifications/cancelled (id " + termtext.Line(b.id) + ")"
 		if p.Reason != "" {
@@ -363,10 +373,10 @@ func (b *builder) outcome() string {
 			s += ", with a tool error (isError)"
 		}
 	case b.cancelled && b.lateAnswer != nil:
-		s = "cancelled at " + offset(b.cancelAt) + " · the server answered anyway, " +
+		s = b.cancelWord() + " at " + offset(b.cancelAt) + " · the server answered anyway, " +
 			Human(b.lateAnswer.AfterCancel) + " after the cancel"
 	case b.cancelled:
-		s = "cancelled at " + offset(b.cancelAt) + " · no response, as the spec asks"
+		s = b.cancelWord() + " at " + offset(b.cancelAt) + " · no response, as the spec asks"
 	default:
 		return "no answer in the transcript"
 	}
@@ -374,6 +384,14 @@ func (b *builder) outcome() string {
 		s += fmt.Sprintf(" · %d frame%s after the cancel ignored", ignored, plural(ignored))
 	}
 	return s
+}
+
+// cancelWord is how the request ended on our side.
+func (b *builder) cancelWord() string {
+	if b.timedOut {
+		return "timed out and cancelled"
+	}
+	return "cancelled"
 }
 
 func plural(n int) string {

@@ -23,6 +23,7 @@ var goldenCases = []string{
 	"progress_flood",          // 200 progress notifications, collapsed into a run
 	"task_cancel",             // tasks/cancel, and an elicitation the server cancels
 	"hostile",                 // escapes, Mermaid syntax and bidi in server text
+	"timed_out",               // --timeout: late progress, then a late error
 }
 
 // textWidths are the sizes the text diagram is checked at: the default,

@@ -17,9 +17,9 @@ type message struct {
 	err    json.RawMessage
 }
 
-func (m message) isRequest() bool      { return m.method != "" && m.id != "" }
-func (m message) isResponse() bool     { return m.method == "" && m.id != "" && m.err == nil }
-func (m message) isError() bool        { return m.method == "" && m.id != "" && m.err != nil }
+func (m message) isRequest() bool  { return m.method != "" && m.id != "" }
+func (m message) isResponse() bool { return m.method == "" && m.id != "" && m.err == nil }
+func (m message) isError() bool    { return m.method == "" && m.id != "" && m.err != nil }
 
 // messages decodes a frame: one message, or a batch's. Anything that is
 // not a JSON-RPC message is left out.
