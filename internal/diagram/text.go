@@ -44,6 +44,11 @@ func Text(l Life, width int) string {
 func textLanes(b *strings.Builder, l Life, width int) {
 	gap := width - timeColumn - 2
 	lanes := func(time, inside string) {
+		if ansi.StringWidth(time) > timeColumn-1 {
+			// Past 999s the time needs a line of its own.
+			b.WriteString(time + "\n")
+			time = ""
+		}
 		b.WriteString(padLeft(time, timeColumn-1) + " │" + inside + strings.Repeat(" ", max(0, gap-ansi.StringWidth(inside))) + "│\n")
 	}
 	// between writes text between the lanes, under an arrow.
