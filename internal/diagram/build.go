@@ -401,5 +401,6 @@ func plural(n int) string {
 	return "s"
 }
 
-// clip makes server text safe and short.
-func clip(s string, n int) string { return termtext.ClipRunes(termtext.Line(s), n) }
+// clip makes server text short and safe: cut first, so that no escape
+// of a hidden character is cut in half, and hidden text shows whole.
+func clip(s string, n int) string { return termtext.Line(termtext.ClipRunes(s, n)) }
