@@ -7,9 +7,10 @@
 // The model is built from an NDJSON transcript (package transcript's
 // format): `mcpoke diagram FILE` reads a saved one, and `call --diagram`
 // draws the transcript of its own run, so both give the same picture.
-// Reading a transcript is by nature reading frames: this package is the
-// one place above session that decodes JSON-RPC messages, and only ever
-// from transcript lines, never from a live connection.
+// Reading a transcript is by nature reading frames, the one exception to
+// "nothing above session parses frames": this package decodes JSON-RPC
+// messages only from transcript lines, never from a live connection, and
+// the CLI hands it transcripts rather than decoding anything itself.
 //
 // Every string that came from the server passes termtext before it is
 // put in the model, so neither renderer can emit control, bidi or
