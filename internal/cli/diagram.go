@@ -25,10 +25,11 @@ func newDiagramCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diagram FILE.ndjson [--request ID] [--format mermaid|text]",
 		Short: "Draw a request's life from a saved transcript, as Mermaid or text",
-		Long: `Draw one request's life from an NDJSON transcript (--transcript FILE of call, bench
-or the TUI) as a sequence diagram: the request, its progress (long runs collapsed into
-one counted arrow), the cancel with its reason, the response or error, and what came
-after the cancel, drawn ignored. Requests the server sent meanwhile get their own arrows.
+		Long: `Draw one request's life from an NDJSON transcript (written by call or bench with
+--transcript FILE) as a sequence diagram: the request, its progress (long runs collapsed
+into one counted arrow), the cancel with its reason, the response or error, and what
+came after the cancel, drawn ignored. Requests the server sent meanwhile get their own
+arrows.
 
 Without --request it draws the last tools/call in the file, and says on stderr which
 other tools/call requests there are. --request takes the id as it was on the wire:
@@ -47,7 +48,7 @@ below 40 it becomes a list). Server text is escaped in both.`,
   mcpoke diagram sleep.ndjson --format mermaid
 
   # A request with the string id "7"
-  mcpoke diagram tui.ndjson --request '"7"'`,
+  mcpoke diagram run.ndjson --request '"7"'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("diagram needs one transcript FILE (written by --transcript)")
