@@ -131,10 +131,30 @@ func sayOtherCalls(w io.Writer, reqs []diagram.Request) {
 			ids = append(ids, termtext.Line(r.ID))
 		}
 	}
-	if len(ids) > 1 {
-		fmt.Fprintf(w, "mcpoke: %d tools/call requests in the transcript (ids %s); drawing the last, %s; pick another with --request ID\n",
-			len(ids), strings.Join(ids, ", "), ids[len(ids)-1])
+	if len(ids) < 2 {
+		return
 	}
+	last := ids[len(ids)-1]
+	if len(ids) > maxIDsListed {
+		// A bench transcript has thousands: the first few say the pattern.
+		ids = append(ids[:maxIDsListed-1:maxIDsListed-1], "…", last)
+	}
+	fmt.Fprintf(w, "mcpoke: %d tools/call requests in the transcript (ids %s); drawing the last, %s; pick another with --request ID\n",
+		len(reqsCalls(reqs)), strings.Join(ids, ", "), last)
+}
+
+// maxIDsListed bounds the ids sayOtherCalls lists.
+const maxIDsListed = 8
+
+// reqsCalls are the tools/call requests among reqs.
+func reqsCalls(reqs []diagram.Request) []diagram.Request {
+	var calls []diagram.Request
+	for _, r := range reqs {
+		if r.Method == "tools/call" {
+			calls = append(calls, r)
+		}
+	}
+	return calls
 }
 
 // diagramRenderer checks --format (and --width) and returns the renderer.
