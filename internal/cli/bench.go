@@ -92,8 +92,10 @@ type benchReport struct {
 	Concurrency int          `json:"concurrency"`
 	Errors      int          `json:"errors"`
 	latencyStats
-	CallsPerSec float64      `json:"callsPerSec"`
-	Cancel      *cancelStats `json:"cancel,omitempty"`
+	// Histogram counts the round trips in log-scale buckets.
+	Histogram   []histogramBucket `json:"histogram"`
+	CallsPerSec float64           `json:"callsPerSec"`
+	Cancel      *cancelStats      `json:"cancel,omitempty"`
 }
 
 func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec connect.Spec, f *benchFlags) error {
@@ -132,6 +134,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		Concurrency:  f.concurrency,
 		Errors:       errs,
 		latencyStats: summarize(rounds),
+		Histogram:    histogram(rounds),
 	}
 	if wall > 0 {
 		rep.CallsPerSec = float64(len(rounds)) / wall.Seconds()
@@ -218,6 +221,7 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 	}
 	fmt.Fprintf(w, "round trip  p50 %s  p90 %s  p99 %s  max %s  (min %s, mean %s)\n",
 		human(r.P50Ms), human(r.P90Ms), human(r.P99Ms), human(r.MaxMs), human(r.MinMs), human(r.MeanMs))
+	printHistogram(w, r.Histogram)
 	fmt.Fprintf(w, "throughput  %.0f calls/s, %d errors\n", r.CallsPerSec, r.Errors)
 	if c := r.Cancel; c != nil {
 		probes := english.Plural(c.Probes, "probe")

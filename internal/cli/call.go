@@ -25,6 +25,7 @@ type callFlags struct {
 	json        bool
 	protocol    string
 	stderr      bool
+	diagram     string
 }
 
 // Bounds on the waits after a call has ended.
@@ -71,6 +72,9 @@ its tools are sleep, stubborn, flood, echo and fail.
   # 10,000 progress notifications, as JSON, with a transcript of the wire
   mcpoke call flood --json --transcript flood.ndjson | jq '.progress | length'
 
+  # The run as a Mermaid sequence diagram, for a bug report
+  mcpoke call sleep --cancel-after 500ms --diagram mermaid
+
   # Any stdio server, after --
   mcpoke call echo --args '{"message":"hi"}' -- npx -y @modelcontextprotocol/server-everything`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -108,6 +112,8 @@ its tools are sleep, stubborn, flood, echo and fail.
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
 	protocolFlag(fl, &f.protocol)
 	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
+	fl.StringVar(&f.diagram, "diagram", "", "after the report, draw the call as a sequence diagram: mermaid or text "+
+		"(with --json, as the string \"diagram\"); mcpoke diagram draws the same from a --transcript file")
 	return cmd
 }
 
@@ -142,11 +148,20 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	if err != nil {
 		return err
 	}
+	pic, err := newCallDiagram(f.diagram)
+	if err != nil {
+		return err
+	}
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
 	var rec *recorder
 	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: -1},
-		started: func(c *connect.Conn) { rec = newRecorder(c.Session.Subscribe(), f.json) }}
+		started: func(c *connect.Conn) {
+			rec = newRecorder(c.Session.Subscribe(), f.json)
+			if pic != nil {
+				pic.watch(c)
+			}
+		}}
 	srv, err := openServer(ctx, g, spec, opts)
 	if err != nil {
 		return err
@@ -193,11 +208,21 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
 	if f.json {
-		if err := writeJSON(stdout, rep, rep.textWarnings()); err != nil {
+		var out any = rep
+		if pic != nil {
+			out = struct {
+				*callReport
+				Diagram string `json:"diagram"`
+			}{rep, pic.draw(rep.RequestID.String(), f)}
+		}
+		if err := writeJSON(stdout, out, rep.textWarnings()); err != nil {
 			return err
 		}
 	} else {
 		printReport(stdout, rep, f)
+		if pic != nil {
+			fmt.Fprintf(stdout, "\n%s", pic.draw(rep.RequestID.String(), f))
+		}
 	}
 	return quietExit(rep.exitCode())
 }
