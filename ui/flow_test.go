@@ -201,7 +201,12 @@ func TestFlowSleepCancel(t *testing.T) {
 
 	f.waitTimer()
 	clock.Advance(time.Second)
-	f.golden("cancelled", "⊘ cancelled 1.0s", "1 cancelled", "sent +2.0s")
+	// ELAPSED and ran stop when the cancel was sent (2.0s), not after the
+	// settle window (3.0s), which the detail shows as its own figure.
+	f.golden("cancelled", "⊘ cancelled", "1 cancelled", "ran 2.0s (until the cancel was sent)", "sent +2.0s · settled after 1.0s")
+	if strings.Contains(f.p.screen(), "3.0s") {
+		t.Errorf("the settle window is counted in the run time:\n%s", f.p.screen())
+	}
 }
 
 func TestFlowStubbornLateBadge(t *testing.T) {
@@ -217,7 +222,7 @@ func TestFlowStubbornLateBadge(t *testing.T) {
 	f.waitScreen("⠋ cancelling")
 	f.waitTimer()
 	clock.Advance(time.Second)
-	f.waitScreen("⊘ cancelled 1.0s")
+	f.waitScreen("⊘ cancelled", "settled after 1.0s")
 	clock.Advance(200 * time.Millisecond)
 	f.golden("late", "late response ignored (+1.2s)", "late traffic: 1 frame")
 }

@@ -123,11 +123,13 @@ func (d *detail) content() []string {
 	}
 	var out []string
 	state := stateStyle(st, r.state).Render(stateGlyph(d.c, r.state) + " " + stateWord(r.state))
-	end := r.ended
-	if end.IsZero() {
-		end = d.c.Now()
+	ran := " · ran " + formatDuration(r.ran(d.c.Now()))
+	if r.state == session.Cancelling || r.state == session.Cancelled {
+		if !r.sentAt().IsZero() {
+			ran += " (until the cancel was sent)"
+		}
 	}
-	head := state + st.Muted.Render(" · id "+termtext.Line(r.id.String())+" · ran "+formatDuration(end.Sub(r.started)))
+	head := state + st.Muted.Render(" · id "+termtext.Line(r.id.String())+ran)
 	if r.incoming {
 		head += st.Muted.Render(" · sent by the server")
 	}
@@ -179,18 +181,17 @@ func (d *detail) cancelLines() []string {
 		what = "timeout"
 	}
 	line := st.Key.Render(what) + " " + strconv.Quote(termtext.Line(r.reason)) + st.Muted.Render(" · decided "+d.rel(r.cancelAt))
-	sent := r.cancelSentAt
-	if sent.IsZero() && r.info != nil {
-		sent = r.info.CancelSentAt
-	}
+	sent := r.sentAt()
 	switch {
 	case r.cancelSendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
 	case !sent.IsZero():
 		line += st.Muted.Render(" · sent " + d.rel(sent))
 	}
-	if took, ok := r.cancelTook(); ok && r.state == session.Cancelled {
-		line += st.Muted.Render(" · " + stateWord(r.state) + " after " + formatDuration(took))
+	// The settle window is the session watching, not the server running:
+	// its own figure, never part of "ran".
+	if took, ok := r.settled(); ok {
+		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
 	return []string{line}
 }

@@ -240,10 +240,6 @@ func layoutColumns(w int) columns {
 	return c
 }
 
-// layoutColumnsNarrow reports whether the state column is too narrow
-// for a cancel's duration, which then goes to the notes.
-func layoutColumnsNarrow(w int) bool { return layoutColumns(w).state < 16 }
-
 // View renders the pane.
 func (t *requestTable) View() string {
 	st := t.c.Styles
@@ -306,19 +302,13 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 	if r.stray {
 		stateCell = style(fit("? no such id", cols.state), pt.muted)
 	} else {
+		// No settle time here: next to ELAPSED it would read as run time.
 		word := stateGlyph(t.c, r.state) + " " + stateWord(r.state)
-		if took, ok := r.cancelTook(); ok && r.state == session.Cancelled && cols.state >= 16 {
-			word += " " + formatDuration(took)
-		}
 		stateCell = style(fit(word, cols.state), pt.state[r.state])
 	}
 	elapsed := ""
 	if !r.stray {
-		end := r.ended
-		if end.IsZero() {
-			end = t.c.Now()
-		}
-		elapsed = formatDuration(end.Sub(r.started))
+		elapsed = formatDuration(r.ran(t.c.Now()))
 	}
 	notes := t.notes(r, cols.notes, plain)
 
@@ -368,9 +358,6 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	var tail []string
 	if r.state == session.Failed && r.reason != "" {
 		tail = append(tail, render(termtext.Line(r.reason), pt.err))
-	}
-	if took, ok := r.cancelTook(); ok && r.state == session.Cancelled && layoutColumnsNarrow(t.width) {
-		tail = append(tail, render("took "+formatDuration(took), pt.cancelled))
 	}
 	// Badges matter most: use the longest wording that fits.
 	bs := badges(r)

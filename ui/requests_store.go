@@ -85,13 +85,41 @@ func (r *requestRow) label() string {
 	return s
 }
 
-// cancelTook is how long a finished cancel took, from the decision to the
-// final state.
-func (r *requestRow) cancelTook() (time.Duration, bool) {
-	if r.cancelAt.IsZero() || r.ended.IsZero() {
+// sentAt is when the row's cancellation was written, from the event or,
+// once fetched, the session's record; zero until then.
+func (r *requestRow) sentAt() time.Time {
+	if !r.cancelSentAt.IsZero() || r.info == nil {
+		return r.cancelSentAt
+	}
+	return r.info.CancelSentAt
+}
+
+// ranUntil is when the request stopped running as far as the server was
+// told: a cancelled request ran until the cancel was sent, not until the
+// settle window closed; anything else until it ended, or now.
+func (r *requestRow) ranUntil(now time.Time) time.Time {
+	if r.state == session.Cancelling || r.state == session.Cancelled {
+		if sent := r.sentAt(); !sent.IsZero() {
+			return sent
+		}
+	}
+	if !r.ended.IsZero() {
+		return r.ended
+	}
+	return now
+}
+
+// ran is how long the request ran, measured as ranUntil says.
+func (r *requestRow) ran(now time.Time) time.Duration { return r.ranUntil(now).Sub(r.started) }
+
+// settled is the settle window a cancelled request was watched for: from
+// the cancel being sent to the cancelled state.
+func (r *requestRow) settled() (time.Duration, bool) {
+	sent := r.sentAt()
+	if r.state != session.Cancelled || sent.IsZero() || r.ended.IsZero() {
 		return 0, false
 	}
-	return r.ended.Sub(r.cancelAt), true
+	return r.ended.Sub(sent), true
 }
 
 // requestStore holds the rows in arrival order with an index by Seq.
