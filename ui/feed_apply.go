@@ -29,11 +29,11 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		case session.CancelSent:
 			m.store.cancelSent(e)
 		case session.LateArrived:
-			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, 1); r != nil {
+			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, e.Late, 1); r != nil {
 				fetch = append(fetch, r) // cancel times may have settled since
 			}
 		case *lateRun:
-			m.store.lateArrived(e.Ref, e.Frames, e.Count)
+			m.store.lateArrived(e.Ref, e.Frames, e.Last, e.Count)
 		case session.StrayArrived:
 			m.store.strayArrived(e)
 		case session.Closed:

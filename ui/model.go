@@ -216,8 +216,10 @@ func (m *Model) startTicking() tea.Cmd {
 	if !m.c.Animate || m.ticking || m.quitting {
 		return nil
 	}
+	// Late traffic keeps a row's "still sending" live until it goes quiet.
 	live := m.store.counts[session.Pending]+m.store.counts[session.Cancelling] > 0 ||
-		m.header.state == connConnecting || m.header.state == connClosing
+		m.header.state == connConnecting || m.header.state == connClosing ||
+		m.c.Now().Sub(m.store.lastLateAt) < stillSendingFor
 	if !live {
 		return nil
 	}

@@ -632,3 +632,28 @@ func TestToolListCutShortIsShownAsAWarning(t *testing.T) {
 	d := newDriver(t, m, 160, 30)
 	d.waitScreen("TOOLS 8", "tools/list: the server repeated a nextCursor")
 }
+
+func TestStillSendingIsLiveAndKeepsCountingAfterCancelled(t *testing.T) {
+	d, tc := newTestModel(t, 140, 30)
+	d.callTool(tc, "sleep")
+	d.key("c")
+	d.waitScreen("cancelling")
+	ref := session.Ref{Seq: 3, ID: session.IntID(3)}
+	sent := tc.clock.Now()
+	late := func(n int, wait time.Duration) {
+		tc.clock.Advance(wait)
+		f := session.LateFrame{Kind: session.LateProgress, At: tc.clock.Now(), AfterCancel: tc.clock.Now().Sub(sent), Data: []byte(`{"progress":1}`)}
+		d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{&lateRun{Ref: ref, Count: n, Frames: []session.LateFrame{f}, Last: f}}}})
+	}
+	late(4, 500*time.Millisecond)
+	d.waitScreen("still sending: 4 progress +0.5s")
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.StateChanged{Ref: ref,
+		From: session.Cancelling, To: session.Cancelled, At: tc.clock.Now()}}}})
+	d.waitScreen("⊘ cancelled")
+	late(1, 5*time.Second)
+	// The count keeps rising after the row turned cancelled.
+	d.waitScreen("still sending: 5 progress +5.5s")
+	tc.clock.Advance(stillSendingFor)
+	d.send(tickMsg{})
+	d.waitScreen("progress after cancel ×5 (last +5.5s)")
+}

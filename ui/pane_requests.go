@@ -360,7 +360,7 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 		tail = append(tail, render(termtext.Line(r.reason), pt.err))
 	}
 	// Badges matter most: use the longest wording that fits.
-	bs := badges(r)
+	bs := badges(r, t.c.Now())
 	for level := 0; level < 3; level++ {
 		texts := append([]string(nil), parts...)
 		for _, b := range bs {

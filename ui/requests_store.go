@@ -45,7 +45,10 @@ type requestRow struct {
 	lateResponses int
 	lateProgress  int
 	firstLate     time.Duration // delay of the first late response or error
-	duplicates    int
+	// lastLate is the newest late frame: while they keep coming, the row
+	// says the server is still sending.
+	lastLate   session.LateFrame
+	duplicates int
 
 	stray      bool
 	strayKind  session.LateKind
@@ -130,6 +133,9 @@ type requestStore struct {
 	nextOrd  uint64
 	counts   [session.Cancelled + 1]int
 	finished int
+	// lastLateAt is when late traffic last arrived for any row: the screen
+	// keeps ticking while a row may still say "still sending".
+	lastLateAt time.Time
 	// version changes when rows are added or dropped.
 	version uint64
 }
@@ -220,10 +226,16 @@ func (s *requestStore) progressed(run *progressRun) *requestRow {
 	return r
 }
 
-func (s *requestStore) lateArrived(ref session.Ref, frames []session.LateFrame, count int) *requestRow {
+func (s *requestStore) lateArrived(ref session.Ref, frames []session.LateFrame, last session.LateFrame, count int) *requestRow {
 	r := s.bySeq[ref.Seq]
 	if r == nil {
 		return nil
+	}
+	if last.At.After(r.lastLate.At) {
+		r.lastLate = last
+	}
+	if last.At.After(s.lastLateAt) {
+		s.lastLateAt = last.At
 	}
 	responses := 0
 	for _, f := range frames {
