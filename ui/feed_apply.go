@@ -47,7 +47,7 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		m.wire.Add(b.Wire, b.WireDropped)
 	}
 	m.store.trim()
-	m.header.counts = m.store.counts
+	m.header.counts, m.header.toolErrors = m.store.counts, m.store.toolErrors
 	m.table.sync(follow)
 
 	var cmds []tea.Cmd

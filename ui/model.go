@@ -177,11 +177,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.cancellable.err, m.cancellable.known = msg.err, true
 		}
 	case infoMsg:
-		if r := m.store.get(msg.seq); r != nil {
-			info := msg.info
-			r.info = &info
-			r.touch()
-		}
+		m.store.setInfo(msg.seq, msg.info)
+		m.header.toolErrors = m.store.toolErrors
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false

@@ -223,6 +223,25 @@ func TestFailedRequestShowsError(t *testing.T) {
 	d.waitScreen("error -32000")
 }
 
+func TestToolErrorIsNoSuccess(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	call := d.callTool(tc, "fail")
+	call.Reply(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "no such file"}}})
+	// Its own badge in the table and the detail, its own count in the header.
+	d.waitScreen("✗ tool error", "2 completed · 1 tool error", "result · the tool reported an error (isError)", "no such file")
+	if s := d.screen(); strings.Contains(s, "✓ completed · id 3") || strings.Contains(s, "3 completed") {
+		t.Errorf("a tool error shows as a success:\n%s", s)
+	}
+	if !d.m.table.Selected().toolError {
+		t.Error("row not marked as a tool error")
+	}
+	// The filter finds it by what the screen calls it.
+	d.m.table.SetFilter("tool error")
+	if rows := d.m.table.rows(); len(rows) != 1 || rows[0].tool != "fail" {
+		t.Errorf("filter \"tool error\" found %d rows", len(rows))
+	}
+}
+
 func TestTimeoutKeySetsTimeoutForNewCalls(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	d.key("t")

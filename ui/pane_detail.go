@@ -122,7 +122,7 @@ func (d *detail) content() []string {
 		return d.strayContent()
 	}
 	var out []string
-	state := stateStyle(st, r.state).Render(stateGlyph(d.c, r.state) + " " + stateWord(r.state))
+	state := rowStateStyle(st, r).Render(rowStateGlyph(d.c, r) + " " + rowStateWord(r))
 	ran := " · ran " + formatDuration(r.ran(d.c.Now()))
 	if r.state == session.Cancelling || r.state == session.Cancelled {
 		if !r.sentAt().IsZero() {

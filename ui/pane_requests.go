@@ -34,7 +34,7 @@ type requestTable struct {
 type rowPaints struct {
 	styles                                   *styles
 	muted, cancelled, warn, badge, err, full painter
-	empty, selected, selectBlur              painter
+	empty, selected, selectBlur, toolError   painter
 	state                                    [session.Cancelled + 1]painter
 }
 
@@ -46,7 +46,7 @@ func (t *requestTable) paint() *rowPaints {
 	p := &rowPaints{styles: st, muted: newPainter(st.Muted), cancelled: newPainter(st.StateCancelled),
 		warn: newPainter(st.BadgeWarn), badge: newPainter(st.Badge), err: newPainter(st.StatusErr),
 		full: newPainter(st.ProgressFull), empty: newPainter(st.ProgressEmpty),
-		selected: newPainter(st.Selected), selectBlur: newPainter(st.SelectBlur)}
+		selected: newPainter(st.Selected), selectBlur: newPainter(st.SelectBlur), toolError: newPainter(st.StateToolError)}
 	for s := range p.state {
 		p.state[s] = newPainter(stateStyle(st, session.State(s)))
 	}
@@ -89,7 +89,7 @@ func (t *requestTable) refilter() {
 	t.filteredVer = t.store.version
 	t.filtered = t.filtered[:0]
 	for _, r := range t.store.rows {
-		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+stateWord(r.state)), t.filter) {
+		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+rowStateWord(r)), t.filter) {
 			t.filtered = append(t.filtered, r)
 		}
 	}
@@ -303,8 +303,12 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 		stateCell = style(fit("? no such id", cols.state), pt.muted)
 	} else {
 		// No settle time here: next to ELAPSED it would read as run time.
-		word := stateGlyph(t.c, r.state) + " " + stateWord(r.state)
-		stateCell = style(fit(word, cols.state), pt.state[r.state])
+		word := rowStateGlyph(t.c, r) + " " + rowStateWord(r)
+		p := pt.state[r.state]
+		if r.toolError {
+			p = pt.toolError
+		}
+		stateCell = style(fit(word, cols.state), p)
 	}
 	elapsed := ""
 	if !r.stray {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -56,6 +57,8 @@ type requestRow struct {
 	strayToken string
 	strayData  []byte
 
+	// toolError: a tools/call result with isError: true.
+	toolError bool
 	// info is the session's full record, fetched once the row settled:
 	// result, error, failure and cancel times live there.
 	info *session.RequestInfo
@@ -133,6 +136,9 @@ type requestStore struct {
 	nextOrd  uint64
 	counts   [session.Cancelled + 1]int
 	finished int
+	// toolErrors counts the completed rows that are tool errors; they are
+	// also in counts[Completed].
+	toolErrors int
 	// lastLateAt is when late traffic last arrived for any row: the screen
 	// keeps ticking while a row may still say "still sending".
 	lastLateAt time.Time
@@ -171,6 +177,31 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 }
 
 func (s *requestStore) get(seq uint64) *requestRow { return s.bySeq[seq] }
+
+// setInfo keeps the session's full record of a row and reads from it
+// whether a tool call's result is a tool error.
+func (s *requestStore) setInfo(seq uint64, info session.RequestInfo) *requestRow {
+	r := s.bySeq[seq]
+	if r == nil {
+		return nil
+	}
+	r.info = &info
+	toolErr := false
+	if r.method == "tools/call" && r.state == session.Completed && len(info.Result) > 0 {
+		res, err := mcp.ReadCallResult(info.Result)
+		toolErr = err == nil && res.IsError
+	}
+	if toolErr != r.toolError {
+		r.toolError = toolErr
+		if toolErr {
+			s.toolErrors++
+		} else {
+			s.toolErrors--
+		}
+	}
+	r.touch()
+	return r
+}
 
 // stateChanged moves a row to its new state.
 func (s *requestStore) stateChanged(e session.StateChanged) *requestRow {
@@ -317,6 +348,9 @@ func (s *requestStore) trim() bool {
 				}
 			} else {
 				s.counts[r.state]--
+				if r.toolError {
+					s.toolErrors--
+				}
 				delete(s.bySeq, r.seq)
 			}
 			continue

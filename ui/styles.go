@@ -28,6 +28,7 @@ type styles struct {
 	StateCompleted  lipgloss.Style
 	StateFailed     lipgloss.Style
 	StateTimedOut   lipgloss.Style
+	StateToolError  lipgloss.Style // completed with isError: the tool failed
 
 	ConnConnecting lipgloss.Style
 	ConnReady      lipgloss.Style
@@ -72,6 +73,7 @@ func newStyles(isDark bool) *styles {
 		amber  = c("#9A6700", "#E3B341")
 		blue   = c("#0550AE", "#58A6FF")
 		pink   = c("#A3137A", "#F778BA")
+		orange = c("#BC4C00", "#FF9E64")
 		text   = c("#1F1F1F", "#E6E6E6")
 	)
 	s := lipgloss.NewStyle
@@ -94,6 +96,7 @@ func newStyles(isDark bool) *styles {
 		StateCompleted:  s().Foreground(green),
 		StateFailed:     s().Foreground(red).Bold(true),
 		StateTimedOut:   s().Foreground(pink).Italic(true),
+		StateToolError:  s().Foreground(orange).Bold(true),
 
 		ConnConnecting: s().Foreground(amber),
 		ConnReady:      s().Foreground(green),
