@@ -70,7 +70,9 @@ type Model struct {
 	timeout    time.Duration
 	quitting   bool
 	forceArmed bool
-	ticking    bool
+	// startErr is why the latest server did not start; see StartErr.
+	startErr error
+	ticking  bool
 
 	// cancellable is the session's answer for the selected row.
 	cancellable struct {

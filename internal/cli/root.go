@@ -28,6 +28,28 @@ type globalFlags struct {
 	logFile string
 	// initTimeout bounds the wait for initialize's answer.
 	initTimeout time.Duration
+	// settle is the settle window: how long a cancelled request is watched
+	// before it is called cancelled; settleSet says --settle was given.
+	settle    time.Duration
+	settleSet func() bool
+}
+
+// settleWindow is --settle as session.Config.SettleWindow takes it,
+// where 0 means the default and a negative window none.
+func (g *globalFlags) settleWindow() time.Duration {
+	if g.settle <= 0 {
+		return -1
+	}
+	return g.settle
+}
+
+// callSettleWindow is the window for call and bench, which watch late
+// traffic themselves (--wait-late): none unless --settle asks for one.
+func (g *globalFlags) callSettleWindow() time.Duration {
+	if g.settleSet == nil || !g.settleSet() {
+		return -1
+	}
+	return g.settleWindow()
 }
 
 // Main runs mcpoke with the process's arguments and returns the exit
@@ -122,6 +144,9 @@ built-in demo server (mcpoke demo-server).
 	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to FILE")
 	pf.DurationVar(&g.initTimeout, "init-timeout", connect.DefaultInitTimeout,
 		"how long to wait for the server to answer initialize (servers run through npx or uvx may download themselves first)")
+	pf.DurationVar(&g.settle, "settle", time.Second,
+		"the settle window: how long a cancelled request is watched, as cancelling, before it is called cancelled (0 for none); not part of its run time")
+	g.settleSet = func() bool { return pf.Lookup("settle").Changed }
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newBenchCommand(g), newDemoServerCommand())
 	return root
