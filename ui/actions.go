@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
@@ -84,7 +85,7 @@ func (m *Model) cancelledAll(n int) {
 	case 1:
 		m.setStatus("cancelling 1 pending request", false)
 	default:
-		m.setStatus(fmt.Sprintf("cancelling %d pending requests", n), false)
+		m.setStatus("cancelling "+english.Plural(n, "pending request"), false)
 	}
 }
 

@@ -185,8 +185,7 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 		if res == promptAccepted {
 			d, err := parseTimeout(value)
 			if err != nil {
-				m.setStatus(err.Error(), true)
-				return cmd
+				return tea.Batch(cmd, m.prompt.Refuse(err.Error()))
 			}
 			m.timeout, m.header.timeout = d, d
 			if d == 0 {

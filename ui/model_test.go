@@ -262,7 +262,32 @@ func TestTimeoutKeySetsTimeoutForNewCalls(t *testing.T) {
 	d.key("ctrl+u")
 	d.typeText("soon")
 	d.key("enter")
-	d.waitScreen(`timeout "soon": use a duration such as 5s or 500ms`)
+	// Refused, the prompt stays open on what was typed, with why.
+	d.waitScreen(`timeout for new calls (5s, 500ms; 0 for none): soon`, `✗ timeout "soon": use a duration such as 5s or 500ms`)
+	if !d.m.prompt.active {
+		t.Fatal("an invalid timeout closed the prompt")
+	}
+	d.key("ctrl+u")
+	d.typeText("2s")
+	d.key("enter")
+	d.waitScreen("new calls time out after 2.0s")
+	if d.m.prompt.active {
+		t.Error("a valid timeout left the prompt open")
+	}
+}
+
+func TestCountsAreSaidInTheRightNumber(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.m.toggleBottom(bottomStderr)
+	d.waitScreen("SERVER STDERR 0 lines")
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Stderr: []session.StderrLine{{Line: "one"}}}})
+	d.waitScreen("SERVER STDERR 1 line ")
+	d.m.toggleBottom(bottomWire)
+	d.waitScreen("WIRE LOG 5 frames")
+	d.callTool(tc, "sleep")
+	d.m.setFocus(focusRequests)
+	d.key("C")
+	d.waitScreen("cancelling 1 pending request ")
 }
 
 func TestRerunSendsTheSameRequestAgain(t *testing.T) {

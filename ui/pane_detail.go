@@ -256,7 +256,7 @@ func (d *detail) strayContent() []string {
 	}
 	out := []string{
 		st.BadgeWarn.Render("stray") + st.Muted.Render(" · "+what),
-		st.Muted.Render(fmt.Sprintf("seen %d times; last:", r.strayCount)),
+		st.Muted.Render("seen " + english.Plural(r.strayCount, "time") + "; last:"),
 		indent(prettyJSON(r.strayData)),
 	}
 	return out

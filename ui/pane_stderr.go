@@ -1,10 +1,9 @@
 package ui
 
 import (
-	"fmt"
-
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -84,7 +83,7 @@ func (p *stderrPane) Scroll(n int) { p.scroll.Scroll(n) }
 func (p *stderrPane) View() string {
 	st := p.c.Styles
 	ts := st.PaneTitle(p.focused)
-	title := fmt.Sprintf("SERVER STDERR %d lines", len(p.lines)+p.dropped)
+	title := "SERVER STDERR " + english.Plural(len(p.lines)+p.dropped, "line")
 	out := []string{ts.Render(clip(title, p.width))}
 	if len(p.lines) == 0 {
 		out = append(out, st.Muted.Render("nothing on stderr"))

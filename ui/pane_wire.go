@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
@@ -162,7 +163,7 @@ func (w *wireLog) describe(r wire.Record) string {
 func (w *wireLog) View() string {
 	st := w.c.Styles
 	ts := st.PaneTitle(w.focused)
-	title := fmt.Sprintf("WIRE LOG %d frames", len(w.records)+w.dropped)
+	title := "WIRE LOG " + english.Plural(len(w.records)+w.dropped, "frame")
 	if w.dropped > 0 {
 		title += fmt.Sprintf(" (%d oldest not kept)", w.dropped)
 	}
