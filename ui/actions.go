@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // The actions below are what keys ask for: calls and cancellations. They
@@ -69,24 +70,50 @@ func (m *Model) cancelled(msg cancelDoneMsg) {
 // refusal is the session's reason for not cancelling, in its words.
 func refusal(err error) string { return termtext.Line(err.Error()) }
 
-// cancelAll cancels every pending request.
+// cancelAll cancels every pending request, or, while a filter hides
+// rows, only the pending rows it shows: C cancels what the screen lists.
 func (m *Model) cancelAll() tea.Cmd {
 	if m.conn == nil {
 		m.setStatus("not connected", true)
 		return nil
 	}
-	return cancelAllCmd(m.gen, m.conn.Session, reasonUser)
+	rows, filtered := m.table.Filtered()
+	if !filtered {
+		return cancelAllCmd(m.gen, m.conn.Session, reasonUser)
+	}
+	var refs []session.Ref
+	for _, r := range rows {
+		if r.state == session.Pending && !r.incoming && !r.stray {
+			refs = append(refs, r.ref())
+		}
+	}
+	hidden := m.store.counts[session.Pending] - len(refs)
+	return cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.filter, hidden)
 }
 
-func (m *Model) cancelledAll(n int) {
-	switch n {
-	case 0:
-		m.setStatus("nothing to cancel: no request is pending", true)
-	case 1:
-		m.setStatus("cancelling 1 pending request", false)
-	default:
-		m.setStatus("cancelling "+english.Plural(n, "pending request"), false)
+func (m *Model) cancelledAll(msg cancelAllDoneMsg) {
+	if !msg.filtered {
+		if msg.n == 0 {
+			m.setStatus("nothing to cancel: no request is pending", true)
+			return
+		}
+		if msg.n == 1 {
+			m.setStatus("cancelling the one pending request", false)
+			return
+		}
+		m.setStatus(fmt.Sprintf("cancelling all %d pending requests", msg.n), false)
+		return
 	}
+	shown := "the filter /" + termtext.Line(msg.filter) + " shows"
+	left := ""
+	if msg.hidden > 0 {
+		left = "; " + english.Plural(msg.hidden, "hidden pending request") + " left running"
+	}
+	if msg.n == 0 {
+		m.setStatus("nothing to cancel: no pending request among those "+shown+left, true)
+		return
+	}
+	m.setStatus("cancelling "+english.Plural(msg.n, "pending request")+" that "+shown+left, false)
 }
 
 // rerun sends the selected request again with the same method and

@@ -72,6 +72,20 @@ func cancelAllCmd(gen int, s *session.Session, reason string) tea.Cmd {
 	return func() tea.Msg { return cancelAllDoneMsg{forGen: forGen{gen}, n: s.CancelAll(reason)} }
 }
 
+// cancelRowsCmd cancels the requests refs, the pending rows a filter
+// shows; hidden counts the pending rows it leaves alone.
+func cancelRowsCmd(gen int, s *session.Session, refs []session.Ref, reason, filter string, hidden int) tea.Cmd {
+	return func() tea.Msg {
+		n := 0
+		for _, ref := range refs {
+			if s.Request(ref).Cancel(reason) == nil {
+				n++
+			}
+		}
+		return cancelAllDoneMsg{forGen: forGen{gen}, n: n, filtered: true, filter: filter, hidden: hidden}
+	}
+}
+
 // canCancelCmd asks the session whether a row can be cancelled.
 func canCancelCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
 	return func() tea.Msg {

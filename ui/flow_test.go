@@ -237,7 +237,7 @@ func TestFlowCancelAll(t *testing.T) {
 	}
 	f.waitScreen("3 pending")
 	f.keys("C")
-	f.golden("cancelling", "3 cancelling", "cancelling 3 pending requests", "decided +0.0s · sent +0.0s")
+	f.golden("cancelling", "3 cancelling", "cancelling all 3 pending requests", "decided +0.0s · sent +0.0s")
 	f.waitTimer() // CancelAll has returned, so its settle window is armed
 	clock.Advance(time.Second)
 	f.golden("cancelled", "3 cancelled")

@@ -173,7 +173,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case cancelDoneMsg:
 		m.cancelled(msg)
 	case cancelAllDoneMsg:
-		m.cancelledAll(msg.n)
+		m.cancelledAll(msg)
 	case canCancelMsg:
 		if msg.seq == m.cancellable.seq {
 			m.cancellable.err, m.cancellable.known = msg.err, true

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -121,7 +123,7 @@ func TestCancelAllCancelsEveryPending(t *testing.T) {
 	}
 	d.waitScreen("3 pending")
 	d.key("C")
-	d.waitScreen("cancelling 3 pending requests", "3 cancelling")
+	d.waitScreen("cancelling all 3 pending requests", "3 cancelling")
 	d.waitFor("3 cancels at the server", func() bool { return len(tc.server.seenCancels()) == 3 })
 	for _, c := range tc.server.seenCancels() {
 		if c.Reason != "cancelled by user" {
@@ -287,7 +289,7 @@ func TestCountsAreSaidInTheRightNumber(t *testing.T) {
 	d.callTool(tc, "sleep")
 	d.m.setFocus(focusRequests)
 	d.key("C")
-	d.waitScreen("cancelling 1 pending request ")
+	d.waitScreen("cancelling the one pending request")
 }
 
 func TestRerunSendsTheSameRequestAgain(t *testing.T) {
@@ -392,6 +394,41 @@ func TestFilters(t *testing.T) {
 	if strings.Contains(d.screen(), "initialize") && !strings.Contains(d.screen(), "DETAIL #") {
 		t.Error("initialize passes a tools/ filter")
 	}
+	d.key("enter")
+
+	// / again edits the filter as it was typed.
+	d.key("/")
+	if got := d.m.prompt.Value(); got != "tools/" {
+		t.Errorf("/ reopened the filter on %q, want tools/", got)
+	}
+	d.typeText("Nope")
+	d.waitScreen("REQUESTS 0/3 /tools/Nope", "no match for /tools/Nope; esc clears")
+	d.key("enter")
+	d.key("shift+tab")
+	d.key("/")
+	d.typeText("zzz")
+	d.waitScreen("TOOLS 0/4 /zzz", "no match for /zzz")
+}
+
+func TestCancelAllShownCancelsOnlyTheFilteredRows(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.callTool(tc, "sleep")
+	d.callTool(tc, "stubborn")
+	d.callTool(tc, "sleep")
+	d.waitScreen("3 pending")
+	d.m.setFocus(focusRequests)
+	d.key("/")
+	d.typeText("stubborn")
+	d.key("enter")
+	d.keyDone("C")
+	d.waitScreen("cancelling 1 pending request that the filter /stubborn shows; 2 hidden pending requests left running",
+		"2 pending · 1 cancelling")
+	if cs := tc.server.seenCancels(); len(cs) != 1 || string(cs[0].RequestID) != "4" {
+		t.Errorf("server saw cancels %+v, want only #4 stubborn", cs)
+	}
+	d.key("esc")
+	d.keyDone("C")
+	d.waitScreen("cancelling all 2 pending requests")
 }
 
 func TestFocusAndNavigation(t *testing.T) {
@@ -700,4 +737,17 @@ func TestStillSendingIsLiveAndKeepsCountingAfterCancelled(t *testing.T) {
 	tc.clock.Advance(stillSendingFor)
 	d.send(tickMsg{})
 	d.waitScreen("progress after cancel ×5 (last +5.5s)")
+}
+
+func TestLongToolNameWrapsWhenSelected(t *testing.T) {
+	l := newToolList(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
+	l.SetSize(20, 12)
+	l.SetTools([]mcp.Tool{{Name: "trigger-long-running-operation", Description: "long"}, {Name: "get-structured-content-now", Description: "other"}}, nil)
+	screen := ansi.Strip(l.View())
+	if !strings.Contains(screen, "› trigger-long-     \n  running-operation") {
+		t.Errorf("the selected name does not wrap whole:\n%s", screen)
+	}
+	if !strings.Contains(screen, "  get-structured-co…") {
+		t.Errorf("an unselected name is not clipped:\n%s", screen)
+	}
 }

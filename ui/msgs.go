@@ -72,10 +72,14 @@ type cancelDoneMsg struct {
 	err    error
 }
 
-// cancelAllDoneMsg: CancelAll returned.
+// cancelAllDoneMsg: CancelAll returned, or the cancels of the rows a
+// filter shows (filtered): then hidden pending rows were left alone.
 type cancelAllDoneMsg struct {
 	forGen
-	n int
+	n        int
+	filtered bool
+	filter   string
+	hidden   int
 }
 
 // canCancelMsg: the session's answer to "can this row be cancelled?".

@@ -17,7 +17,8 @@ type requestTable struct {
 	c     *common
 	store *requestStore
 
-	filter      string
+	filter      string        // as typed, for the title and to edit again
+	match       string        // filter, lower case
 	filtered    []*requestRow // rows matching filter, when there is one
 	filteredVer uint64
 	selected    *requestRow
@@ -69,7 +70,7 @@ func (t *requestTable) visibleRows() int { return max(t.height-2, 1) }
 
 // rows is the list on screen: every row, or those matching the filter.
 func (t *requestTable) rows() []*requestRow {
-	if t.filter == "" {
+	if t.match == "" {
 		return t.store.rows
 	}
 	if t.filteredVer != t.store.version {
@@ -80,7 +81,7 @@ func (t *requestTable) rows() []*requestRow {
 
 // SetFilter shows only rows whose id, method, tool or state holds s.
 func (t *requestTable) SetFilter(s string) {
-	t.filter = strings.ToLower(s)
+	t.filter, t.match = s, strings.ToLower(s)
 	t.refilter()
 	t.sync(false)
 }
@@ -89,10 +90,18 @@ func (t *requestTable) refilter() {
 	t.filteredVer = t.store.version
 	t.filtered = t.filtered[:0]
 	for _, r := range t.store.rows {
-		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+rowStateWord(r)), t.filter) {
+		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+rowStateWord(r)), t.match) {
 			t.filtered = append(t.filtered, r)
 		}
 	}
+}
+
+// Filtered reports whether a filter hides rows, and the rows it shows.
+func (t *requestTable) Filtered() ([]*requestRow, bool) {
+	if t.match == "" {
+		return nil, false
+	}
+	return t.rows(), true
 }
 
 // Selected is the selected row, or nil.
@@ -259,7 +268,10 @@ func (t *requestTable) View() string {
 	headings := "  " + fit("ID", cols.id) + " " + fit("METHOD", cols.method) + " " +
 		fit("STATE", cols.state) + " " + fmt.Sprintf("%*s", cols.elapsed, elapsedHead) + " " + fit("PROGRESS · NOTES", cols.notes)
 	lines = append(lines, st.ColumnHead.Render(fit(headings, t.width)))
-	if len(rows) == 0 {
+	switch {
+	case len(rows) == 0 && t.filter != "":
+		lines = append(lines, st.Muted.Render(clip("  no match for /"+termtext.Line(t.filter)+"; esc clears", t.width)))
+	case len(rows) == 0:
 		lines = append(lines, st.Muted.Render("  no requests yet"))
 	}
 	end := min(t.offset+t.visibleRows(), len(rows))
