@@ -150,6 +150,7 @@ func (m *Model) editorKey(k tea.KeyPressMsg) tea.Cmd {
 		m.editing = false
 	case editorSend:
 		m.editing = false
+		m.editor.Remember(m.editor.tool.Name, args)
 		return tea.Batch(cmd, m.callTool(m.editor.tool.Name, args))
 	}
 	return cmd

@@ -352,7 +352,7 @@ func (m *Model) helpView(full bool) string {
 	case m.prompt.active:
 		km = promptHelp{m.c.Keys}
 	case m.editing:
-		km = editorHelp{m.c.Keys}
+		km = editorHelp{m.c.Keys, m.editor.jsonMode}
 	}
 	m.help.ShowAll = full
 	if full {
