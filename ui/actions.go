@@ -164,3 +164,30 @@ func timeoutText(d time.Duration) string {
 	}
 	return d.String()
 }
+
+// toolsListChanged is the server's word that its tools changed.
+const toolsListChanged = "notifications/tools/list_changed"
+
+// relistTools runs tools/list again and refreshes the list in place, on
+// the same connection: the history stays. byServer says the server's
+// notifications/tools/list_changed asked for it, not the re-list key.
+// A re-list already under way takes the place of another.
+func (m *Model) relistTools(byServer bool) tea.Cmd {
+	if m.conn == nil || m.header.state != connReady {
+		if !byServer {
+			m.setStatus("not connected; press "+m.c.Keys.Global.Reconnect.Help().Key+" to reconnect", true)
+		}
+		return nil
+	}
+	m.relist.byServer = m.relist.byServer || byServer
+	if m.relist.running {
+		return nil
+	}
+	m.relist.running = true
+	if byServer {
+		m.setStatus("the server's tools changed: listing them again…", false)
+	} else {
+		m.setStatus("listing tools again…", false)
+	}
+	return listToolsCmd(m.gen, m.conn.Session)
+}

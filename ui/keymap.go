@@ -23,6 +23,7 @@ type globalKeys struct {
 	Filter    key.Binding
 	Timeout   key.Binding
 	Reconnect key.Binding
+	ListTools key.Binding
 }
 
 // navKeys move inside the focused pane.
@@ -80,6 +81,7 @@ func defaultKeyMap() *keyMap {
 			Filter:    b([]string{"/"}, "/", "filter"),
 			Timeout:   b([]string{"t"}, "t", "timeout"),
 			Reconnect: b([]string{"ctrl+r"}, "ctrl+r", "reconnect"),
+			ListTools: b([]string{"L"}, "L", "list tools again"),
 		},
 		Nav: navKeys{
 			Up:       b([]string{"up", "k"}, "↑/k", "up"),
@@ -127,7 +129,7 @@ func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
 		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout},
-		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.Reconnect},
+		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.Reconnect},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},
 	}
 }

@@ -60,6 +60,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.prompt.Open(promptTimeout, "timeout for new calls (5s, 500ms; 0 for none):", timeoutText(m.timeout))
 	case key.Matches(k, g.Reconnect):
 		return m.reconnect()
+	case key.Matches(k, g.ListTools):
+		return m.relistTools(false)
 	case key.Matches(k, rq.Cancel):
 		return m.cancelSelected(reasonUser)
 	case key.Matches(k, rq.CancelAll):

@@ -14,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -70,6 +71,8 @@ type Model struct {
 	timeout    time.Duration
 	quitting   bool
 	forceArmed bool
+	// relist is a tools/list run again on the same connection.
+	relist struct{ running, byServer bool }
 	// startErr is why the latest server did not start; see StartErr.
 	startErr error
 	ticking  bool
@@ -146,12 +149,21 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case initializedMsg:
 		return m.initialized(msg)
 	case toolsListedMsg:
+		before := len(m.tools.tools)
 		m.tools.SetTools(msg.tools, msg.err)
+		relisted, byServer := m.relist.running, m.relist.byServer
+		m.relist.running, m.relist.byServer = false, false
 		switch {
 		case msg.err != nil:
 			m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
 		case msg.incomplete != nil:
 			m.setStatus(msg.incomplete.Error(), true)
+		case relisted:
+			why := "tools listed again"
+			if byServer {
+				why = "the server's tools changed (tools/list_changed)"
+			}
+			m.setStatus(fmt.Sprintf("%s: %s, was %d", why, english.Plural(len(msg.tools), "tool"), before), false)
 		}
 	case feedMsg:
 		cmds := m.applyBatch(msg.batch)

@@ -454,7 +454,7 @@ func TestFocusAndNavigation(t *testing.T) {
 		t.Error("tab did not reach the detail pane")
 	}
 	d.key("w")
-	d.waitScreen("WIRE LOG", "→ out", "← in")
+	d.waitScreen("WIRE LOG", "→ initialize #1", "← result #1")
 	d.key("enter")
 	d.waitScreen("esc back")
 	d.key("esc")
@@ -626,7 +626,7 @@ func TestWireLogMarksNoiseAndShowsPrettyJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.key("w")
-	d.waitScreen("WIRE LOG", "← noise not json at all", "→ out", `"method":"initialize"`)
+	d.waitScreen("WIRE LOG", "← noise not json at all", "→ initialize #1 · ", `"method":"initialize"`)
 	d.setFocusBottom()
 	d.key("g")
 	d.key("enter")
@@ -749,5 +749,52 @@ func TestLongToolNameWrapsWhenSelected(t *testing.T) {
 	}
 	if !strings.Contains(screen, "  get-structured-co…") {
 		t.Errorf("an unselected name is not clipped:\n%s", screen)
+	}
+}
+
+func TestToolsListChangedRelistsWithoutReconnecting(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.callTool(tc, "sleep")
+	tc.server.tools = append(defaultFakeTools(), map[string]any{"name": "fresh", "description": "New tool.",
+		"inputSchema": json.RawMessage(`{"type":"object"}`)})
+	if err := tc.server.srv.Notify("notifications/tools/list_changed", nil); err != nil {
+		t.Fatal(err)
+	}
+	d.waitScreen("TOOLS 5", "fresh", "the server's tools changed (tools/list_changed): 5 tools, was 4")
+	// The same session: the history stays, the new tools/list is a row.
+	d.waitScreen("REQUESTS 4", "tools/call sleep")
+	if d.m.gen != 1 {
+		t.Errorf("re-listing reconnected (generation %d)", d.m.gen)
+	}
+
+	tc.server.tools = defaultFakeTools()[:1]
+	d.key("L")
+	d.waitScreen("TOOLS 1", "tools listed again: 1 tool, was 5", "REQUESTS 5")
+}
+
+func TestWireLogPutsCancelFieldsAndLateMarksFirstAt80Columns(t *testing.T) {
+	d, tc := newTestModel(t, 80, 30)
+	d.callTool(tc, "sleep")
+	d.key("c")
+	d.waitScreen("cancelling")
+	d.key("w")
+	d.waitScreen(`→ cancelled requestId=3 reason="cancelled by user"`)
+	d.waitTimer(tc)
+	tc.clock.Advance(time.Second)
+	d.waitScreen("⊘ cancelled")
+	// A late progress frame, as the session saw it: its record is marked.
+	tc.clock.Advance(500 * time.Millisecond)
+	at := tc.clock.Now()
+	frame := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3,"progress":4,"total":10}}`)
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
+		Items: []any{session.LateArrived{Ref: session.Ref{Seq: 3, ID: session.IntID(3)},
+			Late: session.LateFrame{Kind: session.LateProgress, At: at, AfterCancel: 1500 * time.Millisecond, Data: frame}}},
+		Wire: []wire.Record{{At: at, Dir: wire.In, Kind: wire.KindFrame, Data: frame, Size: len(frame)}},
+	}})
+	d.waitScreen("← late progress token=3 4/10")
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("line %d wide: %q", w, l)
+		}
 	}
 }

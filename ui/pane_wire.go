@@ -23,6 +23,10 @@ type wireLog struct {
 	dropped int
 	start   time.Time
 
+	// late marks the inbound records the session took as late traffic,
+	// by their tap time (session.LateFrame.At is the record's At).
+	late map[time.Time]bool
+
 	cursor   int // index into records
 	follow   bool
 	offset   int
@@ -39,6 +43,14 @@ func newWireLog(c *common) *wireLog { return &wireLog{c: c, follow: true} }
 // Reset forgets every record, for a new connection.
 func (w *wireLog) Reset(start time.Time) {
 	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focusable: w.focusable}
+}
+
+// MarkLate marks the record taken at at as late traffic.
+func (w *wireLog) MarkLate(at time.Time) {
+	if w.late == nil {
+		w.late = map[time.Time]bool{}
+	}
+	w.late[at] = true
 }
 
 // SetSize sets the pane's size, title included.
@@ -61,6 +73,11 @@ func (w *wireLog) Add(recs []wire.Record, dropped int) {
 		w.records = w.records[:n]
 		w.dropped += over
 		w.cursor -= over
+		for at := range w.late {
+			if at.Before(w.records[0].At) {
+				delete(w.late, at)
+			}
+		}
 	}
 	w.sync()
 }
@@ -153,9 +170,9 @@ func (w *wireLog) describe(r wire.Record) string {
 	case r.Kind == wire.KindOversize:
 		return st.Muted.Render(at) + " " + st.WireNoise.Render(fmt.Sprintf("← oversize %s, skipped", byteSize(r.Size)))
 	case r.Dir == wire.Out:
-		return st.Muted.Render(at) + " " + st.WireOut.Render("→ out  ")
+		return st.Muted.Render(at) + " " + st.WireOut.Render("→ ")
 	default:
-		return st.Muted.Render(at) + " " + st.WireIn.Render("← in   ")
+		return st.Muted.Render(at) + " " + st.WireIn.Render("← ")
 	}
 }
 
@@ -185,7 +202,24 @@ func (w *wireLog) View() string {
 	for i := w.offset; i < end; i++ {
 		r := w.records[i]
 		head := w.describe(r)
-		line := head + " " + clip(termtext.Line(string(r.Data[:min(len(r.Data), 4*w.width)])), w.width-lipWidth(head)-1)
+		if w.late[r.At] {
+			head += st.BadgeWarn.Render("late") + " "
+		}
+		// The fields that matter first, then the frame as sent.
+		if h, ok := readFrameHead(r.Data); ok && r.Kind == wire.KindFrame {
+			if s := h.summary(); s != "" {
+				word, rest := summaryWords(s)
+				head += st.Strong.Render(word)
+				if rest != "" {
+					head += " " + rest
+				}
+				head += " " + st.Muted.Render("·")
+			}
+		}
+		line := clip(head, w.width)
+		if room := w.width - lipWidth(line) - 1; room > 0 {
+			line += " " + st.Muted.Render(clip(termtext.Line(string(r.Data[:min(len(r.Data), 4*w.width)])), room))
+		}
 		if i == w.cursor && w.focused {
 			line = st.Selected.Render(fit(stripStyles(line), w.width))
 		}
