@@ -131,7 +131,7 @@ func (m *Model) open() tea.Cmd {
 			m.setStatus("not connected; press "+m.c.Keys.Global.Reconnect.Help().Key+" to reconnect", true)
 			return nil
 		}
-		m.editing = true
+		m.setEditing(true)
 		return m.editor.Open(*t)
 	case focusRequests:
 		m.setFocus(focusBottom)
@@ -149,9 +149,9 @@ func (m *Model) editorKey(k tea.KeyPressMsg) tea.Cmd {
 	action, args, cmd := m.editor.Update(k)
 	switch action {
 	case editorClose:
-		m.editing = false
+		m.setEditing(false)
 	case editorSend:
-		m.editing = false
+		m.setEditing(false)
 		m.editor.Remember(m.editor.tool.Name, args)
 		return tea.Batch(cmd, m.callTool(m.editor.tool.Name, args))
 	}

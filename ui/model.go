@@ -275,6 +275,21 @@ func (m *Model) setFocus(f focusArea) {
 	}
 }
 
+// setEditing opens or closes the argument editor; while it is open it
+// has the keys, so no pane shows focus.
+func (m *Model) setEditing(on bool) {
+	m.editing = on
+	if !on {
+		m.setFocus(m.focus)
+		return
+	}
+	for _, panes := range m.areaPanes() {
+		for _, p := range panes {
+			p.SetFocused(false)
+		}
+	}
+}
+
 // syncSelection shows the selected row in the detail pane and asks the
 // session, once per row and state, whether it can be cancelled.
 func (m *Model) syncSelection() tea.Cmd {
@@ -319,7 +334,9 @@ func (m *Model) render() string {
 	}
 	var b strings.Builder
 	b.WriteString(m.header.View())
-	sep := m.c.Styles.Separator.Render("│") + " "
+	sep := m.c.Styles.Separator.Render(paneEdge) + " "
+	edge := m.c.Styles.FocusEdge.Render(focusEdge) + " "
+	focused := m.focusedRect()
 	left, rest := m.tools.View(), right
 	for i := 0; i < m.layout.tools.h; i++ {
 		var l, r string
@@ -327,7 +344,11 @@ func (m *Model) render() string {
 		r, rest, _ = strings.Cut(rest, "\n")
 		b.WriteByte('\n')
 		b.WriteString(l)
-		b.WriteString(sep)
+		if y := m.layout.tools.y + i; y >= focused.y && y < focused.y+focused.h {
+			b.WriteString(edge)
+		} else {
+			b.WriteString(sep)
+		}
 		b.WriteString(r)
 	}
 	b.WriteByte('\n')
@@ -335,6 +356,20 @@ func (m *Model) render() string {
 	b.WriteByte('\n')
 	b.WriteString(m.helpView(m.fullHelp))
 	return b.String()
+}
+
+// focusedRect is where the pane with the keys is: the separator is heavy
+// along it.
+func (m *Model) focusedRect() rect {
+	switch {
+	case m.editing:
+		return m.layout.editor
+	case m.focus == focusTools:
+		return m.layout.tools
+	case m.focus == focusRequests:
+		return m.layout.table
+	}
+	return m.layout.bottom
 }
 
 // statusView is the line above the help: the prompt, the last message,

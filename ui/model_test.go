@@ -798,3 +798,51 @@ func TestWireLogPutsCancelFieldsAndLateMarksFirstAt80Columns(t *testing.T) {
 		}
 	}
 }
+
+func TestFocusShowsWithoutColour(t *testing.T) {
+	d, _ := newTestModel(t, 100, 30)
+	lines := func() []string { return strings.Split(ansi.Strip(d.m.render()), "\n") }
+	edgeRows := func() (first, last int) {
+		first = -1
+		for i, l := range lines() {
+			if strings.Contains(l, focusEdge) {
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
+		}
+		return first, last
+	}
+	for _, tc := range []struct {
+		focus focusArea
+		title string
+		pane  rect
+	}{
+		{focusTools, "▸ TOOLS 4", d.m.layout.tools},
+		{focusRequests, "▸ REQUESTS 2", d.m.layout.table},
+		{focusBottom, "▸ DETAIL #", d.m.layout.bottom},
+	} {
+		d.m.setFocus(tc.focus)
+		s := strings.Join(lines(), "\n")
+		if strings.Count(s, focusMark) != 1 || !strings.Contains(s, tc.title) {
+			t.Errorf("focus %d: want one marked title %q:\n%s", tc.focus, tc.title, s)
+		}
+		if first, last := edgeRows(); first != tc.pane.y || last != tc.pane.y+tc.pane.h-1 {
+			t.Errorf("focus %d: heavy edge on lines %d-%d, want %d-%d:\n%s", tc.focus, first, last, tc.pane.y, tc.pane.y+tc.pane.h-1, s)
+		}
+	}
+	d.m.toggleBottom(bottomWire)
+	if s := ansi.Strip(d.m.render()); !strings.Contains(s, "▸ WIRE LOG") {
+		t.Errorf("the wire log does not show its focus:\n%s", s)
+	}
+	d.m.toggleBottom(bottomStderr)
+	if s := ansi.Strip(d.m.render()); !strings.Contains(s, "▸ SERVER STDERR") {
+		t.Errorf("stderr does not show its focus:\n%s", s)
+	}
+	d.m.setFocus(focusTools)
+	d.key("enter")
+	if s := ansi.Strip(d.m.render()); !strings.Contains(s, "▸ CALL sleep") || strings.Contains(s, "▸ TOOLS") {
+		t.Errorf("the editor does not take the focus mark:\n%s", s)
+	}
+}

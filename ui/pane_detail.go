@@ -90,7 +90,6 @@ func (d *detail) build() {
 func (d *detail) View() string {
 	d.build()
 	st := d.c.Styles
-	ts := st.PaneTitle(d.focused)
 	title := "DETAIL"
 	if d.row != nil {
 		title += " " + termtext.Line(d.row.label())
@@ -98,7 +97,7 @@ func (d *detail) View() string {
 	if d.scroll.total > d.scroll.height {
 		title += fmt.Sprintf("  %d/%d", d.scroll.offset+1, d.scroll.total)
 	}
-	out := []string{ts.Render(clip(title, d.width))}
+	out := []string{st.paneTitleView(d.focused, title, d.width)}
 	end := min(d.scroll.offset+d.scroll.height, len(d.lines))
 	if d.scroll.offset < end {
 		out = append(out, d.lines[d.scroll.offset:end]...)

@@ -422,7 +422,8 @@ func (e *argEditor) View() string {
 	if e.jsonMode {
 		mode = "JSON"
 	}
-	head := []string{st.Title.Render(clip(title, w-8)) + " " + st.Muted.Render("("+mode+")")}
+	// The editor has the keys while it is open: marked as focused.
+	head := []string{st.Title.Render(clip(focusMark+title, w-8)) + " " + st.Muted.Render("("+mode+")")}
 	if d := termtext.Line(e.tool.Description); d != "" {
 		desc := wrapLines(st.Muted.Render(d), w)
 		if len(desc) > 2 {

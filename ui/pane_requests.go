@@ -253,14 +253,13 @@ func layoutColumns(w int) columns {
 func (t *requestTable) View() string {
 	st := t.c.Styles
 	rows := t.rows()
-	ts := st.PaneTitle(t.focused)
 	title := fmt.Sprintf("REQUESTS %d", t.store.len())
 	if t.filter != "" {
 		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.len(), termtext.Line(t.filter))
 	}
 	cols := layoutColumns(t.width)
 	lines := make([]string, 0, t.height)
-	lines = append(lines, ts.Render(clip(title, t.width)))
+	lines = append(lines, st.paneTitleView(t.focused, title, t.width))
 	elapsedHead := "ELAPSED"
 	if cols.elapsed < len(elapsedHead) {
 		elapsedHead = "TIME"

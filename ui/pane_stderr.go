@@ -82,9 +82,8 @@ func (p *stderrPane) Scroll(n int) { p.scroll.Scroll(n) }
 // stderr lines.
 func (p *stderrPane) View() string {
 	st := p.c.Styles
-	ts := st.PaneTitle(p.focused)
 	title := "SERVER STDERR " + english.Plural(len(p.lines)+p.dropped, "line")
-	out := []string{ts.Render(clip(title, p.width))}
+	out := []string{st.paneTitleView(p.focused, title, p.width)}
 	if len(p.lines) == 0 {
 		out = append(out, st.Muted.Render("nothing on stderr"))
 	}

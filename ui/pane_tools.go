@@ -167,8 +167,7 @@ func (t *toolList) View() string {
 	case !t.loading:
 		title += fmt.Sprintf(" %d", len(t.tools))
 	}
-	ts := st.PaneTitle(t.focused)
-	lines := []string{ts.Render(clip(title, t.width))}
+	lines := []string{st.paneTitleView(t.focused, title, t.width)}
 	switch {
 	case t.loading:
 		lines = append(lines, st.Muted.Render("loading…"))

@@ -179,7 +179,6 @@ func (w *wireLog) describe(r wire.Record) string {
 // View renders the pane.
 func (w *wireLog) View() string {
 	st := w.c.Styles
-	ts := st.PaneTitle(w.focused)
 	title := "WIRE LOG " + english.Plural(len(w.records)+w.dropped, "frame")
 	if w.dropped > 0 {
 		title += fmt.Sprintf(" (%d oldest not kept)", w.dropped)
@@ -189,7 +188,7 @@ func (w *wireLog) View() string {
 	} else {
 		title += " · enter shows JSON"
 	}
-	lines := []string{ts.Render(clip(title, w.width))}
+	lines := []string{st.paneTitleView(w.focused, title, w.width)}
 	if w.expanded {
 		end := min(w.exp.offset+w.exp.height, len(w.expLines))
 		lines = append(lines, w.expLines[w.exp.offset:end]...)
