@@ -24,6 +24,8 @@ type globalKeys struct {
 	Timeout   key.Binding
 	Reconnect key.Binding
 	ListTools key.Binding
+	// WriteTranscript writes what the wire log keeps as NDJSON.
+	WriteTranscript key.Binding
 }
 
 // navKeys move inside the focused pane.
@@ -71,17 +73,18 @@ func defaultKeyMap() *keyMap {
 	}
 	return &keyMap{
 		Global: globalKeys{
-			Quit:      b([]string{"q"}, "q", "quit"),
-			ForceQuit: b([]string{"ctrl+c"}, "ctrl+c ×2", "force quit"),
-			Help:      b([]string{"?"}, "?", "help"),
-			Focus:     b([]string{"tab"}, "tab", "focus"),
-			FocusBack: b([]string{"shift+tab"}, "shift+tab", "focus back"),
-			Wire:      b([]string{"w"}, "w", "wire log"),
-			Stderr:    b([]string{"e"}, "e", "stderr"),
-			Filter:    b([]string{"/"}, "/", "filter"),
-			Timeout:   b([]string{"t"}, "t", "timeout"),
-			Reconnect: b([]string{"ctrl+r"}, "ctrl+r", "reconnect"),
-			ListTools: b([]string{"L"}, "L", "list tools again"),
+			Quit:            b([]string{"q"}, "q", "quit"),
+			ForceQuit:       b([]string{"ctrl+c"}, "ctrl+c ×2", "force quit"),
+			Help:            b([]string{"?"}, "?", "help"),
+			Focus:           b([]string{"tab"}, "tab", "focus"),
+			FocusBack:       b([]string{"shift+tab"}, "shift+tab", "focus back"),
+			Wire:            b([]string{"w"}, "w", "wire log"),
+			Stderr:          b([]string{"e"}, "e", "stderr"),
+			Filter:          b([]string{"/"}, "/", "filter"),
+			Timeout:         b([]string{"t"}, "t", "timeout"),
+			Reconnect:       b([]string{"ctrl+r"}, "ctrl+r", "reconnect"),
+			ListTools:       b([]string{"L"}, "L", "list tools again"),
+			WriteTranscript: b([]string{"W"}, "W", "write transcript"),
 		},
 		Nav: navKeys{
 			Up:       b([]string{"up", "k"}, "↑/k", "up"),
@@ -129,7 +132,7 @@ func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
 		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout},
-		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.Reconnect},
+		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},
 	}
 }

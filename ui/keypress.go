@@ -60,6 +60,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.prompt.Open(promptTimeout, "timeout for new calls (5s, 500ms; 0 for none):", timeoutText(m.timeout))
 	case key.Matches(k, g.Reconnect):
 		return m.reconnect()
+	case key.Matches(k, g.WriteTranscript):
+		return m.openTranscriptPrompt()
 	case key.Matches(k, g.ListTools):
 		return m.relistTools(false)
 	case key.Matches(k, rq.Cancel):
@@ -183,6 +185,14 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 				value = reasonUser
 			}
 			return tea.Batch(cmd, m.cancelRow(r, value))
+		}
+	case promptTranscript:
+		if res == promptAccepted {
+			path := strings.TrimSpace(value)
+			if path == "" {
+				return tea.Batch(cmd, m.prompt.Refuse("give a file name"))
+			}
+			return tea.Batch(cmd, m.writeTranscript(path))
 		}
 	case promptTimeout:
 		if res == promptAccepted {

@@ -197,6 +197,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.c.Frame++
 		m.ticking = false
 		return m.startTicking()
+	case transcriptWrittenMsg:
+		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
 	default:

@@ -14,6 +14,7 @@ const (
 	promptTimeout
 	promptFilterTools
 	promptFilterRequests
+	promptTranscript
 )
 
 // prompt is the one-line input at the bottom of the screen, for a cancel

@@ -15,7 +15,8 @@ const stderrSize = 2000
 // unless scrolled back.
 type stderrPane struct {
 	c       *common
-	lines   []string // sanitized
+	lines   []string             // sanitized
+	raw     []session.StderrLine // as the server wrote them, for W's transcript
 	dropped int
 	scroll  scroller
 
@@ -27,7 +28,7 @@ func newStderrPane(c *common) *stderrPane { return &stderrPane{c: c} }
 
 // Reset forgets every line, for a new connection.
 func (p *stderrPane) Reset() {
-	p.lines, p.dropped, p.scroll.offset, p.scroll.total = nil, 0, 0, 0
+	p.lines, p.raw, p.dropped, p.scroll.offset, p.scroll.total = nil, nil, 0, 0, 0
 }
 
 // SetSize sets the pane's size, title included.
@@ -51,11 +52,15 @@ func (p *stderrPane) Add(lines []session.StderrLine, dropped int) {
 	p.dropped += dropped
 	for _, l := range lines {
 		p.lines = append(p.lines, termtext.Line(l.Line))
+		p.raw = append(p.raw, l)
 	}
 	if over := len(p.lines) - stderrSize; over > stderrSize/4 {
 		n := copy(p.lines, p.lines[over:])
 		clear(p.lines[n:])
 		p.lines = p.lines[:n]
+		copy(p.raw, p.raw[over:])
+		clear(p.raw[n:])
+		p.raw = p.raw[:n]
 		p.dropped += over
 	}
 	p.scroll.total = len(p.lines)

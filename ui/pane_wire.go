@@ -12,8 +12,9 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// wireLogSize is how many records the wire log keeps, newest.
-const wireLogSize = 5000
+// wireLogSize is how many records the wire log keeps, newest: a stated
+// number (help, README, the title once reached), and what W can write.
+const wireLogSize = 10000
 
 // wireLog lists every frame in and out with its time and direction;
 // enter shows the selected frame as pretty JSON.
@@ -45,6 +46,10 @@ func (w *wireLog) Reset(start time.Time) {
 	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focusable: w.focusable}
 }
 
+// Records are the records the log keeps, oldest first, and how many
+// older ones it dropped. The slice is shared: do not modify it.
+func (w *wireLog) Records() ([]wire.Record, int) { return w.records, w.dropped }
+
 // MarkLate marks the record taken at at as late traffic.
 func (w *wireLog) MarkLate(at time.Time) {
 	if w.late == nil {
@@ -67,7 +72,8 @@ func (w *wireLog) Add(recs []wire.Record, dropped int) {
 	}
 	w.dropped += dropped
 	w.records = append(w.records, recs...)
-	if over := len(w.records) - wireLogSize; over > wireLogSize/4 {
+	// Exactly wireLogSize, so the stated retention is what it keeps.
+	if over := len(w.records) - wireLogSize; over > 0 {
 		n := copy(w.records, w.records[over:])
 		clear(w.records[n:])
 		w.records = w.records[:n]
@@ -181,7 +187,7 @@ func (w *wireLog) View() string {
 	st := w.c.Styles
 	title := "WIRE LOG " + english.Plural(len(w.records)+w.dropped, "frame")
 	if w.dropped > 0 {
-		title += fmt.Sprintf(" (%d oldest not kept)", w.dropped)
+		title += " · keeps the last " + thousands(wireLogSize) + "; " + thousands(w.dropped) + " older not shown"
 	}
 	if w.expanded {
 		title += " · esc back"
