@@ -405,14 +405,58 @@ func (m *Model) helpView(full bool) string {
 	}
 	m.help.ShowAll = full
 	if full {
+		keys := m.help.View(km)
 		// The help cuts columns that do not fit; flow them instead.
 		whole := m.help
 		whole.SetWidth(0)
 		if lipgloss.Width(whole.View(km)) > m.layout.help.w {
-			return m.flowedHelp(km)
+			keys = m.flowedHelp(km)
 		}
+		// The notes only where they leave room for the panes.
+		if notes := m.helpNotes(); km == help.KeyMap(m.c.Keys) &&
+			m.c.Height-m.header.Height()-1-lipgloss.Height(keys)-lipgloss.Height(notes) >= minBodyWithNotes {
+			keys += "\n" + notes
+		}
+		return keys
 	}
 	return m.help.View(km)
+}
+
+// minBodyWithNotes is the least room the panes keep when the full help
+// adds its notes.
+const minBodyWithNotes = 8
+
+// helpNotes says in words what the keys and figures mean where a key's
+// one-word description cannot.
+func (m *Model) helpNotes() string {
+	settle := "the settle window (" + formatDuration(settleWindow(m.opts.Settle)) + ", --settle)"
+	if m.opts.Settle < 0 {
+		settle = "no settle window (--settle 0)"
+	}
+	notes := []string{
+		"ELAPSED stops when a cancel is sent: that is what the server was given. A cancelled request then stays " +
+			"cancelling for " + settle + ", watching what the server does; the detail shows it as \"settled after\".",
+		"✗ tool error is a result with isError: the server answered, the tool failed. " +
+			"C cancels every pending request, or, with a filter, only the pending rows it shows.",
+		"L lists the tools again (so does the server's tools/list_changed). W writes the transcript (NDJSON); " +
+			"the wire log keeps the last " + thousands(wireLogSize) + " frames.",
+	}
+	var out []string
+	for _, n := range notes {
+		out = append(out, wrapLines(m.c.Styles.Help.FullDesc.Render(n), m.layout.help.w)...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// settleWindow is the window a session uses for Config.SettleWindow d.
+func settleWindow(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return time.Second
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // flowedHelp lays every binding out in lines, for screens too narrow for

@@ -846,3 +846,23 @@ func TestFocusShowsWithoutColour(t *testing.T) {
 		t.Errorf("the editor does not take the focus mark:\n%s", s)
 	}
 }
+
+func TestFullHelpExplainsSettleFilterCancelAndRetention(t *testing.T) {
+	d, _ := newTestModel(t, 120, 40)
+	d.key("?")
+	d.waitScreen("ELAPSED stops when a cancel is sent", "settle window (1.0s, --settle)", "settled after",
+		"only the pending rows it shows", "list tools again", "write transcript", "the last 10,000 frames")
+	assertLinesFit(t, d, 120)
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 40})
+	d.waitScreen("ELAPSED stops when a cancel")
+	assertLinesFit(t, d, 80)
+}
+
+func assertLinesFit(t *testing.T, d *driver, w int) {
+	t.Helper()
+	for _, l := range strings.Split(d.m.render(), "\n") {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Errorf("line %d wide at %d: %q", lw, w, ansi.Strip(l))
+		}
+	}
+}

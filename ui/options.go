@@ -16,6 +16,9 @@ type Options struct {
 	Connect func(context.Context) (*connect.Conn, error)
 	// Demo marks the built-in demo server: the first run shows a hint.
 	Demo bool
+	// Settle is the session's settle window (--settle), for the help to
+	// state; 0 means the session's default of 1s, negative none.
+	Settle time.Duration
 
 	// The tests of this package set these for deterministic screens.
 

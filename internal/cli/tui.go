@@ -38,6 +38,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	m := ui.New(ui.Options{
 		Connect: func(context.Context) (*connect.Conn, error) { return connect.Start(spec, opts) },
 		Demo:    isDemo(spec),
+		Settle:  opts.Session.SettleWindow,
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	_, err = p.Run()
