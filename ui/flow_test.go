@@ -315,3 +315,18 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 		t.Error("the escaped form never reached the terminal: is the check above looking at the right output?")
 	}
 }
+
+func TestFlowToolErrorAndWireLogAt80Columns(t *testing.T) {
+	clock := newFakeClock()
+	f := startFlow(t, clock, demoConn(t, clock), false)
+	f.waitScreen("TOOLS 5")
+	f.keys("G") // fail, the last tool
+	f.keys("enter")
+	f.waitScreen("CALL fail")
+	f.keys("enter")
+	f.golden("tool-error", "✗ tool error", "1 tool error", "result · the tool reported an error (isError)")
+
+	f.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	f.keys("w", "tab", "tab")
+	f.golden("wire-80", "▸ WIRE LOG", "→ tools/call fail #3 ·", "← result #3 isError ·")
+}
