@@ -14,6 +14,7 @@ import (
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/suggest"
@@ -32,6 +33,13 @@ type globalFlags struct {
 	// before it is called cancelled; settleSet says --settle was given.
 	settle    time.Duration
 	settleSet func() bool
+}
+
+// settleFlag adds --settle to fl, for g.
+func settleFlag(fl *pflag.FlagSet, g *globalFlags) {
+	fl.DurationVar(&g.settle, "settle", time.Second,
+		"the settle window: how long a cancelled request is watched, as cancelling, before it is called cancelled (0 for none); not part of its run time")
+	g.settleSet = func() bool { return fl.Lookup("settle").Changed }
 }
 
 // settleWindow is --settle as session.Config.SettleWindow takes it,
@@ -144,9 +152,7 @@ built-in demo server (mcpoke demo-server).
 	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to FILE")
 	pf.DurationVar(&g.initTimeout, "init-timeout", connect.DefaultInitTimeout,
 		"how long to wait for the server to answer initialize (servers run through npx or uvx may download themselves first)")
-	pf.DurationVar(&g.settle, "settle", time.Second,
-		"the settle window: how long a cancelled request is watched, as cancelling, before it is called cancelled (0 for none); not part of its run time")
-	g.settleSet = func() bool { return pf.Lookup("settle").Changed }
+	settleFlag(pf, g)
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newBenchCommand(g), newDemoServerCommand())
 	return root
