@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
@@ -69,24 +70,50 @@ func (m *Model) cancelled(msg cancelDoneMsg) {
 // refusal is the session's reason for not cancelling, in its words.
 func refusal(err error) string { return termtext.Line(err.Error()) }
 
-// cancelAll cancels every pending request.
+// cancelAll cancels every pending request, or, while a filter hides
+// rows, only the pending rows it shows: C cancels what the screen lists.
 func (m *Model) cancelAll() tea.Cmd {
 	if m.conn == nil {
 		m.setStatus("not connected", true)
 		return nil
 	}
-	return cancelAllCmd(m.gen, m.conn.Session, reasonUser)
+	rows, filtered := m.table.Filtered()
+	if !filtered {
+		return cancelAllCmd(m.gen, m.conn.Session, reasonUser)
+	}
+	var refs []session.Ref
+	for _, r := range rows {
+		if r.state == session.Pending && !r.incoming && !r.stray {
+			refs = append(refs, r.ref())
+		}
+	}
+	hidden := m.store.counts[session.Pending] - len(refs)
+	return cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.filter, hidden)
 }
 
-func (m *Model) cancelledAll(n int) {
-	switch n {
-	case 0:
-		m.setStatus("nothing to cancel: no request is pending", true)
-	case 1:
-		m.setStatus("cancelling 1 pending request", false)
-	default:
-		m.setStatus(fmt.Sprintf("cancelling %d pending requests", n), false)
+func (m *Model) cancelledAll(msg cancelAllDoneMsg) {
+	if !msg.filtered {
+		if msg.n == 0 {
+			m.setStatus("nothing to cancel: no request is pending", true)
+			return
+		}
+		if msg.n == 1 {
+			m.setStatus("cancelling the one pending request", false)
+			return
+		}
+		m.setStatus(fmt.Sprintf("cancelling all %d pending requests", msg.n), false)
+		return
 	}
+	shown := "the filter /" + termtext.Line(msg.filter) + " shows"
+	left := ""
+	if msg.hidden > 0 {
+		left = "; " + english.Plural(msg.hidden, "hidden pending request") + " left running"
+	}
+	if msg.n == 0 {
+		m.setStatus("nothing to cancel: no pending request among those "+shown+left, true)
+		return
+	}
+	m.setStatus("cancelling "+english.Plural(msg.n, "pending request")+" that "+shown+left, false)
 }
 
 // rerun sends the selected request again with the same method and
@@ -196,4 +223,31 @@ func timeoutLine(r *requestRow) string {
 		return "timeout " + formatDuration(r.timeout) + ", restarted by progress"
 	}
 	return "timeout " + formatDuration(r.timeout) + ", restarted by progress · at most " + formatDuration(r.maxTimeout) + " in all"
+}
+
+// toolsListChanged is the server's word that its tools changed.
+const toolsListChanged = "notifications/tools/list_changed"
+
+// relistTools runs tools/list again and refreshes the list in place, on
+// the same connection: the history stays. byServer says the server's
+// notifications/tools/list_changed asked for it, not the re-list key.
+// A re-list already under way takes the place of another.
+func (m *Model) relistTools(byServer bool) tea.Cmd {
+	if m.conn == nil || m.header.state != connReady {
+		if !byServer {
+			m.setStatus("not connected; press "+m.c.Keys.Global.Reconnect.Help().Key+" to reconnect", true)
+		}
+		return nil
+	}
+	m.relist.byServer = m.relist.byServer || byServer
+	if m.relist.running {
+		return nil
+	}
+	m.relist.running = true
+	if byServer {
+		m.setStatus("the server's tools changed: listing them again…", false)
+	} else {
+		m.setStatus("listing tools again…", false)
+	}
+	return listToolsCmd(m.gen, m.conn.Session, m.opts.Force)
 }

@@ -73,13 +73,27 @@ func cancelCmd(gen int, s *session.Session, r *requestRow, reason string) tea.Cm
 func setTimeoutCmd(gen int, s *session.Session, r *requestRow, d time.Duration) tea.Cmd {
 	seq, ref, label := r.seq, r.ref(), r.label()
 	return func() tea.Msg {
-		return timeoutSetMsg{gen: gen, seq: seq, label: label, timeout: d, err: s.Request(ref).SetTimeout(d)}
+		return timeoutSetMsg{forGen: forGen{gen}, seq: seq, label: label, timeout: d, err: s.Request(ref).SetTimeout(d)}
 	}
 }
 
 // cancelAllCmd cancels every request in flight.
 func cancelAllCmd(gen int, s *session.Session, reason string) tea.Cmd {
 	return func() tea.Msg { return cancelAllDoneMsg{forGen: forGen{gen}, n: s.CancelAll(reason)} }
+}
+
+// cancelRowsCmd cancels the requests refs, the pending rows a filter
+// shows; hidden counts the pending rows it leaves alone.
+func cancelRowsCmd(gen int, s *session.Session, refs []session.Ref, reason, filter string, hidden int) tea.Cmd {
+	return func() tea.Msg {
+		n := 0
+		for _, ref := range refs {
+			if s.Request(ref).Cancel(reason) == nil {
+				n++
+			}
+		}
+		return cancelAllDoneMsg{forGen: forGen{gen}, n: n, filtered: true, filter: filter, hidden: hidden}
+	}
 }
 
 // canCancelCmd asks the session whether a row can be cancelled.

@@ -20,7 +20,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		m.relayout()
 		m.tools.SetTools(nil, errors.New("not connected"))
 		m.setStatus("could not start the server: "+msg.err.Error(), true)
-		return nil
+		return m.startFailed(msg.err)
 	}
 	m.conn, m.feed = msg.conn, msg.feed
 	m.header.transport = msg.conn.Transport()
@@ -40,8 +40,9 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 			m.relayout()
 		}
 		m.tools.SetTools(nil, errors.New("not initialized"))
-		return nil
+		return m.startFailed(msg.err)
 	}
+	m.startErr = nil
 	if m.header.state == connConnecting {
 		m.header.state = connReady
 	}
@@ -50,6 +51,28 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	}
 	return listToolsCmd(m.gen, m.conn.Session, m.opts.Force)
 }
+
+// startFailed records why the server could not be started (or would not
+// finish the handshake). The first start failing ends the UI, so that
+// mcpoke exits non-zero with the reason, like any command whose server
+// cannot start; a failed reconnect leaves the screen up to try again.
+func (m *Model) startFailed(err error) tea.Cmd {
+	m.startErr = err
+	if m.gen > 1 {
+		return nil
+	}
+	// Not m.quit: the status keeps the reason, not "closing…".
+	m.quitting = true
+	if m.conn == nil {
+		return tea.Quit
+	}
+	return closeCmd(m.conn, m.feed, reasonClosing, closedForQuitMsg{})
+}
+
+// StartErr is why the latest server could not be started or initialized,
+// or nil once one was: after the program ends, the caller exits non-zero
+// with it.
+func (m *Model) StartErr() error { return m.startErr }
 
 // sessionClosed shows why the session ended; pending requests were
 // already failed by the session and arrive as their own events.

@@ -219,6 +219,7 @@ func (f *formField) setValue(v json.RawMessage) bool {
 			return false // hidden characters stay in the JSON, escaped
 		}
 		f.input.SetValue(s)
+		f.input.CursorEnd()
 		return true
 	}
 	var n json.Number
@@ -226,6 +227,7 @@ func (f *formField) setValue(v json.RawMessage) bool {
 		return false
 	}
 	f.input.SetValue(n.String())
+	f.input.CursorEnd() // typing goes on from the end, as after a default
 	return true
 }
 

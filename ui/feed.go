@@ -64,8 +64,10 @@ type progressRun struct {
 type lateRun struct {
 	Ref   session.Ref
 	Count int
-	// Frames holds the first batchLateFrames of them.
+	// Frames holds the first batchLateFrames of them; Last is the newest,
+	// for the row's live "still sending".
 	Frames []session.LateFrame
+	Last   session.LateFrame
 }
 
 func newBatch() *feedBatch {
@@ -182,6 +184,7 @@ func (f *eventFeed) add(e session.Event) {
 		}
 		run := b.Items[i].(*lateRun)
 		run.Count++
+		run.Last = e.Late
 		if len(run.Frames) < batchLateFrames {
 			run.Frames = append(run.Frames, e.Late)
 		}

@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -31,11 +32,16 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		case session.CancelSent:
 			m.store.cancelSent(e)
 		case session.LateArrived:
-			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, 1); r != nil {
+			m.wire.MarkLate(e.Late.At)
+			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, e.Late, 1); r != nil {
 				fetch = append(fetch, r) // cancel times may have settled since
 			}
 		case *lateRun:
-			m.store.lateArrived(e.Ref, e.Frames, e.Count)
+			for _, f := range e.Frames {
+				m.wire.MarkLate(f.At)
+			}
+			m.wire.MarkLate(e.Last.At)
+			m.store.lateArrived(e.Ref, e.Frames, e.Last, e.Count)
 		case session.StrayArrived:
 			m.store.strayArrived(e)
 		case session.Closed:
@@ -56,11 +62,20 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	if len(b.Wire) > 0 || b.WireDropped > 0 {
 		m.wire.Add(b.Wire, b.WireDropped)
 	}
+	toolsChanged := false
+	for _, r := range b.Wire {
+		if r.Dir == wire.In && r.Kind == wire.KindFrame && frameMethod(r.Data) == toolsListChanged {
+			toolsChanged = true
+		}
+	}
 	m.store.trim()
-	m.header.counts = m.store.counts
+	m.header.counts, m.header.toolErrors = m.store.counts, m.store.toolErrors
 	m.table.sync(follow)
 
 	var cmds []tea.Cmd
+	if toolsChanged {
+		cmds = append(cmds, m.relistTools(true))
+	}
 	if m.conn != nil {
 		for _, r := range fetch {
 			if !r.incoming {

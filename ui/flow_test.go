@@ -201,7 +201,12 @@ func TestFlowSleepCancel(t *testing.T) {
 
 	f.waitTimer()
 	clock.Advance(time.Second)
-	f.golden("cancelled", "⊘ cancelled 1.0s", "1 cancelled", "sent +2.0s")
+	// ELAPSED and ran stop when the cancel was sent (2.0s), not after the
+	// settle window (3.0s), which the detail shows as its own figure.
+	f.golden("cancelled", "⊘ cancelled", "1 cancelled", "ran 2.0s (until the cancel was sent)", "sent +2.0s · settled after 1.0s")
+	if strings.Contains(f.p.screen(), "3.0s") {
+		t.Errorf("the settle window is counted in the run time:\n%s", f.p.screen())
+	}
 }
 
 func TestFlowStubbornLateBadge(t *testing.T) {
@@ -217,7 +222,7 @@ func TestFlowStubbornLateBadge(t *testing.T) {
 	f.waitScreen("⠋ cancelling")
 	f.waitTimer()
 	clock.Advance(time.Second)
-	f.waitScreen("⊘ cancelled 1.0s")
+	f.waitScreen("⊘ cancelled", "settled after 1.0s")
 	clock.Advance(200 * time.Millisecond)
 	f.golden("late", "late response ignored (+1.2s)", "late traffic: 1 frame")
 }
@@ -232,7 +237,7 @@ func TestFlowCancelAll(t *testing.T) {
 	}
 	f.waitScreen("3 pending")
 	f.keys("C")
-	f.golden("cancelling", "3 cancelling", "cancelling 3 pending requests", "decided +0.0s · sent +0.0s")
+	f.golden("cancelling", "3 cancelling", "cancelling all 3 pending requests", "decided +0.0s · sent +0.0s")
 	f.waitTimer() // CancelAll has returned, so its settle window is armed
 	clock.Advance(time.Second)
 	f.golden("cancelled", "3 cancelled")
@@ -309,4 +314,19 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 	if !bytes.Contains(out, []byte(`\x1b]0;pwned`)) {
 		t.Error("the escaped form never reached the terminal: is the check above looking at the right output?")
 	}
+}
+
+func TestFlowToolErrorAndWireLogAt80Columns(t *testing.T) {
+	clock := newFakeClock()
+	f := startFlow(t, clock, demoConn(t, clock), false)
+	f.waitScreen("TOOLS 5")
+	f.keys("G") // fail, the last tool
+	f.keys("enter")
+	f.waitScreen("CALL fail")
+	f.keys("enter")
+	f.golden("tool-error", "✗ tool error", "1 tool error", "result · the tool reported an error (isError)")
+
+	f.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	f.keys("w", "tab", "tab")
+	f.golden("wire-80", "▸ WIRE LOG", "→ tools/call fail #3 ·", "← result #3 isError ·")
 }

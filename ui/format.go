@@ -32,6 +32,18 @@ func formatDuration(d time.Duration) string {
 	}
 }
 
+// thousands renders n with thousands separators: 10,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // fit truncates s (which may hold styles) to w cells with an ellipsis and
 // pads it to exactly w.
 func fit(s string, w int) string {

@@ -23,6 +23,9 @@ type globalKeys struct {
 	Filter    key.Binding
 	Timeout   key.Binding
 	Reconnect key.Binding
+	ListTools key.Binding
+	// WriteTranscript writes what the wire log keeps as NDJSON.
+	WriteTranscript key.Binding
 }
 
 // navKeys move inside the focused pane.
@@ -47,12 +50,14 @@ type requestKeys struct {
 
 // editorKeys work in the argument editor.
 type editorKeys struct {
-	Send       key.Binding
-	Next       key.Binding
-	Prev       key.Binding
-	ToggleJSON key.Binding
-	Choose     key.Binding // flip a boolean, step an enum
-	Close      key.Binding
+	Send          key.Binding // in the form
+	SendJSON      key.Binding // in the JSON editor, where enter is a newline
+	SendUnchecked key.Binding // send arguments that break the schema
+	Next          key.Binding
+	Prev          key.Binding
+	ToggleJSON    key.Binding
+	Choose        key.Binding // flip a boolean, step an enum
+	Close         key.Binding
 }
 
 // promptKeys work in the one-line prompt (reason, timeout, filter).
@@ -68,16 +73,18 @@ func defaultKeyMap() *keyMap {
 	}
 	return &keyMap{
 		Global: globalKeys{
-			Quit:      b([]string{"q"}, "q", "quit"),
-			ForceQuit: b([]string{"ctrl+c"}, "ctrl+c ×2", "force quit"),
-			Help:      b([]string{"?"}, "?", "help"),
-			Focus:     b([]string{"tab"}, "tab", "focus"),
-			FocusBack: b([]string{"shift+tab"}, "shift+tab", "focus back"),
-			Wire:      b([]string{"w"}, "w", "wire log"),
-			Stderr:    b([]string{"e"}, "e", "stderr"),
-			Filter:    b([]string{"/"}, "/", "filter"),
-			Timeout:   b([]string{"t"}, "t", "timeout"),
-			Reconnect: b([]string{"ctrl+r"}, "ctrl+r", "reconnect"),
+			Quit:            b([]string{"q"}, "q", "quit"),
+			ForceQuit:       b([]string{"ctrl+c"}, "ctrl+c ×2", "force quit"),
+			Help:            b([]string{"?"}, "?", "help"),
+			Focus:           b([]string{"tab"}, "tab", "focus"),
+			FocusBack:       b([]string{"shift+tab"}, "shift+tab", "focus back"),
+			Wire:            b([]string{"w"}, "w", "wire log"),
+			Stderr:          b([]string{"e"}, "e", "stderr"),
+			Filter:          b([]string{"/"}, "/", "filter"),
+			Timeout:         b([]string{"t"}, "t", "timeout"),
+			Reconnect:       b([]string{"ctrl+r"}, "ctrl+r", "reconnect"),
+			ListTools:       b([]string{"L"}, "L", "list tools again"),
+			WriteTranscript: b([]string{"W"}, "W", "write transcript"),
 		},
 		Nav: navKeys{
 			Up:       b([]string{"up", "k"}, "↑/k", "up"),
@@ -96,12 +103,14 @@ func defaultKeyMap() *keyMap {
 			Rerun:            b([]string{"r"}, "r", "re-run"),
 		},
 		Editor: editorKeys{
-			Send:       b([]string{"enter", "ctrl+s"}, "enter", "send"),
-			Next:       b([]string{"tab", "down"}, "tab/↓", "next field"),
-			Prev:       b([]string{"shift+tab", "up"}, "shift+tab/↑", "prev field"),
-			ToggleJSON: b([]string{"ctrl+t"}, "ctrl+t", "form/JSON"),
-			Choose:     b([]string{"space", "left", "right"}, "space/←/→", "choose"),
-			Close:      b([]string{"esc"}, "esc", "close"),
+			Send:          b([]string{"enter", "ctrl+s"}, "enter", "send"),
+			SendJSON:      b([]string{"ctrl+s"}, "ctrl+s", "send"),
+			SendUnchecked: b([]string{"ctrl+f"}, "ctrl+f", "send unchecked"),
+			Next:          b([]string{"tab", "down"}, "tab/↓", "next field"),
+			Prev:          b([]string{"shift+tab", "up"}, "shift+tab/↑", "prev field"),
+			ToggleJSON:    b([]string{"ctrl+t"}, "ctrl+t", "form/JSON"),
+			Choose:        b([]string{"space", "left", "right"}, "space/←/→", "choose"),
+			Close:         b([]string{"esc"}, "esc", "close"),
 		},
 		Prompt: promptKeys{
 			Accept: b([]string{"enter"}, "enter", "ok"),
@@ -123,24 +132,38 @@ func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
 		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout},
-		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.Reconnect},
+		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},
 	}
 }
 
-// editorHelp is the help shown while the argument editor is open.
-type editorHelp struct{ k *keyMap }
+// editorHelp is the help shown while the argument editor is open; the
+// JSON editor sends with its own key, since enter there is a newline.
+type editorHelp struct {
+	k    *keyMap
+	json bool
+}
+
+func (h editorHelp) send() key.Binding {
+	if h.json {
+		return h.k.Editor.SendJSON
+	}
+	return h.k.Editor.Send
+}
 
 // ShortHelp implements help.KeyMap.
 func (h editorHelp) ShortHelp() []key.Binding {
 	e := h.k.Editor
-	return []key.Binding{e.Send, e.Next, e.Choose, e.ToggleJSON, e.Close}
+	if h.json {
+		return []key.Binding{h.send(), e.SendUnchecked, e.ToggleJSON, e.Close}
+	}
+	return []key.Binding{h.send(), e.Next, e.Choose, e.ToggleJSON, e.Close}
 }
 
 // FullHelp implements help.KeyMap.
 func (h editorHelp) FullHelp() [][]key.Binding {
 	e := h.k.Editor
-	return [][]key.Binding{{e.Send, e.Next, e.Prev}, {e.Choose, e.ToggleJSON, e.Close}}
+	return [][]key.Binding{{h.send(), e.SendUnchecked, e.Next, e.Prev}, {e.Choose, e.ToggleJSON, e.Close}}
 }
 
 // promptHelp is the help shown while the prompt is open.

@@ -60,6 +60,10 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.openTimeout()
 	case key.Matches(k, g.Reconnect):
 		return m.reconnect()
+	case key.Matches(k, g.WriteTranscript):
+		return m.openTranscriptPrompt()
+	case key.Matches(k, g.ListTools):
+		return m.relistTools(false)
 	case key.Matches(k, rq.Cancel):
 		return m.cancelSelected(reasonUser)
 	case key.Matches(k, rq.CancelAll):
@@ -129,7 +133,7 @@ func (m *Model) open() tea.Cmd {
 			m.setStatus("not connected; press "+m.c.Keys.Global.Reconnect.Help().Key+" to reconnect", true)
 			return nil
 		}
-		m.editing = true
+		m.setEditing(true)
 		return m.editor.Open(*t)
 	case focusRequests:
 		m.setFocus(focusBottom)
@@ -147,9 +151,10 @@ func (m *Model) editorKey(k tea.KeyPressMsg) tea.Cmd {
 	action, args, cmd := m.editor.Update(k)
 	switch action {
 	case editorClose:
-		m.editing = false
+		m.setEditing(false)
 	case editorSend:
-		m.editing = false
+		m.setEditing(false)
+		m.editor.Remember(m.editor.tool.Name, args)
 		return tea.Batch(cmd, m.callTool(m.editor.tool.Name, args))
 	}
 	return cmd
@@ -183,14 +188,24 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case promptRequestTimeout:
 		if res == promptAccepted {
+			if _, err := parseTimeout(value); err != nil {
+				return tea.Batch(cmd, m.prompt.Refuse(err.Error()))
+			}
 			return tea.Batch(cmd, m.setRequestTimeout(m.prompt.seq, value))
+		}
+	case promptTranscript:
+		if res == promptAccepted {
+			path := strings.TrimSpace(value)
+			if path == "" {
+				return tea.Batch(cmd, m.prompt.Refuse("give a file name"))
+			}
+			return tea.Batch(cmd, m.writeTranscript(path))
 		}
 	case promptTimeout:
 		if res == promptAccepted {
 			d, err := parseTimeout(value)
 			if err != nil {
-				m.setStatus(err.Error(), true)
-				return cmd
+				return tea.Batch(cmd, m.prompt.Refuse(err.Error()))
 			}
 			m.timeout, m.header.timeout = d, d
 			if d == 0 {

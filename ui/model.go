@@ -15,6 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
@@ -72,7 +73,11 @@ type Model struct {
 	timeout    time.Duration
 	quitting   bool
 	forceArmed bool
-	ticking    bool
+	// relist is a tools/list run again on the same connection.
+	relist struct{ running, byServer bool }
+	// startErr is why the latest server did not start; see StartErr.
+	startErr error
+	ticking  bool
 
 	// cancellable is the session's answer for the selected row.
 	cancellable struct {
@@ -146,7 +151,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case initializedMsg:
 		return m.initialized(msg)
 	case toolsListedMsg:
+		before := len(m.tools.tools)
 		m.tools.SetTools(msg.tools, msg.err)
+		relisted, byServer := m.relist.running, m.relist.byServer
+		m.relist.running, m.relist.byServer = false, false
 		switch {
 		case errors.Is(msg.err, mcp.ErrNotDeclared): // nothing was sent, so nothing failed
 			m.setStatus(msg.err.Error(), true)
@@ -154,6 +162,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
 		case msg.incomplete != nil:
 			m.setStatus(msg.incomplete.Error(), true)
+		case relisted:
+			why := "tools listed again"
+			if byServer {
+				why = "the server's tools changed (tools/list_changed)"
+			}
+			m.setStatus(fmt.Sprintf("%s: %s, was %d", why, english.Plural(len(msg.tools), "tool"), before), false)
 		}
 	case feedMsg:
 		cmds := m.applyBatch(msg.batch)
@@ -177,21 +191,20 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case timeoutSetMsg:
 		m.timeoutSet(msg)
 	case cancelAllDoneMsg:
-		m.cancelledAll(msg.n)
+		m.cancelledAll(msg)
 	case canCancelMsg:
 		if msg.seq == m.cancellable.seq {
 			m.cancellable.err, m.cancellable.known = msg.err, true
 		}
 	case infoMsg:
-		if r := m.store.get(msg.seq); r != nil {
-			info := msg.info
-			r.info = &info
-			r.touch()
-		}
+		m.store.setInfo(msg.seq, msg.info)
+		m.header.toolErrors = m.store.toolErrors
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false
 		return m.startTicking()
+	case transcriptWrittenMsg:
+		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
 	default:
@@ -222,8 +235,10 @@ func (m *Model) startTicking() tea.Cmd {
 	if !m.c.Animate || m.ticking || m.quitting {
 		return nil
 	}
+	// Late traffic keeps a row's "still sending" live until it goes quiet.
 	live := m.store.counts[session.Pending]+m.store.counts[session.Cancelling] > 0 ||
-		m.header.state == connConnecting || m.header.state == connClosing
+		m.header.state == connConnecting || m.header.state == connClosing ||
+		m.c.Now().Sub(m.store.lastLateAt) < stillSendingFor
 	if !live {
 		return nil
 	}
@@ -264,6 +279,21 @@ func (m *Model) setFocus(f focusArea) {
 	for area, panes := range m.areaPanes() {
 		for _, p := range panes {
 			p.SetFocused(focusArea(area) == f)
+		}
+	}
+}
+
+// setEditing opens or closes the argument editor; while it is open it
+// has the keys, so no pane shows focus.
+func (m *Model) setEditing(on bool) {
+	m.editing = on
+	if !on {
+		m.setFocus(m.focus)
+		return
+	}
+	for _, panes := range m.areaPanes() {
+		for _, p := range panes {
+			p.SetFocused(false)
 		}
 	}
 }
@@ -312,7 +342,9 @@ func (m *Model) render() string {
 	}
 	var b strings.Builder
 	b.WriteString(m.header.View())
-	sep := m.c.Styles.Separator.Render("│") + " "
+	sep := m.c.Styles.Separator.Render(paneEdge) + " "
+	edge := m.c.Styles.FocusEdge.Render(focusEdge) + " "
+	focused := m.focusedRect()
 	left, rest := m.tools.View(), right
 	for i := 0; i < m.layout.tools.h; i++ {
 		var l, r string
@@ -320,7 +352,11 @@ func (m *Model) render() string {
 		r, rest, _ = strings.Cut(rest, "\n")
 		b.WriteByte('\n')
 		b.WriteString(l)
-		b.WriteString(sep)
+		if y := m.layout.tools.y + i; y >= focused.y && y < focused.y+focused.h {
+			b.WriteString(edge)
+		} else {
+			b.WriteString(sep)
+		}
 		b.WriteString(r)
 	}
 	b.WriteByte('\n')
@@ -328,6 +364,20 @@ func (m *Model) render() string {
 	b.WriteByte('\n')
 	b.WriteString(m.helpView(m.fullHelp))
 	return b.String()
+}
+
+// focusedRect is where the pane with the keys is: the separator is heavy
+// along it.
+func (m *Model) focusedRect() rect {
+	switch {
+	case m.editing:
+		return m.layout.editor
+	case m.focus == focusTools:
+		return m.layout.tools
+	case m.focus == focusRequests:
+		return m.layout.table
+	}
+	return m.layout.bottom
 }
 
 // statusView is the line above the help: the prompt, the last message,
@@ -357,18 +407,62 @@ func (m *Model) helpView(full bool) string {
 	case m.prompt.active:
 		km = promptHelp{m.c.Keys}
 	case m.editing:
-		km = editorHelp{m.c.Keys}
+		km = editorHelp{m.c.Keys, m.editor.jsonMode}
 	}
 	m.help.ShowAll = full
 	if full {
+		keys := m.help.View(km)
 		// The help cuts columns that do not fit; flow them instead.
 		whole := m.help
 		whole.SetWidth(0)
 		if lipgloss.Width(whole.View(km)) > m.layout.help.w {
-			return m.flowedHelp(km)
+			keys = m.flowedHelp(km)
 		}
+		// The notes only where they leave room for the panes.
+		if notes := m.helpNotes(); km == help.KeyMap(m.c.Keys) &&
+			m.c.Height-m.header.Height()-1-lipgloss.Height(keys)-lipgloss.Height(notes) >= minBodyWithNotes {
+			keys += "\n" + notes
+		}
+		return keys
 	}
 	return m.help.View(km)
+}
+
+// minBodyWithNotes is the least room the panes keep when the full help
+// adds its notes.
+const minBodyWithNotes = 8
+
+// helpNotes says in words what the keys and figures mean where a key's
+// one-word description cannot.
+func (m *Model) helpNotes() string {
+	settle := "the settle window (" + formatDuration(settleWindow(m.opts.Settle)) + ", --settle)"
+	if m.opts.Settle < 0 {
+		settle = "no settle window (--settle 0)"
+	}
+	notes := []string{
+		"ELAPSED stops when a cancel is sent: that is what the server was given. A cancelled request then stays " +
+			"cancelling for " + settle + ", watching what the server does; the detail shows it as \"settled after\".",
+		"✗ tool error is a result with isError: the server answered, the tool failed. " +
+			"C cancels every pending request, or, with a filter, only the pending rows it shows.",
+		"L lists the tools again (so does the server's tools/list_changed). W writes the transcript (NDJSON); " +
+			"the wire log keeps the last " + thousands(wireLogSize) + " frames.",
+	}
+	var out []string
+	for _, n := range notes {
+		out = append(out, wrapLines(m.c.Styles.Help.FullDesc.Render(n), m.layout.help.w)...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// settleWindow is the window a session uses for Config.SettleWindow d.
+func settleWindow(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return time.Second
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // flowedHelp lays every binding out in lines, for screens too narrow for

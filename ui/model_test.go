@@ -11,8 +11,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -50,13 +52,17 @@ func TestCancelSleepGoesCancellingThenCancelled(t *testing.T) {
 
 	d.waitTimer(tc) // the settle window
 	tc.clock.Advance(time.Second)
-	d.waitScreen("⊘ cancelled 1.0s", "1 cancelled")
+	d.waitScreen("⊘ cancelled", "1 cancelled")
 	r := d.m.table.Selected()
 	if r.state != session.Cancelled || r.reason != "cancelled by user" {
 		t.Errorf("row is %v %q", r.state, r.reason)
 	}
 	d.waitFor("detail with cancel times", func() bool { return r.info != nil })
-	d.waitScreen(`cancel "cancelled by user" · decided +2.0s · sent +2.0s · cancelled after 1.0s`)
+	d.waitScreen(`cancel "cancelled by user" · decided +2.0s · sent +2.0s · settled after 1.0s`,
+		"ran 2.0s (until the cancel was sent)")
+	if got := r.ran(tc.clock.Now()); got != 2*time.Second {
+		t.Errorf("ran %v, want 2s: the settle window is not run time", got)
+	}
 }
 
 func TestCancelRefusedForInitialize(t *testing.T) {
@@ -117,7 +123,7 @@ func TestCancelAllCancelsEveryPending(t *testing.T) {
 	}
 	d.waitScreen("3 pending")
 	d.key("C")
-	d.waitScreen("cancelling 3 pending requests", "3 cancelling")
+	d.waitScreen("cancelling all 3 pending requests", "3 cancelling")
 	d.waitFor("3 cancels at the server", func() bool { return len(tc.server.seenCancels()) == 3 })
 	for _, c := range tc.server.seenCancels() {
 		if c.Reason != "cancelled by user" {
@@ -167,7 +173,7 @@ func TestStubbornLateResponseBadge(t *testing.T) {
 	d.key("c")
 	d.waitTimer(tc)
 	tc.clock.Advance(time.Second)
-	d.waitScreen("⊘ cancelled 1.0s")
+	d.waitScreen("⊘ cancelled", "settled after 1.0s")
 	tc.clock.Advance(200 * time.Millisecond)
 	call.Reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "done anyway"}}})
 	d.waitScreen("late response ignored (+1.2s)")
@@ -219,6 +225,25 @@ func TestFailedRequestShowsError(t *testing.T) {
 	d.waitScreen("error -32000")
 }
 
+func TestToolErrorIsNoSuccess(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	call := d.callTool(tc, "fail")
+	call.Reply(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "no such file"}}})
+	// Its own badge in the table and the detail, its own count in the header.
+	d.waitScreen("✗ tool error", "2 completed · 1 tool error", "result · the tool reported an error (isError)", "no such file")
+	if s := d.screen(); strings.Contains(s, "✓ completed · id 3") || strings.Contains(s, "3 completed") {
+		t.Errorf("a tool error shows as a success:\n%s", s)
+	}
+	if !d.m.table.Selected().toolError {
+		t.Error("row not marked as a tool error")
+	}
+	// The filter finds it by what the screen calls it.
+	d.m.table.SetFilter("tool error")
+	if rows := d.m.table.rows(); len(rows) != 1 || rows[0].tool != "fail" {
+		t.Errorf("filter \"tool error\" found %d rows", len(rows))
+	}
+}
+
 func TestTimeoutKeySetsTimeoutForNewCalls(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	d.key("t")
@@ -239,7 +264,32 @@ func TestTimeoutKeySetsTimeoutForNewCalls(t *testing.T) {
 	d.key("ctrl+u")
 	d.typeText("soon")
 	d.key("enter")
-	d.waitScreen(`timeout "soon": use a duration such as 5s or 500ms`)
+	// Refused, the prompt stays open on what was typed, with why.
+	d.waitScreen(`timeout for new calls (5s, 500ms; 0 for none): soon`, `✗ timeout "soon": use a duration such as 5s or 500ms`)
+	if !d.m.prompt.active {
+		t.Fatal("an invalid timeout closed the prompt")
+	}
+	d.key("ctrl+u")
+	d.typeText("2s")
+	d.key("enter")
+	d.waitScreen("new calls time out after 2.0s")
+	if d.m.prompt.active {
+		t.Error("a valid timeout left the prompt open")
+	}
+}
+
+func TestCountsAreSaidInTheRightNumber(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.m.toggleBottom(bottomStderr)
+	d.waitScreen("SERVER STDERR 0 lines")
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Stderr: []session.StderrLine{{Line: "one"}}}})
+	d.waitScreen("SERVER STDERR 1 line ")
+	d.m.toggleBottom(bottomWire)
+	d.waitScreen("WIRE LOG 5 frames")
+	d.callTool(tc, "sleep")
+	d.m.setFocus(focusRequests)
+	d.key("C")
+	d.waitScreen("cancelling the one pending request")
 }
 
 func TestRerunSendsTheSameRequestAgain(t *testing.T) {
@@ -344,6 +394,41 @@ func TestFilters(t *testing.T) {
 	if strings.Contains(d.screen(), "initialize") && !strings.Contains(d.screen(), "DETAIL #") {
 		t.Error("initialize passes a tools/ filter")
 	}
+	d.key("enter")
+
+	// / again edits the filter as it was typed.
+	d.key("/")
+	if got := d.m.prompt.Value(); got != "tools/" {
+		t.Errorf("/ reopened the filter on %q, want tools/", got)
+	}
+	d.typeText("Nope")
+	d.waitScreen("REQUESTS 0/3 /tools/Nope", "no match for /tools/Nope; esc clears")
+	d.key("enter")
+	d.key("shift+tab")
+	d.key("/")
+	d.typeText("zzz")
+	d.waitScreen("TOOLS 0/4 /zzz", "no match for /zzz")
+}
+
+func TestCancelAllShownCancelsOnlyTheFilteredRows(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.callTool(tc, "sleep")
+	d.callTool(tc, "stubborn")
+	d.callTool(tc, "sleep")
+	d.waitScreen("3 pending")
+	d.m.setFocus(focusRequests)
+	d.key("/")
+	d.typeText("stubborn")
+	d.key("enter")
+	d.keyDone("C")
+	d.waitScreen("cancelling 1 pending request that the filter /stubborn shows; 2 hidden pending requests left running",
+		"2 pending · 1 cancelling")
+	if cs := tc.server.seenCancels(); len(cs) != 1 || string(cs[0].RequestID) != "4" {
+		t.Errorf("server saw cancels %+v, want only #4 stubborn", cs)
+	}
+	d.key("esc")
+	d.keyDone("C")
+	d.waitScreen("cancelling all 2 pending requests")
 }
 
 func TestFocusAndNavigation(t *testing.T) {
@@ -369,7 +454,7 @@ func TestFocusAndNavigation(t *testing.T) {
 		t.Error("tab did not reach the detail pane")
 	}
 	d.key("w")
-	d.waitScreen("WIRE LOG", "→ out", "← in")
+	d.waitScreen("WIRE LOG", "→ initialize #1", "← result #1")
 	d.key("enter")
 	d.waitScreen("esc back")
 	d.key("esc")
@@ -472,7 +557,7 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 		session.StateChanged{Ref: ref(15), From: session.Cancelling, To: session.Cancelled, At: testEpoch.Add(300 * time.Millisecond)},
 	)
 	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: items}})
-	d.waitScreen("1 pending 1 cancelling ✓3 ✗1 ◔1 ⊘1", "⊘ cancelled 0.3s", "◔ timed out", "✗ failed", "✓ completed")
+	d.waitScreen("1 pending 1 cancelling ✓3 ✗1 ◔1 ⊘1", "⊘ cancelled", "◔ timed out", "✗ failed", "✓ completed")
 	d.send(tea.WindowSizeMsg{Width: 200, Height: 30})
 	d.waitScreen("1 pending · 1 cancelling · 3 completed · 1 failed · 1 timed out · 1 cancelled")
 }
@@ -541,7 +626,7 @@ func TestWireLogMarksNoiseAndShowsPrettyJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.key("w")
-	d.waitScreen("WIRE LOG", "← noise not json at all", "→ out", `"method":"initialize"`)
+	d.waitScreen("WIRE LOG", "← noise not json at all", "→ initialize #1 · ", `"method":"initialize"`)
 	d.setFocusBottom()
 	d.key("g")
 	d.key("enter")
@@ -647,5 +732,158 @@ func TestTimeoutKeyEditsTheSelectedPendingRequest(t *testing.T) {
 	d.waitFor("the cancel sent on timeout", func() bool { return len(tc.server.seenCancels()) == 1 })
 	if got := tc.server.seenCancels()[0].Reason; got != "timeout after 2s" {
 		t.Errorf("reason %q", got)
+	}
+}
+
+func TestStillSendingIsLiveAndKeepsCountingAfterCancelled(t *testing.T) {
+	d, tc := newTestModel(t, 140, 30)
+	d.callTool(tc, "sleep")
+	d.key("c")
+	d.waitScreen("cancelling")
+	ref := session.Ref{Seq: 3, ID: session.IntID(3)}
+	sent := tc.clock.Now()
+	late := func(n int, wait time.Duration) {
+		tc.clock.Advance(wait)
+		f := session.LateFrame{Kind: session.LateProgress, At: tc.clock.Now(), AfterCancel: tc.clock.Now().Sub(sent), Data: []byte(`{"progress":1}`)}
+		d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{&lateRun{Ref: ref, Count: n, Frames: []session.LateFrame{f}, Last: f}}}})
+	}
+	late(4, 500*time.Millisecond)
+	d.waitScreen("still sending: 4 progress +0.5s")
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.StateChanged{Ref: ref,
+		From: session.Cancelling, To: session.Cancelled, At: tc.clock.Now()}}}})
+	d.waitScreen("⊘ cancelled")
+	late(1, 5*time.Second)
+	// The count keeps rising after the row turned cancelled.
+	d.waitScreen("still sending: 5 progress +5.5s")
+	tc.clock.Advance(stillSendingFor)
+	d.send(tickMsg{})
+	d.waitScreen("progress after cancel ×5 (last +5.5s)")
+}
+
+func TestLongToolNameWrapsWhenSelected(t *testing.T) {
+	l := newToolList(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
+	l.SetSize(20, 12)
+	l.SetTools([]mcp.Tool{{Name: "trigger-long-running-operation", Description: "long"}, {Name: "get-structured-content-now", Description: "other"}}, nil)
+	screen := ansi.Strip(l.View())
+	if !strings.Contains(screen, "› trigger-long-     \n  running-operation") {
+		t.Errorf("the selected name does not wrap whole:\n%s", screen)
+	}
+	if !strings.Contains(screen, "  get-structured-co…") {
+		t.Errorf("an unselected name is not clipped:\n%s", screen)
+	}
+}
+
+func TestToolsListChangedRelistsWithoutReconnecting(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	d.callTool(tc, "sleep")
+	tc.server.tools = append(defaultFakeTools(), map[string]any{"name": "fresh", "description": "New tool.",
+		"inputSchema": json.RawMessage(`{"type":"object"}`)})
+	if err := tc.server.srv.Notify("notifications/tools/list_changed", nil); err != nil {
+		t.Fatal(err)
+	}
+	d.waitScreen("TOOLS 5", "fresh", "the server's tools changed (tools/list_changed): 5 tools, was 4")
+	// The same session: the history stays, the new tools/list is a row.
+	d.waitScreen("REQUESTS 4", "tools/call sleep")
+	if d.m.gen != 1 {
+		t.Errorf("re-listing reconnected (generation %d)", d.m.gen)
+	}
+
+	tc.server.tools = defaultFakeTools()[:1]
+	d.key("L")
+	d.waitScreen("TOOLS 1", "tools listed again: 1 tool, was 5", "REQUESTS 5")
+}
+
+func TestWireLogPutsCancelFieldsAndLateMarksFirstAt80Columns(t *testing.T) {
+	d, tc := newTestModel(t, 80, 30)
+	d.callTool(tc, "sleep")
+	d.key("c")
+	d.waitScreen("cancelling")
+	d.key("w")
+	d.waitScreen(`→ cancelled requestId=3 reason="cancelled by user"`)
+	d.waitTimer(tc)
+	tc.clock.Advance(time.Second)
+	d.waitScreen("⊘ cancelled")
+	// A late progress frame, as the session saw it: its record is marked.
+	tc.clock.Advance(500 * time.Millisecond)
+	at := tc.clock.Now()
+	frame := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3,"progress":4,"total":10}}`)
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
+		Items: []any{session.LateArrived{Ref: session.Ref{Seq: 3, ID: session.IntID(3)},
+			Late: session.LateFrame{Kind: session.LateProgress, At: at, AfterCancel: 1500 * time.Millisecond, Data: frame}}},
+		Wire: []wire.Record{{At: at, Dir: wire.In, Kind: wire.KindFrame, Data: frame, Size: len(frame)}},
+	}})
+	d.waitScreen("← late progress token=3 4/10")
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("line %d wide: %q", w, l)
+		}
+	}
+}
+
+func TestFocusShowsWithoutColour(t *testing.T) {
+	d, _ := newTestModel(t, 100, 30)
+	lines := func() []string { return strings.Split(ansi.Strip(d.m.render()), "\n") }
+	edgeRows := func() (first, last int) {
+		first = -1
+		for i, l := range lines() {
+			if strings.Contains(l, focusEdge) {
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
+		}
+		return first, last
+	}
+	for _, tc := range []struct {
+		focus focusArea
+		title string
+		pane  rect
+	}{
+		{focusTools, "▸ TOOLS 4", d.m.layout.tools},
+		{focusRequests, "▸ REQUESTS 2", d.m.layout.table},
+		{focusBottom, "▸ DETAIL #", d.m.layout.bottom},
+	} {
+		d.m.setFocus(tc.focus)
+		s := strings.Join(lines(), "\n")
+		if strings.Count(s, focusMark) != 1 || !strings.Contains(s, tc.title) {
+			t.Errorf("focus %d: want one marked title %q:\n%s", tc.focus, tc.title, s)
+		}
+		if first, last := edgeRows(); first != tc.pane.y || last != tc.pane.y+tc.pane.h-1 {
+			t.Errorf("focus %d: heavy edge on lines %d-%d, want %d-%d:\n%s", tc.focus, first, last, tc.pane.y, tc.pane.y+tc.pane.h-1, s)
+		}
+	}
+	d.m.toggleBottom(bottomWire)
+	if s := ansi.Strip(d.m.render()); !strings.Contains(s, "▸ WIRE LOG") {
+		t.Errorf("the wire log does not show its focus:\n%s", s)
+	}
+	d.m.toggleBottom(bottomStderr)
+	if s := ansi.Strip(d.m.render()); !strings.Contains(s, "▸ SERVER STDERR") {
+		t.Errorf("stderr does not show its focus:\n%s", s)
+	}
+	d.m.setFocus(focusTools)
+	d.key("enter")
+	if s := ansi.Strip(d.m.render()); !strings.Contains(s, "▸ CALL sleep") || strings.Contains(s, "▸ TOOLS") {
+		t.Errorf("the editor does not take the focus mark:\n%s", s)
+	}
+}
+
+func TestFullHelpExplainsSettleFilterCancelAndRetention(t *testing.T) {
+	d, _ := newTestModel(t, 120, 40)
+	d.key("?")
+	d.waitScreen("ELAPSED stops when a cancel is sent", "settle window (1.0s, --settle)", "settled after",
+		"only the pending rows it shows", "list tools again", "write transcript", "the last 10,000 frames")
+	assertLinesFit(t, d, 120)
+	d.send(tea.WindowSizeMsg{Width: 80, Height: 40})
+	d.waitScreen("ELAPSED stops when a cancel")
+	assertLinesFit(t, d, 80)
+}
+
+func assertLinesFit(t *testing.T, d *driver, w int) {
+	t.Helper()
+	for _, l := range strings.Split(d.m.render(), "\n") {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Errorf("line %d wide at %d: %q", lw, w, ansi.Strip(l))
+		}
 	}
 }

@@ -75,17 +75,21 @@ type cancelDoneMsg struct {
 // timeoutSetMsg: SetTimeout returned for the request seq; err is the
 // session's refusal.
 type timeoutSetMsg struct {
-	gen     int
+	forGen
 	seq     uint64
 	label   string
 	timeout time.Duration
 	err     error
 }
 
-// cancelAllDoneMsg: CancelAll returned.
+// cancelAllDoneMsg: CancelAll returned, or the cancels of the rows a
+// filter shows (filtered): then hidden pending rows were left alone.
 type cancelAllDoneMsg struct {
 	forGen
-	n int
+	n        int
+	filtered bool
+	filter   string
+	hidden   int
 }
 
 // canCancelMsg: the session's answer to "can this row be cancelled?".

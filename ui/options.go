@@ -22,6 +22,9 @@ type Options struct {
 	// Timeout applies to new calls until changed with the timeout key;
 	// progress restarts it, and ten times it is the hard limit. 0: none.
 	Timeout time.Duration
+	// Settle is the session's settle window (--settle), for the help to
+	// state; 0 means the session's default of 1s, negative none.
+	Settle time.Duration
 
 	// The tests of this package set these for deterministic screens.
 

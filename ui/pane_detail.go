@@ -90,7 +90,6 @@ func (d *detail) build() {
 func (d *detail) View() string {
 	d.build()
 	st := d.c.Styles
-	ts := st.PaneTitle(d.focused)
 	title := "DETAIL"
 	if d.row != nil {
 		title += " " + termtext.Line(d.row.label())
@@ -98,7 +97,7 @@ func (d *detail) View() string {
 	if d.scroll.total > d.scroll.height {
 		title += fmt.Sprintf("  %d/%d", d.scroll.offset+1, d.scroll.total)
 	}
-	out := []string{ts.Render(clip(title, d.width))}
+	out := []string{st.paneTitleView(d.focused, title, d.width)}
 	end := min(d.scroll.offset+d.scroll.height, len(d.lines))
 	if d.scroll.offset < end {
 		out = append(out, d.lines[d.scroll.offset:end]...)
@@ -122,12 +121,14 @@ func (d *detail) content() []string {
 		return d.strayContent()
 	}
 	var out []string
-	state := stateStyle(st, r.state).Render(stateGlyph(d.c, r.state) + " " + stateWord(r.state))
-	end := r.ended
-	if end.IsZero() {
-		end = d.c.Now()
+	state := rowStateStyle(st, r).Render(rowStateGlyph(d.c, r) + " " + rowStateWord(r))
+	ran := " · ran " + formatDuration(r.ran(d.c.Now()))
+	if r.state == session.Cancelling || r.state == session.Cancelled {
+		if !r.sentAt().IsZero() {
+			ran += " (until the cancel was sent)"
+		}
 	}
-	head := state + st.Muted.Render(" · id "+termtext.Line(r.id.String())+" · ran "+formatDuration(end.Sub(r.started)))
+	head := state + st.Muted.Render(" · id "+termtext.Line(r.id.String())+ran)
 	if r.incoming {
 		head += st.Muted.Render(" · sent by the server")
 	}
@@ -183,18 +184,17 @@ func (d *detail) cancelLines() []string {
 		what = "timeout"
 	}
 	line := st.Key.Render(what) + " " + strconv.Quote(termtext.Line(r.reason)) + st.Muted.Render(" · decided "+d.rel(r.cancelAt))
-	sent := r.cancelSentAt
-	if sent.IsZero() && r.info != nil {
-		sent = r.info.CancelSentAt
-	}
+	sent := r.sentAt()
 	switch {
 	case r.cancelSendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
 	case !sent.IsZero():
 		line += st.Muted.Render(" · sent " + d.rel(sent))
 	}
-	if took, ok := r.cancelTook(); ok && r.state == session.Cancelled {
-		line += st.Muted.Render(" · " + stateWord(r.state) + " after " + formatDuration(took))
+	// The settle window is the session watching, not the server running:
+	// its own figure, never part of "ran".
+	if took, ok := r.settled(); ok {
+		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
 	return []string{line}
 }
@@ -259,7 +259,7 @@ func (d *detail) strayContent() []string {
 	}
 	out := []string{
 		st.BadgeWarn.Render("stray") + st.Muted.Render(" · "+what),
-		st.Muted.Render(fmt.Sprintf("seen %d times; last:", r.strayCount)),
+		st.Muted.Render("seen " + english.Plural(r.strayCount, "time") + "; last:"),
 		indent(prettyJSON(r.strayData)),
 	}
 	return out

@@ -39,11 +39,26 @@ type argEditor struct {
 	focus     int
 	errs      []string // errors that are about no one field
 
+	// forceArmed: ctrl+f was pressed on arguments that break the schema
+	// and the warning is showing; ctrl+f again sends them.
+	forceArmed bool
+
+	// memory holds the last arguments sent to each tool, by name, for the
+	// whole run: a form opens on what was sent last.
+	memory map[string]json.RawMessage
+
 	offset        int
 	width, height int
 }
 
-func newArgEditor(c *common) *argEditor { return &argEditor{c: c, json: newJSONArea()} }
+func newArgEditor(c *common) *argEditor {
+	return &argEditor{c: c, json: newJSONArea(), memory: map[string]json.RawMessage{}}
+}
+
+// Remember keeps args as the last arguments sent to the tool.
+func (e *argEditor) Remember(tool string, args json.RawMessage) {
+	e.memory[tool] = append(json.RawMessage(nil), args...)
+}
 
 // newJSONArea is the JSON editor, without line numbers or blinking.
 func newJSONArea() textarea.Model {
@@ -66,22 +81,56 @@ func (e *argEditor) SetSize(w, h int) {
 
 // Open starts editing arguments for tool.
 func (e *argEditor) Open(tool mcp.Tool) tea.Cmd {
-	*e = argEditor{c: e.c, tool: tool, schema: tool.Schema, width: e.width, height: e.height}
+	*e = argEditor{c: e.c, tool: tool, schema: tool.Schema, width: e.width, height: e.height, memory: e.memory}
 	if tool.SchemaErr != nil {
 		e.schemaErr = "inputSchema does not compile, arguments are sent unchecked: " + termtext.Line(tool.SchemaErr.Error())
 	}
 	e.json = newJSONArea()
 	e.SetSize(e.width, e.height)
 	e.fields, e.formOK = buildForm(tool)
+	last, remembered := e.memory[tool.Name]
+	if remembered && e.formOK {
+		obj, _ := parseArgs(string(last))
+		if !e.fillForm(obj) {
+			e.fields, _ = buildForm(tool) // half filled: start over, in JSON
+			e.formOK = false
+		}
+	}
 	if !e.formOK {
 		e.jsonMode = true
-		e.json.SetValue(e.template())
+		if remembered {
+			e.json.SetValue(prettyArgs(last))
+		} else {
+			e.json.SetValue(e.template())
+		}
 		return e.json.Focus()
 	}
 	if len(e.fields) > 0 {
 		return e.fields[0].Focus()
 	}
 	return nil
+}
+
+// fillForm puts obj's values in the form's fields; it reports false,
+// with a reason in errs, when obj does not fit the form.
+func (e *argEditor) fillForm(obj map[string]json.RawMessage) bool {
+	byName := map[string]*formField{}
+	for _, f := range e.fields {
+		byName[f.name] = f
+	}
+	for name := range obj {
+		if byName[name] == nil {
+			e.errs = []string{"the form has no field " + termtext.Line(name) + "; edit the JSON"}
+			return false
+		}
+	}
+	for _, f := range e.fields {
+		if !f.setValue(obj[f.name]) {
+			e.errs = []string{"the value of " + termtext.Line(f.name) + " does not fit the form; edit the JSON"}
+			return false
+		}
+	}
+	return true
 }
 
 // template is the starting JSON for a schema the form cannot show.
@@ -94,7 +143,7 @@ func (e *argEditor) template() string {
 	b.WriteString("{\n")
 	for i, p := range props {
 		q, _ := json.Marshal(p.Name)
-		b.WriteString("  " + string(q) + ": null")
+		b.WriteString("  " + string(q) + ": " + propertyTemplate(p, "  "))
 		if i < len(props)-1 {
 			b.WriteByte(',')
 		}
@@ -115,16 +164,20 @@ func (e *argEditor) Update(msg tea.Msg) (editorAction, json.RawMessage, tea.Cmd)
 			return editorClose, nil, nil
 		case key.Matches(k, keys.ToggleJSON):
 			return editorNone, nil, e.toggleMode()
-		case k.String() == "ctrl+s" || (!e.jsonMode && key.Matches(k, keys.Send)):
+		case key.Matches(k, keys.SendJSON) || (!e.jsonMode && key.Matches(k, keys.Send)):
 			if args, ok := e.collect(); ok {
 				return editorSend, args, nil
 			}
 			return editorNone, nil, nil
+		case key.Matches(k, keys.SendUnchecked):
+			return e.sendUnchecked()
 		}
+		e.forceArmed = false
 	}
 	if e.jsonMode {
 		var cmd tea.Cmd
 		e.json, cmd = e.json.Update(msg)
+		e.recheck()
 		return editorNone, nil, cmd
 	}
 	if !isKey || len(e.fields) == 0 {
@@ -149,7 +202,66 @@ func (e *argEditor) Update(msg tea.Msg) (editorAction, json.RawMessage, tea.Cmd)
 	}
 	var cmd tea.Cmd
 	f.input, cmd = f.input.Update(msg)
+	e.recheck()
 	return editorNone, nil, cmd
+}
+
+// showsErrors reports whether any error is on screen.
+func (e *argEditor) showsErrors() bool {
+	if len(e.errs) > 0 {
+		return true
+	}
+	for _, f := range e.fields {
+		if f.err != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// recheck checks the arguments again after an edit while errors show, so
+// an error goes as soon as it is fixed (and a new one shows).
+func (e *argEditor) recheck() {
+	if e.showsErrors() {
+		e.collect()
+	}
+}
+
+// sendUnchecked sends arguments that break the schema, on purpose: a QA
+// tool must be able to send bad input. The first ctrl+f warns in one
+// line; the second sends. Arguments that validate go at once.
+func (e *argEditor) sendUnchecked() (editorAction, json.RawMessage, tea.Cmd) {
+	if args, ok := e.collect(); ok {
+		return editorSend, args, nil
+	}
+	args, ok := e.uncheckedArgs()
+	if !ok {
+		// Not JSON at all: there is nothing to send, and errs says why.
+		return editorNone, nil, nil
+	}
+	if e.forceArmed {
+		e.forceArmed = false
+		return editorSend, args, nil
+	}
+	e.forceArmed = true
+	return editorNone, nil, nil
+}
+
+// uncheckedArgs are the arguments as written, whatever the schema says:
+// the JSON editor's object, or the form's fields that parse.
+func (e *argEditor) uncheckedArgs() (json.RawMessage, bool) {
+	if !e.jsonMode {
+		args, _ := e.formArgs()
+		return args, true
+	}
+	text := e.json.Value()
+	if _, err := parseArgs(text); err != "" {
+		return nil, false
+	}
+	if strings.TrimSpace(text) == "" {
+		return json.RawMessage("{}"), true
+	}
+	return compact(json.RawMessage(text)), true
 }
 
 func (e *argEditor) moveFocus(n int) tea.Cmd {
@@ -177,21 +289,8 @@ func (e *argEditor) toggleMode() tea.Cmd {
 		e.errs = []string{err}
 		return nil
 	}
-	byName := map[string]*formField{}
-	for _, f := range e.fields {
-		byName[f.name] = f
-	}
-	for name := range obj {
-		if byName[name] == nil {
-			e.errs = []string{"the form has no field " + termtext.Line(name) + "; edit the JSON"}
-			return nil
-		}
-	}
-	for _, f := range e.fields {
-		if !f.setValue(obj[f.name]) {
-			e.errs = []string{"the value of " + termtext.Line(f.name) + " does not fit the form; edit the JSON"}
-			return nil
-		}
+	if !e.fillForm(obj) {
+		return nil
 	}
 	e.jsonMode = false
 	e.errs = nil
@@ -323,7 +422,8 @@ func (e *argEditor) View() string {
 	if e.jsonMode {
 		mode = "JSON"
 	}
-	head := []string{st.Title.Render(clip(title, w-8)) + " " + st.Muted.Render("("+mode+")")}
+	// The editor has the keys while it is open: marked as focused.
+	head := []string{st.Title.Render(clip(focusMark+title, w-8)) + " " + st.Muted.Render("("+mode+")")}
 	if d := termtext.Line(e.tool.Description); d != "" {
 		desc := wrapLines(st.Muted.Render(d), w)
 		if len(desc) > 2 {
@@ -356,6 +456,10 @@ func (e *argEditor) View() string {
 	var foot []string
 	for _, msg := range e.errs {
 		foot = append(foot, wrapLines(st.FieldError.Render("✗ "+msg), w)...)
+	}
+	if e.forceArmed {
+		k := e.c.Keys.Editor.SendUnchecked.Help().Key
+		foot = append(foot, st.BadgeWarn.Render(clip("⚠ these break the schema: "+k+" again sends them as they are", w)))
 	}
 	room := max(e.height-len(head)-len(foot), 1)
 	// Keep the focused field on screen.

@@ -193,3 +193,82 @@ func TestCallFromEditorReachesServer(t *testing.T) {
 	d.waitScreen("hi there", "✓ completed", "[text] hi there")
 	_ = tc
 }
+
+func TestEditorJSONErrorClearsWhenFixed(t *testing.T) {
+	e := openEditor(t, richSchema)
+	e.keys("ctrl+t")
+	e.json.SetValue(`{"name": "Ada"`)
+	e.keys("ctrl+s")
+	if !strings.Contains(e.screen(), "invalid JSON") {
+		t.Fatalf("no JSON error:\n%s", e.screen())
+	}
+	e.typeText("}") // the object is whole now: the error goes as it is fixed
+	if s := e.screen(); strings.Contains(s, "✗") {
+		t.Errorf("a fixed error stays:\n%s", s)
+	}
+}
+
+func TestEditorFooterShowsTheRealSendKey(t *testing.T) {
+	d, _ := newTestModel(t, 120, 30)
+	d.m.tools.Select("echo")
+	d.key("enter")
+	d.waitScreen("enter send")
+	d.key("ctrl+t")
+	d.waitScreen("ctrl+s send", "ctrl+f send unchecked")
+	if strings.Contains(d.screen(), "enter send") {
+		t.Errorf("the JSON editor's footer says enter sends:\n%s", d.screen())
+	}
+}
+
+func TestEditorSendsArgumentsThatBreakTheSchemaAfterAWarning(t *testing.T) {
+	e := openEditor(t, richSchema)
+	e.keys("ctrl+t")
+	e.json.SetValue(`{"name": 1, "count": -5}`)
+	if action, _ := e.keys("ctrl+f"); action == editorSend {
+		t.Fatal("ctrl+f sent without a warning")
+	}
+	if s := e.screen(); !strings.Contains(s, "⚠ these break the schema: ctrl+f again sends them as they are") {
+		t.Errorf("no one-line warning:\n%s", s)
+	}
+	action, args := e.keys("ctrl+f")
+	if action != editorSend || string(args) != `{"name":1,"count":-5}` {
+		t.Errorf("second ctrl+f gave %v %s, want the arguments as written", action, args)
+	}
+	// An edit in between takes the warning back.
+	e.keys("ctrl+f")
+	e.typeText(" ")
+	if action, _ := e.keys("ctrl+f"); action == editorSend {
+		t.Error("ctrl+f after an edit sent without warning again")
+	}
+}
+
+func TestEditorArrayOfObjectsOpensWithAnItemSkeleton(t *testing.T) {
+	e := openEditor(t, `{"type":"object","properties":{"items":{"type":"array","items":{"type":"object",
+		"properties":{"sku":{"type":"string"},"qty":{"type":"integer","default":1},"gift":{"type":"boolean"}}}}}}`)
+	want := "{\n  \"items\": [\n    {\n      \"sku\": \"\",\n      \"qty\": 1,\n      \"gift\": false\n    }\n  ]\n}"
+	if got := e.json.Value(); got != want {
+		t.Errorf("template:\n%s\nwant:\n%s", got, want)
+	}
+	if _, msg := parseArgs(e.json.Value()); msg != "" {
+		t.Errorf("the skeleton is not JSON: %s", msg)
+	}
+}
+
+func TestEditorRemembersTheLastArgumentsPerTool(t *testing.T) {
+	d, _ := newTestModel(t, 120, 30)
+	d.m.tools.Select("echo")
+	d.key("enter")
+	d.typeText("hello")
+	d.waitScreen("[hello")
+	d.key("enter")
+	d.waitScreen("✓ completed", "[text] hello")
+	d.m.tools.Select("sleep")
+	d.key("enter")
+	d.waitScreen("CALL sleep")
+	d.key("esc")
+	d.m.tools.Select("echo")
+	d.key("enter")
+	if got := d.m.editor.fields[0].input.Value(); got != "hello" {
+		t.Errorf("echo's form opened on %q, want the last text sent", got)
+	}
+}

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
+
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -33,6 +36,7 @@ type header struct {
 	lastStderr string
 	timeout    time.Duration
 	counts     [session.Cancelled + 1]int
+	toolErrors int // of counts[Completed]: shown on their own
 	width      int
 }
 
@@ -110,17 +114,31 @@ func (h *header) countsView(room int) string {
 	order := []session.State{session.Pending, session.Cancelling, session.Completed,
 		session.Failed, session.TimedOut, session.Cancelled}
 	var words, short []string
+	// glyph is the short form; without one the words stay.
+	add := func(n int, sty lipgloss.Style, said, glyph string) {
+		if n == 0 {
+			return
+		}
+		words = append(words, sty.Render(said))
+		if glyph != "" {
+			short = append(short, sty.Render(fmt.Sprintf("%s%d", glyph, n)))
+		} else {
+			short = append(short, sty.Render(said))
+		}
+	}
 	for _, s := range order {
 		n := h.counts[s]
-		if n == 0 {
-			continue
+		if s == session.Completed {
+			// A tool error is no success: counted on its own, after them.
+			n -= h.toolErrors
 		}
-		sty := stateStyle(st, s)
-		words = append(words, sty.Render(fmt.Sprintf("%d %s", n, stateWord(s))))
+		glyph := ""
 		if s.Final() {
-			short = append(short, sty.Render(fmt.Sprintf("%s%d", stateGlyph(h.c, s), n)))
-		} else {
-			short = append(short, sty.Render(fmt.Sprintf("%d %s", n, stateWord(s))))
+			glyph = stateGlyph(h.c, s)
+		}
+		add(n, stateStyle(st, s), fmt.Sprintf("%d %s", n, stateWord(s)), glyph)
+		if s == session.Completed {
+			add(h.toolErrors, st.StateToolError, english.Plural(h.toolErrors, toolErrorWord), "")
 		}
 	}
 	if len(words) == 0 {

@@ -16,6 +16,7 @@ const (
 	promptRequestTimeout
 	promptFilterTools
 	promptFilterRequests
+	promptTranscript
 )
 
 // prompt is the one-line input at the bottom of the screen, for a cancel
@@ -30,6 +31,9 @@ type prompt struct {
 	seq      uint64
 	previous string
 	width    int
+	// err says why the value was refused; the prompt stays open with it
+	// until the next key.
+	err string
 }
 
 // promptResult is what a key did to the prompt.
@@ -58,11 +62,18 @@ func (p *prompt) SetSize(w, _ int) {
 
 // Open starts asking.
 func (p *prompt) Open(kind promptKind, label, value string) tea.Cmd {
-	p.kind, p.active = kind, true
+	p.kind, p.active, p.err = kind, true, ""
 	p.input.Prompt = label + " "
 	p.input.SetValue(value)
 	p.input.CursorEnd()
 	p.SetSize(p.width, 1)
+	return p.input.Focus()
+}
+
+// Refuse reopens the prompt on the value just accepted, with why it was
+// refused: a typo is fixed where it was typed, not typed again.
+func (p *prompt) Refuse(why string) tea.Cmd {
+	p.active, p.err = true, why
 	return p.input.Focus()
 }
 
@@ -87,10 +98,20 @@ func (p *prompt) Update(msg tea.Msg) (promptResult, tea.Cmd) {
 			return promptAbandoned, nil
 		}
 	}
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		p.err = ""
+	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	return promptTyping, cmd
 }
 
-// View renders the prompt line.
-func (p *prompt) View() string { return fit(p.input.View(), p.width) }
+// View renders the prompt line, and why the value was refused.
+func (p *prompt) View() string {
+	if p.err == "" {
+		return fit(p.input.View(), p.width)
+	}
+	why := p.c.Styles.StatusErr.Render("✗ " + p.err)
+	room := max(p.width-lipWidth(why)-1, p.width/2)
+	return fit(clip(p.input.View(), room)+" "+why, p.width)
+}

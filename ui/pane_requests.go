@@ -17,7 +17,8 @@ type requestTable struct {
 	c     *common
 	store *requestStore
 
-	filter      string
+	filter      string        // as typed, for the title and to edit again
+	match       string        // filter, lower case
 	filtered    []*requestRow // rows matching filter, when there is one
 	filteredVer uint64
 	selected    *requestRow
@@ -34,7 +35,7 @@ type requestTable struct {
 type rowPaints struct {
 	styles                                   *styles
 	muted, cancelled, warn, badge, err, full painter
-	empty, selected, selectBlur              painter
+	empty, selected, selectBlur, toolError   painter
 	state                                    [session.Cancelled + 1]painter
 }
 
@@ -46,7 +47,7 @@ func (t *requestTable) paint() *rowPaints {
 	p := &rowPaints{styles: st, muted: newPainter(st.Muted), cancelled: newPainter(st.StateCancelled),
 		warn: newPainter(st.BadgeWarn), badge: newPainter(st.Badge), err: newPainter(st.StatusErr),
 		full: newPainter(st.ProgressFull), empty: newPainter(st.ProgressEmpty),
-		selected: newPainter(st.Selected), selectBlur: newPainter(st.SelectBlur)}
+		selected: newPainter(st.Selected), selectBlur: newPainter(st.SelectBlur), toolError: newPainter(st.StateToolError)}
 	for s := range p.state {
 		p.state[s] = newPainter(stateStyle(st, session.State(s)))
 	}
@@ -69,7 +70,7 @@ func (t *requestTable) visibleRows() int { return max(t.height-2, 1) }
 
 // rows is the list on screen: every row, or those matching the filter.
 func (t *requestTable) rows() []*requestRow {
-	if t.filter == "" {
+	if t.match == "" {
 		return t.store.rows
 	}
 	if t.filteredVer != t.store.version {
@@ -80,7 +81,7 @@ func (t *requestTable) rows() []*requestRow {
 
 // SetFilter shows only rows whose id, method, tool or state holds s.
 func (t *requestTable) SetFilter(s string) {
-	t.filter = strings.ToLower(s)
+	t.filter, t.match = s, strings.ToLower(s)
 	t.refilter()
 	t.sync(false)
 }
@@ -89,10 +90,18 @@ func (t *requestTable) refilter() {
 	t.filteredVer = t.store.version
 	t.filtered = t.filtered[:0]
 	for _, r := range t.store.rows {
-		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+stateWord(r.state)), t.filter) {
+		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+rowStateWord(r)), t.match) {
 			t.filtered = append(t.filtered, r)
 		}
 	}
+}
+
+// Filtered reports whether a filter hides rows, and the rows it shows.
+func (t *requestTable) Filtered() ([]*requestRow, bool) {
+	if t.match == "" {
+		return nil, false
+	}
+	return t.rows(), true
 }
 
 // Selected is the selected row, or nil.
@@ -240,15 +249,10 @@ func layoutColumns(w int) columns {
 	return c
 }
 
-// layoutColumnsNarrow reports whether the state column is too narrow
-// for a cancel's duration, which then goes to the notes.
-func layoutColumnsNarrow(w int) bool { return layoutColumns(w).state < 16 }
-
 // View renders the pane.
 func (t *requestTable) View() string {
 	st := t.c.Styles
 	rows := t.rows()
-	ts := st.PaneTitle(t.focused)
 	title := fmt.Sprintf("REQUESTS %d", t.store.len())
 	if t.filter != "" {
 		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.len(), termtext.Line(t.filter))
@@ -258,7 +262,7 @@ func (t *requestTable) View() string {
 	}
 	cols := layoutColumns(t.width)
 	lines := make([]string, 0, t.height)
-	lines = append(lines, ts.Render(clip(title, t.width)))
+	lines = append(lines, st.paneTitleView(t.focused, title, t.width))
 	elapsedHead := "ELAPSED"
 	if cols.elapsed < len(elapsedHead) {
 		elapsedHead = "TIME"
@@ -266,7 +270,10 @@ func (t *requestTable) View() string {
 	headings := "  " + fit("ID", cols.id) + " " + fit("METHOD", cols.method) + " " +
 		fit("STATE", cols.state) + " " + fmt.Sprintf("%*s", cols.elapsed, elapsedHead) + " " + fit("PROGRESS · NOTES", cols.notes)
 	lines = append(lines, st.ColumnHead.Render(fit(headings, t.width)))
-	if len(rows) == 0 {
+	switch {
+	case len(rows) == 0 && t.filter != "":
+		lines = append(lines, st.Muted.Render(clip("  no match for /"+termtext.Line(t.filter)+"; esc clears", t.width)))
+	case len(rows) == 0:
 		lines = append(lines, st.Muted.Render("  no requests yet"))
 	}
 	end := min(t.offset+t.visibleRows(), len(rows))
@@ -309,19 +316,17 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 	if r.stray {
 		stateCell = style(fit("? no such id", cols.state), pt.muted)
 	} else {
-		word := stateGlyph(t.c, r.state) + " " + stateWord(r.state)
-		if took, ok := r.cancelTook(); ok && r.state == session.Cancelled && cols.state >= 16 {
-			word += " " + formatDuration(took)
+		// No settle time here: next to ELAPSED it would read as run time.
+		word := rowStateGlyph(t.c, r) + " " + rowStateWord(r)
+		p := pt.state[r.state]
+		if r.toolError {
+			p = pt.toolError
 		}
-		stateCell = style(fit(word, cols.state), pt.state[r.state])
+		stateCell = style(fit(word, cols.state), p)
 	}
 	elapsed := ""
 	if !r.stray {
-		end := r.ended
-		if end.IsZero() {
-			end = t.c.Now()
-		}
-		elapsed = formatDuration(end.Sub(r.started))
+		elapsed = formatDuration(r.ran(t.c.Now()))
 	}
 	notes := t.notes(r, cols.notes, plain)
 
@@ -372,11 +377,8 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	if r.state == session.Failed && r.reason != "" {
 		tail = append(tail, render(termtext.Line(r.reason), pt.err))
 	}
-	if took, ok := r.cancelTook(); ok && r.state == session.Cancelled && layoutColumnsNarrow(t.width) {
-		tail = append(tail, render("took "+formatDuration(took), pt.cancelled))
-	}
 	// Badges matter most: use the longest wording that fits.
-	bs := badges(r)
+	bs := badges(r, t.c.Now())
 	for level := 0; level < 3; level++ {
 		texts := append([]string(nil), parts...)
 		for _, b := range bs {

@@ -1,10 +1,9 @@
 package ui
 
 import (
-	"fmt"
-
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -16,7 +15,8 @@ const stderrSize = 2000
 // unless scrolled back.
 type stderrPane struct {
 	c       *common
-	lines   []string // sanitized
+	lines   []string             // sanitized
+	raw     []session.StderrLine // as the server wrote them, for W's transcript
 	dropped int
 	scroll  scroller
 
@@ -28,7 +28,7 @@ func newStderrPane(c *common) *stderrPane { return &stderrPane{c: c} }
 
 // Reset forgets every line, for a new connection.
 func (p *stderrPane) Reset() {
-	p.lines, p.dropped, p.scroll.offset, p.scroll.total = nil, 0, 0, 0
+	p.lines, p.raw, p.dropped, p.scroll.offset, p.scroll.total = nil, nil, 0, 0, 0
 }
 
 // SetSize sets the pane's size, title included.
@@ -52,11 +52,15 @@ func (p *stderrPane) Add(lines []session.StderrLine, dropped int) {
 	p.dropped += dropped
 	for _, l := range lines {
 		p.lines = append(p.lines, termtext.Line(l.Line))
+		p.raw = append(p.raw, l)
 	}
 	if over := len(p.lines) - stderrSize; over > stderrSize/4 {
 		n := copy(p.lines, p.lines[over:])
 		clear(p.lines[n:])
 		p.lines = p.lines[:n]
+		copy(p.raw, p.raw[over:])
+		clear(p.raw[n:])
+		p.raw = p.raw[:n]
 		p.dropped += over
 	}
 	p.scroll.total = len(p.lines)
@@ -83,9 +87,8 @@ func (p *stderrPane) Scroll(n int) { p.scroll.Scroll(n) }
 // stderr lines.
 func (p *stderrPane) View() string {
 	st := p.c.Styles
-	ts := st.PaneTitle(p.focused)
-	title := fmt.Sprintf("SERVER STDERR %d lines", len(p.lines)+p.dropped)
-	out := []string{ts.Render(clip(title, p.width))}
+	title := "SERVER STDERR " + english.Plural(len(p.lines)+p.dropped, "line")
+	out := []string{st.paneTitleView(p.focused, title, p.width)}
 	if len(p.lines) == 0 {
 		out = append(out, st.Muted.Render("nothing on stderr"))
 	}

@@ -167,54 +167,106 @@ func (t *toolList) View() string {
 	case !t.loading:
 		title += fmt.Sprintf(" %d", len(t.tools))
 	}
-	ts := st.PaneTitle(t.focused)
-	lines := []string{ts.Render(clip(title, t.width))}
+	lines := []string{st.paneTitleView(t.focused, title, t.width)}
 	switch {
 	case t.loading:
 		lines = append(lines, st.Muted.Render("loading…"))
 	case t.err != "":
 		lines = append(lines, wrapLines(st.StatusErr.Render(t.err), t.width)...)
+	case len(t.visible) == 0 && t.filter != "":
+		lines = append(lines, wrapLines(st.Muted.Render("no match for /"+termtext.Line(t.filter)+"; esc clears"), t.width)...)
 	case len(t.visible) == 0:
 		lines = append(lines, st.Muted.Render("no tools"))
 	}
 	per := t.itemLines()
-	for i := t.offset; i < len(t.visible) && len(lines) < t.height; i++ {
-		tool := t.tools[t.visible[i]]
-		name := termtext.Line(tool.Name)
-		marker := "  "
-		nameStyle := st.Text
+	var items [][]string
+	selectedAt := -1
+	for i := t.offset; i < len(t.visible) && i < t.offset+t.height; i++ {
 		if i == t.cursor {
-			marker = "› "
-			nameStyle = st.Selected
-			if !t.focused {
-				nameStyle = st.SelectBlur
-			}
+			selectedAt = len(items)
 		}
-		desc := termtext.Line(tool.Description)
-		// On one line the name needs room too.
-		badge := hiddenBadge(st, tool.Hidden, per == 1 && t.width-2 < 22 || t.width-2 < 11)
-		if per == 1 {
-			room := t.width - 2
-			if badge != "" {
-				room -= lipWidth(badge) + 1
-			}
-			line := marker + nameStyle.Render(clip(name, max(room, 1)))
-			if badge != "" {
-				line += " " + badge
-			}
-			if rest := t.width - lipWidth(line) - 1; rest > 10 && desc != "" {
-				line += " " + st.Muted.Render(clip(desc, rest))
-			}
-			lines = append(lines, line)
-			continue
-		}
-		lines = append(lines, marker+nameStyle.Render(clip(name, t.width-2)))
-		if badge != "" {
-			// The badge leads the second line: it is what to read first.
-			lines = append(lines, "  "+badge+" "+st.Muted.Render(clip(desc, t.width-3-lipWidth(badge))))
-			continue
-		}
-		lines = append(lines, "  "+st.Muted.Render(clip(desc, t.width-2)))
+		items = append(items, t.itemView(t.tools[t.visible[i]], i == t.cursor, per))
+	}
+	// The selected name may wrap over more lines than its place: drop
+	// items from the top until it shows whole.
+	room := t.height - len(lines)
+	for selectedAt > 0 && linesUpTo(items, selectedAt) > room {
+		items, selectedAt = items[1:], selectedAt-1
+	}
+	for _, item := range items {
+		lines = append(lines, item...)
+	}
+	if len(lines) > t.height {
+		lines = lines[:t.height]
 	}
 	return padLines(lines, t.width, t.height)
+}
+
+// maxNameLines bounds how many lines the selected tool's name wraps to.
+const maxNameLines = 3
+
+// linesUpTo is how many lines items take, up to and including item i.
+func linesUpTo(items [][]string, i int) int {
+	n := 0
+	for _, item := range items[:i+1] {
+		n += len(item)
+	}
+	return n
+}
+
+// itemView renders one tool in per lines. The selected tool's name wraps
+// whole when there is room, so a long name can be read; the others clip.
+func (t *toolList) itemView(tool mcp.Tool, selected bool, per int) []string {
+	st := t.c.Styles
+	name := termtext.Line(tool.Name)
+	marker := "  "
+	nameStyle := st.Text
+	if selected {
+		marker = "› "
+		nameStyle = st.Selected
+		if !t.focused {
+			nameStyle = st.SelectBlur
+		}
+	}
+	desc := termtext.Line(tool.Description)
+	// On one line the name needs room too.
+	badge := hiddenBadge(st, tool.Hidden, per == 1 && t.width-2 < 22 || t.width-2 < 11)
+	var out []string
+	// Only with room to spare: a cramped list (one line a tool) clips.
+	if selected && per == 2 && lipWidth(name) > t.width-2 {
+		parts := wrapLines(name, t.width-2)
+		if len(parts) > maxNameLines {
+			// An escaped hostile name can run for lines: enough to read a
+			// real name by, not a screenful.
+			parts = parts[:maxNameLines]
+			parts[maxNameLines-1] = clip(parts[maxNameLines-1]+"…", t.width-2)
+		}
+		for i, part := range parts {
+			m := "  "
+			if i == 0 {
+				m = marker
+			}
+			out = append(out, m+nameStyle.Render(part))
+		}
+	} else if per == 1 {
+		room := t.width - 2
+		if badge != "" {
+			room -= lipWidth(badge) + 1
+		}
+		line := marker + nameStyle.Render(clip(name, max(room, 1)))
+		if badge != "" {
+			line += " " + badge
+		}
+		if rest := t.width - lipWidth(line) - 1; rest > 10 && desc != "" {
+			line += " " + st.Muted.Render(clip(desc, rest))
+		}
+		return []string{line}
+	} else {
+		out = append(out, marker+nameStyle.Render(clip(name, t.width-2)))
+	}
+	if badge != "" {
+		// The badge leads the second line: it is what to read first.
+		return append(out, "  "+badge+" "+st.Muted.Render(clip(desc, t.width-3-lipWidth(badge))))
+	}
+	return append(out, "  "+st.Muted.Render(clip(desc, t.width-2)))
 }

@@ -7,13 +7,15 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// wireLogSize is how many records the wire log keeps, newest.
-const wireLogSize = 5000
+// wireLogSize is how many records the wire log keeps, newest: a stated
+// number (help, README, the title once reached), and what W can write.
+const wireLogSize = 10000
 
 // maxCheckedFrame bounds the frames the wire log checks for protocol
 // violations (⚠) as it draws them: a huge frame would cost each frame.
@@ -26,6 +28,10 @@ type wireLog struct {
 	records []wire.Record
 	dropped int
 	start   time.Time
+
+	// late marks the inbound records the session took as late traffic,
+	// by their tap time (session.LateFrame.At is the record's At).
+	late map[time.Time]bool
 
 	cursor   int // index into records
 	follow   bool
@@ -45,6 +51,18 @@ func (w *wireLog) Reset(start time.Time) {
 	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focusable: w.focusable}
 }
 
+// Records are the records the log keeps, oldest first, and how many
+// older ones it dropped. The slice is shared: do not modify it.
+func (w *wireLog) Records() ([]wire.Record, int) { return w.records, w.dropped }
+
+// MarkLate marks the record taken at at as late traffic.
+func (w *wireLog) MarkLate(at time.Time) {
+	if w.late == nil {
+		w.late = map[time.Time]bool{}
+	}
+	w.late[at] = true
+}
+
 // SetSize sets the pane's size, title included.
 func (w *wireLog) SetSize(width, height int) {
 	w.width, w.height = width, height
@@ -59,12 +77,18 @@ func (w *wireLog) Add(recs []wire.Record, dropped int) {
 	}
 	w.dropped += dropped
 	w.records = append(w.records, recs...)
-	if over := len(w.records) - wireLogSize; over > wireLogSize/4 {
+	// Exactly wireLogSize, so the stated retention is what it keeps.
+	if over := len(w.records) - wireLogSize; over > 0 {
 		n := copy(w.records, w.records[over:])
 		clear(w.records[n:])
 		w.records = w.records[:n]
 		w.dropped += over
 		w.cursor -= over
+		for at := range w.late {
+			if at.Before(w.records[0].At) {
+				delete(w.late, at)
+			}
+		}
 	}
 	w.sync()
 }
@@ -163,28 +187,27 @@ func (w *wireLog) describe(r wire.Record) string {
 	case r.Kind == wire.KindOversize:
 		return st.Muted.Render(at) + " " + st.WireNoise.Render(fmt.Sprintf("← oversize %s, skipped", byteSize(r.Size)))
 	case r.Dir == wire.Out:
-		return st.Muted.Render(at) + " " + st.WireOut.Render("→ out  ")
+		return st.Muted.Render(at) + " " + st.WireOut.Render("→ ")
 	case len(r.Data) <= maxCheckedFrame && len(session.CheckMessage(r.Data)) > 0:
-		return st.Muted.Render(at) + " " + st.WireNoise.Render("← in ⚠ ")
+		return st.Muted.Render(at) + " " + st.WireNoise.Render("← ⚠ ")
 	default:
-		return st.Muted.Render(at) + " " + st.WireIn.Render("← in   ")
+		return st.Muted.Render(at) + " " + st.WireIn.Render("← ")
 	}
 }
 
 // View renders the pane.
 func (w *wireLog) View() string {
 	st := w.c.Styles
-	ts := st.PaneTitle(w.focused)
-	title := fmt.Sprintf("WIRE LOG %d frames", len(w.records)+w.dropped)
+	title := "WIRE LOG " + english.Plural(len(w.records)+w.dropped, "frame")
 	if w.dropped > 0 {
-		title += fmt.Sprintf(" (%d oldest not kept)", w.dropped)
+		title += " · keeps the last " + thousands(wireLogSize) + "; " + thousands(w.dropped) + " older not shown"
 	}
 	if w.expanded {
 		title += " · esc back"
 	} else {
 		title += " · enter shows JSON"
 	}
-	lines := []string{ts.Render(clip(title, w.width))}
+	lines := []string{st.paneTitleView(w.focused, title, w.width)}
 	if w.expanded {
 		end := min(w.exp.offset+w.exp.height, len(w.expLines))
 		lines = append(lines, w.expLines[w.exp.offset:end]...)
@@ -197,7 +220,24 @@ func (w *wireLog) View() string {
 	for i := w.offset; i < end; i++ {
 		r := w.records[i]
 		head := w.describe(r)
-		line := head + " " + clip(termtext.Line(string(r.Data[:min(len(r.Data), 4*w.width)])), w.width-lipWidth(head)-1)
+		if w.late[r.At] {
+			head += st.BadgeWarn.Render("late") + " "
+		}
+		// The fields that matter first, then the frame as sent.
+		if h, ok := readFrameHead(r.Data); ok && r.Kind == wire.KindFrame {
+			if s := h.summary(); s != "" {
+				word, rest := summaryWords(s)
+				head += st.Strong.Render(word)
+				if rest != "" {
+					head += " " + rest
+				}
+				head += " " + st.Muted.Render("·")
+			}
+		}
+		line := clip(head, w.width)
+		if room := w.width - lipWidth(line) - 1; room > 0 {
+			line += " " + st.Muted.Render(clip(termtext.Line(string(r.Data[:min(len(r.Data), 4*w.width)])), room))
+		}
 		if i == w.cursor && w.focused {
 			line = st.Selected.Render(fit(stripStyles(line), w.width))
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -30,9 +31,19 @@ func (b badge) painter(p *rowPaints) painter {
 	return p.badge
 }
 
+// stillSendingFor is how recent the last late frame must be for a row to
+// say the server is still sending.
+const stillSendingFor = 3 * time.Second
+
+// stillSending reports whether late traffic for r came recently enough
+// to call the server still busy with a request we gave up on.
+func stillSending(r *requestRow, now time.Time) bool {
+	return r.lateProgress > 0 && !r.lastLate.At.IsZero() && now.Sub(r.lastLate.At) < stillSendingFor
+}
+
 // badges lists what is unusual about a row: late, stray and duplicate
 // traffic.
-func badges(r *requestRow) []badge {
+func badges(r *requestRow, now time.Time) []badge {
 	var out []badge
 	if r.stray {
 		s := "stray"
@@ -50,13 +61,24 @@ func badges(r *requestRow) []badge {
 		out = append(out, badge{text: "late response ignored " + delay + times,
 			short: []string{"late response " + delay + times, "late " + delay + times}, warn: true})
 	}
-	if r.lateProgress > 0 {
+	switch {
+	case stillSending(r, now):
+		// Live: the count and the delay of the newest frame keep rising.
+		at := " +" + formatDuration(r.lastLate.AfterCancel)
+		n := strconv.Itoa(r.lateProgress)
+		out = append(out, badge{text: "still sending: " + n + " progress" + at,
+			short: []string{"still sending: " + n + " prog" + at, "sending ×" + n + at}, warn: true})
+	case r.lateProgress > 0:
 		what := "progress after cancel"
 		if r.state == session.TimedOut {
 			what = "progress after timeout"
 		}
 		n := " ×" + strconv.Itoa(r.lateProgress)
-		out = append(out, badge{text: what + n, short: []string{"late progress" + n, "late prog" + n}, warn: true})
+		last := ""
+		if !r.lastLate.At.IsZero() {
+			last = " (last +" + formatDuration(r.lastLate.AfterCancel) + ")"
+		}
+		out = append(out, badge{text: what + n + last, short: []string{"late progress" + n, "late prog" + n}, warn: true})
 	}
 	if r.duplicates > 0 {
 		s := "duplicate"

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -48,7 +49,10 @@ type requestRow struct {
 	lateResponses int
 	lateProgress  int
 	firstLate     time.Duration // delay of the first late response or error
-	duplicates    int
+	// lastLate is the newest late frame: while they keep coming, the row
+	// says the server is still sending.
+	lastLate   session.LateFrame
+	duplicates int
 
 	stray      bool
 	strayKind  session.LateKind
@@ -56,6 +60,8 @@ type requestRow struct {
 	strayToken string
 	strayData  []byte
 
+	// toolError: a tools/call result with isError: true.
+	toolError bool
 	// info is the session's full record, fetched once the row settled:
 	// result, error, failure and cancel times live there.
 	info *session.RequestInfo
@@ -88,13 +94,41 @@ func (r *requestRow) label() string {
 	return s
 }
 
-// cancelTook is how long a finished cancel took, from the decision to the
-// final state.
-func (r *requestRow) cancelTook() (time.Duration, bool) {
-	if r.cancelAt.IsZero() || r.ended.IsZero() {
+// sentAt is when the row's cancellation was written, from the event or,
+// once fetched, the session's record; zero until then.
+func (r *requestRow) sentAt() time.Time {
+	if !r.cancelSentAt.IsZero() || r.info == nil {
+		return r.cancelSentAt
+	}
+	return r.info.CancelSentAt
+}
+
+// ranUntil is when the request stopped running as far as the server was
+// told: a cancelled request ran until the cancel was sent, not until the
+// settle window closed; anything else until it ended, or now.
+func (r *requestRow) ranUntil(now time.Time) time.Time {
+	if r.state == session.Cancelling || r.state == session.Cancelled {
+		if sent := r.sentAt(); !sent.IsZero() {
+			return sent
+		}
+	}
+	if !r.ended.IsZero() {
+		return r.ended
+	}
+	return now
+}
+
+// ran is how long the request ran, measured as ranUntil says.
+func (r *requestRow) ran(now time.Time) time.Duration { return r.ranUntil(now).Sub(r.started) }
+
+// settled is the settle window a cancelled request was watched for: from
+// the cancel being sent to the cancelled state.
+func (r *requestRow) settled() (time.Duration, bool) {
+	sent := r.sentAt()
+	if r.state != session.Cancelled || sent.IsZero() || r.ended.IsZero() {
 		return 0, false
 	}
-	return r.ended.Sub(r.cancelAt), true
+	return r.ended.Sub(sent), true
 }
 
 // requestStore holds the rows in arrival order with an index by Seq.
@@ -110,6 +144,12 @@ type requestStore struct {
 	// keep is how many finished rows stay: maxFinishedRows, less in tests.
 	keep     int
 	finished int
+	// toolErrors counts the completed rows that are tool errors; they are
+	// also in counts[Completed].
+	toolErrors int
+	// lastLateAt is when late traffic last arrived for any row: the screen
+	// keeps ticking while a row may still say "still sending".
+	lastLateAt time.Time
 	// version changes when rows are added or dropped.
 	version uint64
 }
@@ -146,6 +186,31 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 }
 
 func (s *requestStore) get(seq uint64) *requestRow { return s.bySeq[seq] }
+
+// setInfo keeps the session's full record of a row and reads from it
+// whether a tool call's result is a tool error.
+func (s *requestStore) setInfo(seq uint64, info session.RequestInfo) *requestRow {
+	r := s.bySeq[seq]
+	if r == nil {
+		return nil
+	}
+	r.info = &info
+	toolErr := false
+	if r.method == "tools/call" && r.state == session.Completed && len(info.Result) > 0 {
+		res, err := mcp.ReadCallResult(info.Result)
+		toolErr = err == nil && res.IsError
+	}
+	if toolErr != r.toolError {
+		r.toolError = toolErr
+		if toolErr {
+			s.toolErrors++
+		} else {
+			s.toolErrors--
+		}
+	}
+	r.touch()
+	return r
+}
 
 // stateChanged moves a row to its new state.
 func (s *requestStore) stateChanged(e session.StateChanged) *requestRow {
@@ -201,10 +266,16 @@ func (s *requestStore) progressed(run *progressRun) *requestRow {
 	return r
 }
 
-func (s *requestStore) lateArrived(ref session.Ref, frames []session.LateFrame, count int) *requestRow {
+func (s *requestStore) lateArrived(ref session.Ref, frames []session.LateFrame, last session.LateFrame, count int) *requestRow {
 	r := s.bySeq[ref.Seq]
 	if r == nil {
 		return nil
+	}
+	if last.At.After(r.lastLate.At) {
+		r.lastLate = last
+	}
+	if last.At.After(s.lastLateAt) {
+		s.lastLateAt = last.At
 	}
 	responses := 0
 	for _, f := range frames {

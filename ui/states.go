@@ -49,5 +49,37 @@ func stateStyle(st *styles, s session.State) lipgloss.Style {
 	}
 }
 
+// A tools/call that completed with isError: true is a tool error: the
+// server answered, the tool failed. It is a completed request to the
+// session but never a success on screen.
+const (
+	toolErrorWord  = "tool error"
+	toolErrorGlyph = "✗"
+)
+
+// rowStateWord is a row's state as the screen says it.
+func rowStateWord(r *requestRow) string {
+	if r.toolError {
+		return toolErrorWord
+	}
+	return stateWord(r.state)
+}
+
+// rowStateGlyph is stateGlyph for a row.
+func rowStateGlyph(c *common, r *requestRow) string {
+	if r.toolError {
+		return toolErrorGlyph
+	}
+	return stateGlyph(c, r.state)
+}
+
+// rowStateStyle is stateStyle for a row.
+func rowStateStyle(st *styles, r *requestRow) lipgloss.Style {
+	if r.toolError {
+		return st.StateToolError
+	}
+	return stateStyle(st, r.state)
+}
+
 // lipWidth is the width of a styled string in cells.
 func lipWidth(s string) int { return textWidth(s) }

@@ -15,6 +15,7 @@ type styles struct {
 	TitleBlur  lipgloss.Style // a pane's title without focus
 	ColumnHead lipgloss.Style // table column headings
 	Separator  lipgloss.Style // pane separators
+	FocusEdge  lipgloss.Style // the separator along the focused pane
 	Text       lipgloss.Style
 	Muted      lipgloss.Style // secondary text: descriptions, times
 	Strong     lipgloss.Style
@@ -28,6 +29,7 @@ type styles struct {
 	StateCompleted  lipgloss.Style
 	StateFailed     lipgloss.Style
 	StateTimedOut   lipgloss.Style
+	StateToolError  lipgloss.Style // completed with isError: the tool failed
 
 	ConnConnecting lipgloss.Style
 	ConnReady      lipgloss.Style
@@ -72,6 +74,7 @@ func newStyles(isDark bool) *styles {
 		amber  = c("#9A6700", "#E3B341")
 		blue   = c("#0550AE", "#58A6FF")
 		pink   = c("#A3137A", "#F778BA")
+		orange = c("#BC4C00", "#FF9E64")
 		text   = c("#1F1F1F", "#E6E6E6")
 	)
 	s := lipgloss.NewStyle
@@ -81,6 +84,7 @@ func newStyles(isDark bool) *styles {
 		TitleBlur:  s().Foreground(muted),
 		ColumnHead: s().Foreground(muted),
 		Separator:  s().Foreground(faint),
+		FocusEdge:  s().Bold(true).Foreground(accent),
 		Text:       s().Foreground(text),
 		Muted:      s().Foreground(muted),
 		Strong:     s().Bold(true),
@@ -94,6 +98,7 @@ func newStyles(isDark bool) *styles {
 		StateCompleted:  s().Foreground(green),
 		StateFailed:     s().Foreground(red).Bold(true),
 		StateTimedOut:   s().Foreground(pink).Italic(true),
+		StateToolError:  s().Foreground(orange).Bold(true),
 
 		ConnConnecting: s().Foreground(amber),
 		ConnReady:      s().Foreground(green),
@@ -128,6 +133,24 @@ func newStyles(isDark bool) *styles {
 		FullSeparator:  s().Foreground(faint),
 	}
 	return st
+}
+
+// Focus shows without colour too: the focused pane's title starts with
+// focusMark (and is bold and underlined), and the separator along it is
+// heavy (focusEdge) where the others are light (paneEdge).
+const (
+	focusMark = "▸ "
+	focusEdge = "┃"
+	paneEdge  = "│"
+)
+
+// paneTitleView renders a pane's title line, clipped to w, marked when
+// the pane has focus.
+func (s *styles) paneTitleView(focused bool, title string, w int) string {
+	if focused {
+		return s.Title.Render(clip(focusMark+title, w))
+	}
+	return s.TitleBlur.Render(clip(title, w))
 }
 
 // PaneTitle is the style of a pane's title, by whether the pane has focus.

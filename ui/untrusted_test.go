@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,4 +97,27 @@ func TestServerChosenIDsAreEscaped(t *testing.T) {
 	if got := in.label(); got != `incoming #"\u202eevil\u0085" ping` {
 		t.Errorf("label %q", got)
 	}
+}
+
+func TestServerThatCannotStartEndsTheUIWithItsError(t *testing.T) {
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) {
+		return nil, errors.New("exec: \"nope\": executable file not found in $PATH")
+	}, now: newFakeClock().Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 100, 30)
+	d.waitFor("the UI to quit", func() bool { return d.quit })
+	if err := m.StartErr(); err == nil || !strings.Contains(err.Error(), "executable file not found") {
+		t.Errorf("StartErr = %v, want why the server did not start", err)
+	}
+	d.waitScreen("could not start the server: exec:")
+
+	t.Run("initialize failed", func(t *testing.T) {
+		tc := newTestConn(t, newFakeClock(), defaultFakeTools())
+		tc.server.initErr = &session.RPCError{Code: -32603, Message: "not today"}
+		m := New(Options{Connect: tc.connector(), now: newFakeClock().Now, static: true, frameInterval: time.Millisecond})
+		d := newDriver(t, m, 100, 30)
+		d.waitFor("the UI to quit", func() bool { return d.quit })
+		if err := m.StartErr(); err == nil || !strings.Contains(err.Error(), "not today") {
+			t.Errorf("StartErr = %v", err)
+		}
+	})
 }

@@ -23,7 +23,7 @@ func TestViolationsAreShown(t *testing.T) {
 	}})
 	d.waitScreen("2 protocol violations by the server", "jsonrpc_version")
 	d.key("w")
-	d.waitScreen("← in ⚠")
+	d.waitScreen("← ⚠")
 }
 
 // A server without the tools capability: the tools pane says why nothing

@@ -155,7 +155,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
 	var rec *recorder
-	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: -1},
+	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow()},
 		started: func(c *connect.Conn) {
 			rec = newRecorder(c.Session.Subscribe(), f.json)
 			if pic != nil {

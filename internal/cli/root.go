@@ -14,6 +14,7 @@ import (
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/suggest"
@@ -30,6 +31,35 @@ type globalFlags struct {
 	initTimeout time.Duration
 	// force sends requests for capabilities the server did not declare.
 	force bool
+	// settle is the settle window: how long a cancelled request is watched
+	// before it is called cancelled; settleSet says --settle was given.
+	settle    time.Duration
+	settleSet func() bool
+}
+
+// settleFlag adds --settle to fl, for g.
+func settleFlag(fl *pflag.FlagSet, g *globalFlags) {
+	fl.DurationVar(&g.settle, "settle", time.Second,
+		"the settle window: how long a cancelled request is watched, as cancelling, before it is called cancelled (0 for none); not part of its run time")
+	g.settleSet = func() bool { return fl.Lookup("settle").Changed }
+}
+
+// settleWindow is --settle as session.Config.SettleWindow takes it,
+// where 0 means the default and a negative window none.
+func (g *globalFlags) settleWindow() time.Duration {
+	if g.settle <= 0 {
+		return -1
+	}
+	return g.settle
+}
+
+// callSettleWindow is the window for call and bench, which watch late
+// traffic themselves (--wait-late): none unless --settle asks for one.
+func (g *globalFlags) callSettleWindow() time.Duration {
+	if g.settleSet == nil || !g.settleSet() {
+		return -1
+	}
+	return g.settleWindow()
 }
 
 // Main runs mcpoke with the process's arguments and returns the exit
@@ -124,6 +154,7 @@ built-in demo server (mcpoke demo-server).
 	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to FILE")
 	pf.DurationVar(&g.initTimeout, "init-timeout", connect.DefaultInitTimeout,
 		"how long to wait for the server to answer initialize (servers run through npx or uvx may download themselves first)")
+	settleFlag(pf, g)
 
 	pf.BoolVar(&g.force, "force", false, "send requests the server did not declare a capability for "+
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui"
 )
 
@@ -23,7 +25,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	opts := connect.Options{InitTimeout: g.initTimeout}
+	opts := connect.Options{InitTimeout: g.initTimeout, Session: session.Config{SettleWindow: g.settleWindow()}}
 	if g.logFile != "" {
 		// One log for every connection of the run, reconnects included.
 		f, err := openOutput("log", g.logFile)
@@ -38,9 +40,17 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		Demo:    isDemo(spec),
 		Force:   g.force,
 		Timeout: defaultCallTimeout,
+		Settle:  opts.Session.SettleWindow,
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	_, err = p.Run()
+	if err == nil {
+		if serr := m.StartErr(); serr != nil {
+			// The screen is gone with the alternate screen: say why again.
+			connect.CloseAll()
+			return withCode(ExitUsage, fmt.Errorf("could not start the server: %w", serr))
+		}
+	}
 	if err == nil && cmd.Context().Err() == nil {
 		// The UI quit. A normal quit stops the server before the UI ends,
 		// so one still running was left by a forced quit (ctrl+c twice),

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -78,6 +80,20 @@ func (x *tmux) waitFor(subs ...string) string {
 	return ""
 }
 
+// seconds reads the figure the first group of pattern matches on screen s.
+func (x *tmux) seconds(s, pattern string) float64 {
+	x.t.Helper()
+	m := regexp.MustCompile(pattern).FindStringSubmatch(s)
+	if m == nil {
+		x.t.Fatalf("the screen has no %s:\n%s", pattern, s)
+	}
+	f, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		x.t.Fatal(err)
+	}
+	return f
+}
+
 // buildBinary builds mcpoke from the module root.
 func buildBinary(t *testing.T) string {
 	t.Helper()
@@ -113,9 +129,21 @@ func TestTmuxSleepCancel(t *testing.T) {
 	x.waitFor("CALL sleep")
 	x.keys("Enter")
 	x.waitFor("sent tools/call sleep as request #3", "pending")
+	time.Sleep(1500 * time.Millisecond)
 	x.keys("c")
 	x.waitFor("cancelling", `cancelling #3 tools/call sleep: "cancelled by user"`)
-	x.waitFor("⊘ cancelled", "1 cancelled")
+	s := x.waitFor("⊘ cancelled", "1 cancelled", "settled after")
+	// ELAPSED is what the server was given: until the cancel was sent, not
+	// until the settle window closed.
+	elapsed := x.seconds(s, `call sleep\s+⊘ cancelled\s+(\d+\.\d)s`)
+	sent := x.seconds(s, `· sent \+(\d+\.\d)s`)
+	settled := x.seconds(s, `settled after (\d+\.\d)s`)
+	if elapsed != sent {
+		t.Errorf("ELAPSED %.1fs, want the cancel's send time %.1fs:\n%s", elapsed, sent, s)
+	}
+	if elapsed < 1.4 || settled < 0.9 {
+		t.Errorf("ELAPSED %.1fs (want about 1.5s), settled after %.1fs (want about 1s):\n%s", elapsed, settled, s)
+	}
 
 	x.keys("q")
 	deadline := time.Now().Add(screenDeadline)
