@@ -52,6 +52,9 @@ type Message struct {
 	Data []byte
 	// Size is the full length of an oversize frame.
 	Size int
+	// ID is the raw JSON id of the request a KindRequestError is about,
+	// type kept (3 is not "3").
+	ID []byte
 }
 
 // Conn is an open connection to a peer.

@@ -38,6 +38,15 @@ const (
 	KindOversize
 	// KindStderr is one line the server wrote to its stderr.
 	KindStderr
+	// KindHTTP is an HTTP fact a person debugging needs (a POST's status
+	// and content type, a stream opened or closed, an SSE id, retry or
+	// comment, a reconnect, DELETE): one line of text, credentials
+	// redacted. It carries no message.
+	KindHTTP
+	// KindRequestError: the transport could not deliver the answer to
+	// the request whose raw JSON id travels with it (transport.Message.ID);
+	// Data says why, e.g. the POST got HTTP 500.
+	KindRequestError
 )
 
 // String implements fmt.Stringer.
@@ -51,6 +60,10 @@ func (k Kind) String() string {
 		return "oversize"
 	case KindStderr:
 		return "stderr"
+	case KindHTTP:
+		return "http"
+	case KindRequestError:
+		return "request-error"
 	}
 	return "unknown"
 }
