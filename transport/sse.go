@@ -54,13 +54,13 @@ var errSSETruncated = errors.New("the event stream ended in the middle of an eve
 // sseReader parses an event stream. Memory is bounded by max for data
 // plus small fixed amounts for the other fields, whatever the input.
 type sseReader struct {
-	br        *bufio.Reader
-	max       int
+	br  *bufio.Reader
+	max int
 	// idBuffer is the id field last seen; lastID the one in force, set
 	// when a block ends (WHATWG's last event ID buffer and string).
 	idBuffer, lastID string
-	started   bool // the optional BOM was checked
-	pendingCR bool // the last line ended in CR: a following LF belongs to it
+	started          bool // the optional BOM was checked
+	pendingCR        bool // the last line ended in CR: a following LF belongs to it
 
 	line     []byte
 	lineSize int
