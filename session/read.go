@@ -39,7 +39,28 @@ func (s *Session) handleInbound(m transport.Message) {
 		s.mu.Lock()
 		s.emit(StderrLine{At: s.clock.Now(), Line: string(m.Data)})
 		s.mu.Unlock()
+	case wire.KindRequestError:
+		s.requestUndeliverable(m.ID, string(m.Data))
+	case wire.KindHTTP:
+		// The tap showed it in the wire log and transcript; nothing to decide.
 	}
+}
+
+// requestUndeliverable fails the pending request with raw id whose answer
+// the transport says cannot come (its POST got HTTP 500, its stream ended
+// before the response, ...). For no such request it is noise.
+func (s *Session) requestUndeliverable(id []byte, why string) {
+	s.mu.Lock()
+	r := s.table.outgoing(string(id))
+	if r == nil || r.info.State != Pending {
+		s.mu.Unlock()
+		s.noise([]byte(why), 0, "transport error for no pending request "+string(id))
+		return
+	}
+	r.info.Failure = why
+	s.setState(r, Failed, why)
+	s.mu.Unlock()
+	s.log.Info("request failed in the transport", "id", string(id), "why", why)
 }
 
 func (s *Session) noise(line []byte, oversize int, why string) {
