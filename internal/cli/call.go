@@ -24,6 +24,7 @@ type callFlags struct {
 	json        bool
 	protocol    string
 	stderr      bool
+	cancelMode  string
 }
 
 // Bounds on the waits after a call has ended.
@@ -98,6 +99,7 @@ its tools are sleep, stubborn, flood, echo and fail.
 	fl.DurationVar(&f.timeout, "timeout", 0, "give up on the call after DUR: it ends timed_out and is cancelled on the wire")
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
 	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic")
+	fl.StringVar(&f.cancelMode, "cancel-mode", "notify", "how to cancel over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
 	protocolFlag(fl, &f.protocol)
@@ -121,8 +123,12 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	}
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
+	mode, err := parseCancelMode(f.cancelMode)
+	if err != nil {
+		return err
+	}
 	var rec *recorder
-	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: -1},
+	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: -1, CancelMode: mode},
 		started: func(c *connect.Conn) { rec = newRecorder(c.Session.Subscribe()) }}
 	srv, err := openServer(ctx, g, spec, opts)
 	if err != nil {
@@ -163,6 +169,10 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
+	if rep.Cancel != nil {
+		rep.Cancel.Mode = mode.String()
+		rep.Cancel.Meaning = cancelMeaning(mode, srv.Transport(), rep.Server.ProtocolVersion)
+	}
 	if f.json {
 		if err := writeJSON(stdout, rep, rep.textWarnings()); err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui"
 )
 
@@ -23,7 +24,11 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	opts := connect.Options{InitTimeout: g.initTimeout}
+	mode, err := parseCancelMode(g.cancelMode)
+	if err != nil {
+		return err
+	}
+	opts := connect.Options{InitTimeout: g.initTimeout, HTTP: httpOptions(g), Session: session.Config{CancelMode: mode}}
 	if g.logFile != "" {
 		// One log for every connection of the run, reconnects included.
 		f, err := openOutput("log", g.logFile)
