@@ -271,7 +271,7 @@ func (h *HTTP) Send(frame []byte) error {
 	select {
 	case err := <-sent:
 		if err != nil {
-			return fmt.Errorf("POST %s to %s: %w", label, RedactURL(h.opts.URL), err)
+			return fmt.Errorf("POST %s to %s: %w", label, RedactURL(h.opts.URL), netError(err))
 		}
 		return nil
 	case <-h.ctx.Done():
@@ -335,7 +335,7 @@ func (h *HTTP) postFailed(st *requestStream, label string, err error) {
 	if st != nil && st.byUs.Load() {
 		return
 	}
-	msg := fmt.Sprintf("POST %s failed after it was sent: %v", label, err)
+	msg := fmt.Sprintf("POST %s failed after it was sent: %v", label, netError(err))
 	if st != nil {
 		h.q.requestError(st.id, msg)
 		return
@@ -398,7 +398,7 @@ func (h *HTTP) deleteSession(sid string) {
 	h.setHeaders(req, true)
 	resp, err := h.opts.Client.Do(req)
 	if err != nil {
-		h.q.tryFact(fmt.Sprintf("DELETE session %s failed: %v", sid, err))
+		h.q.tryFact(fmt.Sprintf("DELETE session %s failed: %v", sid, netError(err)))
 		return
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))

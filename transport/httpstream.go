@@ -264,7 +264,7 @@ func (h *HTTP) reconnect(ctx context.Context, lastID string, retry time.Duration
 	}
 	resp, err := h.get(ctx, lastID)
 	if err != nil {
-		h.q.fact(fmt.Sprintf("%s: GET failed: %v", what, err))
+		h.q.fact(fmt.Sprintf("%s: GET failed: %v", what, netError(err)))
 		return 0, err
 	}
 	defer resp.Body.Close()
@@ -340,7 +340,7 @@ func (h *HTTP) runGetStream() {
 	resp, err := h.get(ctx, "")
 	if err != nil {
 		if ctx.Err() == nil {
-			h.q.fact(fmt.Sprintf("GET stream: %v", err))
+			h.q.fact(fmt.Sprintf("GET stream: %v", netError(err)))
 		}
 		return
 	}

@@ -67,7 +67,7 @@ func dialSSE(opts HTTPOptions, q *inbox) (*LegacySSE, error) {
 		if ctx.Err() != nil {
 			err = fmt.Errorf("no answer within %s", opts.ConnectTimeout)
 		}
-		return fail(fmt.Errorf("GET %s (legacy SSE): %w", RedactURL(opts.URL), err))
+		return fail(fmt.Errorf("GET %s (legacy SSE): %w", RedactURL(opts.URL), netError(err)))
 	}
 	ctype, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	q.tryFact(fmt.Sprintf("GET SSE stream → %s %s", resp.Status, ctype))
@@ -191,7 +191,7 @@ func (l *LegacySSE) Send(frame []byte) error {
 		if errors.Is(err, context.Canceled) && l.ctx.Err() != nil {
 			return ErrClosed
 		}
-		return fmt.Errorf("POST to the SSE endpoint: %w", err)
+		return fmt.Errorf("POST to the SSE endpoint: %w", netError(err))
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
 	resp.Body.Close()

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -77,4 +78,14 @@ func redactURL(u *url.URL) string {
 		}
 	}
 	return c.String()
+}
+
+// netError drops the URL net/http puts in its errors: it may carry a
+// credential in its query. Callers name the URL themselves, redacted.
+func netError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
