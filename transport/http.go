@@ -30,6 +30,9 @@ const (
 	// DefaultMaxReconnects bounds consecutive reconnections of one stream
 	// that bring nothing.
 	DefaultMaxReconnects = 5
+	// getStreamWait bounds how long Send of notifications/initialized
+	// waits for the GET stream's headers.
+	getStreamWait = 2 * time.Second
 )
 
 // HTTPOptions configure a Streamable HTTP or legacy SSE connection.
@@ -264,14 +267,20 @@ func (h *HTTP) Send(frame []byte) error {
 			return
 		}
 		h.handlePost(ctx, st, label, frame, resp)
-		if initialized {
-			h.openGetStream()
-		}
 	}()
 	select {
 	case err := <-sent:
 		if err != nil {
 			return fmt.Errorf("POST %s to %s: %w", label, RedactURL(h.opts.URL), netError(err))
+		}
+		if initialized {
+			// The GET stream is open (headers in) before the first request
+			// goes: a server may send that request's answer there, and
+			// tells a resumption from a first GET by that order.
+			select {
+			case <-h.openGetStream():
+			case <-time.After(getStreamWait):
+			}
 		}
 		return nil
 	case <-h.ctx.Done():

@@ -319,25 +319,30 @@ func (c *cancelOnClose) Close() error {
 }
 
 // openGetStream opens the stream for what the server sends on its own,
-// once, after initialize. 400, 404 and 405 mean the server has none.
-func (h *HTTP) openGetStream() {
+// once, after initialize. 400, 404 and 405 mean the server has none. The
+// channel is closed once the GET has its answer's headers (or failed).
+func (h *HTTP) openGetStream() <-chan struct{} {
+	ready := make(chan struct{})
 	h.mu.Lock()
 	if h.getOpen || h.closed {
 		h.mu.Unlock()
-		return
+		close(ready)
+		return ready
 	}
 	h.getOpen = true
 	h.mu.Unlock()
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
-		h.runGetStream()
+		h.runGetStream(ready)
 	}()
+	return ready
 }
 
-func (h *HTTP) runGetStream() {
+func (h *HTTP) runGetStream(ready chan struct{}) {
 	ctx := h.ctx
 	resp, err := h.get(ctx, "")
+	close(ready)
 	if err != nil {
 		if ctx.Err() == nil {
 			h.q.fact(fmt.Sprintf("GET stream: %v", netError(err)))

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -25,6 +27,8 @@ type callFlags struct {
 	protocol    string
 	stderr      bool
 	cancelMode  string
+	// unlisted calls the tool without tools/list and argument checks.
+	unlisted bool
 }
 
 // Bounds on the waits after a call has ended.
@@ -99,6 +103,7 @@ its tools are sleep, stubborn, flood, echo and fail.
 	fl.DurationVar(&f.timeout, "timeout", 0, "give up on the call after DUR: it ends timed_out and is cancelled on the wire")
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
 	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic")
+	fl.BoolVar(&f.unlisted, "unlisted", false, "call the tool without listing tools first nor checking --args (for servers that hide a tool, or tests)")
 	fl.StringVar(&f.cancelMode, "cancel-mode", "notify", "how to cancel over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
@@ -135,7 +140,12 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 	defer srv.Close()
-	_, params, err := prepareTool(ctx, srv, toolName, args, stderr)
+	var params json.RawMessage
+	if f.unlisted {
+		params, err = mcp.CallToolParams(toolName, args)
+	} else {
+		_, params, err = prepareTool(ctx, srv, toolName, args, stderr)
+	}
 	if err != nil {
 		return err
 	}
