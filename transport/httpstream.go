@@ -356,7 +356,7 @@ func (h *HTTP) runGetStream(ready chan struct{}) {
 		return // no stream for server messages: not fatal
 	}
 	st := &requestStream{}
-	_, _, _, err = h.readStream(ctx, st, resp.Body, "GET stream")
+	h.readStream(ctx, st, resp.Body, "GET stream")
 	resp.Body.Close()
 	fails := 0
 	for ctx.Err() == nil && fails < h.opts.MaxReconnects && (st.lastID != "" || st.retry > 0) {
