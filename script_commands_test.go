@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"regexp"
@@ -27,6 +28,8 @@ import (
 //	gone FILE                    the pid in FILE's "pid=N" is no longer running
 //	interrupt N FILE REGEXP PROG ARGS...
 //	                             run PROG, send it SIGINT once FILE matches; its exit status must be N
+//	freeport VAR                 set VAR to a free TCP port on 127.0.0.1
+//	waitport PORT                wait up to 30s until 127.0.0.1:PORT accepts connections
 var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"status":    cmdStatus,
 	"json":      cmdJSON,
@@ -34,6 +37,39 @@ var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args [
 	"waitfor":   cmdWaitFor,
 	"gone":      cmdGone,
 	"interrupt": cmdInterrupt,
+	"freeport":  cmdFreePort,
+	"waitport":  cmdWaitPort,
+}
+
+// cmdFreePort picks a port the kernel says is free on loopback, for a
+// peer server that takes its port from the environment.
+func cmdFreePort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	ts.Setenv(args[0], strconv.Itoa(port))
+}
+
+// cmdWaitPort waits for a background server to listen on loopback; the
+// scripts only ever connect to 127.0.0.1, whatever the server binds.
+func cmdWaitPort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitport PORT")
+	}
+	deadline := time.Now().Add(waitForTimeout)
+	for time.Now().Before(deadline) {
+		c, err := net.DialTimeout("tcp", "127.0.0.1:"+args[0], time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.Fatalf("nothing listens on 127.0.0.1:%s after %v", args[0], waitForTimeout)
 }
 
 // scriptEnvKey holds, in the scripts' Values, the environment Setup made
@@ -196,6 +232,7 @@ type transcriptLine struct {
 	Dir  string          `json:"dir"`
 	Msg  json.RawMessage `json:"msg"`
 	Raw  *string         `json:"raw"`
+	HTTP *string         `json:"http"`
 	Note string          `json:"note"`
 	// Violations name the rules an inbound frame broke.
 	Violations []string `json:"violations"`
@@ -249,8 +286,12 @@ func readTranscript(ts *testscript.TestScript, file string) []transcriptLine {
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			ts.Fatalf("%s:%d is not JSON: %v", file, n, err)
 		}
+		if l.Dir == "http" && l.T != nil && l.HTTP != nil && l.Msg == nil && l.Raw == nil {
+			lines = append(lines, l)
+			continue
+		}
 		if l.T == nil || (l.Msg == nil) == (l.Raw == nil) {
-			ts.Fatalf("%s:%d needs t and exactly one of msg and raw: %s", file, n, sc.Text())
+			ts.Fatalf("%s:%d needs t and exactly one of msg and raw (or dir http and http): %s", file, n, sc.Text())
 		}
 		switch l.Dir {
 		case "out", "in", "stderr":
@@ -258,7 +299,7 @@ func readTranscript(ts *testscript.TestScript, file string) []transcriptLine {
 			ts.Fatalf("%s:%d: dir %q", file, n, l.Dir)
 		}
 		switch l.Note {
-		case "", "late", "stray", "duplicate", "noise", "forced":
+		case "", "late", "stray", "duplicate", "noise", "forced", "request-error":
 		default:
 			ts.Fatalf("%s:%d: note %q", file, n, l.Note)
 		}

@@ -126,14 +126,18 @@ func (s *Session) cancelWritten(r *request, at time.Time, err error) (settles bo
 	return true
 }
 
-// sendCancelNotification tells the peer to stop request id and says when
-// the cancellation was written. On a transport with
-// per-request streams, closing the stream is the cancellation.
+// sendCancelNotification tells the peer to stop request id, as
+// Config.CancelMode says: notifications/cancelled, closing the request's
+// own stream (where the transport has one), or both; it says when the
+// cancellation was written.
 // Each frame is a fresh buffer: tap observers such as the wire log keep it.
 func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, error) {
-	if c, ok := s.conn.(transport.RequestStreamCloser); ok {
-		if done, err := c.CloseRequestStream([]byte(id.raw)); done || err != nil {
-			return s.clock.Now(), err
+	if s.cfg.CancelMode != CancelNotify {
+		if c, ok := s.conn.(transport.RequestStreamCloser); ok {
+			done, err := c.CloseRequestStream([]byte(id.raw))
+			if err != nil || (done && s.cfg.CancelMode == CancelClose) {
+				return s.clock.Now(), err
+			}
 		}
 	}
 	b := make([]byte, 0, 96+len(reason))
@@ -202,4 +206,30 @@ func (s *Session) expire(r *request, reason string) {
 	if written {
 		s.sendCancels([]*request{r})
 	}
+}
+
+// CancelMode says how a request is cancelled on the wire.
+type CancelMode uint8
+
+const (
+	// CancelNotify sends notifications/cancelled: the cancellation of
+	// every protocol version up to 2025-11-25.
+	CancelNotify CancelMode = iota
+	// CancelClose closes the request's own stream (Streamable HTTP) and
+	// sends nothing; where there is no such stream it notifies. Under
+	// 2025 versions a disconnect is not a cancel: this probes a server.
+	CancelClose
+	// CancelBoth closes the stream and notifies.
+	CancelBoth
+)
+
+// String implements fmt.Stringer with the names of --cancel-mode.
+func (m CancelMode) String() string {
+	switch m {
+	case CancelClose:
+		return "close"
+	case CancelBoth:
+		return "both"
+	}
+	return "notify"
 }

@@ -60,7 +60,28 @@ func (s *Session) handleInbound(m transport.Message) {
 		s.mu.Lock()
 		s.emit(StderrLine{At: at, Line: string(m.Data)})
 		s.mu.Unlock()
+	case wire.KindRequestError:
+		s.requestUndeliverable(m.ID, string(m.Data), at)
+	case wire.KindHTTP:
+		// The tap showed it in the wire log and transcript; nothing to decide.
 	}
+}
+
+// requestUndeliverable fails the pending request with raw id whose answer
+// the transport says cannot come (its POST got HTTP 500, its stream ended
+// before the response, ...). For no such request it is noise.
+func (s *Session) requestUndeliverable(id []byte, why string, at time.Time) {
+	s.mu.Lock()
+	r := s.table.outgoing(string(id))
+	if r == nil || r.info.State != Pending {
+		s.mu.Unlock()
+		s.noise([]byte(why), 0, NoiseNotJSONRPC, "transport error for no pending request "+string(id), at)
+		return
+	}
+	r.info.Failure = why
+	s.setState(r, Failed, why)
+	s.mu.Unlock()
+	s.log.Info("request failed in the transport", "id", string(id), "why", why)
 }
 
 // noise records an unusable line; oversize is the full length of a frame

@@ -72,6 +72,8 @@ type Config struct {
 	// and answer, after the peer's input ended (io.EOF): a client that
 	// pipes requests and closes stdin still gets its answers. Zero: none.
 	DrainOnEOF time.Duration
+	// CancelMode says how requests are cancelled; default notify.
+	CancelMode CancelMode
 }
 
 // Handler answers one incoming request. It runs in its own goroutine, and

@@ -63,6 +63,9 @@ type Message struct {
 	// is BOMStripped on the note that precedes a line behind a UTF-8
 	// byte-order mark.
 	Why string
+	// ID is the raw JSON id of the request a KindRequestError is about,
+	// type kept (3 is not "3").
+	ID []byte
 }
 
 // BOMStripped is the Why of the KindNoise note delivered when a UTF-8

@@ -186,6 +186,10 @@ func (w *wireLog) describe(r wire.Record) string {
 		return st.Muted.Render(at) + " " + st.WireNoise.Render("← noise")
 	case r.Kind == wire.KindOversize:
 		return st.Muted.Render(at) + " " + st.WireNoise.Render(fmt.Sprintf("← oversize %s, skipped", byteSize(r.Size)))
+	case r.Kind == wire.KindHTTP:
+		return st.Muted.Render(at) + " " + st.WireNoise.Render("· http ")
+	case r.Kind == wire.KindRequestError:
+		return st.Muted.Render(at) + " " + st.WireNoise.Render("✗ error")
 	case r.Dir == wire.Out:
 		return st.Muted.Render(at) + " " + st.WireOut.Render("→ ")
 	case len(r.Data) <= maxCheckedFrame && len(session.CheckMessage(r.Data)) > 0:

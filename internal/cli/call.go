@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -26,6 +28,9 @@ type callFlags struct {
 	protocol    string
 	stderr      bool
 	diagram     string
+	cancelMode  string
+	// unlisted calls the tool without tools/list and argument checks.
+	unlisted bool
 }
 
 // Bounds on the waits after a call has ended.
@@ -108,6 +113,8 @@ its tools are sleep, stubborn, flood, echo and fail.
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
 	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic; "+
 		"after a response, listen DUR for traffic that follows it (progress after completion, duplicates)")
+	fl.BoolVar(&f.unlisted, "unlisted", false, "call the tool without listing tools first nor checking --args (for servers that hide a tool, or tests)")
+	fl.StringVar(&f.cancelMode, "cancel-mode", "notify", "how to cancel over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
 	protocolFlag(fl, &f.protocol)
@@ -154,8 +161,12 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	}
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
+	mode, err := parseCancelMode(f.cancelMode)
+	if err != nil {
+		return err
+	}
 	var rec *recorder
-	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow()},
+	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow(), CancelMode: mode},
 		started: func(c *connect.Conn) {
 			rec = newRecorder(c.Session.Subscribe(), f.json)
 			if pic != nil {
@@ -167,7 +178,12 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 	defer srv.Close()
-	_, params, err := prepareTool(ctx, srv, toolName, args, stderr, g.force)
+	var params json.RawMessage
+	if f.unlisted {
+		params, err = mcp.CallToolParams(toolName, args)
+	} else {
+		_, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+	}
 	if err != nil {
 		return err
 	}
@@ -207,6 +223,10 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
+	if rep.Cancel != nil {
+		rep.Cancel.Mode = mode.String()
+		rep.Cancel.Meaning = cancelMeaning(mode, srv.Transport(), rep.Server.ProtocolVersion)
+	}
 	if f.json {
 		var out any = rep
 		if pic != nil {

@@ -37,6 +37,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	}
 	if r.Cancel != nil {
 		line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+		if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
+			line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+		}
 		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
 	if f.waitLate > 0 && r.Cancel == nil {

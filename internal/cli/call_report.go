@@ -67,6 +67,10 @@ type reportProgress struct {
 type reportCancel struct {
 	Reason   string  `json:"reason"`
 	SentAtMs float64 `json:"sentAtMs"`
+	// Mode is --cancel-mode; Meaning what it did on this transport and
+	// protocol version.
+	Mode    string `json:"mode"`
+	Meaning string `json:"meaning"`
 }
 
 type reportLate struct {

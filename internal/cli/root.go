@@ -35,6 +35,14 @@ type globalFlags struct {
 	// before it is called cancelled; settleSet says --settle was given.
 	settle    time.Duration
 	settleSet func() bool
+	// A remote server: its URL, transport, headers and TLS trust.
+	url       string
+	transport string
+	headers   []string
+	caCert    string
+	insecure  bool
+	// cancelMode is the TUI's --cancel-mode (call has its own).
+	cancelMode string
 }
 
 // settleFlag adds --settle to fl, for g.
@@ -134,6 +142,9 @@ built-in demo server (mcpoke demo-server).
   mcpoke call trigger-long-running-operation --args '{"duration":5,"steps":5}' \
       --cancel-after 1s --wait-late 5s -- npx -y @modelcontextprotocol/server-everything
 
+  # A remote server over Streamable HTTP (or legacy SSE)
+  mcpoke tools --url http://127.0.0.1:3001/mcp --header 'Authorization: Bearer $TOKEN'
+
   # A server from Claude Desktop's config
   mcpoke tools --config ~/.config/Claude/claude_desktop_config.json --server everything`,
 		Args: rootArgs,
@@ -148,6 +159,7 @@ built-in demo server (mcpoke demo-server).
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return withCode(ExitUsage, &flagError{err})
 	})
+	root.Flags().StringVar(&g.cancelMode, "cancel-mode", "notify", "how the UI cancels over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "client config FILE with the server (Claude Desktop, Cursor or VS Code format)")
 	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")
@@ -155,6 +167,11 @@ built-in demo server (mcpoke demo-server).
 	pf.DurationVar(&g.initTimeout, "init-timeout", connect.DefaultInitTimeout,
 		"how long to wait for the server to answer initialize (servers run through npx or uvx may download themselves first)")
 	settleFlag(pf, g)
+	pf.StringVar(&g.url, "url", "", "reach the server at URL over HTTP (a single http(s) URL after -- does the same)")
+	pf.StringVar(&g.transport, "transport", "auto", "HTTP transport for --url: auto (Streamable HTTP, falling back to legacy SSE), http or sse")
+	pf.StringArrayVar(&g.headers, "header", nil, "send 'Name: value' with every HTTP request (repeatable; credentials are redacted in logs)")
+	pf.StringVar(&g.caCert, "ca-cert", "", "trust the PEM certificates in FILE besides the system roots")
+	pf.BoolVar(&g.insecure, "insecure", false, "do not verify TLS certificates (dangerous: anyone on the path can read and change the traffic)")
 
 	pf.BoolVar(&g.force, "force", false, "send requests the server did not declare a capability for "+
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // closeGrace is how long a headless command waits for the server to exit
@@ -22,7 +24,48 @@ const closeGrace = time.Second
 // resolveSpec picks the server: the command after --, a server from
 // --config, or the built-in demo server.
 func resolveSpec(g *globalFlags, command []string) (connect.Spec, error) {
+	spec, err := pickSpec(g, command)
+	if err != nil {
+		return spec, err
+	}
+	switch g.transport {
+	case "auto", "http", "sse":
+	default:
+		return connect.Spec{}, usageError("--transport %q: use auto, http or sse", g.transport)
+	}
+	if spec.URL == "" {
+		if len(g.headers) > 0 || g.caCert != "" || g.insecure || g.transport != "auto" {
+			return connect.Spec{}, usageError("--header, --transport, --ca-cert and --insecure go with a server reached by URL (--url)")
+		}
+		return spec, nil
+	}
+	if g.transport != "auto" || spec.Transport == "" {
+		spec.Transport = g.transport
+	}
+	spec.Headers = append(spec.Headers, g.headers...)
+	if _, err := connect.ParseHeaders(spec.Headers); err != nil {
+		return connect.Spec{}, usageError("--header: %v", err)
+	}
+	if g.insecure {
+		fmt.Fprintln(os.Stderr, "mcpoke: WARNING: --insecure: TLS certificates are not verified; anyone on the path can read and change this traffic, credentials included")
+	}
+	return spec, nil
+}
+
+// httpOptions say how to reach a server by URL.
+func httpOptions(g *globalFlags) transport.HTTPClientOptions {
+	return transport.HTTPClientOptions{CACertFile: g.caCert, Insecure: g.insecure}
+}
+
+func pickSpec(g *globalFlags, command []string) (connect.Spec, error) {
 	switch {
+	case g.url != "" && (len(command) > 0 || g.config != ""):
+		return connect.Spec{}, usageError("give the server one way: --url, after --, or with --config")
+	case g.url != "":
+		if !connect.IsURL(g.url) {
+			return connect.Spec{}, usageError("--url %q is not an http:// or https:// URL", transport.RedactURL(g.url))
+		}
+		return connect.URLSpec(g.url), nil
 	case len(command) > 0 && g.config != "":
 		return connect.Spec{}, usageError("give the server either after -- or with --config, not both")
 	case g.server != "" && g.config == "":
@@ -62,7 +105,7 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 		return nil, usageError("--protocol %q is not a version mcpoke implements; it speaks %s",
 			o.protocol, strings.Join(session.SupportedVersions, ", "))
 	}
-	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout}
+	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout, HTTP: httpOptions(g)}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {
 		f, err := openOutput("log", g.logFile)

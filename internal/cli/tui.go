@@ -25,7 +25,11 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
-	opts := connect.Options{InitTimeout: g.initTimeout, Session: session.Config{SettleWindow: g.settleWindow()}}
+	mode, err := parseCancelMode(g.cancelMode)
+	if err != nil {
+		return err
+	}
+	opts := connect.Options{InitTimeout: g.initTimeout, HTTP: httpOptions(g), Session: session.Config{SettleWindow: g.settleWindow(), CancelMode: mode}}
 	if g.logFile != "" {
 		// One log for every connection of the run, reconnects included.
 		f, err := openOutput("log", g.logFile)

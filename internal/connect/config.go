@@ -12,11 +12,8 @@ import (
 	"strings"
 
 	"github.com/mcpoke/mcpoke/internal/suggest"
+	"github.com/mcpoke/mcpoke/transport"
 )
-
-// ErrHTTPNotSupported: the chosen server is reached by URL (Streamable
-// HTTP or SSE), which mcpoke cannot do yet.
-var ErrHTTPNotSupported = errors.New("HTTP transports are not supported yet")
 
 // Servers are the servers of one client config file, by name. An entry
 // that cannot be used keeps its error, which Get returns: one bad entry
@@ -47,9 +44,6 @@ func (s Servers) Get(name string) (Spec, error) {
 	spec, ok := s.specs[name]
 	if !ok {
 		return Spec{}, s.unknown(name)
-	}
-	if spec.URL != "" {
-		return Spec{}, fmt.Errorf("server %q is at %s: %w; run it locally and give its command after --", name, spec.URL, ErrHTTPNotSupported)
 	}
 	return spec, nil
 }
@@ -85,6 +79,7 @@ type configEntry struct {
 	EnvFile string            `json:"envFile"`
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
 }
 
 // utf8BOM starts files that some Windows editors save.
@@ -147,10 +142,22 @@ func parseEntry(name string, raw json.RawMessage, x *expander) (Spec, error) {
 	for _, k := range sortedKeys(e.Env) {
 		spec.Env = append(spec.Env, k+"="+e.Env[k])
 	}
+	for _, k := range sortedKeys(e.Headers) {
+		spec.Headers = append(spec.Headers, k+": "+e.Headers[k])
+	}
+	switch e.Type {
+	case "http", "streamableHttp", "streamable-http":
+		spec.Transport = "http"
+	case "sse":
+		spec.Transport = "sse"
+	}
 	switch {
 	case e.URL != "":
-	case e.Type == "http" || e.Type == "sse" || e.Type == "streamableHttp":
-		return Spec{}, fmt.Errorf("server %q has type %q: %w", name, e.Type, ErrHTTPNotSupported)
+		if !IsURL(e.URL) {
+			return Spec{}, fmt.Errorf(`server %q in the config: "url" %q is not an http:// or https:// URL`, name, transport.RedactURL(e.URL))
+		}
+	case spec.Transport != "":
+		return Spec{}, fmt.Errorf(`server %q has type %q but no "url"`, name, e.Type)
 	case e.Command == "":
 		return Spec{}, fmt.Errorf(`server %q in the config has no "command"`, name)
 	}
@@ -169,6 +176,10 @@ func (e *configEntry) expand(x *expander) error {
 	one(&e.Command)
 	one(&e.Cwd)
 	one(&e.URL)
+	for k, v := range e.Headers {
+		one(&v)
+		e.Headers[k] = v
+	}
 	one(&e.EnvFile)
 	for i := range e.Args {
 		one(&e.Args[i])

@@ -41,8 +41,8 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		for _, n := range names {
 			spec, err := s.Get(n)
-			if err == nil && spec.Command == "" {
-				t.Fatalf("server %q has no command and no error", n)
+			if err == nil && spec.Command == "" && spec.URL == "" {
+				t.Fatalf("server %q has no command, no URL and no error", n)
 			}
 		}
 		_, _ = s.Get("no such server \x00")

@@ -10,9 +10,12 @@ package connect
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // Spec says which server to run and how.
@@ -25,9 +28,15 @@ type Spec struct {
 	// Env holds KEY=VALUE pairs added to mcpoke's own environment.
 	Env []string
 	Dir string
-	// URL is set for remote servers from config files; mcpoke cannot
-	// connect to those yet (see ErrHTTPNotSupported).
+	// URL is set for remote servers: --url, a URL after --, or a config
+	// entry with "url".
 	URL string
+	// Transport is "auto" (or ""), "http" (Streamable HTTP) or "sse"
+	// (legacy HTTP+SSE), for a URL.
+	Transport string
+	// Headers are "Name: value" lines sent with every HTTP request;
+	// credential values are never shown (see transport.RedactHeader).
+	Headers []string
 	// Inputs are the ${input:ID} values the config asks the user for;
 	// WithInputs fills them in. Start refuses a spec that still has some.
 	Inputs []Input
@@ -46,10 +55,14 @@ func DemoSpec() (Spec, error) {
 	return Spec{Name: "demo", Command: exe, Args: []string{DemoServerArg}}, nil
 }
 
-// CommandSpec is the server given on the command line after --.
+// CommandSpec is the server given on the command line after --; a single
+// http(s) URL means a remote server.
 func CommandSpec(argv []string) Spec {
 	if len(argv) == 0 {
 		return Spec{}
+	}
+	if len(argv) == 1 && IsURL(argv[0]) {
+		return URLSpec(argv[0])
 	}
 	return Spec{Name: filepath.Base(argv[0]), Command: argv[0], Args: argv[1:]}
 }
@@ -58,7 +71,7 @@ func CommandSpec(argv []string) Spec {
 // messages; arguments with spaces are quoted.
 func (s Spec) CommandLine() string {
 	if s.URL != "" {
-		return s.URL
+		return transport.RedactURL(s.URL)
 	}
 	parts := make([]string, 0, 1+len(s.Args))
 	for _, a := range append([]string{s.Command}, s.Args...) {
@@ -68,4 +81,18 @@ func (s Spec) CommandLine() string {
 		parts = append(parts, a)
 	}
 	return s.showInputs(strings.Join(parts, " "))
+}
+
+// URLSpec is a remote server reached over HTTP.
+func URLSpec(u string) Spec {
+	name := u
+	if p, err := url.Parse(u); err == nil && p.Host != "" {
+		name = p.Host
+	}
+	return Spec{Name: name, URL: u}
+}
+
+// IsURL reports whether s is an http:// or https:// URL.
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }

@@ -47,6 +47,9 @@ type Options struct {
 	// InitTimeout bounds the wait for initialize's answer; 0 means
 	// DefaultInitTimeout.
 	InitTimeout time.Duration
+	// HTTP says how to reach a server given by URL (TLS trust, connect
+	// timeout).
+	HTTP transport.HTTPClientOptions
 }
 
 // Conn is a connected server: its process (if mcpoke started one), the
@@ -59,10 +62,13 @@ type Conn struct {
 
 	tap   *transport.Tap
 	stdio *transport.Stdio // nil when attached to another transport
-	opts  Options
-	log   *slog.Logger
-	clock clock.Clock // the session's
-	peer  session.PeerInfo
+	// remote names the HTTP transport in use ("http" or "sse"), when the
+	// server was reached by URL.
+	remote interface{ Kind() string }
+	opts   Options
+	log    *slog.Logger
+	clock  clock.Clock // the session's
+	peer   session.PeerInfo
 	// discarded counts what the server wrote that could not be used.
 	discarded *discards
 
@@ -81,7 +87,14 @@ func Start(spec Spec, opts Options) (*Conn, error) {
 		return fail(MissingInputError{Server: spec.Name, Input: spec.Inputs[0]})
 	}
 	if spec.URL != "" {
-		return fail(fmt.Errorf("%w (%s)", ErrHTTPNotSupported, spec.URL))
+		conn, err := dialURL(spec, opts)
+		if err != nil {
+			return fail(err)
+		}
+		c := attach(spec, conn, opts)
+		c.remote = conn.(interface{ Kind() string })
+		c.log.Info("server reached", "url", spec.CommandLine(), "transport", spec.Transport)
+		return c, nil
 	}
 	if spec.Command == "" {
 		return fail(errors.New("no command to run"))
@@ -167,6 +180,9 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 			}
 			err = fmt.Errorf("no answer to initialize within %s%s; is it an MCP server speaking stdio? "+
 				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", timeout, what)
+			if c.remote != nil {
+				err = fmt.Errorf("no answer to initialize within %s from %s%s; is it an MCP endpoint? (allow longer with --init-timeout)", timeout, c.Spec.CommandLine(), what)
+			}
 		}
 		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
 		c.Close()
@@ -216,10 +232,14 @@ func (c *Conn) initializeError(err error) error {
 // Peer is what the server said in initialize; zero before it answered.
 func (c *Conn) Peer() session.PeerInfo { return c.peer }
 
-// Transport names the transport, for display: "stdio" or "memory".
+// Transport names the transport, for display: "stdio", "http"
+// (Streamable HTTP), "sse" (legacy HTTP+SSE) or "memory".
 func (c *Conn) Transport() string {
 	if c.stdio != nil {
 		return "stdio"
+	}
+	if c.remote != nil {
+		return c.remote.Kind()
 	}
 	return "memory"
 }

@@ -167,9 +167,16 @@ func TestServerThatNeverAnswersInitialize(t *testing.T) {
 	}
 }
 
-func TestHTTPServerNotSupported(t *testing.T) {
-	_, err := Start(Spec{Name: "r", URL: "https://x/mcp"}, Options{})
-	if !errors.Is(err, ErrHTTPNotSupported) {
-		t.Fatalf("got %v", err)
+func TestURLSpecDialsHTTP(t *testing.T) {
+	c, err := Start(Spec{Name: "r", URL: "http://127.0.0.1:1/mcp", Transport: "http"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Transport() != "http" {
+		t.Fatalf("transport %q", c.Transport())
+	}
+	if _, err := Start(Spec{Name: "r", URL: "http://x/mcp", Headers: []string{"Bearer secret"}}, Options{}); err == nil || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("bad header: %v", err)
 	}
 }

@@ -5,12 +5,17 @@
 //	{"t":13.002,"dir":"in","msg":{...},"note":"late"}
 //	{"t":13.010,"dir":"in","raw":"Listening on stdio","note":"noise"}
 //	{"t":13.200,"dir":"stderr","raw":"server log line"}
+//	{"t":13.300,"dir":"http","http":"POST tools/call id 3 → 200 OK text/event-stream"}
 //
 // t is milliseconds since the tap started. msg holds a frame as it was on
 // the wire; raw holds a line that is not JSON (noise, the start of an
 // oversize frame, with "size", or a stderr line). Server stderr lines are
 // kept, with dir "stderr", because that is where servers log what they
-// did with a cancellation.
+// did with a cancellation. Over HTTP, lines with dir "http" (an optional
+// kind: readers that know only in, out and stderr skip them) hold the
+// HTTP facts: each POST's status and content type, the session id,
+// streams opened and closed, SSE event ids, retry and comment lines,
+// reconnects with Last-Event-ID, DELETE. Credentials never appear.
 //
 // note marks inbound traffic the wire shows to be out of the ordinary:
 //
@@ -22,6 +27,8 @@
 //	           for a request already answered
 //	duplicate  a second response to one request
 //	noise      a line that is not a JSON-RPC message
+//	request-error  the transport's word that a request's answer cannot
+//	           come; raw says why (e.g. its POST got HTTP 500)
 //	forced     (out) a request for a capability the server did not
 //	           declare in initialize, sent because of --force
 //
@@ -81,6 +88,11 @@ func (tw *Writer) Observe(r wire.Record) {
 		b = appendNote(b, tw.notes.sent(r.Data))
 	case r.Kind == wire.KindStderr:
 		b = appendRaw(append(b, `,"dir":"stderr"`...), r.Data)
+	case r.Kind == wire.KindHTTP:
+		b = appendString(append(b, `,"dir":"http","http":`...), r.Data)
+	case r.Kind == wire.KindRequestError:
+		b = appendRaw(append(b, `,"dir":"in"`...), r.Data)
+		b = appendNote(b, noteRequestError)
 	case r.Kind == wire.KindFrame:
 		b = appendMsg(append(b, `,"dir":"in"`...), r.Data)
 		note, violations := tw.notes.received(r.Data)
@@ -119,10 +131,17 @@ func appendMsg(b, frame []byte) []byte {
 }
 
 func appendRaw(b, line []byte) []byte {
-	s, _ := json.Marshal(string(line)) // invalid UTF-8 becomes U+FFFD
-	b = append(b, `,"raw":`...)
+	return appendString(append(b, `,"raw":`...), line)
+}
+
+func appendString(b, text []byte) []byte {
+	s, _ := json.Marshal(string(text)) // invalid UTF-8 becomes U+FFFD
 	return append(b, s...)
 }
+
+// noteRequestError marks the transport's word that a request's answer
+// cannot come (its POST got HTTP 500, its stream ended early, ...).
+const noteRequestError = "request-error"
 
 func appendNote(b []byte, note string) []byte {
 	if note == "" {

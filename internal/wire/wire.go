@@ -46,6 +46,15 @@ const (
 	// or JSON cut short (a message spread over several lines). Why says
 	// which; the line is never delivered as a frame.
 	KindMalformed
+	// KindHTTP is an HTTP fact a person debugging needs (a POST's status
+	// and content type, a stream opened or closed, an SSE id, retry or
+	// comment, a reconnect, DELETE): one line of text, credentials
+	// redacted. It carries no message.
+	KindHTTP
+	// KindRequestError: the transport could not deliver the answer to
+	// the request whose raw JSON id travels with it (transport.Message.ID);
+	// Data says why, e.g. the POST got HTTP 500.
+	KindRequestError
 )
 
 // String implements fmt.Stringer.
@@ -61,6 +70,10 @@ func (k Kind) String() string {
 		return "stderr"
 	case KindMalformed:
 		return "malformed"
+	case KindHTTP:
+		return "http"
+	case KindRequestError:
+		return "request-error"
 	}
 	return "unknown"
 }
