@@ -7,7 +7,8 @@ url=$(eval echo "\${$#}")
 mcpoke=${MCPOKE:-mcpoke}
 case "${MCP_CONFORMANCE_SCENARIO:-}" in
 initialize)
-	exec "$mcpoke" tools --url "$url" ;;
+	# The scenario's server declares no capabilities: ping needs none.
+	exec "$mcpoke" ping --url "$url" ;;
 tools_call)
 	exec "$mcpoke" call add_numbers --args '{"a":5,"b":3}' --url "$url" ;;
 sse-retry)
