@@ -128,7 +128,7 @@ built-in demo server (mcpoke demo-server).
 	pf.BoolVar(&g.force, "force", false, "send requests the server did not declare a capability for "+
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")
 
-	root.AddCommand(newCallCommand(g), newToolsCommand(g), newBenchCommand(g), newDemoServerCommand())
+	root.AddCommand(newCallCommand(g), newToolsCommand(g), newBenchCommand(g), newCheckCommand(g), newDemoServerCommand())
 	return root
 }
 
