@@ -76,7 +76,9 @@ const maxFrames = 5
 // maxFrameBytes bounds the text kept of one frame.
 const maxFrameBytes = 300
 
-func (e *Evidence) fact(format string, a ...any) { e.Facts = append(e.Facts, fmt.Sprintf(format, a...)) }
+func (e *Evidence) fact(format string, a ...any) {
+	e.Facts = append(e.Facts, fmt.Sprintf(format, a...))
+}
 
 func (e *Evidence) count(name string, n int) {
 	if e.Counts == nil {
@@ -104,7 +106,9 @@ func (e *Evidence) frame(note string, data []byte) {
 }
 
 // ms is d in milliseconds, to a tenth.
-func ms(d time.Duration) float64 { return float64(d.Round(100*time.Microsecond)) / float64(time.Millisecond) }
+func ms(d time.Duration) float64 {
+	return float64(d.Round(100*time.Microsecond)) / float64(time.Millisecond)
+}
 
 // Report is the whole run.
 type Report struct {

@@ -207,4 +207,3 @@ func checkWarnings(rep *check.Report) []jsonWarning {
 	}
 	return ws
 }
-
