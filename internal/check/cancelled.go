@@ -49,7 +49,7 @@ func (r *runner) observeCancel(ctx context.Context) *cancelObservation {
 		info, _ := r.s.Request(c.Ref()).Info()
 		if attempt == 1 || ctx.Err() != nil {
 			o.notCancelled = fmt.Sprintf("the call ended %s after %s, before it could be cancelled (twice)",
-				info.State, info.Elapsed(time.Now()).Round(time.Millisecond))
+				info.State, human(info.Elapsed(time.Now())))
 			return o
 		}
 	}
@@ -76,7 +76,7 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 	}
 	e := &res.Evidence
 	e.fact("called %s (request %s), cancelled it after %s, listened %s after the cancel",
-		r.tool.Name, o.info.ID, o.info.CancelSentAt.Sub(o.info.Started).Round(time.Millisecond), o.listened.Round(time.Millisecond))
+		r.tool.Name, o.info.ID, human(o.info.CancelSentAt.Sub(o.info.Started)), human(o.listened))
 	e.time("cancelAfter", o.info.CancelSentAt.Sub(o.info.Started))
 	e.time("listened", o.listened)
 	if id == 1 {
@@ -105,15 +105,15 @@ func gradeNoResponse(o *cancelObservation, res *Result) {
 	e.count("responses", len(after))
 	if len(after) == 0 {
 		res.Status = Pass
-		e.fact("no response within %s of the cancel", o.listened.Round(time.Millisecond))
+		e.fact("no response within %s of the cancel", human(o.listened))
 		return
 	}
 	res.Status = Warn
 	first := after[0]
 	e.time("responseAfterCancel", first.AfterCancel)
-	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel", first.Kind, first.AfterCancel.Round(time.Millisecond))
+	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel", first.Kind, human(first.AfterCancel))
 	for _, a := range after {
-		e.frame(fmt.Sprintf("%s %s after the cancel", a.Kind, a.AfterCancel.Round(time.Millisecond)), a.Data)
+		e.frame(fmt.Sprintf("%s %s after the cancel", a.Kind, human(a.AfterCancel)), a.Data)
 	}
 }
 
@@ -142,17 +142,17 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 		res.Rule, res.Status = ruleProgressStops, Fail
 		e.fact("%d progress notifications came after the server had answered the cancelled request", len(afterAnswer))
 		for _, p := range afterAnswer {
-			e.frame(fmt.Sprintf("progress %s after the cancel, after the answer", p.AfterCancel.Round(time.Millisecond)), p.Data)
+			e.frame(fmt.Sprintf("progress %s after the cancel, after the answer", human(p.AfterCancel)), p.Data)
 		}
 	case len(afterGrace) > 0:
 		res.Status = Warn
 		last := afterGrace[len(afterGrace)-1]
 		e.time("lastProgressAfterCancel", last.AfterCancel)
 		e.fact("%d progress notifications after the cancel, from %s to %s after it (%d before it): the work went on",
-			len(afterGrace), afterGrace[0].AfterCancel.Round(time.Millisecond), last.AfterCancel.Round(time.Millisecond), before)
-		e.frame(fmt.Sprintf("first progress %s after the cancel", afterGrace[0].AfterCancel.Round(time.Millisecond)), afterGrace[0].Data)
+			len(afterGrace), human(afterGrace[0].AfterCancel), human(last.AfterCancel), before)
+		e.frame(fmt.Sprintf("first progress %s after the cancel", human(afterGrace[0].AfterCancel)), afterGrace[0].Data)
 		if len(afterGrace) > 1 {
-			e.frame(fmt.Sprintf("last progress %s after the cancel", last.AfterCancel.Round(time.Millisecond)), last.Data)
+			e.frame(fmt.Sprintf("last progress %s after the cancel", human(last.AfterCancel)), last.Data)
 		}
 	default:
 		res.Status = Pass

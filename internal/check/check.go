@@ -164,3 +164,12 @@ func (r *Report) summarize() {
 		}
 	}
 }
+
+// human rounds d for reading: to a tenth of a millisecond below 10 ms,
+// else to the millisecond.
+func human(d time.Duration) time.Duration {
+	if d < 10*time.Millisecond {
+		return d.Round(100 * time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
+}

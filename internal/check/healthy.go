@@ -31,7 +31,7 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 		return
 	}
 	e.time("ping", rtt)
-	e.fact("ping answered in %s", rtt.Round(100*time.Microsecond))
+	e.fact("ping answered in %s", human(rtt))
 	if declaresTools(r.conn.Peer()) {
 		begin := time.Now()
 		lctx, cancel := context.WithTimeout(ctx, pingTimeout)
@@ -44,7 +44,7 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 			return
 		}
 		e.time("toolsList", time.Since(begin))
-		e.fact("tools/list answered in %s (%d tools)", time.Since(begin).Round(100*time.Microsecond), len(list.Tools))
+		e.fact("tools/list answered in %s (%d tools)", human(time.Since(begin)), len(list.Tools))
 	}
 	res.Status = Pass
 }

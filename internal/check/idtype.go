@@ -31,7 +31,7 @@ func (r *runner) wrongIDType(ctx context.Context, res *Result) {
 		return
 	}
 	e.fact("called %s (request %s), then sent a cancel for %s, a string, after %s", r.tool.Name, c.ID(), wrong,
-		sentAt.Sub(before.Started).Round(time.Millisecond))
+		human(sentAt.Sub(before.Started)))
 	t := time.NewTimer(r.opts.CallTimeout)
 	defer t.Stop()
 	select {
@@ -47,7 +47,7 @@ func (r *runner) wrongIDType(ctx context.Context, res *Result) {
 		res.Status = Pass
 		r.duration = info.Ended.Sub(info.Started)
 		e.time("completedIn", r.duration)
-		e.fact("request %s completed normally %s after the wrong-typed cancel", c.ID(), info.Ended.Sub(sentAt).Round(time.Millisecond))
+		e.fact("request %s completed normally %s after the wrong-typed cancel", c.ID(), human(info.Ended.Sub(sentAt)))
 	case session.Failed:
 		res.Status = Warn
 		why := info.Failure

@@ -113,8 +113,8 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	e.count("answersToCancelled", lateAnswers)
 	e.count("progressAfterCancel", lateProgress)
 	e.time("callLength", length)
-	e.fact("%d calls of %s at once; %d cancelled at random moments within %s (seed %d), %d of those only after their answer",
-		len(calls), r.tool.Name, cancels, (length * 6 / 5).Round(time.Millisecond), r.opts.Seed, refused)
+	e.fact("%d calls of %s at once; %d cancelled at random moments within %s (seed %d); %d more were to be cancelled but had been answered already",
+		len(calls), r.tool.Name, cancels, human(length*6/5), r.opts.Seed, refused)
 	e.fact("%d of %d uncancelled calls answered (%d with an error), %d unanswered", answered, answered+unanswered, errored, unanswered)
 	e.fact("%d cancelled calls answered anyway, %d progress notifications after their cancels", lateAnswers, lateProgress)
 	if sendErrs > 0 {
@@ -141,5 +141,5 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		res.Status = Pass
 	}
 	e.time("pingAfter", rtt)
-	e.fact("the connection lives: ping answered in %s", rtt.Round(100*time.Microsecond))
+	e.fact("the connection lives: ping answered in %s", human(rtt))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -33,8 +34,9 @@ const maxProbed = 3
 // durationNames are argument names taken for a duration in seconds.
 var durationNames = []string{"seconds", "duration", "durationseconds", "duration_seconds", "delay", "delayseconds", "sleep", "wait"}
 
-// slowWords in a tool's name or description suggest it takes a while.
-var slowWords = []string{"long", "slow", "sleep", "wait", "delay", "progress"}
+// slowWords in a tool's name or description suggest it takes a while;
+// whole words only ("along" is not "long").
+var slowWords = regexp.MustCompile(`(?i)\b(long|slow|sleeps?|wait|delay|progress)\b`)
 
 // pick chooses the tool to cancel: --tool, or the best of a short probe
 // of the tools that look slow. A --tool the server lacks, or arguments
@@ -115,12 +117,8 @@ func candidates(tools []mcp.Tool) []candidate {
 		if hasDuration(t) {
 			c.score += 3
 		}
-		text := strings.ToLower(t.Name + " " + t.Title + " " + t.Description)
-		for _, w := range slowWords {
-			if strings.Contains(text, w) {
-				c.score += 2
-				break
-			}
+		if slowWords.MatchString(strings.ReplaceAll(t.Name, "-", " ") + " " + t.Title + " " + t.Description) {
+			c.score += 2
 		}
 		out = append(out, c)
 	}
@@ -182,7 +180,7 @@ func (p probed) outcome() string {
 	case p.err != nil:
 		return "failed (" + p.err.Error() + ")"
 	case p.ended:
-		return fmt.Sprintf("answered in %s", p.took.Round(time.Millisecond))
+		return fmt.Sprintf("answered in %s", human(p.took))
 	}
 	return "was still working"
 }
@@ -292,11 +290,11 @@ func (r *runner) choose(got []probed, why string) {
 	}
 	switch {
 	case p.firstProgress > 0:
-		why += fmt.Sprintf("; it reports progress (first after %s)", p.firstProgress.Round(time.Millisecond))
+		why += fmt.Sprintf("; it reports progress (first after %s)", human(p.firstProgress))
 	case !p.ended:
 		why += fmt.Sprintf("; no progress, still working after %s", r.opts.ProbeWindow)
 	default:
-		why += fmt.Sprintf("; no progress, answers in %s", p.took.Round(time.Millisecond))
+		why += fmt.Sprintf("; no progress, answers in %s", human(p.took))
 	}
 	r.tool = &Tool{Name: p.tool.Name, Args: p.args, Progress: p.firstProgress > 0, Why: why}
 }
