@@ -53,16 +53,16 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 			}
 		}))
 	}
-	deadline := time.NewTimer(length*6/5 + r.opts.CallTimeout)
-	defer deadline.Stop()
+	wait, stop := context.WithTimeout(ctx, length*6/5+r.opts.CallTimeout)
+	defer stop()
 	for i, c := range calls {
 		if cancelled[i] {
 			continue
 		}
 		select {
 		case <-c.Done():
-		case <-deadline.C:
-		case <-ctx.Done():
+		case <-wait.Done():
+		case <-r.s.Done():
 		}
 	}
 	// The last cancels go out at 1.2 × length; then listen for answers.

@@ -164,9 +164,10 @@ func (r *runner) selected(id int) bool {
 	return !slices.Contains(r.opts.Skip, id)
 }
 
-// needsTool says whether a selected check cancels a tool call.
+// needsTool says whether a selected check cancels a tool call (check 3
+// looks at the server after one).
 func (r *runner) needsTool() bool {
-	for _, id := range []int{1, 2, 5, 6} {
+	for _, id := range []int{1, 2, 3, 5, 6} {
 		if r.selected(id) {
 			return true
 		}
