@@ -271,7 +271,8 @@ func (r *runner) choose(got []probed, why string) {
 			best = i
 		}
 	}
-	if best < 0 || (got[best].ended && got[best].firstProgress == 0 && got[best].took < cancelDelay*2) {
+	// A call that ends this quickly would end before the cancel.
+	if best < 0 || (got[best].ended && got[best].took < cancelDelay*2) {
 		return
 	}
 	p := got[best]
