@@ -13,6 +13,10 @@ import (
 // it has been seen to end.
 const defaultCallLength = 3 * time.Second
 
+// stillWorking: an unanswered call with progress this recent is taken
+// for slow rather than lost.
+const stillWorking = time.Second
+
 // underLoad is check 6: Load calls at once, half of them cancelled at a
 // random moment of their expected length. Every uncancelled call must be
 // answered and the connection must live; answers to cancelled ones are
@@ -70,7 +74,9 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	for _, t := range timers {
 		t.Stop()
 	}
-	var answered, errored, unanswered, cancels, lateAnswers, lateProgress int
+	// A call still reporting progress at the end was slow, not lost.
+	busySince := time.Now().Add(-stillWorking)
+	var answered, errored, unanswered, working, cancels, lateAnswers, lateProgress int
 	var firstUnanswered session.ID
 	for i, c := range calls {
 		info, _ := r.s.Request(c.Ref()).Info()
@@ -96,6 +102,10 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 			}
 			fallthrough
 		default:
+			if info.Progress != nil && info.Progress.At.After(busySince) {
+				working++
+				continue
+			}
 			if unanswered == 0 {
 				firstUnanswered = info.ID
 			}
@@ -110,12 +120,14 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	e.count("uncancelledAnswered", answered)
 	e.count("uncancelledErrors", errored)
 	e.count("uncancelledUnanswered", unanswered)
+	e.count("uncancelledStillWorking", working)
 	e.count("answersToCancelled", lateAnswers)
 	e.count("progressAfterCancel", lateProgress)
 	e.time("callLength", length)
 	e.fact("%d calls of %s at once; %d cancelled at random moments within %s (seed %d); %d more were to be cancelled but had been answered already",
 		len(calls), r.tool.Name, cancels, human(length*6/5), r.opts.Seed, refused)
-	e.fact("%d of %d uncancelled calls answered (%d with an error), %d unanswered", answered, answered+unanswered, errored, unanswered)
+	e.fact("%d of %d uncancelled calls answered (%d with an error), %d unanswered, %d still reporting progress",
+		answered, answered+unanswered+working, errored, unanswered, working)
 	e.fact("%d cancelled calls answered anyway, %d progress notifications after their cancels", lateAnswers, lateProgress)
 	if sendErrs > 0 {
 		e.fact("sending stopped after %d calls", len(calls))
@@ -134,6 +146,10 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		res.Status = Fail
 		e.fact("request %s and %d more uncancelled calls never got an answer", firstUnanswered, unanswered-1)
 		return
+	case working > 0:
+		res.Status = Warn
+		e.fact("%d uncancelled calls were still reporting progress %s after the cancels: too slow to tell; try a smaller --load",
+			working, r.opts.CallTimeout)
 	case errored > 0:
 		res.Status = Warn
 		e.fact("uncancelled calls answered with errors: were they taken for cancelled ones?")

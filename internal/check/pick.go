@@ -18,16 +18,6 @@ import (
 // whole run stays within about 30 s.
 const shortSeconds = 3
 
-// afterProgress is how long the probe goes on after a first progress.
-const afterProgress = 500 * time.Millisecond
-
-func minTime(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
-}
-
 // maxProbed bounds how many tools the probe calls.
 const maxProbed = 3
 
@@ -186,8 +176,8 @@ func (p probed) outcome() string {
 }
 
 // probe calls every candidate at once with a progress token and watches
-// them for ProbeWindow, or until one reports progress; then it cancels
-// those still running.
+// them for ProbeWindow, or until the pick is decided (see decided); then
+// it cancels those still running.
 func (r *runner) probe(ctx context.Context, cands []candidate) []probed {
 	out := make([]probed, len(cands))
 	calls := make([]*session.Call, len(cands))
@@ -200,11 +190,8 @@ func (r *runner) probe(ctx context.Context, cands []candidate) []probed {
 		}
 		out[i].err = err
 	}
-	// Once a tool reports progress, the probe watches a little longer:
-	// a tool that has finished by then (a flood of progress) is too quick
-	// to be cancelled mid-work.
 	deadline := begin.Add(r.opts.ProbeWindow)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
+	for time.Now().Before(deadline) && ctx.Err() == nil && !decided(out) {
 		time.Sleep(pollEvery)
 		running := 0
 		for i, c := range calls {
@@ -214,7 +201,6 @@ func (r *runner) probe(ctx context.Context, cands []candidate) []probed {
 			info, _ := r.s.Request(c.Ref()).Info()
 			if info.ProgressCount > 0 && out[i].firstProgress == 0 && len(info.ProgressHistory) > 0 {
 				out[i].firstProgress = info.ProgressHistory[0].At.Sub(info.Started)
-				deadline = minTime(deadline, time.Now().Add(afterProgress))
 			}
 			if info.State.Final() && !out[i].ended {
 				out[i].ended, out[i].took = true, info.Ended.Sub(info.Started)
@@ -235,6 +221,27 @@ func (r *runner) probe(ctx context.Context, cands []candidate) []probed {
 	return out
 }
 
+// decided says whether the probe can stop: a tool is reporting progress
+// while still working, and no tool ranked as high is still working
+// without having reported any (it might be the better pick).
+func decided(out []probed) bool {
+	for i, p := range out {
+		if p.firstProgress == 0 || p.ended || p.err != nil {
+			continue
+		}
+		rival := false
+		for j, q := range out {
+			if j != i && q.err == nil && !q.ended && q.firstProgress == 0 && q.score >= p.score {
+				rival = true
+			}
+		}
+		if !rival {
+			return true
+		}
+	}
+	return false
+}
+
 // callError is a finished call's error: an error response, a failure, or
 // a result that says isError.
 func callError(c *session.Call) error {
@@ -248,8 +255,9 @@ func callError(c *session.Call) error {
 	return nil
 }
 
-// choose keeps the best probed tool: the first to report progress while
-// still working, else the one still working at the end of the window,
+// choose keeps the best probed tool: one that reports progress and was
+// still working at the end of the probe (the highest ranked, then the
+// first to report), else the one still working at the end of the window,
 // else the slowest that answered without an error.
 func (r *runner) choose(got []probed, why string) {
 	best := -1
@@ -259,7 +267,10 @@ func (r *runner) choose(got []probed, why string) {
 		}
 		switch {
 		case p.firstProgress > 0 && !p.ended:
-			if best < 0 || got[best].firstProgress == 0 || p.firstProgress < got[best].firstProgress {
+			// A tool whose duration was set (score) lasts a known time;
+			// among equals, the first to report progress.
+			if best < 0 || got[best].firstProgress == 0 || got[best].ended || p.score > got[best].score ||
+				(p.score == got[best].score && p.firstProgress < got[best].firstProgress) {
 				best = i
 			}
 		case best >= 0 && got[best].firstProgress > 0:
