@@ -37,6 +37,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		timers   []*time.Timer
 		sendErrs int
 	)
+	begin := time.Now()
 	for i := range n {
 		c, err := r.call(ctx)
 		if err != nil {
@@ -70,7 +71,11 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		}
 	}
 	// The last cancels go out at 1.2 × length; then listen for answers.
-	r.sleep(ctx, time.Until(time.Now().Add(r.opts.Listen)))
+	lastCancel := begin.Add(length * 6 / 5)
+	if now := time.Now(); lastCancel.Before(now) {
+		lastCancel = now
+	}
+	r.sleep(ctx, time.Until(lastCancel.Add(r.opts.Listen)))
 	for _, t := range timers {
 		t.Stop()
 	}
