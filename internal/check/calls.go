@@ -106,6 +106,23 @@ func (r *runner) failDead(res *Result, after string) bool {
 	return true
 }
 
+// deathWait bounds the wait for the session to notice that a request
+// failed because the connection died.
+const deathWait = time.Second
+
+// failDeadAfterError is failDead after a request failed: the session
+// may learn of the connection's end (and the server's exit status) only
+// a moment after a write to it failed.
+func (r *runner) failDeadAfterError(res *Result, after string) bool {
+	t := time.NewTimer(deathWait)
+	defer t.Stop()
+	select {
+	case <-r.s.Done():
+	case <-t.C:
+	}
+	return r.failDead(res, after)
+}
+
 // pingFailed says why a ping got no answer, in words.
 func pingFailed(err error) string {
 	switch {

@@ -27,7 +27,7 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 	if err != nil {
 		res.Status = Fail
 		e.fact("%s", pingFailed(err))
-		r.failDead(res, "")
+		r.failDeadAfterError(res, "")
 		return
 	}
 	e.time("ping", rtt)
@@ -40,7 +40,7 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 		if err != nil {
 			res.Status = Fail
 			e.fact("tools/list got no answer: %v", err)
-			r.failDead(res, "")
+			r.failDeadAfterError(res, "")
 			return
 		}
 		e.time("toolsList", time.Since(begin))

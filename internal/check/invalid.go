@@ -26,13 +26,13 @@ func (r *runner) invalidCancels(ctx context.Context, res *Result) {
 	if err != nil {
 		res.Status = Fail
 		e.fact("could not send ping: %v", err)
-		r.failDead(res, "")
+		r.failDeadAfterError(res, "")
 		return
 	}
 	if _, _, err := finished.Result(); err != nil {
 		res.Status = Fail
 		e.fact("%s", pingFailed(err))
-		r.failDead(res, "")
+		r.failDeadAfterError(res, "")
 		return
 	}
 	cancels := []invalidCancel{
@@ -54,7 +54,7 @@ func (r *runner) invalidCancels(ctx context.Context, res *Result) {
 		if _, err := r.ping(ctx); err != nil {
 			res.Status = Fail
 			e.fact("after a cancel for %s: %s", c.what, pingFailed(err))
-			r.failDead(res, "after a cancel for "+c.what)
+			r.failDeadAfterError(res, "after a cancel for "+c.what)
 			return
 		}
 		strays, noise := r.watch.since(from)

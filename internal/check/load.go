@@ -145,7 +145,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	case err != nil:
 		res.Status = Fail
 		e.fact("after the load: %s", pingFailed(err))
-		r.failDead(res, "after the load")
+		r.failDeadAfterError(res, "after the load")
 		return
 	case unanswered > 0:
 		res.Status = Fail
