@@ -176,7 +176,8 @@ built-in demo server (mcpoke demo-server).
 	pf.BoolVar(&g.force, "force", false, "send requests the server did not declare a capability for "+
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")
 
-	root.AddCommand(newCallCommand(g), newToolsCommand(g), newPingCommand(g), newBenchCommand(g), newDiagramCommand(), newDemoServerCommand())
+	root.AddCommand(newCallCommand(g), newToolsCommand(g), newPingCommand(g), newBenchCommand(g), newCheckCommand(g),
+		newDiagramCommand(), newDemoServerCommand())
 	return root
 }
 

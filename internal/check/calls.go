@@ -1,0 +1,135 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// Bounds on the small waits of a run.
+const (
+	// pingTimeout bounds a ping that shows the server is alive and has
+	// read everything sent before it.
+	pingTimeout = 5 * time.Second
+	// pollEvery is how often a wait on the request table looks again.
+	pollEvery = 5 * time.Millisecond
+	// cancelDelay is when a call of a tool without progress is
+	// cancelled: long enough for its work to have started.
+	cancelDelay = 300 * time.Millisecond
+)
+
+// call starts the chosen tool.
+func (r *runner) call(ctx context.Context) (*session.Call, error) {
+	return r.s.Call(ctx, "tools/call", r.params, session.CallOptions{})
+}
+
+// underway waits until the call is surely being worked on: its first
+// progress when the tool reports progress, else cancelDelay. It reports
+// false when the call ended first.
+func (r *runner) underway(ctx context.Context, c *session.Call) bool {
+	deadline := time.Now().Add(cancelDelay)
+	if r.tool.Progress {
+		deadline = time.Now().Add(max(3*r.firstProgress, r.opts.ProbeWindow))
+	}
+	for time.Now().Before(deadline) {
+		select {
+		case <-c.Done():
+			return false
+		case <-ctx.Done():
+			return false
+		case <-time.After(pollEvery):
+		}
+		if r.tool.Progress {
+			if info, ok := r.s.Request(c.Ref()).Info(); ok && info.ProgressCount > 0 {
+				return true
+			}
+		}
+	}
+	select {
+	case <-c.Done():
+		return false
+	default:
+		return true
+	}
+}
+
+// sleep waits d, or less when ctx ends or the session does.
+func (r *runner) sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	case <-r.s.Done():
+	}
+}
+
+// ping is the barrier: its answer comes after everything the server sent
+// before it. It returns the round trip, or why there was none.
+func (r *runner) ping(ctx context.Context) (time.Duration, error) {
+	begin := time.Now()
+	c, err := r.s.Call(ctx, "ping", nil, session.CallOptions{Timeout: pingTimeout, NoProgressToken: true})
+	if err != nil {
+		return 0, err
+	}
+	_, _, err = c.Result()
+	r.watch.caughtUp(c.Seq(), time.Second)
+	return time.Since(begin), err
+}
+
+// dead says why the connection ended, or "" while it lives.
+func (r *runner) dead() string {
+	select {
+	case <-r.s.Done():
+	default:
+		return ""
+	}
+	why := "the connection ended"
+	if err := r.s.Err(); err != nil {
+		why += ": " + err.Error()
+	}
+	return why
+}
+
+// failDead grades res a failure of the MUST that the connection
+// survives, when it died.
+func (r *runner) failDead(res *Result, after string) bool {
+	why := r.dead()
+	if why == "" {
+		return false
+	}
+	res.Rule, res.Status = ruleGraceful, Fail
+	res.Evidence.fact("%s %s", why, after)
+	return true
+}
+
+// deathWait bounds the wait for the session to notice that a request
+// failed because the connection died.
+const deathWait = time.Second
+
+// failDeadAfterError is failDead after a request failed: the session
+// may learn of the connection's end (and the server's exit status) only
+// a moment after a write to it failed.
+func (r *runner) failDeadAfterError(res *Result, after string) bool {
+	t := time.NewTimer(deathWait)
+	defer t.Stop()
+	select {
+	case <-r.s.Done():
+	case <-t.C:
+	}
+	return r.failDead(res, after)
+}
+
+// pingFailed says why a ping got no answer, in words.
+func pingFailed(err error) string {
+	switch {
+	case errors.Is(err, session.ErrTimedOut):
+		return fmt.Sprintf("no answer to ping within %s", pingTimeout)
+	case errors.Is(err, session.ErrSessionClosed):
+		return "the connection had ended"
+	}
+	return "ping failed: " + err.Error()
+}

@@ -1,0 +1,161 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// cancelReason is the reason the checks' cancels give.
+const cancelReason = "mcpoke check: cancellation test"
+
+// cancelObservation is one call cancelled mid-work and watched for
+// Options.Listen after the cancel: checks 1 and 2 grade it.
+type cancelObservation struct {
+	// notCancelled says why no cancel was sent (the call ended first).
+	notCancelled string
+	info         session.RequestInfo
+	listened     time.Duration
+	died         string
+}
+
+// observeCancel cancels one call of the tool once it is underway and
+// listens; the result is shared by checks 1 and 2.
+func (r *runner) observeCancel(ctx context.Context) *cancelObservation {
+	if r.cancelObs != nil {
+		return r.cancelObs
+	}
+	o := &cancelObservation{}
+	r.cancelObs = o
+	for attempt := 0; ; attempt++ {
+		c, err := r.call(ctx)
+		if err != nil {
+			o.notCancelled = "tools/call could not be sent: " + err.Error()
+			return o
+		}
+		if r.underway(ctx, c) && r.s.Request(c.Ref()).Cancel(cancelReason) == nil {
+			info, _ := r.s.Request(c.Ref()).Info()
+			r.sleep(ctx, time.Until(info.LateFrom().Add(r.opts.Listen)))
+			o.listened = time.Since(info.LateFrom())
+			o.died = r.dead()
+			if o.died == "" {
+				_, _ = r.ping(ctx)
+			}
+			o.info, _ = r.s.Request(c.Ref()).Info()
+			return o
+		}
+		info, _ := r.s.Request(c.Ref()).Info()
+		if attempt == 1 || ctx.Err() != nil {
+			o.notCancelled = fmt.Sprintf("the call ended %s after %s, before it could be cancelled (twice)",
+				info.State, human(info.Elapsed(time.Now())))
+			return o
+		}
+	}
+}
+
+// lateOf splits the late frames: responses and errors, and progress.
+func lateOf(info session.RequestInfo) (answers, progress []session.LateFrame) {
+	for _, l := range info.Late {
+		if l.Kind == session.LateProgress {
+			progress = append(progress, l)
+		} else {
+			answers = append(answers, l)
+		}
+	}
+	return answers, progress
+}
+
+// cancelledCall grades check 1 (id 1) or 2 on the shared observation.
+func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
+	o := r.observeCancel(ctx)
+	if o.notCancelled != "" {
+		res.Status, res.Reason = Skip, o.notCancelled
+		return
+	}
+	e := &res.Evidence
+	e.fact("called %s (request %s), cancelled it after %s, listened %s after the cancel",
+		r.tool.Name, o.info.ID, human(o.info.CancelSentAt.Sub(o.info.Started)), human(o.listened))
+	e.time("cancelAfter", o.info.CancelSentAt.Sub(o.info.Started))
+	e.time("listened", o.listened)
+	if id == 1 {
+		gradeNoResponse(o, res)
+	} else {
+		r.gradeProgressStops(o, res)
+	}
+	if o.died != "" && res.Status != Fail {
+		res.Rule, res.Status = ruleGraceful, Fail
+		e.fact("%s while listening after the cancel", o.died)
+	}
+}
+
+// gradeNoResponse: check 1.
+func gradeNoResponse(o *cancelObservation, res *Result) {
+	e := &res.Evidence
+	answers, _ := lateOf(o.info)
+	var after []session.LateFrame
+	for _, a := range answers {
+		if a.AfterCancel == 0 {
+			e.fact("a %s crossed the cancel on the wire (sent before the server could have read it): not counted", a.Kind)
+			continue
+		}
+		after = append(after, a)
+	}
+	e.count("responses", len(after))
+	if len(after) == 0 {
+		res.Status = Pass
+		e.fact("no response within %s of the cancel", human(o.listened))
+		return
+	}
+	res.Status = Warn
+	first := after[0]
+	e.time("responseAfterCancel", first.AfterCancel)
+	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel", first.Kind, human(first.AfterCancel))
+	for _, a := range after {
+		e.frame(fmt.Sprintf("%s %s after the cancel", a.Kind, human(a.AfterCancel)), a.Data)
+	}
+}
+
+// gradeProgressStops: check 2.
+func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
+	e := &res.Evidence
+	answers, progress := lateOf(o.info)
+	before := o.info.ProgressCount
+	e.count("progressBefore", before)
+	e.count("progressAfter", o.info.LateCount-len(answers))
+	if before == 0 && len(progress) == 0 {
+		res.Status, res.Reason = Skip, "the tool sent no progress before the cancel, so there was none to stop"
+		return
+	}
+	var afterGrace, afterAnswer []session.LateFrame
+	for _, p := range progress {
+		if p.AfterCancel > r.opts.Grace {
+			afterGrace = append(afterGrace, p)
+		}
+		if len(answers) > 0 && p.At.After(answers[0].At) {
+			afterAnswer = append(afterAnswer, p)
+		}
+	}
+	switch {
+	case len(afterAnswer) > 0:
+		res.Rule, res.Status = ruleProgressStops, Fail
+		e.fact("%d progress notifications came after the server had answered the cancelled request", len(afterAnswer))
+		for _, p := range afterAnswer {
+			e.frame(fmt.Sprintf("progress %s after the cancel, after the answer", human(p.AfterCancel)), p.Data)
+		}
+	case len(afterGrace) > 0:
+		res.Status = Warn
+		last := afterGrace[len(afterGrace)-1]
+		e.time("lastProgressAfterCancel", last.AfterCancel)
+		e.fact("%d progress notifications after the cancel, from %s to %s after it (%d before it): the work went on",
+			len(afterGrace), human(afterGrace[0].AfterCancel), human(last.AfterCancel), before)
+		e.frame(fmt.Sprintf("first progress %s after the cancel", human(afterGrace[0].AfterCancel)), afterGrace[0].Data)
+		if len(afterGrace) > 1 {
+			e.frame(fmt.Sprintf("last progress %s after the cancel", human(last.AfterCancel)), last.Data)
+		}
+	default:
+		res.Status = Pass
+		e.fact("progress stopped: %d before the cancel, %d within %s of it (in flight), none after", before, len(progress), r.opts.Grace)
+	}
+}

@@ -1,0 +1,59 @@
+package check
+
+// The spec sentences the checks test, quoted from the specification
+// (../shared/spec/<version>/). Versions lists every version whose text
+// has the sentence.
+var (
+	allVersions  = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+	httpVersions = []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+
+	ruleNoResponse = Rule{Should, "Receivers of cancellation notifications SHOULD: … Not send a response for the cancelled request",
+		"cancellation.mdx, Behavior Requirements", allVersions}
+	ruleStopWork = Rule{Should, "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request",
+		"cancellation.mdx, Behavior Requirements", allVersions}
+	ruleProgressStops = Rule{Must, "Progress notifications MUST stop after completion",
+		"progress.mdx, Implementation Notes", allVersions}
+	ruleGraceful = Rule{Must, "Both parties MUST handle these race conditions gracefully",
+		"cancellation.mdx, Timing Considerations", allVersions}
+	ruleIgnoreInvalid = Rule{Should, "Invalid cancellation notifications SHOULD be ignored: Unknown request IDs, Already completed requests, Malformed notifications",
+		"cancellation.mdx, Error Handling", allVersions}
+	ruleTasksCancel = Rule{Must, "For task-augmented requests, the tasks/cancel request MUST be used instead of the notifications/cancelled notification",
+		"cancellation.mdx, Behavior Requirements; tasks.mdx", []string{"2025-11-25"}}
+	ruleHTTPCancel = Rule{Should, "Disconnection SHOULD NOT be interpreted as the client cancelling its request (2025); the server MUST treat a client disconnect as cancellation of that request (2026-07-28)",
+		"transports.mdx; 2026-07-28 cancellation.mdx, Transport-Specific Cancellation", httpVersions}
+	ruleSenderIgnores = Rule{Should, "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward",
+		"cancellation.mdx, Behavior Requirements", []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}}
+)
+
+// definition is a check before it runs.
+type definition struct {
+	id    int
+	title string
+	rule  Rule
+}
+
+// catalogue lists the checks in the order they run and are reported.
+var catalogue = []definition{
+	{1, "A cancelled call gets no response", ruleNoResponse},
+	{2, "Progress stops after the cancel", ruleStopWork},
+	{3, "The server is healthy after a cancel", ruleGraceful},
+	{4, "Invalid cancels are ignored (unknown id, finished request, malformed)", ruleIgnoreInvalid},
+	{5, "A cancel with the right id value but the wrong JSON type cancels nothing", ruleIgnoreInvalid},
+	{6, "Under load, calls cancelled at random moments", ruleGraceful},
+	{7, "tasks/cancel ends a running task cancelled and refuses a finished one", ruleTasksCancel},
+	{8, "Cancellation over HTTP (POSTed cancel, dropped or closed stream)", ruleHTTPCancel},
+	{9, "The server cancels its own requests correctly", ruleSenderIgnores},
+}
+
+// IDs are the ids of every check, for --only and --skip.
+func IDs() []int {
+	ids := make([]int, len(catalogue))
+	for i, d := range catalogue {
+		ids[i] = d.id
+	}
+	return ids
+}
+
+func (d definition) result() Result {
+	return Result{ID: d.id, Title: d.title, Rule: d.rule, Evidence: Evidence{Facts: []string{}}}
+}

@@ -1,0 +1,190 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// testOptions keep a run short: the test servers' calls last half a
+// second.
+func testOptions(only ...int) Options {
+	return Options{Only: only, Listen: 300 * time.Millisecond, Load: 30, CallTimeout: 3 * time.Second,
+		ProbeWindow: time.Second}
+}
+
+// connected initializes a client on the server end serve starts.
+func connected(t *testing.T, serve func(*transporttest.End)) *connect.Conn {
+	t.Helper()
+	a, b := transporttest.Pipe()
+	serve(b)
+	conn := connect.Attach(connect.Spec{Name: "test"}, a, connect.Options{Session: session.Config{SettleWindow: 2 * time.Second}})
+	t.Cleanup(func() { conn.Close(); b.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := conn.Initialize(ctx); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return conn
+}
+
+// run grades a misbehaving server.
+func run(t *testing.T, bad misbehaviour, opts Options) *Report {
+	t.Helper()
+	conn := connected(t, func(b *transporttest.End) { serveMisbehaving(b, bad) })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rep, err := Run(ctx, conn, opts)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return rep
+}
+
+// result returns check id of rep.
+func result(t *testing.T, rep *Report, id int) Result {
+	t.Helper()
+	for _, c := range rep.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	t.Fatalf("check %d not in the report: %+v", id, rep.Checks)
+	return Result{}
+}
+
+// expect asserts check id's status and level, and shows the evidence
+// when they are wrong.
+func expect(t *testing.T, rep *Report, id int, status Status, level Level) Result {
+	t.Helper()
+	c := result(t, rep, id)
+	if c.Status != status || c.Level != level {
+		js, _ := json.MarshalIndent(c, "", "  ")
+		t.Errorf("check %d is %s (%s); want %s (%s)\n%s", id, c.Status, c.Level, status, level, js)
+	}
+	return c
+}
+
+func TestAWellBehavedServerPasses(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{}, testOptions())
+	for _, id := range []int{1, 2, 3, 4, 5, 6} {
+		expect(t, rep, id, Pass, catalogue[id-1].rule.Level)
+	}
+	for _, id := range []int{7, 8, 9} {
+		if c := expect(t, rep, id, Skip, catalogue[id-1].rule.Level); c.Reason == "" {
+			t.Errorf("check %d skipped without a reason", id)
+		}
+	}
+	if rep.Tool == nil || rep.Tool.Name != "work" || !rep.Tool.Progress {
+		t.Errorf("tool = %+v; want work, picked for its progress", rep.Tool)
+	}
+	if rep.MustFailed() || rep.Summary != (Summary{Pass: 6, Skip: 3}) {
+		t.Errorf("summary %+v, MustFailed %v", rep.Summary, rep.MustFailed())
+	}
+}
+
+func TestDemoServerPassesEverythingItImplements(t *testing.T) {
+	t.Parallel()
+	conn := connected(t, func(b *transporttest.End) { demo.NewSession(b, nil) })
+	opts := testOptions()
+	opts.Tool, opts.Args = "sleep", json.RawMessage(`{"seconds":0.5,"steps":10}`)
+	rep, err := Run(context.Background(), conn, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int{1, 2, 3, 4, 5, 6} {
+		expect(t, rep, id, Pass, catalogue[id-1].rule.Level)
+	}
+}
+
+func TestCheck1WarnsWhenTheCancelledCallIsAnswered(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{answerCancelled: true}, testOptions(1))
+	c := expect(t, rep, 1, Warn, Should)
+	if c.Evidence.Counts["responses"] != 1 || len(c.Evidence.Frames) != 1 || !strings.Contains(c.Evidence.Frames[0].Frame, `"stopped"`) {
+		t.Errorf("evidence %+v; want the one late response and its frame", c.Evidence)
+	}
+	if rep.MustFailed() {
+		t.Error("a broken SHOULD failed the run")
+	}
+}
+
+func TestCheck2WarnsWhenProgressGoesOnAfterTheCancel(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{progressAfterCancel: true}, testOptions(1, 2))
+	expect(t, rep, 1, Pass, Should)
+	c := expect(t, rep, 2, Warn, Should)
+	if c.Evidence.Counts["progressAfter"] < 3 || c.Evidence.TimesMs["lastProgressAfterCancel"] < 100 {
+		t.Errorf("evidence %+v; want progress counted and timed after the cancel", c.Evidence)
+	}
+}
+
+func TestCheck2FailsWhenProgressComesAfterTheAnswer(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{answerCancelled: true, progressAfterCancel: true}, testOptions(2))
+	c := expect(t, rep, 2, Fail, Must)
+	if c.Sentence != ruleProgressStops.Sentence {
+		t.Errorf("sentence %q; want the progress spec's MUST", c.Sentence)
+	}
+	if !rep.MustFailed() {
+		t.Error("a broken MUST did not fail the run")
+	}
+}
+
+func TestCheck3FailsWhenTheServerDiesOnACancel(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{dieOnCancel: true}, testOptions(3))
+	c := expect(t, rep, 3, Fail, Must)
+	if !strings.Contains(strings.Join(c.Evidence.Facts, "\n"), "connection ended") {
+		t.Errorf("facts %q; want the connection's end", c.Evidence.Facts)
+	}
+}
+
+func TestCheck4WarnsWhenAnInvalidCancelIsAnswered(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{answerInvalidCancel: true}, testOptions(4))
+	c := expect(t, rep, 4, Warn, Should)
+	// Every invalid cancel names no call in flight: each is answered.
+	if c.Evidence.Counts["answered"] != 4 || len(c.Evidence.Frames) == 0 || !strings.Contains(c.Evidence.Frames[0].Frame, "unknown request") {
+		t.Errorf("evidence %+v; want the 4 error responses counted, with frames", c.Evidence)
+	}
+}
+
+func TestCheck5WarnsWhenAStringIDCancelsANumberedRequest(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{looseIDs: true}, testOptions(5))
+	c := expect(t, rep, 5, Warn, Should)
+	if !strings.Contains(strings.Join(c.Evidence.Facts, "\n"), "no answer") {
+		t.Errorf("facts %q; want the unanswered request", c.Evidence.Facts)
+	}
+}
+
+func TestCheck6FailsWhenACancelLosesOtherCalls(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{cancelAll: true}, testOptions(6))
+	c := expect(t, rep, 6, Fail, Must)
+	if c.Evidence.Counts["uncancelledUnanswered"] == 0 {
+		t.Errorf("evidence %+v; want unanswered uncancelled calls", c.Evidence)
+	}
+}
+
+func TestOnlyAndSkipSelectChecks(t *testing.T) {
+	t.Parallel()
+	opts := testOptions(3, 4, 8)
+	opts.Skip = []int{8}
+	rep := run(t, misbehaviour{}, opts)
+	if len(rep.Checks) != 2 || rep.Checks[0].ID != 3 || rep.Checks[1].ID != 4 {
+		t.Errorf("checks %+v; want 3 and 4 only", rep.Checks)
+	}
+	if _, err := Run(context.Background(), nil, Options{Only: []int{10}}); err == nil {
+		t.Error("check 10 accepted")
+	}
+}

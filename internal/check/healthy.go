@@ -1,0 +1,50 @@
+package check
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
+)
+
+// healthy is check 3: after a cancelled call the server still answers a
+// ping and a new request.
+func (r *runner) healthy(ctx context.Context, res *Result) {
+	e := &res.Evidence
+	if r.tool != nil {
+		if o := r.observeCancel(ctx); o.notCancelled == "" {
+			e.fact("after the cancel of request %s (%s)", o.info.ID, r.tool.Name)
+		} else {
+			e.fact("no call could be cancelled (%s); the connection alone is checked", o.notCancelled)
+		}
+	} else {
+		e.fact("no call to cancel (%s); the connection alone is checked", r.noTool)
+	}
+	if r.failDead(res, "after the cancel") {
+		return
+	}
+	rtt, err := r.ping(ctx)
+	if err != nil {
+		res.Status = Fail
+		e.fact("%s", pingFailed(err))
+		r.failDeadAfterError(res, "")
+		return
+	}
+	e.time("ping", rtt)
+	e.fact("ping answered in %s", human(rtt))
+	if declaresTools(r.conn.Peer()) {
+		begin := time.Now()
+		lctx, cancel := context.WithTimeout(ctx, pingTimeout)
+		list, err := mcp.ListTools(lctx, r.s, mcp.ListOptions{Timeout: pingTimeout})
+		cancel()
+		if err != nil {
+			res.Status = Fail
+			e.fact("tools/list got no answer: %v", err)
+			r.failDeadAfterError(res, "")
+			return
+		}
+		e.time("toolsList", time.Since(begin))
+		e.fact("tools/list answered in %s (%d tools)", human(time.Since(begin)), len(list.Tools))
+	}
+	res.Status = Pass
+}

@@ -1,0 +1,82 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// unknownID is a request id this run never uses.
+const unknownID = 987654321
+
+// invalidCancel is one cancel the server should ignore.
+type invalidCancel struct {
+	what   string
+	params any
+}
+
+// invalidCancels is check 4: cancels for an unknown id, for a finished
+// request and malformed ones get no answer and leave the connection up.
+func (r *runner) invalidCancels(ctx context.Context, res *Result) {
+	e := &res.Evidence
+	finished, err := r.s.Call(ctx, "ping", nil, session.CallOptions{Timeout: pingTimeout, NoProgressToken: true})
+	if err != nil {
+		res.Status = Fail
+		e.fact("could not send ping: %v", err)
+		r.failDeadAfterError(res, "")
+		return
+	}
+	if _, _, err := finished.Result(); err != nil {
+		res.Status = Fail
+		e.fact("%s", pingFailed(err))
+		r.failDeadAfterError(res, "")
+		return
+	}
+	cancels := []invalidCancel{
+		{"unknown id", map[string]any{"requestId": unknownID, "reason": cancelReason}},
+		{fmt.Sprintf("finished request %s (a ping)", finished.ID()), map[string]any{"requestId": finished.ID(), "reason": cancelReason}},
+		{"malformed: requestId is an object", json.RawMessage(`{"requestId":{"x":1}}`)},
+		{"malformed: no requestId", json.RawMessage(`{"reason":"mcpoke check: no requestId"}`)},
+	}
+	answered := 0
+	for _, c := range cancels {
+		from := time.Now()
+		if err := r.s.Notify("notifications/cancelled", c.params); err != nil {
+			e.fact("%s: could not be sent: %v", c.what, err)
+			break
+		}
+		if r.failDead(res, "after a cancel for "+c.what) {
+			return
+		}
+		if _, err := r.ping(ctx); err != nil {
+			res.Status = Fail
+			e.fact("after a cancel for %s: %s", c.what, pingFailed(err))
+			r.failDeadAfterError(res, "after a cancel for "+c.what)
+			return
+		}
+		strays, noise := r.watch.since(from)
+		for _, s := range strays {
+			answered++
+			e.frame(fmt.Sprintf("%s answering the cancel for %s", s.Kind, c.what), s.Data)
+		}
+		for _, n := range noise {
+			answered++
+			e.frame(fmt.Sprintf("malformed message after the cancel for %s (%s)", c.what, n.Why), n.Line)
+		}
+		if len(strays)+len(noise) == 0 {
+			e.fact("%s: ignored, and ping still answered", c.what)
+		} else {
+			e.fact("%s: answered with %d message(s) (JSON-RPC forbids answering a notification)", c.what, len(strays)+len(noise))
+		}
+	}
+	e.count("cancelsSent", len(cancels))
+	e.count("answered", answered)
+	if answered > 0 {
+		res.Status = Warn
+		return
+	}
+	res.Status = Pass
+}

@@ -1,0 +1,166 @@
+package check
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// defaultCallLength is taken for the tool's call length when no call of
+// it has been seen to end.
+const defaultCallLength = 3 * time.Second
+
+// stillWorking: an unanswered call with progress this recent is taken
+// for slow rather than lost.
+const stillWorking = time.Second
+
+// underLoad is check 6: Load calls at once, half of them cancelled at a
+// random moment of their expected length. Every uncancelled call must be
+// answered and the connection must live; answers to cancelled ones are
+// counted.
+func (r *runner) underLoad(ctx context.Context, res *Result) {
+	e := &res.Evidence
+	length := r.duration
+	if length <= 0 {
+		length = defaultCallLength
+	}
+	rng := rand.New(rand.NewPCG(uint64(r.opts.Seed), 15))
+	n := r.opts.Load
+	calls := make([]*session.Call, 0, n)
+	cancelled := make([]bool, n)
+	var (
+		mu       sync.Mutex
+		refused  int // cancels that came after the answer
+		timers   []*time.Timer
+		sendErrs int
+	)
+	begin := time.Now()
+	for i := range n {
+		c, err := r.call(ctx)
+		if err != nil {
+			sendErrs++
+			break
+		}
+		calls = append(calls, c)
+		if rng.IntN(2) == 0 {
+			continue
+		}
+		cancelled[i] = true
+		at := time.Duration(rng.Int64N(int64(length) * 6 / 5))
+		timers = append(timers, time.AfterFunc(at, func() {
+			if r.s.Request(c.Ref()).Cancel(cancelReason) != nil {
+				mu.Lock()
+				refused++
+				mu.Unlock()
+			}
+		}))
+	}
+	wait, stop := context.WithTimeout(ctx, length*6/5+r.opts.CallTimeout)
+	defer stop()
+	for i, c := range calls {
+		if cancelled[i] {
+			continue
+		}
+		select {
+		case <-c.Done():
+		case <-wait.Done():
+		case <-r.s.Done():
+		}
+	}
+	// The last cancels go out at 1.2 × length; then listen for answers.
+	lastCancel := begin.Add(length * 6 / 5)
+	if now := time.Now(); lastCancel.Before(now) {
+		lastCancel = now
+	}
+	r.sleep(ctx, time.Until(lastCancel.Add(r.opts.Listen)))
+	for _, t := range timers {
+		t.Stop()
+	}
+	// A call still reporting progress at the end was slow, not lost.
+	busySince := time.Now().Add(-stillWorking)
+	var answered, errored, unanswered, working, cancels, lateAnswers, lateProgress int
+	var firstUnanswered session.ID
+	for i, c := range calls {
+		info, _ := r.s.Request(c.Ref()).Info()
+		if cancelled[i] && !info.CancelSentAt.IsZero() {
+			cancels++
+			a, p := lateOf(info)
+			for _, l := range a {
+				if l.AfterCancel > 0 {
+					lateAnswers++
+				}
+			}
+			lateProgress += len(p)
+			continue
+		}
+		switch info.State {
+		case session.Completed:
+			answered++
+		case session.Failed:
+			if info.Error != nil {
+				answered++
+				errored++
+				continue
+			}
+			fallthrough
+		default:
+			if info.Progress != nil && info.Progress.At.After(busySince) {
+				working++
+				continue
+			}
+			if unanswered == 0 {
+				firstUnanswered = info.ID
+			}
+			unanswered++
+		}
+	}
+	mu.Lock()
+	e.count("calls", len(calls))
+	e.count("cancelled", cancels)
+	e.count("cancelAfterAnswer", refused)
+	mu.Unlock()
+	e.count("uncancelledAnswered", answered)
+	e.count("uncancelledErrors", errored)
+	e.count("uncancelledUnanswered", unanswered)
+	e.count("uncancelledStillWorking", working)
+	e.count("answersToCancelled", lateAnswers)
+	e.count("progressAfterCancel", lateProgress)
+	e.time("callLength", length)
+	e.fact("%d calls of %s at once; %d cancelled at random moments within %s (seed %d); %d more were to be cancelled but had been answered already",
+		len(calls), r.tool.Name, cancels, human(length*6/5), r.opts.Seed, refused)
+	e.fact("%d of %d uncancelled calls answered (%d with an error), %d unanswered, %d still reporting progress",
+		answered, answered+unanswered+working, errored, unanswered, working)
+	e.fact("%d cancelled calls answered anyway, %d progress notifications after their cancels", lateAnswers, lateProgress)
+	if sendErrs > 0 {
+		e.fact("sending stopped after %d calls", len(calls))
+	}
+	if r.failDead(res, "under load") {
+		return
+	}
+	rtt, err := r.ping(ctx)
+	switch {
+	case err != nil:
+		res.Status = Fail
+		e.fact("after the load: %s", pingFailed(err))
+		r.failDeadAfterError(res, "after the load")
+		return
+	case unanswered > 0:
+		res.Status = Fail
+		e.fact("request %s and %d more uncancelled calls never got an answer", firstUnanswered, unanswered-1)
+		return
+	case working > 0:
+		res.Status = Warn
+		e.fact("%d uncancelled calls were still reporting progress %s after the cancels: too slow to tell; try a smaller --load",
+			working, r.opts.CallTimeout)
+	case errored > 0:
+		res.Status = Warn
+		e.fact("uncancelled calls answered with errors: were they taken for cancelled ones?")
+	default:
+		res.Status = Pass
+	}
+	e.time("pingAfter", rtt)
+	e.fact("the connection lives: ping answered in %s", human(rtt))
+}

@@ -1,0 +1,193 @@
+package check
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/transporttest"
+)
+
+// misbehaviour is what a test server gets wrong about cancellation. The
+// zero value is a server that gets it right.
+type misbehaviour struct {
+	// answerCancelled answers a cancelled call at once (as go-sdk
+	// servers do): check 1.
+	answerCancelled bool
+	// progressAfterCancel goes on working and reporting progress after a
+	// cancel (as the reference server does): check 2.
+	progressAfterCancel bool
+	// dieOnCancel closes the connection when a cancel arrives: check 3.
+	dieOnCancel bool
+	// answerInvalidCancel answers a cancel it cannot use with an error
+	// response (id null): check 4.
+	answerInvalidCancel bool
+	// looseIDs keys its calls by the id's value, so "3" cancels 3:
+	// check 5.
+	looseIDs bool
+	// cancelAll stops every call in flight on any cancel, without an
+	// answer: check 6.
+	cancelAll bool
+}
+
+// workStep is how often the test server's tool reports progress.
+const workStep = 25 * time.Millisecond
+
+// workTool is the test server's one tool: it works for seconds (default
+// 0.5), reporting progress at every workStep.
+const workTool = `{"name":"work","description":"Works a while with progress.","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","default":0.5}}}}`
+
+// misbehavingServer is a raw JSON-RPC server on an in-memory pipe, with
+// no session under it, so that it can break any rule a test needs.
+type misbehavingServer struct {
+	conn *transporttest.End
+	bad  misbehaviour
+
+	mu    sync.Mutex
+	calls map[string]chan struct{} // by id key; closed on cancel
+}
+
+func serveMisbehaving(conn *transporttest.End, bad misbehaviour) *misbehavingServer {
+	m := &misbehavingServer{conn: conn, bad: bad, calls: map[string]chan struct{}{}}
+	go m.read()
+	return m
+}
+
+type rawMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+func (m *misbehavingServer) send(v any) {
+	b, _ := json.Marshal(v)
+	_ = m.conn.Send(b)
+}
+
+func (m *misbehavingServer) respond(id json.RawMessage, result any) {
+	m.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+func (m *misbehavingServer) read() {
+	for {
+		msg, err := m.conn.Recv()
+		if err != nil {
+			return
+		}
+		var r rawMessage
+		if json.Unmarshal(msg.Data, &r) != nil {
+			continue
+		}
+		switch r.Method {
+		case "initialize":
+			m.respond(r.ID, map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
+				"serverInfo": map[string]any{"name": "misbehaving", "version": "1"}})
+		case "tools/list":
+			m.respond(r.ID, map[string]any{"tools": []json.RawMessage{json.RawMessage(workTool)}})
+		case "ping":
+			m.respond(r.ID, map[string]any{})
+		case "tools/call":
+			m.startCall(r)
+		case "notifications/cancelled":
+			m.cancelled(r.Params)
+		}
+	}
+}
+
+// key is how the server files a call: by the id's JSON text, or with
+// looseIDs by its value whatever its type.
+func (m *misbehavingServer) key(id json.RawMessage) string {
+	if m.bad.looseIDs {
+		return strings.Trim(string(id), `"`)
+	}
+	return string(id)
+}
+
+func (m *misbehavingServer) startCall(r rawMessage) {
+	var p struct {
+		Arguments struct {
+			Seconds *float64 `json:"seconds"`
+		} `json:"arguments"`
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(r.Params, &p)
+	seconds := 0.5
+	if p.Arguments.Seconds != nil {
+		seconds = *p.Arguments.Seconds
+	}
+	cancel := make(chan struct{})
+	m.mu.Lock()
+	m.calls[m.key(r.ID)] = cancel
+	m.mu.Unlock()
+	go m.work(r.ID, p.Meta.ProgressToken, int(seconds*float64(time.Second)/float64(workStep)), cancel)
+}
+
+func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel chan struct{}) {
+	defer func() {
+		m.mu.Lock()
+		if m.calls[m.key(id)] == cancel {
+			delete(m.calls, m.key(id))
+		}
+		m.mu.Unlock()
+	}()
+	cancelled := false
+	tick := time.NewTicker(workStep)
+	defer tick.Stop()
+	for i := 1; i <= steps; i++ {
+		if !cancelled {
+			select {
+			case <-cancel:
+				cancelled = true
+				if m.bad.answerCancelled {
+					m.respond(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})
+				}
+				if !m.bad.progressAfterCancel {
+					return
+				}
+			case <-tick.C:
+			}
+		} else {
+			<-tick.C
+		}
+		if token != nil {
+			m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
+				"params": map[string]any{"progressToken": token, "progress": i, "total": steps}})
+		}
+	}
+	if !cancelled {
+		m.respond(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": "done in " + strconv.Itoa(steps) + " steps"}}})
+	}
+}
+
+func (m *misbehavingServer) cancelled(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if m.bad.dieOnCancel {
+		m.conn.Close()
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.bad.cancelAll {
+		for k, c := range m.calls {
+			close(c)
+			delete(m.calls, k)
+		}
+		return
+	}
+	c, ok := m.calls[m.key(p.RequestID)]
+	if !ok {
+		if m.bad.answerInvalidCancel {
+			m.send(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32602, "message": "unknown request"}})
+		}
+		return
+	}
+	close(c)
+	delete(m.calls, m.key(p.RequestID))
+}

@@ -1,0 +1,107 @@
+package check
+
+import (
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// watcher keeps what the session's events say about the connection as a
+// whole: responses for no request (such as an answer to a
+// notification), lines that are not JSON-RPC, and requests the server
+// sent us. Per-request traffic (progress, late frames) is read from the
+// request table instead.
+type watcher struct {
+	sub  *session.Subscription
+	done chan struct{}
+
+	mu       sync.Mutex
+	strays   []session.StrayArrived // responses and errors only
+	noise    []session.NoiseArrived
+	incoming int
+	// ended holds the requests whose final state the watcher has seen:
+	// a barrier ping's end tells that every event before it was read.
+	ended map[uint64]bool
+}
+
+func newWatcher(s *session.Session) *watcher {
+	w := &watcher{sub: s.Subscribe(), done: make(chan struct{}), ended: map[uint64]bool{}}
+	go w.read()
+	return w
+}
+
+func (w *watcher) read() {
+	defer close(w.done)
+	for e := range w.sub.C {
+		w.mu.Lock()
+		switch e := e.(type) {
+		case session.StrayArrived:
+			if e.Kind != session.LateProgress {
+				w.strays = append(w.strays, e)
+			}
+		case session.NoiseArrived:
+			w.noise = append(w.noise, e)
+		case session.StateChanged:
+			if e.To.Final() {
+				w.ended[e.Ref.Seq] = true
+			}
+		case session.RequestStarted:
+			if e.Info.Incoming {
+				w.incoming++
+			}
+		}
+		w.mu.Unlock()
+	}
+}
+
+func (w *watcher) close() {
+	w.sub.Close()
+	<-w.done
+}
+
+// since returns the stray responses and the noise that arrived at or
+// after t.
+func (w *watcher) since(t time.Time) ([]session.StrayArrived, []session.NoiseArrived) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var strays []session.StrayArrived
+	for _, s := range w.strays {
+		if !s.At.Before(t) {
+			strays = append(strays, s)
+		}
+	}
+	var noise []session.NoiseArrived
+	for _, n := range w.noise {
+		if !n.At.Before(t) {
+			noise = append(noise, n)
+		}
+	}
+	return strays, noise
+}
+
+// incomingRequests is how many requests the server sent us so far.
+func (w *watcher) incomingRequests() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.incoming
+}
+
+// caughtUp waits until the watcher has read the end of request seq, and
+// so every event before it, or until the deadline.
+func (w *watcher) caughtUp(seq uint64, within time.Duration) {
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		w.mu.Lock()
+		seen := w.ended[seq]
+		w.mu.Unlock()
+		if seen {
+			return
+		}
+		select {
+		case <-w.done:
+			return
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/internal/check"
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// checkFlags are the check command's flags.
+type checkFlags struct {
+	tool       string
+	args       string
+	only, skip string
+	listen     time.Duration
+	load       int
+	seed       int64
+	json       bool
+	markdown   bool
+	junit      string
+	transcript string
+	protocol   string
+}
+
+func newCheckCommand(g *globalFlags) *cobra.Command {
+	f := &checkFlags{}
+	cmd := &cobra.Command{
+		Use:   "check [flags] [-- CMD ARGS...]",
+		Short: "Grade how a server handles cancellation, with a report to file or to gate CI",
+		Long: `Grade a server's cancellation behaviour. Each check names the spec sentence it tests
+(MUST, SHOULD or MAY, and the protocol versions that have it) and gives the evidence:
+times, frames and counts.
+
+  1  a cancelled call gets no response                          SHOULD
+  2  progress stops after the cancel                            SHOULD (MUST after an answer)
+  3  the server is healthy afterwards: ping and tools/list      MUST
+  4  cancels for an unknown id, a finished request, malformed   SHOULD be ignored
+  5  a cancel for "N" (string) does not cancel request N        SHOULD be ignored
+  6  under load: calls cancelled at random moments (--load)     MUST answer the others
+  7  tasks/cancel, 8 HTTP cancellation, 9 the server's own cancels: skipped for now
+
+It picks the tool to cancel itself (one that reports progress, else the slowest of a
+short probe of the tools that look slow, with any duration argument set to 3 seconds),
+or takes --tool NAME --args JSON. A SHOULD broken is a warning; only a MUST broken fails.
+
+Exit codes:
+  0  no MUST failed
+  1  a MUST failed
+  2  bad usage, or the server could not be started`,
+		Example: `  # The built-in demo server
+  mcpoke check
+
+  # The reference server, as JSON, with a JUnit file for CI
+  mcpoke check --json --junit check.xml -- npx -y @modelcontextprotocol/server-everything
+
+  # Only checks 1 and 2, on a tool of your choice, as Markdown for a bug report
+  mcpoke check --only 1,2 --tool slow --args '{"seconds":5}' --markdown -- ./my-server`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if n := toolArgCount(cmd, args); n > 0 {
+				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke check -- node server.js", quote(args[0]))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			spec, err := resolveSpec(g, dashArgs(cmd, args))
+			if err != nil {
+				return err
+			}
+			return runCheck(cmd.Context(), cmd.OutOrStdout(), g, spec, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.tool, "tool", "", "the tool to call and cancel (default: picked by a short probe)")
+	fl.StringVar(&f.args, "args", "", "its arguments as a JSON OBJECT (default: built from its inputSchema)")
+	fl.StringVar(&f.only, "only", "", "run only these checks: a comma-separated LIST of numbers")
+	fl.StringVar(&f.skip, "skip", "", "leave out these checks: a comma-separated LIST of numbers")
+	fl.DurationVar(&f.listen, "listen", check.DefaultListen, "how long to watch for a response or progress after a cancel")
+	fl.IntVar(&f.load, "load", check.DefaultLoad, "how many calls check 6 makes, half of them cancelled at random moments")
+	fl.Int64Var(&f.seed, "seed", 1, "seed of check 6's random cancel moments")
+	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
+	fl.BoolVar(&f.markdown, "markdown", false, "print the report as Markdown, to paste into an issue tracker")
+	fl.StringVar(&f.junit, "junit", "", "also write the report as JUnit XML to FILE, for CI")
+	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the whole run to FILE")
+	protocolFlag(fl, &f.protocol)
+	return cmd
+}
+
+// checkOptions turns the flags into the run's options, or a usage error.
+func (f *checkFlags) checkOptions() (check.Options, error) {
+	opts := check.Options{Tool: f.tool, Listen: f.listen, Load: f.load, Seed: f.seed}
+	switch {
+	case f.json && f.markdown:
+		return opts, usageError("--json and --markdown are two formats of the same report: choose one")
+	case f.listen <= 0:
+		return opts, usageError("--listen must be a positive duration, like 2s")
+	case f.load <= 0:
+		return opts, usageError("--load must be at least 1")
+	case f.args != "" && f.tool == "":
+		return opts, usageError("--args goes with --tool")
+	}
+	if f.args != "" {
+		args, err := parseArgs(f.args)
+		if err != nil {
+			return opts, err
+		}
+		opts.Args = args
+	}
+	var err error
+	if opts.Only, err = checkIDs("only", f.only); err != nil {
+		return opts, err
+	}
+	if opts.Skip, err = checkIDs("skip", f.skip); err != nil {
+		return opts, err
+	}
+	return opts, nil
+}
+
+// checkIDs reads a comma-separated list of check numbers.
+func checkIDs(flag, list string) ([]int, error) {
+	var ids []int
+	for _, part := range strings.Split(list, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		id, err := strconv.Atoi(part)
+		if err != nil || id < 1 || id > len(check.IDs()) {
+			return nil, usageError("--%s: %s is not a check; the checks are 1 to %d", flag, quote(part), len(check.IDs()))
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// runCheck connects, runs the checks and writes the report.
+func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connect.Spec, f *checkFlags) error {
+	opts, err := f.checkOptions()
+	if err != nil {
+		return err
+	}
+	var junit io.WriteCloser
+	if f.junit != "" {
+		file, err := openOutput("junit", f.junit)
+		if err != nil {
+			return err
+		}
+		junit = file
+		defer junit.Close()
+	}
+	// The settle window outlasts --listen, so that what comes after a
+	// cancel is always kept as that request's late traffic.
+	srv, err := openServer(ctx, g, spec, serverOptions{protocol: f.protocol, transcript: f.transcript,
+		session: session.Config{SettleWindow: f.listen + time.Second}})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	rep, err := check.Run(ctx, srv, opts)
+	if err != nil {
+		if errors.Is(err, check.ErrUsage) {
+			return usageError("%s", strings.TrimPrefix(err.Error(), check.ErrUsage.Error()+": "))
+		}
+		return err
+	}
+	srv.Close()
+	if junit != nil {
+		if err := check.WriteJUnit(junit, rep); err != nil {
+			return err
+		}
+	}
+	switch {
+	case f.json:
+		err = writeJSON(stdout, rep, checkWarnings(rep))
+	case f.markdown:
+		err = check.WriteMarkdown(stdout, rep)
+	default:
+		err = check.WriteText(stdout, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if rep.MustFailed() {
+		return quietExit(ExitFailed)
+	}
+	return nil
+}
+
+// checkWarnings flags the report's text that was not valid UTF-8.
+func checkWarnings(rep *check.Report) []jsonWarning {
+	ws := flagInvalidText(nil, "/server/name", rep.Server.Name)
+	ws = flagInvalidText(ws, "/server/version", rep.Server.Version)
+	for i, c := range rep.Checks {
+		p := "/checks/" + strconv.Itoa(i) + "/evidence/"
+		for j, fact := range c.Evidence.Facts {
+			ws = flagInvalidText(ws, p+"facts/"+strconv.Itoa(j), fact)
+		}
+		for j, fr := range c.Evidence.Frames {
+			ws = flagInvalidText(ws, p+"frames/"+strconv.Itoa(j)+"/frame", fr.Frame)
+		}
+	}
+	return ws
+}
