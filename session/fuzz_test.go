@@ -42,7 +42,7 @@ func FuzzHandleFrame(f *testing.F) {
 		s := New(a, Config{Clock: clock, Handlers: map[string]Handler{
 			"tools/call": func(ctx context.Context, in *Incoming) (any, error) { <-ctx.Done(); return nil, ctx.Err() },
 		}})
-		defer s.Close()
+		defer closeWithin(t, s)
 		var calls []*Call
 		for range 4 {
 			c, err := s.Call(context.Background(), "tools/call", nil, CallOptions{Timeout: time.Second})

@@ -64,7 +64,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		if h.hold != nil {
 			h.hold.let()
 		}
-		h.s.Close()
+		closeWithin(t, h.s)
 		h.peer.Close()
 	})
 	return h
@@ -242,6 +242,19 @@ func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
 	case <-time.After(hangGuard):
 		t.Fatalf("%s did not happen within %v", what, hangGuard)
 	}
+}
+
+// closeWithin closes s and fails the test if Close has not returned
+// within hangGuard: a handler deaf to its context, or a reader that never
+// ends, would otherwise hang until go test's own timeout.
+func closeWithin(t *testing.T, s *Session) {
+	t.Helper()
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		s.Close()
+	}()
+	waitClosed(t, closed, "Session.Close returning (reader ended, handlers' contexts cancelled)")
 }
 
 // waitUntil polls cond, for state another goroutine changes without an

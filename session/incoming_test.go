@@ -44,7 +44,7 @@ func newServerHarness(t *testing.T, handlers map[string]Handler) *serverHarness 
 	tap.Observe(h.wire.observe)
 	h.s = New(tap, Config{Handlers: handlers, Clock: h.clock, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	h.events = collect(h.s.Subscribe())
-	t.Cleanup(func() { h.s.Close(); h.peer.Close() })
+	t.Cleanup(func() { closeWithin(t, h.s); h.peer.Close() })
 	return &serverHarness{harness: h, logs: logs}
 }
 
@@ -85,7 +85,7 @@ func TestIncomingCancelStopsHandlerAndSuppressesResponse(t *testing.T) {
 		sc, ok := e.(StateChanged)
 		return ok && sc.Ref.Incoming && sc.To == Cancelled && sc.Reason == "user"
 	})
-	h.s.Close()
+	closeWithin(t, h.s)
 	for _, f := range h.wire.out[1:] {
 		t.Errorf("response sent after cancel: %s", f)
 	}
@@ -95,6 +95,33 @@ func TestIncomingCancelStopsHandlerAndSuppressesResponse(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, logs)
 		}
 	}
+}
+
+// Close cancels the context of every incoming handler still running and
+// waits for it: a handler blocked on its context ends, and Close returns.
+func TestSessionCloseCancelsHandlers(t *testing.T) {
+	started, stopped := make(chan struct{}), make(chan struct{})
+	h := newServerHarness(t, map[string]Handler{
+		"tools/call": func(ctx context.Context, _ *Incoming) (any, error) {
+			close(started)
+			<-ctx.Done()
+			close(stopped)
+			return nil, ctx.Err()
+		},
+	})
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block"}}`)
+	waitClosed(t, started, "the handler starting")
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		h.s.Close()
+	}()
+	waitClosed(t, stopped, "the handler's context ending on Close")
+	waitClosed(t, closed, "Close returning once its handler ended")
+	h.events.waitFor(t, "the peer's request cancelled by Close", func(e Event) bool {
+		sc, ok := e.(StateChanged)
+		return ok && sc.Ref.Incoming && sc.To == Cancelled && sc.Reason == "session closed"
+	})
 }
 
 func TestIncomingIgnoreCancellationAnswersAnyway(t *testing.T) {

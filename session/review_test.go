@@ -70,7 +70,7 @@ func TestCancelDuringFailedWriteEndsCancelled(t *testing.T) {
 	defer b.Close()
 	fc := &failingConn{Conn: a, entered: make(chan struct{}), release: make(chan struct{})}
 	s := New(fc, Config{Clock: clocktest.New()})
-	defer s.Close()
+	defer closeWithin(t, s)
 	type result struct {
 		c   *Call
 		err error

@@ -19,8 +19,8 @@ func TestSmokeRoundTripAndCancel(t *testing.T) {
 		},
 	}})
 	cli := New(a, Config{SettleWindow: 10 * time.Millisecond})
-	defer srv.Close()
-	defer cli.Close()
+	defer closeWithin(t, srv)
+	defer closeWithin(t, cli)
 	res, err := cli.Do(context.Background(), "echo", map[string]int{"x": 1}, CallOptions{})
 	if err != nil {
 		t.Fatal(err)
