@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -93,6 +94,33 @@ func (h *harness) readFrame() wireMessage {
 		h.t.Fatalf("the client wrote no frame within %v", hangGuard)
 	}
 	return wireMessage{}
+}
+
+// initialize runs the client's handshake, with result as the peer's
+// answer. Initialize runs in a goroutine and the peer's side here, so that
+// readFrame fails the test only from the test's own goroutine.
+func (h *harness) initialize(opts InitializeOptions, result string) (PeerInfo, error) {
+	h.t.Helper()
+	type res struct {
+		peer PeerInfo
+		err  error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		peer, err := h.s.Initialize(context.Background(), opts)
+		ch <- res{peer, err}
+	}()
+	if m := h.readFrame(); m.Method != "initialize" {
+		h.t.Fatalf("first frame %q, want initialize", m.Method)
+	}
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":%s}`, result)
+	select {
+	case r := <-ch:
+		return r.peer, r.err
+	case <-time.After(hangGuard):
+		h.t.Fatalf("Initialize did not return within %v of its answer", hangGuard)
+	}
+	return PeerInfo{}, nil
 }
 
 func (h *harness) peerSend(format string, args ...any) {

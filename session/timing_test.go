@@ -105,14 +105,8 @@ func TestResponseBeforeCancel(t *testing.T) {
 
 func TestCancelRefusals(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	go func() {
-		m := h.readFrame()
-		if m.Method != "initialize" {
-			t.Errorf("first frame %q", m.Method)
-		}
-		h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"fake","version":"1"},"capabilities":{}}}`)
-	}()
-	peer, err := h.s.Initialize(context.Background(), InitializeOptions{ClientInfo: Implementation{Name: "mcpoke", Version: "test"}})
+	peer, err := h.initialize(InitializeOptions{ClientInfo: Implementation{Name: "mcpoke", Version: "test"}},
+		`{"protocolVersion":"2025-06-18","serverInfo":{"name":"fake","version":"1"},"capabilities":{}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,11 +147,7 @@ func TestCancelRefusals(t *testing.T) {
 
 func TestUnsupportedProtocolVersion(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	go func() {
-		h.readFrame()
-		h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","serverInfo":{"name":"old","version":"1"},"capabilities":{}}}`)
-	}()
-	_, err := h.s.Initialize(context.Background(), InitializeOptions{})
+	_, err := h.initialize(InitializeOptions{}, `{"protocolVersion":"1999-01-01","serverInfo":{"name":"old","version":"1"},"capabilities":{}}`)
 	var uv *UnsupportedVersionError
 	if !errors.As(err, &uv) || uv.Version != "1999-01-01" {
 		t.Fatalf("err = %v", err)
