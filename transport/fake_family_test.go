@@ -28,6 +28,7 @@ const (
 
 func init() {
 	fakeModes["termfamily"] = fakeTermFamily
+	fakeModes["termgroup"] = fakeTermGroup
 	fakeModes["termchild"] = fakeTermChild
 	fakeModes["doublefork"] = fakeDoubleFork
 	fakeModes["closeout"] = fakeCloseOut
@@ -81,15 +82,37 @@ func fakeTermFamily() {
 	}
 	fmt.Printf("{\"pids\":[%d,%d]}\n", child, detached)
 	<-sig
+	waitMarks("child", "detached")
+	os.Exit(0)
+}
+
+// fakeTermGroup is a server with one child in its process group. It
+// reports the child's pid, then ignores stdin EOF; at SIGTERM it waits for
+// the child to have marked its own SIGTERM and exits.
+func fakeTermGroup() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	fmt.Printf("{\"pid\":%d}\n", startTermChild("child", false, false))
+	<-sig
+	waitMarks("child")
+	os.Exit(0)
+}
+
+// waitMarks waits until each role has left its marker, or 10 seconds:
+// the test's SIGKILL ends a wait that is in vain.
+func waitMarks(roles ...string) {
 	marks := os.Getenv(fakeMarksEnv)
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		_, err1 := os.Stat(filepath.Join(marks, "child"))
-		_, err2 := os.Stat(filepath.Join(marks, "detached"))
-		if err1 == nil && err2 == nil {
-			break
+		missing := 0
+		for _, role := range roles {
+			if _, err := os.Stat(filepath.Join(marks, role)); err != nil {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return
 		}
 	}
-	os.Exit(0)
 }
 
 // fakeDoubleFork starts a detached termchild, prints its pid and exits,
