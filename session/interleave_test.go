@@ -114,7 +114,12 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 			}
 		}()
 	}
-	wg.Wait()
+	workersDone := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(workersDone)
+	}()
+	waitClosed(t, workersDone, fmt.Sprintf("seed %d: every worker finishing its calls and cancels", seed))
 	// Let every timeout and settle window run out, then have the peer
 	// answer everything still open, late or not.
 	clock.Advance(time.Minute)

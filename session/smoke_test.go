@@ -21,7 +21,10 @@ func TestSmokeRoundTripAndCancel(t *testing.T) {
 	cli := New(a, Config{SettleWindow: 10 * time.Millisecond})
 	defer closeWithin(t, srv)
 	defer closeWithin(t, cli)
-	res, err := cli.Do(context.Background(), "echo", map[string]int{"x": 1}, CallOptions{})
+	// The deadline only turns a hang into a failure (context deadline exceeded).
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	res, err := cli.Do(ctx, "echo", map[string]int{"x": 1}, CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
