@@ -59,6 +59,15 @@ func TestIncomingPingAndUnknownMethod(t *testing.T) {
 	if string(m.ID) != `7` || !contains(string(m.Error), `-32601`) {
 		t.Fatalf("unknown method answer id=%s error=%s", m.ID, m.Error)
 	}
+	// Each answered request of the peer ends, in the table too.
+	h.events.waitFor(t, "the ping completed", func(e Event) bool {
+		sc, ok := e.(StateChanged)
+		return ok && sc.Ref.Incoming && sc.Ref.ID == StringID("p1") && sc.To == Completed
+	})
+	h.events.waitFor(t, "the unknown method failed", func(e Event) bool {
+		sc, ok := e.(StateChanged)
+		return ok && sc.Ref.Incoming && sc.Ref.ID == IntID(7) && sc.To == Failed
+	})
 }
 
 func TestIncomingCancelStopsHandlerAndSuppressesResponse(t *testing.T) {
@@ -122,6 +131,34 @@ func TestSessionCloseCancelsHandlers(t *testing.T) {
 		sc, ok := e.(StateChanged)
 		return ok && sc.Ref.Incoming && sc.To == Cancelled && sc.Reason == "session closed"
 	})
+}
+
+// Progress from a handler carries exactly what it knows: no total when the
+// total is unknown (0 or less), fractions as they are.
+func TestIncomingProgressFrames(t *testing.T) {
+	h := newServerHarness(t, map[string]Handler{
+		"tools/call": func(ctx context.Context, in *Incoming) (any, error) {
+			for _, p := range [][2]float64{{1, 0}, {2, -1}, {2.5, 10}} {
+				if err := in.NotifyProgress(p[0], p[1], ""); err != nil {
+					return nil, err
+				}
+			}
+			return map[string]bool{"ok": true}, nil
+		},
+	})
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":7}}}`)
+	for _, want := range []string{
+		`{"progressToken":7,"progress":1}`,
+		`{"progressToken":7,"progress":2}`,
+		`{"progressToken":7,"progress":2.5,"total":10}`,
+	} {
+		if m := h.readFrame(); m.Method != "notifications/progress" || string(m.Params) != want {
+			t.Fatalf("progress %s %s, want %s", m.Method, m.Params, want)
+		}
+	}
+	if m := h.readFrame(); string(m.Result) != `{"ok":true}` {
+		t.Fatalf("answer %+v", m)
+	}
 }
 
 func TestIncomingIgnoreCancellationAnswersAnyway(t *testing.T) {

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -104,5 +105,27 @@ func TestErrorResponseMarksFailed(t *testing.T) {
 	})
 	if info, _ := h.s.Request(c.Ref()).Info(); info.Error == nil || info.Error.Code != -32602 || info.Result != nil {
 		t.Errorf("info: Error %+v Result %s", info.Error, info.Result)
+	}
+}
+
+// Late traffic is counted without bound but kept only up to maxLateFrames
+// frames, the first ones.
+func TestLateFramesAreBounded(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	h.s.Request(c.Ref()).Cancel("user")
+	h.readFrame()
+	const n = maxLateFrames + 1
+	for i := 1; i <= n; i++ {
+		h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":%d}}`, i)
+	}
+	h.events.waitFor(t, "the last late progress", func(e Event) bool {
+		l, ok := e.(LateArrived)
+		return ok && contains(string(l.Late.Data), fmt.Sprintf(`"progress":%d}`, n))
+	})
+	info, _ := h.s.Request(c.Ref()).Info()
+	if info.LateCount != n || len(info.Late) != maxLateFrames {
+		t.Fatalf("after %d late frames: count %d, kept %d; want %d, %d", n, info.LateCount, len(info.Late), n, maxLateFrames)
 	}
 }
