@@ -77,7 +77,7 @@ func TestCancelAllWithoutHandshake(t *testing.T) {
 // cancels the oldest request and the newest.
 func TestCancelAllAfterHandshakeTrimmed(t *testing.T) {
 	h := newHarness(t, harnessOpts{maxFinished: 2})
-	if _, err := h.initialize(InitializeOptions{}, `{"protocolVersion":"2025-11-25","serverInfo":{"name":"p","version":"1"},"capabilities":{}}`); err != nil {
+	if _, _, err := h.initialize(InitializeOptions{}, `{"protocolVersion":"2025-11-25","serverInfo":{"name":"p","version":"1"},"capabilities":{}}`); err != nil {
 		t.Fatal(err)
 	}
 	h.readFrame() // notifications/initialized

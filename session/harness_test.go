@@ -28,6 +28,8 @@ type harness struct {
 }
 
 type harnessOpts struct {
+	// settle is Config.SettleWindow: 0 leaves New's default (1s) in
+	// force, which the timing tests rely on.
 	settle      time.Duration
 	gated       bool
 	maxFinished int
@@ -52,9 +54,6 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 	if o.holdSend > 0 {
 		h.hold = newHoldConn(tap, o.holdSend)
 		conn = h.hold
-	}
-	if o.settle == 0 {
-		o.settle = time.Second
 	}
 	h.s = New(conn, Config{Clock: h.clock, SettleWindow: o.settle, MaxFinished: o.maxFinished})
 	h.events = collect(h.s.Subscribe())
@@ -97,9 +96,10 @@ func (h *harness) readFrame() wireMessage {
 }
 
 // initialize runs the client's handshake, with result as the peer's
-// answer. Initialize runs in a goroutine and the peer's side here, so that
+// answer, and returns the initialize request the client wrote too.
+// Initialize runs in a goroutine and the peer's side here, so that
 // readFrame fails the test only from the test's own goroutine.
-func (h *harness) initialize(opts InitializeOptions, result string) (PeerInfo, error) {
+func (h *harness) initialize(opts InitializeOptions, result string) (PeerInfo, wireMessage, error) {
 	h.t.Helper()
 	type res struct {
 		peer PeerInfo
@@ -110,17 +110,18 @@ func (h *harness) initialize(opts InitializeOptions, result string) (PeerInfo, e
 		peer, err := h.s.Initialize(context.Background(), opts)
 		ch <- res{peer, err}
 	}()
-	if m := h.readFrame(); m.Method != "initialize" {
-		h.t.Fatalf("first frame %q, want initialize", m.Method)
+	req := h.readFrame()
+	if req.Method != "initialize" {
+		h.t.Fatalf("first frame %q, want initialize", req.Method)
 	}
 	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":%s}`, result)
 	select {
 	case r := <-ch:
-		return r.peer, r.err
+		return r.peer, req, r.err
 	case <-time.After(hangGuard):
 		h.t.Fatalf("Initialize did not return within %v of its answer", hangGuard)
 	}
-	return PeerInfo{}, nil
+	return PeerInfo{}, req, nil
 }
 
 func (h *harness) peerSend(format string, args ...any) {
