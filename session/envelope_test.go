@@ -20,6 +20,8 @@ func FuzzParseEnvelope(f *testing.F) {
 		`{}`, `{"method":1}`,
 		// An empty method is a method; broken UTF-8 becomes U+FFFD.
 		`{"method":""}`, "{\"id\":1,\"method\":\"a\xffb\"}",
+		// Members after an escaped method are still read.
+		`{"method":"p\u0069ng","id":3,"params":{}}`,
 	} {
 		f.Add([]byte(s))
 	}

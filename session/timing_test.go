@@ -238,6 +238,20 @@ func TestResettingTimeoutDefaultsToTenTimes(t *testing.T) {
 	}
 }
 
+// A request without a timeout arms no timer and never times out.
+func TestNoTimeoutMeansNone(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	if n := h.clock.Armed(); n != 0 {
+		t.Fatalf("%d timers armed for a request without a timeout", n)
+	}
+	h.clock.Advance(24 * time.Hour)
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Pending {
+		t.Fatalf("a day later: %v, want pending", info.State)
+	}
+}
+
 // The settle window is a second unless configured: a cancelled request
 // stays cancelling for exactly that long.
 func TestSettleWindowDefaultsToOneSecond(t *testing.T) {
