@@ -29,6 +29,7 @@ const (
 func init() {
 	fakeModes["termfamily"] = fakeTermFamily
 	fakeModes["termgroup"] = fakeTermGroup
+	fakeModes["termkid"] = fakeTermKid
 	fakeModes["termchild"] = fakeTermChild
 	fakeModes["doublefork"] = fakeDoubleFork
 	fakeModes["closeout"] = fakeCloseOut
@@ -95,6 +96,18 @@ func fakeTermGroup() {
 	fmt.Printf("{\"pid\":%d}\n", startTermChild("child", false, false))
 	<-sig
 	waitMarks("child")
+	os.Exit(0)
+}
+
+// fakeTermKid is a server whose child left its session and dropped the
+// server's tag: only its parent, the live server, ties it to the family.
+// At SIGTERM the server waits for the child's marker and exits.
+func fakeTermKid() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	fmt.Printf("{\"pid\":%d}\n", startTermChild("detached", true, true))
+	<-sig
+	waitMarks("detached")
 	os.Exit(0)
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -64,6 +65,28 @@ func TestStdioCloseTermsFamilyBeforeKill(t *testing.T) {
 	}
 	if e := exitOf(t, s); e.Code != 0 || e.Signal != "" {
 		t.Errorf("server ended with %v, want status 0 after it saw both markers", e)
+	}
+}
+
+// A child that left the server's session and dropped the tag is still
+// family while its parent, the server, lives: Close asks it with SIGTERM
+// too, and it is gone when Close returns.
+func TestStdioCloseTermsChildOfLiveServer(t *testing.T) {
+	marks := t.TempDir()
+	s := startFake(t, "termkid", StdioOptions{
+		CloseGrace: time.Second,
+		Env:        []string{fakeMarksEnv + "=" + marks},
+	})
+	child := pidFrame(t, s)
+	t.Cleanup(func() { syscall.Kill(child, syscall.SIGKILL) })
+	if p, ok := readProc(child); !ok || p.sid != child || p.ppid != s.Pid() || hasTag(child, s.tag) {
+		t.Fatalf("child %d: %+v (alive %v, tagged %v); the test needs it in a session of its own, untagged, the server its parent",
+			child, p, ok, hasTag(child, s.tag))
+	}
+	closeOrHang(t, s)
+	waitGone(t, "server's child that left its session", child)
+	if _, err := os.Stat(filepath.Join(marks, "detached")); err != nil {
+		t.Errorf("the server's untagged child in a session of its own got no SIGTERM (no marker: %v)", err)
 	}
 }
 
