@@ -466,6 +466,17 @@ func TestStdioOutputClosedWhileRunning(t *testing.T) {
 	waitGone(t, "server", s.Pid())
 }
 
+// Without CloseGrace a server still gets DefaultCloseGrace to leave at
+// stdin EOF: one that takes a moment ends with its own status, not with a
+// signal.
+func TestStdioDefaultCloseGrace(t *testing.T) {
+	s := startFake(t, "slowexit", StdioOptions{})
+	closeOrHang(t, s)
+	if e := exitOf(t, s); e.Code != 0 || e.Signal != "" {
+		t.Fatalf("server ended with %v, want status 0: it had no grace to leave at stdin EOF", e)
+	}
+}
+
 func TestStdioCloseKillsGroup(t *testing.T) {
 	s := startFake(t, "grandchild", StdioOptions{CloseGrace: 100 * time.Millisecond})
 	gc := pidFrame(t, s)
@@ -596,13 +607,14 @@ func TestCloseAllInProcess(t *testing.T) {
 }
 
 // waitESRCH polls until pid no longer exists at all: KillAll reaps the
-// servers it kills, so not even a zombie is left.
+// servers it kills, and Close the adopted members of a family, so not even
+// a zombie is left.
 func waitESRCH(t *testing.T, what string, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(hangGuard)
 	for syscall.Kill(pid, 0) != syscall.ESRCH {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s (pid %d) still exists after KillAll", what, pid)
+			t.Fatalf("%s (pid %d) still exists, at least as a zombie", what, pid)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
