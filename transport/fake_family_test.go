@@ -5,6 +5,7 @@ package transport
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -24,12 +25,16 @@ const (
 	// fakeBareEnv makes the detached grandchild drop its environment,
 	// and with it the server's tag.
 	fakeBareEnv = "MCPOKE_FAKE_BARE"
+	// fakeTermDelayEnv is how long a termchild takes, after SIGTERM,
+	// before it leaves its marker: a server's child slow to shut down.
+	fakeTermDelayEnv = "MCPOKE_FAKE_TERM_DELAY"
 )
 
 func init() {
 	fakeModes["termfamily"] = fakeTermFamily
 	fakeModes["termgroup"] = fakeTermGroup
 	fakeModes["termkid"] = fakeTermKid
+	fakeModes["leftover"] = fakeLeftover
 	fakeModes["termchild"] = fakeTermChild
 	fakeModes["doublefork"] = fakeDoubleFork
 	fakeModes["closeout"] = fakeCloseOut
@@ -111,6 +116,14 @@ func fakeTermKid() {
 	os.Exit(0)
 }
 
+// fakeLeftover is a server that leaves at stdin EOF, with status 0, and
+// leaves behind a child in its group that is slow to go at SIGTERM.
+func fakeLeftover() {
+	fmt.Printf("{\"pid\":%d}\n", startTermChild("child", false, false))
+	io.Copy(io.Discard, os.Stdin)
+	os.Exit(0)
+}
+
 // waitMarks waits until each role has left its marker, or 10 seconds:
 // the test's SIGKILL ends a wait that is in vain.
 func waitMarks(roles ...string) {
@@ -141,6 +154,9 @@ func fakeTermChild() {
 	signal.Notify(sig, syscall.SIGTERM)
 	fmt.Println("ready")
 	<-sig
+	if d, err := time.ParseDuration(os.Getenv(fakeTermDelayEnv)); err == nil {
+		time.Sleep(d)
+	}
 	os.WriteFile(filepath.Join(os.Getenv(fakeMarksEnv), os.Getenv(fakeRoleEnv)), []byte(strconv.Itoa(os.Getpid())), 0o644)
 	os.Exit(0)
 }
