@@ -77,11 +77,7 @@ func TestCancelAllWithoutHandshake(t *testing.T) {
 // cancels the oldest request and the newest.
 func TestCancelAllAfterHandshakeTrimmed(t *testing.T) {
 	h := newHarness(t, harnessOpts{maxFinished: 2})
-	go func() {
-		h.readFrame()
-		h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"p","version":"1"},"capabilities":{}}}`)
-	}()
-	if _, err := h.s.Initialize(context.Background(), InitializeOptions{}); err != nil {
+	if _, _, err := h.initialize(InitializeOptions{}, `{"protocolVersion":"2025-11-25","serverInfo":{"name":"p","version":"1"},"capabilities":{}}`); err != nil {
 		t.Fatal(err)
 	}
 	h.readFrame() // notifications/initialized

@@ -61,6 +61,6 @@ func TestDrainOnEOFAnswersRequestsInFlight(t *testing.T) {
 	if err := s.Err(); err != nil {
 		t.Fatalf("end of input is a clean end, got %v", err)
 	}
-	s.Close()
+	closeWithin(t, s)
 	outW.Close()
 }

@@ -18,6 +18,10 @@ func FuzzParseEnvelope(f *testing.F) {
 		`{"\u0069d":4,"result":true}`,
 		`{"id":1,"id":2,"result":1}`,
 		`{}`, `{"method":1}`,
+		// An empty method is a method; broken UTF-8 becomes U+FFFD.
+		`{"method":""}`, "{\"id\":1,\"method\":\"a\xffb\"}",
+		// Members after an escaped method are still read.
+		`{"method":"p\u0069ng","id":3,"params":{}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -28,6 +29,8 @@ type harness struct {
 }
 
 type harnessOpts struct {
+	// settle is Config.SettleWindow: 0 leaves New's default (1s) in
+	// force, which the timing tests rely on.
 	settle      time.Duration
 	gated       bool
 	maxFinished int
@@ -53,9 +56,6 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		h.hold = newHoldConn(tap, o.holdSend)
 		conn = h.hold
 	}
-	if o.settle == 0 {
-		o.settle = time.Second
-	}
 	h.s = New(conn, Config{Clock: h.clock, SettleWindow: o.settle, MaxFinished: o.maxFinished})
 	h.events = collect(h.s.Subscribe())
 	t.Cleanup(func() {
@@ -65,7 +65,7 @@ func newHarness(t *testing.T, o harnessOpts) *harness {
 		if h.hold != nil {
 			h.hold.let()
 		}
-		h.s.Close()
+		closeWithin(t, h.s)
 		h.peer.Close()
 	})
 	return h
@@ -105,6 +105,35 @@ func (h *harness) readFrame() wireMessage {
 		h.t.Fatalf("the client wrote no frame within %v", hangGuard)
 	}
 	return wireMessage{}
+}
+
+// initialize runs the client's handshake, with result as the peer's
+// answer, and returns the initialize request the client wrote too.
+// Initialize runs in a goroutine and the peer's side here, so that
+// readFrame fails the test only from the test's own goroutine.
+func (h *harness) initialize(opts InitializeOptions, result string) (PeerInfo, wireMessage, error) {
+	h.t.Helper()
+	type res struct {
+		peer PeerInfo
+		err  error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		peer, err := h.s.Initialize(context.Background(), opts)
+		ch <- res{peer, err}
+	}()
+	req := h.readFrame()
+	if req.Method != "initialize" {
+		h.t.Fatalf("first frame %q, want initialize", req.Method)
+	}
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":%s}`, result)
+	select {
+	case r := <-ch:
+		return r.peer, req, r.err
+	case <-time.After(hangGuard):
+		h.t.Fatalf("Initialize did not return within %v of its answer", hangGuard)
+	}
+	return PeerInfo{}, req, nil
 }
 
 func (h *harness) peerSend(format string, args ...any) {
@@ -254,6 +283,19 @@ func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
 	case <-time.After(hangGuard):
 		t.Fatalf("%s did not happen within %v", what, hangGuard)
 	}
+}
+
+// closeWithin closes s and fails the test if Close has not returned
+// within hangGuard: a handler deaf to its context, or a reader that never
+// ends, would otherwise hang until go test's own timeout.
+func closeWithin(t *testing.T, s *Session) {
+	t.Helper()
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		s.Close()
+	}()
+	waitClosed(t, closed, "Session.Close returning (reader ended, handlers' contexts cancelled)")
 }
 
 // waitUntil polls cond, for state another goroutine changes without an

@@ -44,7 +44,7 @@ func newServerHarness(t *testing.T, handlers map[string]Handler) *serverHarness 
 	tap.Observe(h.wire.observe)
 	h.s = New(tap, Config{Handlers: handlers, Clock: h.clock, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	h.events = collect(h.s.Subscribe())
-	t.Cleanup(func() { h.s.Close(); h.peer.Close() })
+	t.Cleanup(func() { closeWithin(t, h.s); h.peer.Close() })
 	return &serverHarness{harness: h, logs: logs}
 }
 
@@ -59,6 +59,15 @@ func TestIncomingPingAndUnknownMethod(t *testing.T) {
 	if string(m.ID) != `7` || !contains(string(m.Error), `-32601`) {
 		t.Fatalf("unknown method answer id=%s error=%s", m.ID, m.Error)
 	}
+	// Each answered request of the peer ends, in the table too.
+	h.events.waitFor(t, "the ping completed", func(e Event) bool {
+		sc, ok := e.(StateChanged)
+		return ok && sc.Ref.Incoming && sc.Ref.ID == StringID("p1") && sc.To == Completed
+	})
+	h.events.waitFor(t, "the unknown method failed", func(e Event) bool {
+		sc, ok := e.(StateChanged)
+		return ok && sc.Ref.Incoming && sc.Ref.ID == IntID(7) && sc.To == Failed
+	})
 }
 
 func TestIncomingCancelStopsHandlerAndSuppressesResponse(t *testing.T) {
@@ -85,7 +94,7 @@ func TestIncomingCancelStopsHandlerAndSuppressesResponse(t *testing.T) {
 		sc, ok := e.(StateChanged)
 		return ok && sc.Ref.Incoming && sc.To == Cancelled && sc.Reason == "user"
 	})
-	h.s.Close()
+	closeWithin(t, h.s)
 	for _, f := range h.wire.out[1:] {
 		t.Errorf("response sent after cancel: %s", f)
 	}
@@ -94,6 +103,61 @@ func TestIncomingCancelStopsHandlerAndSuppressesResponse(t *testing.T) {
 		if !contains(logs, want) {
 			t.Errorf("log lacks %q:\n%s", want, logs)
 		}
+	}
+}
+
+// Close cancels the context of every incoming handler still running and
+// waits for it: a handler blocked on its context ends, and Close returns.
+func TestSessionCloseCancelsHandlers(t *testing.T) {
+	started, stopped := make(chan struct{}), make(chan struct{})
+	h := newServerHarness(t, map[string]Handler{
+		"tools/call": func(ctx context.Context, _ *Incoming) (any, error) {
+			close(started)
+			<-ctx.Done()
+			close(stopped)
+			return nil, ctx.Err()
+		},
+	})
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block"}}`)
+	waitClosed(t, started, "the handler starting")
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		h.s.Close()
+	}()
+	waitClosed(t, stopped, "the handler's context ending on Close")
+	waitClosed(t, closed, "Close returning once its handler ended")
+	h.events.waitFor(t, "the peer's request cancelled by Close", func(e Event) bool {
+		sc, ok := e.(StateChanged)
+		return ok && sc.Ref.Incoming && sc.To == Cancelled && sc.Reason == "session closed"
+	})
+}
+
+// Progress from a handler carries exactly what it knows: no total when the
+// total is unknown (0 or less), fractions as they are.
+func TestIncomingProgressFrames(t *testing.T) {
+	h := newServerHarness(t, map[string]Handler{
+		"tools/call": func(ctx context.Context, in *Incoming) (any, error) {
+			for _, p := range [][2]float64{{1, 0}, {2, -1}, {2.5, 10}} {
+				if err := in.NotifyProgress(p[0], p[1], ""); err != nil {
+					return nil, err
+				}
+			}
+			return map[string]bool{"ok": true}, nil
+		},
+	})
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":7}}}`)
+	for _, want := range []string{
+		`{"progressToken":7,"progress":1}`,
+		`{"progressToken":7,"progress":2}`,
+		`{"progressToken":7,"progress":2.5,"total":10}`,
+	} {
+		if m := h.readFrame(); m.Method != "notifications/progress" || string(m.Params) != want {
+			t.Fatalf("progress %s %s, want %s", m.Method, m.Params, want)
+		}
+	}
+	if m := h.readFrame(); string(m.Result) != `{"ok":true}` {
+		t.Fatalf("answer %+v", m)
 	}
 }
 

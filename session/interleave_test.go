@@ -21,8 +21,12 @@ import (
 // peer that answers, errs, sends progress, duplicates and strays in random
 // order, while callers cancel at random and timeouts fire. It then checks
 // the invariants of the request table on the events and the wire. A
-// broken invariant, an illegal state change or a panic in its goroutines
-// fails the test with the seed, and the other tests still run.
+// broken invariant, an illegal state change, a panic in the test's own
+// goroutines (workers, which also run the fake clock's timers, and the
+// peer) or a wait that never ends fails the test with the seed, and the
+// other tests still run. A panic in the session's own goroutines (its
+// reader, context watches) still kills the whole test binary: only the
+// session could recover there, and it must not hide its bugs.
 func TestRandomInterleavings(t *testing.T) {
 	seeds := []uint64{1, 2, 3}
 	if testing.Short() {
@@ -110,7 +114,12 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 			}
 		}()
 	}
-	wg.Wait()
+	workersDone := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(workersDone)
+	}()
+	waitClosed(t, workersDone, fmt.Sprintf("seed %d: every worker finishing its calls and cancels", seed))
 	// Let every timeout and settle window run out, then have the peer
 	// answer everything still open, late or not.
 	clock.Advance(time.Minute)
@@ -125,8 +134,8 @@ func runInterleaving(t *testing.T, seed uint64, n int) {
 			t.Errorf("seed %d: request %s never ended (hang guard): %+v", seed, c.ID(), info)
 		}
 	}
-	cli.Close()
-	peer.wait()
+	closeWithin(t, cli)
+	peer.wait(t)
 	events.waitFor(t, "closed", func(e Event) bool { _, ok := e.(Closed); return ok })
 	if peer.err != nil {
 		t.Errorf("seed %d: %v", seed, peer.err)
@@ -334,4 +343,9 @@ func (p *chaoticPeer) flush(n int) bool {
 	return true
 }
 
-func (p *chaoticPeer) wait() { p.conn.Close(); <-p.done }
+// wait closes the peer's end and waits for its reader to stop.
+func (p *chaoticPeer) wait(t *testing.T) {
+	t.Helper()
+	p.conn.Close()
+	waitClosed(t, p.done, "the chaotic peer's reader ending after its end was closed")
+}

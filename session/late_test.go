@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -124,5 +125,27 @@ func TestLateCountsPastTheCap(t *testing.T) {
 	if len(info.Late) != maxLateFrames || info.LateCount != maxLateFrames+501 ||
 		info.LateKinds != [3]int{LateResponse: 1, LateProgress: maxLateFrames + 500} {
 		t.Fatalf("kept %d, count %d, by kind %v", len(info.Late), info.LateCount, info.LateKinds)
+	}
+}
+
+// Late traffic is counted without bound but kept only up to maxLateFrames
+// frames, the first ones.
+func TestLateFramesAreBounded(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	h.s.Request(c.Ref()).Cancel("user")
+	h.readFrame()
+	const n = maxLateFrames + 1
+	for i := 1; i <= n; i++ {
+		h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":%d}}`, i)
+	}
+	h.events.waitFor(t, "the last late progress", func(e Event) bool {
+		l, ok := e.(LateArrived)
+		return ok && contains(string(l.Late.Data), fmt.Sprintf(`"progress":%d}`, n))
+	})
+	info, _ := h.s.Request(c.Ref()).Info()
+	if info.LateCount != n || len(info.Late) != maxLateFrames {
+		t.Fatalf("after %d late frames: count %d, kept %d; want %d, %d", n, info.LateCount, len(info.Late), n, maxLateFrames)
 	}
 }

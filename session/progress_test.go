@@ -74,3 +74,27 @@ func TestStrayCarriesIDAndToken(t *testing.T) {
 		t.Errorf("stray progress with an object token: ID %s Token %q; want no ID and the token's text", p.ID, p.Token)
 	}
 }
+
+// A flooding peer cannot grow a request without bound: the history keeps
+// the first maxProgressHistory updates, the count and the latest go on.
+func TestProgressHistoryIsBounded(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	const n = maxProgressHistory + 1
+	for i := 1; i <= n; i++ {
+		h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":%d}}`, i)
+	}
+	h.events.waitFor(t, "the last progress", func(e Event) bool {
+		p, ok := e.(ProgressUpdated)
+		return ok && p.Progress.Progress == n
+	})
+	info, _ := h.s.Request(c.Ref()).Info()
+	if info.ProgressCount != n || len(info.ProgressHistory) != maxProgressHistory || info.Progress.Progress != n {
+		t.Fatalf("after %d progress: count %d, history %d, latest %v; want %d, %d, %d",
+			n, info.ProgressCount, len(info.ProgressHistory), info.Progress.Progress, n, maxProgressHistory, n)
+	}
+	if last := info.ProgressHistory[maxProgressHistory-1].Progress; last != maxProgressHistory {
+		t.Errorf("history ends at progress %v, want %d (the first ones are kept)", last, maxProgressHistory)
+	}
+}

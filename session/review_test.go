@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,6 +33,10 @@ func TestTaskCancelUnansweredEndsCancelled(t *testing.T) {
 	h.clock.Advance(taskCancelTimeout)
 	if _, st, _ := waitResult(t, c); st != Cancelled {
 		t.Fatalf("state %v", st)
+	}
+	end := h.events.waitFor(t, "cancelled", isState(c.Seq(), Cancelled)).(StateChanged)
+	if !strings.HasPrefix(end.Reason, "user (tasks/cancel: ") {
+		t.Errorf("reason %q, want the user's reason and why tasks/cancel failed", end.Reason)
 	}
 }
 
@@ -70,7 +75,7 @@ func TestCancelDuringFailedWriteEndsCancelled(t *testing.T) {
 	defer b.Close()
 	fc := &failingConn{Conn: a, entered: make(chan struct{}), release: make(chan struct{})}
 	s := New(fc, Config{Clock: clocktest.New()})
-	defer s.Close()
+	defer closeWithin(t, s)
 	type result struct {
 		c   *Call
 		err error

@@ -19,9 +19,12 @@ func TestSmokeRoundTripAndCancel(t *testing.T) {
 		},
 	}})
 	cli := New(a, Config{SettleWindow: 10 * time.Millisecond})
-	defer srv.Close()
-	defer cli.Close()
-	res, err := cli.Do(context.Background(), "echo", map[string]int{"x": 1}, CallOptions{})
+	defer closeWithin(t, srv)
+	defer closeWithin(t, cli)
+	// The deadline only turns a hang into a failure (context deadline exceeded).
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	res, err := cli.Do(ctx, "echo", map[string]int{"x": 1}, CallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,6 +126,21 @@ func TestFinishedRequestLeavesNoTimerArmed(t *testing.T) {
 	if n := h.clock.Armed(); n != 0 {
 		t.Errorf("cancelled: %d timers still armed", n)
 	}
+
+	// Timed out: the timeout timer fired, so the maximum must be stopped.
+	h = newHarness(t, harnessOpts{})
+	c, _ = h.s.Call(context.Background(), "x", nil, opts)
+	h.readFrame()
+	h.clock.Advance(opts.Timeout)
+	if _, st, _ := waitResult(t, c); st != TimedOut {
+		t.Fatalf("state %v after the timeout, want timed_out", st)
+	}
+	if m := h.readFrame(); m.Method != "notifications/cancelled" {
+		t.Fatalf("after the timeout the client wrote %q, want its cancel", m.Method)
+	}
+	if n := h.clock.Armed(); n != 0 {
+		t.Errorf("timed out: %d timers still armed (the maximum was not stopped)", n)
+	}
 }
 
 // Trimming keeps exactly MaxFinished finished requests, the newest, and

@@ -27,6 +27,10 @@ func TestTaskRequestIsCancelledWithTasksCancel(t *testing.T) {
 	if _, st, _ := waitResult(t, c); st != Cancelled {
 		t.Fatalf("state %v", st)
 	}
+	end := h.events.waitFor(t, "cancelled", isState(c.Seq(), Cancelled)).(StateChanged)
+	if end.Reason != "user" {
+		t.Errorf("reason %q once tasks/cancel was answered, want the user's %q alone", end.Reason, "user")
+	}
 	for _, f := range h.wire.out {
 		if contains(string(f), "notifications/cancelled") {
 			t.Fatalf("a task was cancelled with the notification: %s", f)

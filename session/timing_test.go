@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 )
 
 // The spec's three timing scenarios for cancellation, made deterministic.
@@ -31,6 +33,14 @@ func TestCancelBeforeResponse(t *testing.T) {
 	}
 	if got := string(cancel.Params); got != `{"requestId":1,"reason":"user pressed c"}` {
 		t.Fatalf("cancel params = %s (the id must stay a number)", got)
+	}
+	// The UI shows when the cancel went out: CancelSent says so.
+	sent := h.events.waitFor(t, "cancel sent", func(e Event) bool {
+		cs, ok := e.(CancelSent)
+		return ok && cs.Ref.Seq == c.Seq()
+	}).(CancelSent)
+	if !sent.At.Equal(clocktest.Epoch) || sent.Err != nil {
+		t.Errorf("CancelSent at %v, err %v; want at the clock's start, no error", sent.At, sent.Err)
 	}
 
 	h.clock.Advance(300 * time.Millisecond)
@@ -105,14 +115,8 @@ func TestResponseBeforeCancel(t *testing.T) {
 
 func TestCancelRefusals(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	go func() {
-		m := h.readFrame()
-		if m.Method != "initialize" {
-			t.Errorf("first frame %q", m.Method)
-		}
-		h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"fake","version":"1"},"capabilities":{}}}`)
-	}()
-	peer, err := h.s.Initialize(context.Background(), InitializeOptions{ClientInfo: Implementation{Name: "mcpoke", Version: "test"}})
+	peer, _, err := h.initialize(InitializeOptions{ClientInfo: Implementation{Name: "mcpoke", Version: "test"}},
+		`{"protocolVersion":"2025-06-18","serverInfo":{"name":"fake","version":"1"},"capabilities":{}}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,11 +157,7 @@ func TestCancelRefusals(t *testing.T) {
 
 func TestUnsupportedProtocolVersion(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	go func() {
-		h.readFrame()
-		h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","serverInfo":{"name":"old","version":"1"},"capabilities":{}}}`)
-	}()
-	_, err := h.s.Initialize(context.Background(), InitializeOptions{})
+	_, _, err := h.initialize(InitializeOptions{}, `{"protocolVersion":"1999-01-01","serverInfo":{"name":"old","version":"1"},"capabilities":{}}`)
 	var uv *UnsupportedVersionError
 	if !errors.As(err, &uv) || uv.Version != "1999-01-01" {
 		t.Fatalf("err = %v", err)
@@ -214,6 +214,62 @@ func TestTimeoutResetsOnProgressUpToMaximum(t *testing.T) {
 	}
 }
 
+// Without MaxTimeout a timeout that resets on progress still ends at
+// 10 × Timeout, as CallOptions documents.
+func TestResettingTimeoutDefaultsToTenTimes(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "slow", nil, CallOptions{Timeout: 10 * time.Second, ResetTimeoutOnProgress: true})
+	h.readFrame()
+	for i := 1; i <= 11; i++ {
+		h.clock.Advance(9 * time.Second)
+		h.peerSend(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":%d}}`, i)
+		h.events.waitFor(t, "progress", func(e Event) bool {
+			p, ok := e.(ProgressUpdated)
+			return ok && p.Progress.Progress == float64(i)
+		})
+	}
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Pending {
+		t.Fatalf("after 99s with progress every 9s: %v, want pending", info.State)
+	}
+	h.clock.Advance(time.Second)
+	_, st, err := waitResult(t, c)
+	if st != TimedOut || err == nil || !contains(err.Error(), "timeout after 1m40s (maximum)") {
+		t.Fatalf("at 100s: %v %v, want timed out at the 1m40s maximum", st, err)
+	}
+}
+
+// A request without a timeout arms no timer and never times out.
+func TestNoTimeoutMeansNone(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	if n := h.clock.Armed(); n != 0 {
+		t.Fatalf("%d timers armed for a request without a timeout", n)
+	}
+	h.clock.Advance(24 * time.Hour)
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Pending {
+		t.Fatalf("a day later: %v, want pending", info.State)
+	}
+}
+
+// The settle window is a second unless configured: a cancelled request
+// stays cancelling for exactly that long.
+func TestSettleWindowDefaultsToOneSecond(t *testing.T) {
+	h := newHarness(t, harnessOpts{}) // Config.SettleWindow left 0
+	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
+	h.readFrame()
+	h.s.Request(c.Ref()).Cancel("user")
+	h.readFrame()
+	h.clock.Advance(999 * time.Millisecond)
+	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Cancelling {
+		t.Fatalf("999ms after the cancel: %v, want cancelling", info.State)
+	}
+	h.clock.Advance(time.Millisecond)
+	if _, st, _ := waitResult(t, c); st != Cancelled {
+		t.Fatalf("1s after the cancel: %v, want cancelled", st)
+	}
+}
+
 func TestStrayAndDuplicateResponses(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	c, _ := h.s.Call(context.Background(), "x", nil, CallOptions{})
@@ -229,6 +285,9 @@ func TestStrayAndDuplicateResponses(t *testing.T) {
 	h.events.waitFor(t, "stray progress", func(e Event) bool { s, ok := e.(StrayArrived); return ok && s.Kind == LateProgress })
 	if res, _, _ := waitResult(t, c); string(res) != `{}` {
 		t.Fatalf("the duplicate replaced the result: %s", res)
+	}
+	if info, _ := h.s.Request(c.Ref()).Info(); info.Duplicates != 1 {
+		t.Errorf("Duplicates = %d, want 1", info.Duplicates)
 	}
 }
 

@@ -5,6 +5,7 @@ package transport
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -24,10 +25,16 @@ const (
 	// fakeBareEnv makes the detached grandchild drop its environment,
 	// and with it the server's tag.
 	fakeBareEnv = "MCPOKE_FAKE_BARE"
+	// fakeTermDelayEnv is how long a termchild takes, after SIGTERM,
+	// before it leaves its marker: a server's child slow to shut down.
+	fakeTermDelayEnv = "MCPOKE_FAKE_TERM_DELAY"
 )
 
 func init() {
 	fakeModes["termfamily"] = fakeTermFamily
+	fakeModes["termgroup"] = fakeTermGroup
+	fakeModes["termkid"] = fakeTermKid
+	fakeModes["leftover"] = fakeLeftover
 	fakeModes["termchild"] = fakeTermChild
 	fakeModes["doublefork"] = fakeDoubleFork
 	fakeModes["closeout"] = fakeCloseOut
@@ -81,15 +88,57 @@ func fakeTermFamily() {
 	}
 	fmt.Printf("{\"pids\":[%d,%d]}\n", child, detached)
 	<-sig
+	waitMarks("child", "detached")
+	os.Exit(0)
+}
+
+// fakeTermGroup is a server with one child in its process group. It
+// reports the child's pid, then ignores stdin EOF; at SIGTERM it waits for
+// the child to have marked its own SIGTERM and exits.
+func fakeTermGroup() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	fmt.Printf("{\"pid\":%d}\n", startTermChild("child", false, false))
+	<-sig
+	waitMarks("child")
+	os.Exit(0)
+}
+
+// fakeTermKid is a server whose child left its session and dropped the
+// server's tag: only its parent, the live server, ties it to the family.
+// At SIGTERM the server waits for the child's marker and exits.
+func fakeTermKid() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	fmt.Printf("{\"pid\":%d}\n", startTermChild("detached", true, true))
+	<-sig
+	waitMarks("detached")
+	os.Exit(0)
+}
+
+// fakeLeftover is a server that leaves at stdin EOF, with status 0, and
+// leaves behind a child in its group that is slow to go at SIGTERM.
+func fakeLeftover() {
+	fmt.Printf("{\"pid\":%d}\n", startTermChild("child", false, false))
+	io.Copy(io.Discard, os.Stdin)
+	os.Exit(0)
+}
+
+// waitMarks waits until each role has left its marker, or 10 seconds:
+// the test's SIGKILL ends a wait that is in vain.
+func waitMarks(roles ...string) {
 	marks := os.Getenv(fakeMarksEnv)
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		_, err1 := os.Stat(filepath.Join(marks, "child"))
-		_, err2 := os.Stat(filepath.Join(marks, "detached"))
-		if err1 == nil && err2 == nil {
-			break
+		missing := 0
+		for _, role := range roles {
+			if _, err := os.Stat(filepath.Join(marks, role)); err != nil {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return
 		}
 	}
-	os.Exit(0)
 }
 
 // fakeDoubleFork starts a detached termchild, prints its pid and exits,
@@ -105,6 +154,9 @@ func fakeTermChild() {
 	signal.Notify(sig, syscall.SIGTERM)
 	fmt.Println("ready")
 	<-sig
+	if d, err := time.ParseDuration(os.Getenv(fakeTermDelayEnv)); err == nil {
+		time.Sleep(d)
+	}
 	os.WriteFile(filepath.Join(os.Getenv(fakeMarksEnv), os.Getenv(fakeRoleEnv)), []byte(strconv.Itoa(os.Getpid())), 0o644)
 	os.Exit(0)
 }

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -32,6 +33,7 @@ func init() {
 	fakeModes["selfkill"] = fakeSelfKill
 	fakeModes["stubborn"] = fakeStubborn
 	fakeModes["hang"] = fakeHang
+	fakeModes["slowexit"] = fakeSlowExit
 	fakeModes["grandchild"] = func() { fakeGrandchild(false, false) }
 	fakeModes["orphan"] = func() { fakeGrandchild(true, false) }
 	fakeModes["escape"] = func() { fakeGrandchild(true, true) }
@@ -126,6 +128,14 @@ func fakeStubborn() {
 	signal.Ignore(syscall.SIGTERM)
 	os.Stdout.WriteString("{\"ready\":true}\n")
 	fakeHang()
+}
+
+// fakeSlowExit takes a moment to leave after stdin EOF, as a server that
+// flushes its state does, then exits with status 0.
+func fakeSlowExit() {
+	io.Copy(io.Discard, os.Stdin)
+	time.Sleep(100 * time.Millisecond)
+	os.Exit(0)
 }
 
 func fakeHang() {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -56,7 +57,8 @@ func TestStdioCloseTermsFamilyBeforeKill(t *testing.T) {
 	closeOrHang(t, s)
 	waitGone(t, "server", s.Pid())
 	waitGone(t, "server's child", child)
-	waitGone(t, "server's detached grandchild", detached)
+	// Adopted by this process when its parent died, so Close reaps it.
+	waitESRCH(t, "server's detached grandchild (adopted, so reaped by Close)", detached)
 	for _, role := range []string{"child", "detached"} {
 		if _, err := os.Stat(filepath.Join(marks, role)); err != nil {
 			t.Errorf("the server's %s got no SIGTERM before SIGKILL (no marker: %v)", role, err)
@@ -64,6 +66,49 @@ func TestStdioCloseTermsFamilyBeforeKill(t *testing.T) {
 	}
 	if e := exitOf(t, s); e.Code != 0 || e.Signal != "" {
 		t.Errorf("server ended with %v, want status 0 after it saw both markers", e)
+	}
+}
+
+// A child that left the server's session and dropped the tag is still
+// family while its parent, the server, lives: Close asks it with SIGTERM
+// too, and it is gone when Close returns.
+func TestStdioCloseTermsChildOfLiveServer(t *testing.T) {
+	marks := t.TempDir()
+	s := startFake(t, "termkid", StdioOptions{
+		CloseGrace: time.Second,
+		Env:        []string{fakeMarksEnv + "=" + marks},
+	})
+	child := pidFrame(t, s)
+	t.Cleanup(func() { syscall.Kill(child, syscall.SIGKILL) })
+	if p, ok := readProc(child); !ok || p.sid != child || p.ppid != s.Pid() || hasTag(child, s.tag) {
+		t.Fatalf("child %d: %+v (alive %v, tagged %v); the test needs it in a session of its own, untagged, the server its parent",
+			child, p, ok, hasTag(child, s.tag))
+	}
+	closeOrHang(t, s)
+	waitGone(t, "server's child that left its session", child)
+	if _, err := os.Stat(filepath.Join(marks, "detached")); err != nil {
+		t.Errorf("the server's untagged child in a session of its own got no SIGTERM (no marker: %v)", err)
+	}
+}
+
+// What outlives the server gets SIGTERM and up to CloseGrace to go before
+// SIGKILL: the child takes a moment to leave its marker, which an
+// immediate SIGKILL would prevent. The grace is longer than the hang guard,
+// so waiting it out in full fails the test too.
+func TestStdioLeftoverGetsGraceAfterTerm(t *testing.T) {
+	marks := t.TempDir()
+	s := startFake(t, "leftover", StdioOptions{
+		CloseGrace: time.Hour,
+		Env:        []string{fakeMarksEnv + "=" + marks, fakeTermDelayEnv + "=200ms"},
+	})
+	child := pidFrame(t, s)
+	closeOrHang(t, s)
+	if e := exitOf(t, s); e.Code != 0 || e.Signal != "" {
+		t.Errorf("server ended with %v, want status 0 at stdin EOF", e)
+	}
+	waitGone(t, "server's leftover child", child)
+	if _, err := os.Stat(filepath.Join(marks, "child")); err != nil {
+		t.Errorf("the leftover child had no time to go after SIGTERM (no marker: %v)", err)
 	}
 }
 

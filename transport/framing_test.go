@@ -110,6 +110,7 @@ func sameMessages(a, b []Message) bool {
 func TestFrameReader(t *testing.T) {
 	long := strings.Repeat("x", 100)
 	longJSON := `{"k":"` + strings.Repeat("y", 90) + `"}`
+	maxJSON := `{"k":"` + strings.Repeat("m", 503) + `"}` // 511 bytes
 	tests := []struct {
 		name string
 		in   string
@@ -150,6 +151,12 @@ func TestFrameReader(t *testing.T) {
 		}},
 		{"exactly max with cr", long + "\r\n", 100, []Message{
 			{Kind: wire.KindNoise, Data: []byte(long)},
+		}},
+		// The frame and its "\r" fill the 16- and 64-byte buffers exactly,
+		// and it is longer than the oversize preview: the "\r" still does
+		// not count, and the frame is whole.
+		{"exactly max with cr at a fill", maxJSON + "\r\n", len(maxJSON), []Message{
+			{Kind: wire.KindFrame, Data: []byte(maxJSON)},
 		}},
 		{"max plus one", long + "x\r\n", 100, []Message{
 			{Kind: wire.KindOversize, Data: []byte(long), Size: 101},

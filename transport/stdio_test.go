@@ -22,11 +22,6 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// hangGuard bounds waits that only a bug makes long. It is generous: CI
-// runs go test -race on a loaded machine. Tests assert order and state,
-// never that something was quick.
-const hangGuard = 20 * time.Second
-
 // quickRaceExit spares each fake server the race detector's 1s sleep at
 // exit.
 var quickRaceExit = "GORACE=" + os.Getenv("GORACE") + " atexit_sleep_ms=0"
@@ -58,28 +53,6 @@ func startFake(t *testing.T, mode string, opts StdioOptions) *Stdio {
 		}
 	})
 	return s
-}
-
-// recv is Recv with a deadline, so a broken transport fails the test
-// instead of hanging it.
-func recv(t *testing.T, s *Stdio) (Message, error) {
-	t.Helper()
-	type result struct {
-		m   Message
-		err error
-	}
-	c := make(chan result, 1)
-	go func() {
-		m, err := s.Recv()
-		c <- result{m, err}
-	}()
-	select {
-	case r := <-c:
-		return r.m, r.err
-	case <-time.After(hangGuard):
-		t.Fatal("Recv timed out")
-		return Message{}, nil
-	}
 }
 
 // recvUntilErr collects messages up to the error that ends the stream.
@@ -238,7 +211,7 @@ func TestStdioEcho(t *testing.T) {
 	if e := exitOf(t, s); e.Code != 0 || e.Signal != "" {
 		t.Fatalf("polite server ended with %v, want status 0 without a signal", e)
 	}
-	if _, err := s.Recv(); err != ErrClosed {
+	if _, err := recv(t, s); err != ErrClosed {
 		t.Fatalf("Recv after Close: %v", err)
 	}
 	if err := s.Send([]byte("{}")); err != ErrClosed {
@@ -345,7 +318,7 @@ func TestStdioExitStatus(t *testing.T) {
 		t.Fatalf("got %q, want %q", err, want)
 	}
 	// Recv keeps reporting the exit; Send says the server is gone.
-	if _, err2 := s.Recv(); err2 != err {
+	if _, err2 := recv(t, s); err2 != err {
 		t.Fatalf("second Recv: %v", err2)
 	}
 	if err := s.Send([]byte("{}")); !errors.Is(err, ErrServerExited) {
@@ -483,14 +456,25 @@ func TestStdioOutputClosedWhileRunning(t *testing.T) {
 	if gone(s.Pid()) {
 		t.Fatal("the server exited: the test needs it alive to show Recv did not wait for the exit")
 	}
-	if _, err := s.Recv(); err != ErrOutputClosed {
+	if _, err := recv(t, s); err != ErrOutputClosed {
 		t.Fatalf("second Recv: %v, want ErrOutputClosed again", err)
 	}
 	closeOrHang(t, s)
-	if _, err := s.Recv(); err != ErrClosed {
+	if _, err := recv(t, s); err != ErrClosed {
 		t.Fatalf("Recv after Close: %v, want ErrClosed", err)
 	}
 	waitGone(t, "server", s.Pid())
+}
+
+// Without CloseGrace a server still gets DefaultCloseGrace to leave at
+// stdin EOF: one that takes a moment ends with its own status, not with a
+// signal.
+func TestStdioDefaultCloseGrace(t *testing.T) {
+	s := startFake(t, "slowexit", StdioOptions{})
+	closeOrHang(t, s)
+	if e := exitOf(t, s); e.Code != 0 || e.Signal != "" {
+		t.Fatalf("server ended with %v, want status 0: it had no grace to leave at stdin EOF", e)
+	}
 }
 
 func TestStdioCloseKillsGroup(t *testing.T) {
@@ -614,7 +598,7 @@ func TestCloseAllInProcess(t *testing.T) {
 	}
 	waitGone(t, "hanging server", a.Pid())
 	waitGone(t, "echo server", b.Pid())
-	if _, err := a.Recv(); err != ErrClosed {
+	if _, err := recv(t, a); err != ErrClosed {
 		t.Fatalf("Recv after CloseAll: %v", err)
 	}
 	if _, err := StartStdio(StdioOptions{Command: os.Args[0]}); err != ErrQuitting {
@@ -623,13 +607,14 @@ func TestCloseAllInProcess(t *testing.T) {
 }
 
 // waitESRCH polls until pid no longer exists at all: KillAll reaps the
-// servers it kills, so not even a zombie is left.
+// servers it kills, and Close the adopted members of a family, so not even
+// a zombie is left.
 func waitESRCH(t *testing.T, what string, pid int) {
 	t.Helper()
 	deadline := time.Now().Add(hangGuard)
 	for syscall.Kill(pid, 0) != syscall.ESRCH {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s (pid %d) still exists after KillAll", what, pid)
+			t.Fatalf("%s (pid %d) still exists, at least as a zombie", what, pid)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

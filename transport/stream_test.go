@@ -16,12 +16,12 @@ func TestStreamFramesNoiseAndEOF(t *testing.T) {
 	s := NewStream(in, &out, 50)
 	want := []wire.Kind{wire.KindFrame, wire.KindNoise, wire.KindOversize, wire.KindFrame}
 	for i, k := range want {
-		m, err := s.Recv()
+		m, err := recv(t, s)
 		if err != nil || m.Kind != k {
 			t.Fatalf("message %d: %v %v, want %v", i, m.Kind, err, k)
 		}
 	}
-	if _, err := s.Recv(); !errors.Is(err, io.EOF) {
+	if _, err := recv(t, s); !errors.Is(err, io.EOF) {
 		t.Fatalf("end of input: %v, want io.EOF", err)
 	}
 	if err := s.Send([]byte(`{"a":1}`)); err != nil || out.String() != "{\"a\":1}\n" {

@@ -3,9 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
@@ -108,21 +112,69 @@ func TestDefaultArgs(t *testing.T) {
 	}
 }
 
+// Exit codes are a promise to scripts: the tests compare with the
+// documented numbers, not with the constants, which could be wrong too.
 func TestExitCodeOfReport(t *testing.T) {
 	for _, tc := range []struct {
 		state   session.State
 		isError bool
 		want    int
 	}{
-		{session.Completed, false, ExitOK},
-		{session.Completed, true, ExitFailed},
-		{session.Failed, false, ExitFailed},
-		{session.Cancelled, false, ExitCancelled},
-		{session.TimedOut, false, ExitTimedOut},
+		{session.Completed, false, 0},
+		{session.Completed, true, 1},
+		{session.Failed, false, 1},
+		{session.Cancelled, false, 3},
+		{session.TimedOut, false, 4},
 	} {
 		r := &callReport{State: tc.state.String(), isError: tc.isError}
 		if got := r.exitCode(); got != tc.want {
 			t.Errorf("%v isError=%v: %d, want %d", tc.state, tc.isError, got, tc.want)
+		}
+	}
+}
+
+func TestExitStatusOfErrors(t *testing.T) {
+	for _, tc := range []struct {
+		what string
+		err  error
+		want int
+	}{
+		{"no error", nil, 0},
+		{"any other error", errors.New("boom"), 1},
+		{"a usage error", usageError("bad %s", "flag"), 2},
+		{"withCode(ExitCancelled)", withCode(ExitCancelled, errors.New("cancelled")), 3},
+		{"withCode(ExitTimedOut), wrapped", fmt.Errorf("call: %w", withCode(ExitTimedOut, errors.New("timed out"))), 4},
+		{"a quiet exit 3", quietExit(3), 3},
+	} {
+		if got := exitStatus(tc.err); got != tc.want {
+			t.Errorf("exitStatus(%s) = %d, want %d", tc.what, got, tc.want)
+		}
+	}
+	if err := quietExit(0); err != nil {
+		t.Errorf("quietExit(0) = %v, want nil (exit 0)", err)
+	}
+}
+
+// The help of mcpoke and of mcpoke call lists every exit code with its
+// meaning.
+func TestExitCodesInHelp(t *testing.T) {
+	want := []string{
+		"0  completed",
+		"1  failed, or the tool returned an error result",
+		"2  bad usage or input",
+		"3  cancelled",
+		"4  timed out",
+	}
+	root := newRoot()
+	call, _, err := root.Find([]string{"call"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []*cobra.Command{root, call} {
+		for _, line := range want {
+			if !strings.Contains(cmd.Long, "\n  "+line) {
+				t.Errorf("%s --help lacks the exit code line %q:\n%s", cmd.Name(), line, cmd.Long)
+			}
 		}
 	}
 }
