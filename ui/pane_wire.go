@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"fmt"
 	"time"
 
@@ -16,6 +17,11 @@ import (
 // wireLogSize is how many records the wire log keeps, newest: a stated
 // number (help, README, the title once reached), and what W can write.
 const wireLogSize = 10000
+
+// wireLogKeep bounds the bytes kept of one record: 10,000 records of a
+// server's 32 MiB frames would otherwise pin gigabytes. Size keeps the
+// full length, and the expanded view says what was cut.
+const wireLogKeep = 64 << 10
 
 // maxCheckedFrame bounds the frames the wire log checks for protocol
 // violations (⚠) as it draws them: a huge frame would cost each frame.
@@ -76,7 +82,13 @@ func (w *wireLog) Add(recs []wire.Record, dropped int) {
 		w.start = recs[0].At
 	}
 	w.dropped += dropped
-	w.records = append(w.records, recs...)
+	for _, r := range recs {
+		if len(r.Data) > wireLogKeep {
+			// A copy: a sub-slice would pin the whole frame.
+			r.Data = bytes.Clone(r.Data[:wireLogKeep])
+		}
+		w.records = append(w.records, r)
+	}
 	// Exactly wireLogSize, so the stated retention is what it keeps.
 	if over := len(w.records) - wireLogSize; over > 0 {
 		n := copy(w.records, w.records[over:])
@@ -172,6 +184,9 @@ func (w *wireLog) Toggle() {
 		for _, k := range session.CheckMessage(r.Data) {
 			head += " violates " + k.String()
 		}
+	}
+	if r.Size > len(r.Data) {
+		head += fmt.Sprintf("\nfirst %s of %s kept", byteSize(len(r.Data)), byteSize(r.Size))
 	}
 	w.expLines = wrapLines(head+"\n"+prettyJSON(r.Data), w.width)
 	w.exp = scroller{total: len(w.expLines), height: w.rows()}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -72,5 +73,37 @@ func TestWireLogRetentionIsStatedWhenReached(t *testing.T) {
 	d.waitScreen("keeps the last 10,000; 128 older not shown")
 	if got, _ := d.m.wire.Records(); len(got) != wireLogSize {
 		t.Errorf("keeps %d records, want %d", len(got), wireLogSize)
+	}
+}
+
+// A huge frame costs the wire log wireLogKeep bytes, not its size; the
+// expanded view and a saved transcript say it was cut, and how long it was.
+func TestWireLogKeepsABoundedCopyOfHugeFrames(t *testing.T) {
+	d, _ := newTestModel(t, 120, 30)
+	d.key("w")
+	huge := append(append([]byte(`{"jsonrpc":"2.0","id":99,"result":{"text":"`), bytes.Repeat([]byte("x"), 8<<20)...), `"}}`...)
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Wire: []wire.Record{
+		{At: testEpoch, Dir: wire.In, Kind: wire.KindFrame, Data: huge, Size: len(huge)}}}})
+	recs, _ := d.m.wire.Records()
+	last := recs[len(recs)-1]
+	if len(last.Data) != wireLogKeep || cap(last.Data) > 2*wireLogKeep || last.Size != len(huge) {
+		t.Fatalf("kept %d bytes (cap %d) of size %d, want %d of %d", len(last.Data), cap(last.Data), last.Size, wireLogKeep, len(huge))
+	}
+	d.m.wire.cursor = len(recs) - 1
+	d.m.wire.Toggle()
+	if got := strings.Join(d.m.wire.expLines, "\n"); !strings.Contains(got, "first 64.0 KB of 8.0 MB kept") {
+		t.Errorf("the expanded frame does not say it was cut:\n%.300s", got)
+	}
+	path := filepath.Join(t.TempDir(), "w.ndjson")
+	if _, err := writeTranscriptFile(path, testEpoch, recs[len(recs)-1:], nil); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := os.ReadFile(path)
+	var item struct {
+		Raw  string `json:"raw"`
+		Size int    `json:"size"`
+	}
+	if err := json.Unmarshal(line, &item); err != nil || item.Size != len(huge) || len(item.Raw) != wireLogKeep {
+		t.Errorf("saved line: raw %d bytes, size %d, err %v", len(item.Raw), item.Size, err)
 	}
 }

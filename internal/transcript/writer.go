@@ -95,6 +95,10 @@ func (tw *Writer) Observe(r wire.Record) {
 		b = appendNote(b, noteRequestError)
 	case r.Kind == wire.KindFrame:
 		b = appendMsg(append(b, `,"dir":"in"`...), r.Data)
+		if r.Size > len(r.Data) {
+			// Kept cut short (the TUI's W): the full length, as for oversize.
+			b = strconv.AppendInt(append(b, `,"size":`...), int64(r.Size), 10)
+		}
 		note, violations := tw.notes.received(r.Data)
 		b = appendViolations(appendNote(b, note), violations)
 	case r.Kind == wire.KindOversize:
