@@ -122,10 +122,10 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 		Params: p, State: Pending, Started: s.clock.Now()}, token: token}
 	s.table.add(r)
 	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
+	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
 	}
-	s.startTimers(r, opts)
 	s.mu.Unlock()
 
 	sentAt, sendErr := s.sendStamped(frame)

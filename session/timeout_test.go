@@ -71,3 +71,19 @@ func TestNegativeMaxTimeoutIsNone(t *testing.T) {
 		t.Fatalf("after 1000s of progress: %v", info.State)
 	}
 }
+
+// RequestStarted carries the timeouts the request was armed with, so that
+// a screen built from events shows them from the start.
+func TestRequestStartedShowsItsTimeouts(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "sleep"},
+		CallOptions{Timeout: time.Minute, ResetTimeoutOnProgress: true})
+	h.readFrame()
+	e := h.events.waitFor(t, "the request's start", func(e Event) bool {
+		s, ok := e.(RequestStarted)
+		return ok && s.Info.Seq == c.Seq()
+	}).(RequestStarted)
+	if e.Info.Timeout != time.Minute || e.Info.MaxTimeout != 10*time.Minute {
+		t.Errorf("RequestStarted says timeout %v, max %v; want 1m0s, 10m0s", e.Info.Timeout, e.Info.MaxTimeout)
+	}
+}
