@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // prettyWatch follows a JSON object a peer spread over several lines
@@ -29,7 +31,8 @@ func (w *prettyWatch) line(b []byte) (ID, bool) {
 			return id, true
 		}
 	}
-	w.depth += depthChange(t)
+	change, _ := transport.Nesting(t)
+	w.depth += change
 	if w.depth <= 0 {
 		w.active = false
 	}
@@ -52,25 +55,4 @@ func prettyID(t []byte) (ID, bool) {
 	rest = bytes.TrimSuffix(bytes.TrimSpace(rest), []byte(","))
 	id, err := ParseID(rest)
 	return id, err == nil
-}
-
-// depthChange is how much a line opens minus closes, outside strings.
-func depthChange(b []byte) int {
-	d, inStr, esc := 0, false, false
-	for _, c := range b {
-		switch {
-		case esc:
-			esc = false
-		case inStr:
-			esc = c == '\\'
-			inStr = c != '"'
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			d++
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return d
 }

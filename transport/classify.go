@@ -39,7 +39,7 @@ func classify(line []byte) (wire.Kind, string) {
 
 // diagnose says why a line that starts like JSON is not a JSON value.
 func diagnose(line []byte) string {
-	if d := depth(line); d > MaxNesting {
+	if _, d := Nesting(line); d > MaxNesting {
 		return fmt.Sprintf("JSON nested %d deep, over the limit of %d", d, MaxNesting)
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -56,9 +56,11 @@ func diagnose(line []byte) string {
 	return "not valid JSON: " + err.Error()
 }
 
-// depth is the deepest nesting of brackets and braces outside strings.
-func depth(b []byte) int {
-	d, deepest, inStr, esc := 0, 0, false, false
+// Nesting scans b's brackets and braces outside strings: how many more it
+// opens than it closes, and the deepest it goes. The session reads a
+// pretty-printed message's lines with it; classify, a line's depth.
+func Nesting(b []byte) (change, deepest int) {
+	d, inStr, esc := 0, false, false
 	for _, c := range b {
 		switch {
 		case esc:
@@ -75,7 +77,7 @@ func depth(b []byte) int {
 			d--
 		}
 	}
-	return deepest
+	return d, deepest
 }
 
 // invalidUTF8At is the offset of the first byte that is not UTF-8.
