@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
+	"time"
 )
 
 // BenchmarkEchoVersusSDK runs `mcpoke bench` and the TypeScript reference
@@ -29,6 +32,86 @@ func BenchmarkEchoVersusSDK(b *testing.B) {
 		ours = runBench(b, bin, append(append([]string{"bench", "--json"}, args...), server...)...)
 		theirs = runBench(b, "node", append(append([]string{filepath.Join("testdata", "bench", "sdk_echo_bench.mjs")}, args...), server...)...)
 	}
+	reportVersus(b, ours, theirs)
+}
+
+// BenchmarkEchoVersusSDKOverHTTP is BenchmarkEchoVersusSDK over Streamable
+// HTTP: `mcpoke bench --url` and the TypeScript SDK's
+// StreamableHTTPClientTransport, one after the other, against the demo
+// server (`mcpoke demo-server --http`) and the reference server
+// (`node server-everything streamableHttp`). Run with -benchtime 1x: each
+// iteration is 2000 calls per client per server.
+func BenchmarkEchoVersusSDKOverHTTP(b *testing.B) {
+	sdk := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "sdk")
+	if _, err := os.Stat(sdk); err != nil {
+		b.Skipf("the TypeScript SDK is not installed in %s (.ci/run installs it)", peersDir())
+	}
+	bin := filepath.Join(b.TempDir(), "mcpoke")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	servers := []struct {
+		name, args string
+		start      func(b *testing.B) string
+	}{
+		{"demo", `{"text":"hi"}`, func(b *testing.B) string {
+			url, _ := startDemoServer(b, bin, "--http")
+			return url
+		}},
+		{"everything", `{"message":"hi"}`, startReferenceHTTP},
+	}
+	for _, srv := range servers {
+		b.Run(srv.name, func(b *testing.B) {
+			url := srv.start(b)
+			// No cancel probes: the SDK client makes none, and their
+			// watch would only add a second per run.
+			args := []string{"--args", srv.args, "-n", "2000"}
+			var ours, theirs benchFigures
+			for b.Loop() {
+				ours = runBench(b, bin, append([]string{"bench", "--json", "--cancel-probes", "0", "--transport", "http", "--url", url}, args...)...)
+				theirs = runBench(b, "node", append([]string{filepath.Join("testdata", "bench", "sdk_echo_bench.mjs"), "--url", url}, args...)...)
+			}
+			reportVersus(b, ours, theirs)
+		})
+	}
+}
+
+// startReferenceHTTP runs server-everything over Streamable HTTP on a free
+// port and returns its URL. It listens on every interface; the benchmark
+// only ever connects to 127.0.0.1.
+func startReferenceHTTP(b *testing.B) string {
+	everything := referenceServer()
+	if everything == "" {
+		b.Skip("reference server not installed; see .ci/run")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	cmd := exec.Command("node", everything, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
+			c.Close()
+			return "http://127.0.0.1:" + port + "/mcp"
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("the reference server does not listen on 127.0.0.1:%s after 30s", port)
+		}
+	}
+}
+
+// reportVersus reports both clients' figures side by side.
+func reportVersus(b *testing.B, ours, theirs benchFigures) {
 	b.ReportMetric(ours.P50Ms, "mcpoke-p50-ms")
 	b.ReportMetric(theirs.P50Ms, "sdk-p50-ms")
 	b.ReportMetric(ours.P99Ms, "mcpoke-p99-ms")

@@ -60,7 +60,7 @@ func TestGoSDKClientAgainstDemoServerOverHTTP(t *testing.T) {
 // startDemoServer runs `mcpoke demo-server FLAG 127.0.0.1:0 EXTRA...` and returns
 // the URL it printed and a function returning its stderr so far. The
 // server gets SIGINT at the end of the test and must exit promptly.
-func startDemoServer(t *testing.T, bin, flag string, extra ...string) (string, func() string) {
+func startDemoServer(t testing.TB, bin, flag string, extra ...string) (string, func() string) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"demo-server", flag, "127.0.0.1:0"}, extra...)...)
 	pipe, err := cmd.StderrPipe()

@@ -70,12 +70,13 @@ func (s *Session) sendCancels(rs []*request) {
 		id, reason, taskID := targets[i].id, targets[i].reason, targets[i].taskID
 		var at time.Time
 		var err error
+		var how CancelWire
 		if taskID != "" {
 			// Tasks have their own cancellation, which answers with the
 			// task's final state (MCP 2025-11-25 tasks).
 			at, err = s.cancelTask(r, taskID)
 		} else {
-			at, err = s.sendCancelNotification(id, reason)
+			at, how, err = s.sendCancelNotification(id, reason)
 		}
 		if logging {
 			s.log.Info("cancel sent", "id", id.String(), "reason", reason, "err", err)
@@ -83,7 +84,7 @@ func (s *Session) sendCancels(rs []*request) {
 		// Late traffic is timed from here, so record it at once, per
 		// request: CancelAll may write thousands.
 		s.mu.Lock()
-		if s.cancelWritten(r, at, err) {
+		if s.cancelWritten(r, at, how, err) {
 			settling = append(settling, r)
 		}
 		s.mu.Unlock()
@@ -106,13 +107,13 @@ func (s *Session) sendCancels(rs []*request) {
 // cancelWritten records that r's cancellation reached the transport at
 // at (or failed to: err) and reports whether r now waits out the settle
 // window. Callers hold s.mu.
-func (s *Session) cancelWritten(r *request, at time.Time, err error) (settles bool) {
+func (s *Session) cancelWritten(r *request, at time.Time, how CancelWire, err error) (settles bool) {
 	if at.IsZero() {
 		at = s.clock.Now() // nothing was written
 	}
 	r.info.CancelSentAt = at
 	if len(s.subs) > 0 {
-		s.emit(CancelSent{Ref: r.info.Ref(), At: at, Err: err})
+		s.emit(CancelSent{Ref: r.info.Ref(), At: at, Err: err, Wire: how})
 	}
 	switch {
 	case r.info.State != Cancelling:
@@ -129,17 +130,20 @@ func (s *Session) cancelWritten(r *request, at time.Time, err error) (settles bo
 // sendCancelNotification tells the peer to stop request id, as
 // Config.CancelMode says: notifications/cancelled, closing the request's
 // own stream (where the transport has one), or both; it says when the
-// cancellation was written.
+// cancellation was written and what it did.
 // Each frame is a fresh buffer: tap observers such as the wire log keep it.
-func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, error) {
+func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, CancelWire, error) {
+	var how CancelWire
 	if s.cfg.CancelMode != CancelNotify {
 		if c, ok := s.conn.(transport.RequestStreamCloser); ok {
 			done, err := c.CloseRequestStream([]byte(id.raw))
+			how.StreamClosed = done
 			if err != nil || (done && s.cfg.CancelMode == CancelClose) {
-				return s.clock.Now(), err
+				return s.clock.Now(), how, err
 			}
 		}
 	}
+	how.Notified = true
 	b := make([]byte, 0, 96+len(reason))
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`...)
 	b = append(b, id.raw...)
@@ -148,7 +152,8 @@ func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, error
 		b = appendString(b, reason)
 	}
 	b = append(b, "}}"...)
-	return s.sendStamped(b)
+	at, err := s.sendStamped(b)
+	return at, how, err
 }
 
 // cancelTask sends tasks/cancel for a task-augmented request, says when it

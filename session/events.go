@@ -41,6 +41,18 @@ type CancelSent struct {
 	Ref Ref
 	At  time.Time
 	Err error
+	// Wire is what the cancellation did on the wire.
+	Wire CancelWire
+}
+
+// CancelWire says what a cancellation did on the wire, which under
+// Streamable HTTP --cancel-mode chooses and the protocol version gives
+// meaning to. Both false: tasks/cancel, or nothing could be done.
+type CancelWire struct {
+	// StreamClosed: the request's own response stream was closed.
+	StreamClosed bool
+	// Notified: notifications/cancelled was written (or failed to be).
+	Notified bool
 }
 
 // LateArrived: traffic for a request we had cancelled or that timed out.

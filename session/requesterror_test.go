@@ -88,6 +88,7 @@ func TestCancelModes(t *testing.T) {
 			conn := newStreamConn()
 			s := New(conn, Config{NoProgressTokens: true, CancelMode: tc.mode, SettleWindow: -1})
 			defer s.Close()
+			events := collect(s.Subscribe())
 			c, _ := s.Call(context.Background(), "tools/call", nil, CallOptions{})
 			if err := s.Request(c.Ref()).Cancel("test"); err != nil {
 				t.Fatal(err)
@@ -98,6 +99,11 @@ func TestCancelModes(t *testing.T) {
 			notified := strings.Contains(strings.Join(sent, "\n"), "notifications/cancelled")
 			if notified != tc.notified || (len(closed) == 1 && closed[0] == "1") != tc.streamed {
 				t.Fatalf("notified %v, closed %q", notified, closed)
+			}
+			// The event says what was done, for the screen to show.
+			e := events.waitFor(t, "CancelSent", func(e Event) bool { _, ok := e.(CancelSent); return ok }).(CancelSent)
+			if want := (CancelWire{StreamClosed: tc.streamed, Notified: tc.notified}); e.Wire != want {
+				t.Errorf("CancelSent.Wire %+v, want %+v", e.Wire, want)
 			}
 		})
 	}

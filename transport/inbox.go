@@ -27,6 +27,16 @@ func newInbox() *inbox {
 // push queues m and reports whether it was queued; false once the
 // connection was closed or failed.
 func (q *inbox) push(m Message) bool {
+	// A dead connection queues nothing more: a busy stream must not keep
+	// Recv delivering (and the pending requests waiting) past the error,
+	// as a select with room in ch would half the time.
+	select {
+	case <-q.done:
+		return false
+	case <-q.failed:
+		return false
+	default:
+	}
 	select {
 	case q.ch <- m:
 		return true

@@ -24,6 +24,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	}
 	m.conn, m.feed = msg.conn, msg.feed
 	m.header.transport = msg.conn.Transport()
+	m.detail.transport = m.header.transport
 	m.header.label = msg.conn.Spec.Name
 	m.wire.Reset(msg.conn.Started())
 	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn))

@@ -113,6 +113,7 @@ func New(opts Options) *Model {
 		timeout: opts.Timeout,
 	}
 	m.header.timeout = opts.Timeout
+	m.header.cancelMode = opts.CancelMode
 	m.help.Styles = c.Styles.Help
 	m.setFocus(focusTools)
 	m.resize(c.Width, c.Height)

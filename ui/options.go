@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // Options configure the UI.
@@ -25,6 +26,9 @@ type Options struct {
 	// Settle is the session's settle window (--settle), for the help to
 	// state; 0 means the session's default of 1s, negative none.
 	Settle time.Duration
+	// CancelMode is the session's --cancel-mode: the header shows it when
+	// it is not the default, as it changes what a cancel means.
+	CancelMode session.CancelMode
 
 	// The tests of this package set these for deterministic screens.
 

@@ -19,9 +19,12 @@ type detail struct {
 	c      *common
 	row    *requestRow
 	cancel string // what the session says about cancelling this row
-	scroll scroller
-	width  int
-	height int
+	// transport is the connection's ("http": cancels say what they did
+	// on the wire, where --cancel-mode makes a difference).
+	transport string
+	scroll    scroller
+	width     int
+	height    int
 
 	focusable
 	lines []string
@@ -189,7 +192,7 @@ func (d *detail) cancelLines() []string {
 	case r.cancelSendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
 	case !sent.IsZero():
-		line += st.Muted.Render(" · sent " + d.rel(sent))
+		line += st.Muted.Render(" · sent " + d.rel(sent) + cancelWireText(d.transport, r.cancelWire))
 	}
 	// The settle window is the session watching, not the server running:
 	// its own figure, never part of "ran".
@@ -275,4 +278,23 @@ func cancelNote(keys *keyMap, err error, known bool) string {
 		return "press " + keys.Requests.Cancel.Help().Key + " to cancel, " + keys.Requests.CancelWithReason.Help().Key + " to give a reason"
 	}
 	return "cannot cancel: " + strings.TrimPrefix(err.Error(), session.ErrNotCancellable.Error()+": ")
+}
+
+// cancelWireText says how a cancel went over Streamable HTTP, where
+// closing the request's stream is a choice (--cancel-mode) and, under the
+// 2025 versions, not a cancellation; elsewhere it is always the
+// notification, so nothing is said.
+func cancelWireText(transport string, w session.CancelWire) string {
+	if transport != "http" {
+		return ""
+	}
+	switch {
+	case w.StreamClosed && w.Notified:
+		return " as notification and stream closed"
+	case w.StreamClosed:
+		return " as stream closed, no notification"
+	case w.Notified:
+		return " as notification"
+	}
+	return ""
 }

@@ -35,6 +35,7 @@ type header struct {
 	closedWhy  string
 	lastStderr string
 	timeout    time.Duration
+	cancelMode session.CancelMode
 	counts     [session.Cancelled + 1]int
 	toolErrors int // of counts[Completed]: shown on their own
 	width      int
@@ -75,6 +76,10 @@ func (h *header) View() string {
 	left = append(left, h.stateView())
 	if h.timeout > 0 {
 		left = append(left, st.Muted.Render("timeout "+formatDuration(h.timeout)))
+	}
+	if h.cancelMode != session.CancelNotify {
+		// A probe, not how a client should cancel: never silent.
+		left = append(left, st.BadgeWarn.Render("cancel "+h.cancelMode.String()))
 	}
 	l := strings.Join(left, sep)
 	// The counts get what the server's name leaves, and at least half.

@@ -44,6 +44,7 @@ type requestRow struct {
 	// the state change that fetched info.
 	cancelSentAt  time.Time
 	cancelSendErr error
+	cancelWire    session.CancelWire
 
 	late          []session.LateFrame // the first rowLateFrames
 	lateResponses int
@@ -245,7 +246,7 @@ func (s *requestStore) cancelSent(e session.CancelSent) *requestRow {
 	if r == nil {
 		return nil
 	}
-	r.cancelSentAt, r.cancelSendErr = e.At, e.Err
+	r.cancelSentAt, r.cancelSendErr, r.cancelWire = e.At, e.Err, e.Wire
 	r.touch()
 	return r
 }

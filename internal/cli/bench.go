@@ -85,12 +85,15 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 
 // benchReport is what `bench --json` prints; times in milliseconds.
 type benchReport struct {
-	Server      reportServer `json:"server"`
-	Tool        string       `json:"tool"`
-	Calls       int          `json:"calls"` // measured: -n, or fewer when interrupted
-	Interrupted bool         `json:"interrupted,omitempty"`
-	Concurrency int          `json:"concurrency"`
-	Errors      int          `json:"errors"`
+	Server reportServer `json:"server"`
+	// Transport is "stdio", "http" (Streamable HTTP) or "sse" (legacy
+	// HTTP+SSE): figures over HTTP are not comparable with stdio's.
+	Transport   string `json:"transport"`
+	Tool        string `json:"tool"`
+	Calls       int    `json:"calls"` // measured: -n, or fewer when interrupted
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Concurrency int    `json:"concurrency"`
+	Errors      int    `json:"errors"`
 	latencyStats
 	// Histogram counts the round trips in log-scale buckets.
 	Histogram   []histogramBucket `json:"histogram"`
@@ -129,6 +132,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 
 	rep := benchReport{
 		Server:       serverOf(srv.Peer()),
+		Transport:    srv.Transport(),
 		Tool:         t.Name,
 		Calls:        len(rounds),
 		Concurrency:  f.concurrency,
@@ -208,8 +212,9 @@ func runCalls(ctx context.Context, s *session.Session, params json.RawMessage, n
 }
 
 func printBench(w io.Writer, r *benchReport, f *benchFlags) {
-	fmt.Fprintf(w, "bench %s on %s %s (protocol %s): %d calls, concurrency %d\n", termtext.Line(r.Tool),
-		termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion), r.Calls, r.Concurrency)
+	fmt.Fprintf(w, "bench %s on %s %s (protocol %s%s): %d calls, concurrency %d\n", termtext.Line(r.Tool),
+		termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion),
+		overTransport(r.Transport), r.Calls, r.Concurrency)
 	switch {
 	case !r.Interrupted:
 	case r.Calls < f.n:
@@ -237,4 +242,16 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 		fmt.Fprintf(w, "after it    within %s: %s, %s, %d late progress; %d answered before the cancel\n", within,
 			english.Plural(c.LateResponses, "late response"), english.Plural(c.LateErrors, "late error"), c.LateProgress, c.AnsweredFirst)
 	}
+}
+
+// overTransport names an HTTP transport for the header; stdio, the usual
+// case, goes unsaid so the header stays as it was.
+func overTransport(t string) string {
+	switch t {
+	case "http":
+		return ", over Streamable HTTP"
+	case "sse":
+		return ", over legacy HTTP+SSE"
+	}
+	return ""
 }

@@ -40,11 +40,12 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		opts.Log = f
 	}
 	m := ui.New(ui.Options{
-		Connect: func(context.Context) (*connect.Conn, error) { return connect.Start(spec, opts) },
-		Demo:    isDemo(spec),
-		Force:   g.force,
-		Timeout: defaultCallTimeout,
-		Settle:  opts.Session.SettleWindow,
+		Connect:    func(context.Context) (*connect.Conn, error) { return connect.Start(spec, opts) },
+		Demo:       isDemo(spec),
+		Force:      g.force,
+		Timeout:    defaultCallTimeout,
+		Settle:     opts.Session.SettleWindow,
+		CancelMode: mode,
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	_, err = p.Run()

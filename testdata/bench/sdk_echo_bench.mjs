@@ -2,6 +2,10 @@
 // `mcpoke bench --json`, for a side-by-side comparison:
 //
 //   node testdata/bench/sdk_echo_bench.mjs [-n 2000] [--args '{"message":"hi"}'] [--tool echo] -- CMD ARGS...
+//   node testdata/bench/sdk_echo_bench.mjs [-n 2000] [--args ...] [--tool echo] --url URL
+//
+// With --url it speaks Streamable HTTP (StreamableHTTPClientTransport), as
+// `mcpoke bench --url URL --transport http` does.
 //
 // It prints {"client":"@modelcontextprotocol/sdk", p50Ms, p90Ms, p99Ms, maxMs,
 // callsPerSec, ...}. The SDK is loaded from $MCPOKE_PEERS_DIR (default
@@ -15,14 +19,11 @@ const peers = process.env.MCPOKE_PEERS_DIR || join(homedir(), ".cache", "mcpoke-
 const sdk = (p) => import(pathToFileURL(join(peers, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm", p)).href);
 const { Client } = await sdk("client/index.js");
 const { StdioClientTransport } = await sdk("client/stdio.js");
+const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf("--");
-if (dash < 0 || dash === argv.length - 1) {
-  console.error("usage: sdk_echo_bench.mjs [-n N] [--tool NAME] [--args JSON] -- CMD ARGS...");
-  process.exit(2);
-}
-const flags = argv.slice(0, dash);
+const flags = dash < 0 ? argv : argv.slice(0, dash);
 const flag = (name, def) => {
   const i = flags.indexOf(name);
   return i >= 0 ? flags[i + 1] : def;
@@ -30,10 +31,17 @@ const flag = (name, def) => {
 const n = Number(flag("-n", "2000"));
 const tool = flag("--tool", "echo");
 const args = JSON.parse(flag("--args", '{"message":"hi"}'));
+const url = flag("--url", "");
+if (!url === (dash < 0 || dash === argv.length - 1)) {
+  console.error("usage: sdk_echo_bench.mjs [-n N] [--tool NAME] [--args JSON] (-- CMD ARGS... | --url URL)");
+  process.exit(2);
+}
 const [command, ...commandArgs] = argv.slice(dash + 1);
 
 const client = new Client({ name: "sdk-bench", version: "0" });
-await client.connect(new StdioClientTransport({ command, args: commandArgs, stderr: "ignore" }));
+await client.connect(url
+  ? new StreamableHTTPClientTransport(new URL(url))
+  : new StdioClientTransport({ command, args: commandArgs, stderr: "ignore" }));
 
 const call = () => client.callTool({ name: tool, arguments: args });
 // Warm up as mcpoke bench does: min(50, n/10) calls, plus one.
@@ -54,6 +62,7 @@ const pct = (p) => rounds[Math.max(Math.ceil((p * rounds.length) / 100), 1) - 1]
 const round = (x) => Math.round(x * 1e4) / 1e4;
 console.log(JSON.stringify({
   client: "@modelcontextprotocol/sdk",
+  transport: url ? "http" : "stdio",
   tool,
   calls: n,
   concurrency: 1,
