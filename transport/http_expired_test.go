@@ -65,21 +65,21 @@ func (s *expiringServer) start(t *testing.T, other func(w http.ResponseWriter, r
 
 // recvUntilError takes messages until Recv fails and returns the error,
 // when it came, and the HTTP facts seen on the way.
-func recvUntilError(t *testing.T, c Conn) (error, time.Time, []string) {
+func recvUntilError(t *testing.T, c Conn) (time.Time, []string, error) {
 	t.Helper()
 	var facts []string
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		m, err := recvTimeout(c, time.Until(deadline))
 		if err != nil {
-			return err, time.Now(), facts
+			return time.Now(), facts, err
 		}
 		if m.Kind == wire.KindHTTP {
 			facts = append(facts, string(m.Data))
 		}
 	}
 	t.Fatalf("Recv still delivers after 5s; facts %q", facts)
-	return nil, time.Time{}, nil
+	return time.Time{}, nil, nil
 }
 
 // checkExpired wants the session-expired error, soon after the server
@@ -120,7 +120,7 @@ func TestHTTPSessionExpiresOnAStreamResumedMidSession(t *testing.T) {
 	h.Send([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":2}}}`))
 	recvUntil(t, h, wire.KindFrame) // its stream is open
 	h.Send([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call"}`))
-	err, at, facts := recvUntilError(t, h)
+	at, facts, err := recvUntilError(t, h)
 	checkExpired(t, s, err, at, facts, `request 3: GET Last-Event-ID "b1" → 404 Not Found`)
 }
 
@@ -141,6 +141,6 @@ func TestHTTPSessionExpiresOnALaterPOST(t *testing.T) {
 	h.Send([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":2}}}`))
 	recvUntil(t, h, wire.KindFrame)
 	h.Send([]byte(`{"jsonrpc":"2.0","id":4,"method":"ping"}`))
-	err, at, facts := recvUntilError(t, h)
+	at, facts, err := recvUntilError(t, h)
 	checkExpired(t, s, err, at, facts, "POST ping id 4 → 404 Not Found")
 }
