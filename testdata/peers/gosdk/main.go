@@ -6,7 +6,8 @@
 // With -http ADDR it serves the SDK's Streamable HTTP handler at /mcp
 // instead of stdio: sessions and an in-memory event store by default,
 // -stateless for no sessions, -json for application/json responses,
-// -eventstore=false for no resumption.
+// -eventstore=false for no resumption, -cut-first-call to drop the first
+// tools/call stream after its priming event (see cut.go).
 package main
 
 import (
@@ -34,6 +35,7 @@ func main() {
 	stateless := flag.Bool("stateless", false, "HTTP: no sessions (StreamableHTTPOptions.Stateless)")
 	jsonResp := flag.Bool("json", false, "HTTP: answer POSTs with application/json (StreamableHTTPOptions.JSONResponse)")
 	eventStore := flag.Bool("eventstore", true, "HTTP: keep an in-memory event store for resumption")
+	cut := flag.Bool("cut-first-call", false, "HTTP: drop the first tools/call POST's connection after its priming event")
 	flag.Parse()
 	server := mcp.NewServer(&mcp.Implementation{Name: "gosdk-peer", Version: "1.8.0"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "slow", Description: "works for a while; stops when cancelled but still answers"},
@@ -56,8 +58,12 @@ func main() {
 		if *eventStore {
 			opts.EventStore = mcp.NewMemoryEventStore(nil)
 		}
+		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
+		if *cut {
+			h = cutFirstCall(h)
+		}
 		mux := http.NewServeMux()
-		mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts))
+		mux.Handle("/mcp", h)
 		log.Fatal(http.ListenAndServe(*addr, mux))
 	}
 	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
