@@ -467,3 +467,40 @@ func TestRedaction(t *testing.T) {
 		t.Errorf("RedactURL: %s", got)
 	}
 }
+
+// The go-sdk's Streamable HTTP handler writes a priming event and, when
+// the connection drops, keeps the answer for a resume. A chunked body cut
+// between events reads as io.ErrUnexpectedEOF: the wire log said the
+// stream "ended in the middle of an event" although the priming event was
+// whole. It broke between events, and mcpoke resumes from that event.
+func TestHTTPStreamCutBetweenEventsSaysBroke(t *testing.T) {
+	srv := httptest.NewServer(mcpHandler(t, func(w http.ResponseWriter, r *http.Request, body string) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if r.Method == http.MethodGet {
+			if r.Header.Get("Last-Event-ID") != "s_0" {
+				w.WriteHeader(http.StatusMethodNotAllowed)
+				return
+			}
+			io.WriteString(w, "id: s_1\ndata: {\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"ok\":true}}\n\n")
+			return
+		}
+		io.WriteString(w, "id: s_0\nevent: prime\nretry: 10\ndata:\n\n")
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // drop the connection mid-body
+	}))
+	t.Cleanup(srv.Close)
+	h := dialTest(t, srv.URL, nil)
+	initialize(t, h)
+	h.Send([]byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call"}`))
+	m, facts := recvUntil(t, h, wire.KindFrame)
+	if !strings.Contains(string(m.Data), `"ok":true`) {
+		t.Fatalf("got %s", m.Data)
+	}
+	all := strings.Join(facts, "\n")
+	if strings.Contains(all, "middle of an event") || !strings.Contains(all, "stream broke: unexpected EOF") {
+		t.Errorf("facts: %q", facts)
+	}
+	if !strings.Contains(all, `Last-Event-ID "s_0"`) {
+		t.Errorf("no resume from the priming event: %q", facts)
+	}
+}

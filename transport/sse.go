@@ -91,7 +91,11 @@ func (r *sseReader) next() (sseEvent, error) {
 	for {
 		err := r.readLine(r.max)
 		if err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) || (seen && err == io.EOF) {
+			// Truncated only if a block was under way: a connection cut
+			// between events (net/http says io.ErrUnexpectedEOF for a
+			// chunked body cut short) is the read error itself.
+			partial := r.lineSize > 0
+			if partial || (seen && (err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF))) {
 				// The retry already took effect; the id and data did not.
 				return sseEvent{LastID: r.lastID, Retry: ev.Retry, RetrySet: ev.RetrySet,
 					Comments: ev.Comments, CommentCount: ev.CommentCount}, errSSETruncated
@@ -193,7 +197,7 @@ func (r *sseReader) readLine(keep int) error {
 	}
 	for {
 		if _, err := r.br.Peek(1); err != nil {
-			if r.lineSize > 0 {
+			if r.lineSize > 0 && err == io.EOF {
 				return io.ErrUnexpectedEOF
 			}
 			return err

@@ -181,3 +181,24 @@ func FuzzSSE(f *testing.F) {
 		}
 	})
 }
+
+// A stream cut between events (net/http reports a chunked body cut short
+// as io.ErrUnexpectedEOF) is not an event cut in the middle: the complete
+// event is delivered and the read error comes back as it is.
+func TestSSECutBetweenEventsIsNotTruncated(t *testing.T) {
+	r := newSSEReader(io.MultiReader(strings.NewReader("id: a_0\nevent: prime\ndata:\n\n"), iotest.ErrReader(io.ErrUnexpectedEOF)), 1<<10)
+	ev, err := r.next()
+	if err != nil || ev.LastID != "a_0" {
+		t.Fatalf("first block: %+v, %v", ev, err)
+	}
+	if _, err := r.next(); err != io.ErrUnexpectedEOF {
+		t.Fatalf("err = %v, want io.ErrUnexpectedEOF itself", err)
+	}
+	// Cut inside a line or a block, it is truncated.
+	for _, in := range []string{"data: {\"half", "id: b\ndata: x\n"} {
+		r := newSSEReader(io.MultiReader(strings.NewReader(in), iotest.ErrReader(io.ErrUnexpectedEOF)), 1<<10)
+		if _, err := r.next(); !errors.Is(err, errSSETruncated) {
+			t.Errorf("%q: err = %v, want errSSETruncated", in, err)
+		}
+	}
+}
