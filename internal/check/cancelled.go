@@ -37,7 +37,7 @@ func (r *runner) observeCancel(ctx context.Context) *cancelObservation {
 		}
 		if r.underway(ctx, c) && r.s.Request(c.Ref()).Cancel(cancelReason) == nil {
 			info, _ := r.s.Request(c.Ref()).Info()
-			r.sleep(ctx, time.Until(info.LateFrom().Add(r.opts.Listen)))
+			r.sleep(ctx, time.Until(r.listenUntil(info)))
 			o.listened = time.Since(info.LateFrom())
 			o.died = r.dead()
 			if o.died == "" {
@@ -53,6 +53,20 @@ func (r *runner) observeCancel(ctx context.Context) *cancelObservation {
 			return o
 		}
 	}
+}
+
+// listenUntil is when watching a cancelled call ends: Options.Listen after
+// the cancel, and never before the call would have ended had the server
+// ignored the cancel (with a second of room), when its run time is known;
+// else a server that ignores cancels looks compliant.
+func (r *runner) listenUntil(info session.RequestInfo) time.Time {
+	until := info.LateFrom().Add(r.opts.Listen)
+	if r.duration > 0 {
+		if end := info.Started.Add(r.duration + time.Second); end.After(until) {
+			until = end
+		}
+	}
+	return until
 }
 
 // lateOf splits the late frames: responses and errors, and progress.

@@ -117,6 +117,20 @@ func TestCheck1WarnsWhenTheCancelledCallIsAnswered(t *testing.T) {
 	}
 }
 
+// A server that ignores the cancel and answers when the work is done is
+// caught even when the work outlasts Listen: check 1 listens until the
+// call's own duration has passed.
+func TestCheck1WaitsOutTheCallsDuration(t *testing.T) {
+	t.Parallel()
+	opts := testOptions(1)
+	opts.Tool, opts.Args = "work", json.RawMessage(`{"seconds":1.2}`)
+	rep := run(t, misbehaviour{ignoreCancel: true}, opts)
+	c := expect(t, rep, 1, Warn, Should)
+	if c.Evidence.Counts["responses"] != 1 {
+		t.Errorf("evidence %+v; want the one response that came when the work was done", c.Evidence)
+	}
+}
+
 func TestCheck2WarnsWhenProgressGoesOnAfterTheCancel(t *testing.T) {
 	t.Parallel()
 	rep := run(t, misbehaviour{progressAfterCancel: true}, testOptions(1, 2))

@@ -13,6 +13,9 @@ import (
 // misbehaviour is what a test server gets wrong about cancellation. The
 // zero value is a server that gets it right.
 type misbehaviour struct {
+	// ignoreCancel takes no notice of a cancel: the call runs to its end
+	// and answers (as a stateless go-sdk server does): check 1.
+	ignoreCancel bool
 	// answerCancelled answers a cancelled call at once (as go-sdk
 	// servers do): check 1.
 	answerCancelled bool
@@ -135,12 +138,18 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 		m.mu.Unlock()
 	}()
 	cancelled := false
+	watch := cancel // nil once a cancel is ignored
 	tick := time.NewTicker(workStep)
 	defer tick.Stop()
 	for i := 1; i <= steps; i++ {
 		if !cancelled {
 			select {
-			case <-cancel:
+			case <-watch:
+				if m.bad.ignoreCancel {
+					watch = nil // never ready again: work on at the tick's pace
+					<-tick.C
+					break
+				}
 				cancelled = true
 				if m.bad.answerCancelled {
 					m.respond(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})

@@ -125,6 +125,27 @@ func isDuration(p mcp.Property) bool {
 
 func hasDuration(t mcp.Tool) bool { return slices.ContainsFunc(t.Input.Properties, isDuration) }
 
+// durationOf is how long args ask the tool to run: its duration argument,
+// given or by default, in seconds; zero when it has none.
+func durationOf(t mcp.Tool, args json.RawMessage) time.Duration {
+	var given map[string]json.RawMessage
+	_ = json.Unmarshal(args, &given)
+	for _, p := range t.Input.Properties {
+		if !isDuration(p) {
+			continue
+		}
+		v, ok := given[p.Name]
+		if !ok {
+			v = p.Default
+		}
+		var secs float64
+		if json.Unmarshal(v, &secs) == nil && secs > 0 && secs < 24*3600 {
+			return time.Duration(secs * float64(time.Second))
+		}
+	}
+	return 0
+}
+
 // buildArgs makes arguments from the schema: a value for each required
 // argument, and, when short, a duration argument of shortSeconds unless
 // its default is already shorter.
@@ -292,6 +313,11 @@ func (r *runner) choose(got []probed, why string) {
 	r.firstProgress = p.firstProgress
 	if p.ended {
 		r.duration = p.took
+	} else {
+		// Still working after the probe: as long as its duration argument
+		// says, if it has one (a server that ignores the cancel answers
+		// about then).
+		r.duration = durationOf(p.tool, p.args)
 	}
 	if why == "" {
 		names := make([]string, len(got))
