@@ -94,6 +94,8 @@ type requestParams struct {
 	Total     json.RawMessage `json:"total"`
 	Message   string          `json:"message"`
 	Task      json.RawMessage `json:"task"`
+	Status    string          `json:"status"`
+	StatusMsg string          `json:"statusMessage"`
 	Meta      struct {
 		ProgressToken json.RawMessage `json:"progressToken"`
 	} `json:"_meta"`
@@ -135,6 +137,7 @@ type resultSummary struct {
 	isError bool
 	taskID  string
 	status  string // a task's status
+	action  string // an elicitation's answer: accept, decline, cancel
 }
 
 func summarize(result json.RawMessage) resultSummary {
@@ -146,9 +149,10 @@ func summarize(result json.RawMessage) resultSummary {
 		} `json:"task"`
 		TaskID string `json:"taskId"`
 		Status string `json:"status"`
+		Action string `json:"action"`
 	}
 	_ = json.Unmarshal(result, &r)
-	s := resultSummary{isError: r.IsError, taskID: r.Task.TaskID, status: r.Task.Status}
+	s := resultSummary{isError: r.IsError, taskID: r.Task.TaskID, status: r.Task.Status, action: r.Action}
 	if s.status == "" {
 		s.status = r.Status
 	}
