@@ -10,7 +10,16 @@ func (r rect) contains(x, y int) bool {
 // screenLayout is where every pane goes for a terminal size.
 type screenLayout struct {
 	header, tools, table, bottom, editor, status, help rect
+	// timeline is where the timeline goes: the editor's place, or the
+	// whole body on a screen too narrow to spare the tools' column.
+	timeline rect
+	// timelineWide says the timeline hides the tools.
+	timelineWide bool
 }
+
+// timelineWideBelow is the screen width under which the timeline takes
+// the whole body: its two lanes need the columns more than the tools.
+const timelineWideBelow = 100
 
 // Smallest sizes the layout is designed for; below them panes get cut.
 const (
@@ -37,5 +46,9 @@ func computeLayout(w, h, headerH, helpH int) screenLayout {
 	l.table = rect{rightX, bodyY, rightW, tableH}
 	l.bottom = rect{rightX, bodyY + tableH, rightW, bodyH - tableH}
 	l.editor = rect{rightX, bodyY, rightW, bodyH}
+	l.timeline, l.timelineWide = l.editor, w < timelineWideBelow
+	if l.timelineWide {
+		l.timeline = rect{0, bodyY, w, bodyH}
+	}
 	return l
 }

@@ -199,6 +199,7 @@ type builder struct {
 	timedOut      bool          // the cancel was mcpoke's timeout
 	timeout       time.Duration // and its duration, from the reason
 	timeoutMax    bool          // it was --max-timeout's
+	byTask        bool          // the first cancel was tasks/cancel
 	answered      bool
 	answer        int // index in arrows of the answer that counted, or -1
 	lateAnswer    int // of the first answer after the cancel, or -1
@@ -290,6 +291,7 @@ func (b *builder) byOrigin(it Item, m message) {
 		b.cancel(it)
 		b.own(it, Arrow{From: b.origin, Kind: KindCancel, Label: "notifications/cancelled (id " + termtext.Line(b.id) + ")" + reasonText(p.Reason)})
 	case m.isRequest() && m.method == "tasks/cancel" && b.taskID != "" && p.TaskID == b.taskID:
+		b.byTask = b.byTask || !b.cancelled
 		b.cancel(it)
 		b.taskReqs[m.id] = m.method
 		b.own(it, Arrow{From: b.origin, Kind: KindTaskCancel, Label: "tasks/cancel task " + clip(p.TaskID, maxMethodRunes) + " (id " + termtext.Line(m.id) + ")"})

@@ -101,9 +101,11 @@ func (b *builder) life(o Options) Life {
 		end = max(end, o.Now-b.start)
 	}
 	var settle *Span
-	if b.cancelled && o.Settle > 0 && b.origin == Client {
+	// The session settles a request it cancelled; a timeout is final at
+	// once, and a task ends with tasks/cancel's answer.
+	if b.cancelled && o.Settle > 0 && b.origin == Client && !b.timedOut && !b.byTask {
 		settle = &Span{Kind: SpanSettle, From: b.cancelAt, To: b.cancelAt + ms(o.Settle),
-			Label: "settle window " + Human(ms(o.Settle)) + " (--settle): cancelling, watching what the server does",
+			Label: "settle window " + Human(ms(o.Settle)) + ": cancelling, watching what the server does",
 			End:   "settled: cancelled"}
 		if o.Live && settle.To > end {
 			settle.To, settle.Open, settle.End = end, true, ""

@@ -35,7 +35,7 @@ func Mermaid(l Life) string {
 			line("rect " + spanFills[st.Span.Kind])
 			note(spanOpenText(st.Span))
 		case StepClose:
-			if st.Inside == 0 && st.Span.Kind == SpanAfter {
+			if saysNothingMore(&l, st) {
 				note(nothingMore(l))
 			}
 			if t := spanCloseText(st.Span); t != "" {

@@ -14,13 +14,20 @@ func spanCloseText(s *Span) string {
 	return s.End
 }
 
+// saysNothingMore reports whether the time after the cancel closing at
+// st needs words: nothing came in it, and no settle window in it says
+// how it went.
+func saysNothingMore(l *Life, st Step) bool {
+	return st.Span.Kind == SpanAfter && st.Inside == 0 && l.Span(SpanSettle) == nil
+}
+
 // nothingMore is said in the time after the cancel when nothing came
 // in it.
 func nothingMore(l Life) string {
 	if l.Live {
 		return "nothing more yet, now " + offset(l.End)
 	}
-	return "nothing more in the transcript, which ends at " + offset(l.End)
+	return "nothing more, up to " + offset(l.End)
 }
 
 // spanRunning is what a span still running says at the drawing's end,

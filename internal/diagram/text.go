@@ -19,13 +19,10 @@ const (
 	timeColumn = 9
 )
 
-// minGap is the shortest pause drawn as a line of its own ("⋮ 1.00s"),
-// and gapShare the share of the whole drawing a pause must be to be
-// drawn: the long waits stand out, the short ones stay close.
-const (
-	minGap   = 100 // ms
-	gapShare = 10
-)
+// pauseRows are the pauses drawn as lines of their own ("⋮ 1.00s"),
+// one line more for each tenfold: a scale that stays put while a live
+// drawing grows, where short waits stay close and long ones stand out.
+var pauseRows = []float64{250, 2500, 25000} // ms
 
 // Role says what a line of the text diagram shows, for a terminal that
 // colours it; the text says it all without colour.
@@ -72,7 +69,9 @@ func TextLines(l Life, width int) []TextLine {
 			t.wrapped(s, "  ", RoleText)
 		}
 	}
-	t.add("", RoleText)
+	if len(t.out) > 0 {
+		t.add("", RoleText)
+	}
 	if width < minTwoColumns {
 		t.list()
 	} else {
@@ -131,8 +130,16 @@ func (t *textDiagram) between(text string, r Role) {
 // pause draws the time since the last row when it is long enough to
 // matter: the scale of the drawing.
 func (t *textDiagram) pause(at float64) {
-	if d := at - t.last; d >= max(minGap, t.l.End/gapShare) {
-		t.row("", t.gutter, "   ⋮ "+Human(d), RoleScale)
+	d := at - t.last
+	for i, least := range pauseRows {
+		if d < least {
+			break
+		}
+		text := "   ⋮"
+		if i == 0 {
+			text += " " + Human(d)
+		}
+		t.row("", t.gutter, text, RoleScale)
 	}
 	t.last = max(t.last, at)
 }
@@ -180,7 +187,7 @@ func (t *textDiagram) close(st Step) {
 	s := st.Span
 	g, ok := gutters[s.Kind]
 	if !ok {
-		if st.Inside == 0 {
+		if saysNothingMore(t.l, st) {
 			t.pause(s.To)
 			t.between(nothingMore(*t.l), RoleText)
 		}
@@ -265,7 +272,7 @@ func (t *textDiagram) list() {
 			case ok && spanCloseText(s) != "":
 				t.wrapped(string(g[2])+" "+offset(s.To)+" "+spanCloseText(s), "    ", RoleSpan)
 			case !ok:
-				if st.Inside == 0 {
+				if saysNothingMore(t.l, st) {
 					t.wrapped(nothingMore(*t.l), "    ", RoleText)
 				}
 				t.add(strings.Repeat("╌", t.width), RoleSpan)
