@@ -119,9 +119,8 @@ func (m *Model) toggleTimeline() {
 	}
 	m.timeline.Reset()
 	m.timeline.SetRow(m.table.Selected())
-	if m.focus != focusTools || m.layout.timelineWide {
-		m.setFocus(focusRequests)
-	}
+	m.setFocus(focusRequests) // tab goes back to the tools
+
 }
 
 // navigate hands a navigation key to the focused pane.

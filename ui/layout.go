@@ -21,6 +21,10 @@ type screenLayout struct {
 // the whole body: its two lanes need the columns more than the tools.
 const timelineWideBelow = 100
 
+// minTimelineWidth is the narrowest timeline drawn; the diagram's own
+// least width.
+const minTimelineWidth = 16
+
 // Smallest sizes the layout is designed for; below them panes get cut.
 const (
 	minWidth  = 40
@@ -31,6 +35,7 @@ const (
 // bottom, tools on the left, requests over detail on the right. The
 // editor takes the place of requests and detail.
 func computeLayout(w, h, headerH, helpH int) screenLayout {
+	screenW := w
 	w, h = max(w, minWidth), max(h, minHeight)
 	var l screenLayout
 	l.header = rect{0, 0, w, headerH}
@@ -48,7 +53,9 @@ func computeLayout(w, h, headerH, helpH int) screenLayout {
 	l.editor = rect{rightX, bodyY, rightW, bodyH}
 	l.timeline, l.timelineWide = l.editor, w < timelineWideBelow
 	if l.timelineWide {
-		l.timeline = rect{0, bodyY, w, bodyH}
+		// Below the narrowest layout too: the diagram becomes a list
+		// that fits, where the other panes are cut.
+		l.timeline = rect{0, bodyY, max(screenW, minTimelineWidth), bodyH}
 	}
 	return l
 }

@@ -70,7 +70,10 @@ func (t *timeline) SetRow(r *requestRow) {
 	if r == t.row && t.wire.start.Equal(t.start) && (r == nil || t.f != nil || r.stray) {
 		return
 	}
-	t.row, t.f, t.skipped, t.follow, t.scroll.offset = r, nil, 0, true, 0
+	// A request in flight is followed at the bottom; a finished one is
+	// read from the top.
+	t.row, t.f, t.skipped, t.scroll.offset = r, nil, 0, 0
+	t.follow = r != nil && !r.state.Final()
 	t.start = t.wire.start
 	if r == nil || r.stray {
 		return

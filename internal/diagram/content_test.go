@@ -201,12 +201,13 @@ func TestMermaidCheckerRejects(t *testing.T) {
 		head + "    mcpoke->>server:\n",
 		head + "    mcpoke=>server: hi\n",
 		head + "    mcpoke->>server: a\n    participant late\n",
+		head + "    autonumber x\n",
 	} {
 		if _, err := checkMermaid(bad); err == nil {
 			t.Errorf("accepted:\n%s", bad)
 		}
 	}
-	good := head + "    Note over mcpoke,server: #quot;ok#quot; #35;1 #59;\n    rect rgb(1, 2, 3)\n    alt\n    mcpoke->>server: a\n    else\n    server--xmcpoke: b\n    end\n    end\n"
+	good := head + "    autonumber\n    Note right of server: r\n    Note over mcpoke,server: #quot;ok#quot; #35;1 #59;\n    rect rgb(1, 2, 3)\n    alt\n    mcpoke->>server: a\n    else\n    server--xmcpoke: b\n    end\n    end\n"
 	if _, err := checkMermaid(good); err != nil {
 		t.Errorf("rejected good diagram: %v", err)
 	}

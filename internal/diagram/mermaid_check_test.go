@@ -11,8 +11,9 @@ import (
 // (sequenceDiagram.jison): a statement ends at a newline or ;, a message
 // or note text runs from the colon to the end of the statement and reads
 // # as the start of an entity code (#35; #quot;), participants are
-// declared before use, and rect, loop, alt, opt and par blocks close
-// with end (else only inside alt).
+// declared before use, rect, loop, alt, opt and par blocks close with
+// end (else only inside alt), and autonumber takes a start and a step,
+// or off.
 
 // mermaidMessage is one arrow the checker read, with the rects it is
 // in, outermost first (indexes into mermaidDoc.rects).
@@ -43,6 +44,7 @@ var (
 	blockRE       = regexp.MustCompile(`^(rect|loop|alt|opt|par|critical|break)(?: (.*))?$`)
 	rectColourRE  = regexp.MustCompile(`^(?:rgb\(\s*\d{1,3},\s*\d{1,3},\s*\d{1,3}\s*\)|rgba\(\s*\d{1,3},\s*\d{1,3},\s*\d{1,3},\s*[01](?:\.\d+)?\s*\))$`)
 	entityRE      = regexp.MustCompile(`^#(?:[A-Za-z]+|\d+);`)
+	autonumberRE  = regexp.MustCompile(`^autonumber(?: \d+(?: \d+)?| off)?$`)
 )
 
 // checkMermaid parses a diagram and returns what it read, or the first
@@ -132,6 +134,7 @@ func checkMermaid(src string) (mermaidDoc, error) {
 			if len(blocks) == 0 || blocks[len(blocks)-1] != "alt" {
 				return doc, fmt.Errorf("line %d: else outside alt", n)
 			}
+		case autonumberRE.MatchString(s): // numbering on, from N by M, or off
 		case s == "end":
 			if len(blocks) == 0 {
 				return doc, fmt.Errorf("line %d: end without a block", n)
