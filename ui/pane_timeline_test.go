@@ -45,6 +45,8 @@ var timelineCases = []timelineCase{
 	{name: "elicitation_incoming", file: "server_cancelled_elicitation", id: "0", incoming: true, state: session.Cancelled, at: 5100},
 	// 2026-07-28 over HTTP: closing the stream is the cancel.
 	{name: "http_stream_closed", id: "2", state: session.Cancelled, at: 3300},
+	// 2026-07-28's multi round-trip request: input required, the retry.
+	{name: "mrtr", id: "2", state: session.Completed, at: 4000},
 	// Live: in flight with the timeout running, then cancelling within
 	// the settle window, late progress already ignored.
 	{name: "live_pending", file: "cancelled_late_progress", id: "3", state: session.Pending, timeout: time.Minute, at: 1800},

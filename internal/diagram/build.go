@@ -3,6 +3,7 @@ package diagram
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/termtext"
@@ -60,6 +61,9 @@ type Request struct {
 	Method string
 	Tool   string
 	T      float64
+	// Retry is a multi round-trip request's retry (2026-07-28): drawn
+	// as a round of the request it retries.
+	Retry bool
 }
 
 // Requests lists the requests mcpoke sent, in order, with what Build
@@ -72,7 +76,9 @@ func Requests(tr Transcript) []Request {
 		}
 		for _, m := range messages(it.Msg) {
 			if m.isRequest() {
-				out = append(out, Request{ID: m.id, Method: m.method, Tool: paramsOf(m).Name, T: it.T})
+				p := paramsOf(m)
+				out = append(out, Request{ID: m.id, Method: m.method, Tool: p.Name, T: it.T,
+					Retry: p.RequestState != nil || p.InputResponses != nil})
 			}
 		}
 	}
@@ -80,15 +86,16 @@ func Requests(tr Transcript) []Request {
 }
 
 // DefaultRequest is the id Build draws without Options.Request: the last
-// tools/call, else the last request that is not the handshake or a ping.
+// tools/call that is not a retry, else the last request that is not the handshake (initialize,
+// server/discover) or a ping.
 func DefaultRequest(reqs []Request) (string, bool) {
 	for i := len(reqs) - 1; i >= 0; i-- {
-		if reqs[i].Method == "tools/call" {
+		if reqs[i].Method == "tools/call" && !reqs[i].Retry {
 			return reqs[i].ID, true
 		}
 	}
 	for i := len(reqs) - 1; i >= 0; i-- {
-		if m := reqs[i].Method; m != "initialize" && m != "ping" {
+		if m := reqs[i].Method; m != "initialize" && m != "ping" && m != "server/discover" {
 			return reqs[i].ID, true
 		}
 	}
@@ -152,7 +159,7 @@ func NewFollower(o Options) *Follower {
 		origin = Server
 	}
 	return &Follower{b: builder{id: o.Request, origin: origin, answer: -1, lateAnswer: -1, lastOwn: -1,
-		peerReqs: map[string]*peerRequest{}, taskReqs: map[string]string{}}}
+		peerReqs: map[string]*peerRequest{}, taskReqs: map[string]string{}, tokens: map[string]bool{}, rounds: map[string]bool{}}}
 }
 
 // Add reads items, in transcript order.
@@ -192,7 +199,13 @@ type builder struct {
 	start  float64 // the request's t
 
 	title, server string
-	token         string // the request's progressToken as JSON text
+	method, tool  string
+	tokens        map[string]bool // progressTokens, as JSON text, of the request and its retries
+	// rounds are the retries of a multi round-trip request (2026-07-28),
+	// by id; retry says the server asked for one, with state to echo.
+	rounds     map[string]bool
+	retry      bool
+	retryState *string
 	taskID        string
 	cancelAt      float64
 	cancelled     bool
@@ -214,6 +227,8 @@ type builder struct {
 	taskReqs     map[string]string       // the origin's tasks/* requests about the task: id -> method
 	arrows       []Arrow
 	initID       string
+	// discoverID and discoverVersion are server/discover's (2026-07-28).
+	discoverID, discoverVersion string
 	// end is the last item's time: after a cancel, how long the
 	// transcript shows that nothing more came.
 	end float64
@@ -284,12 +299,15 @@ func (b *builder) byOrigin(it Item, m message) {
 	switch {
 	case m.isRequest() && m.id == b.id && b.title == "":
 		b.request(it, m, p)
-	case m.method == "notifications/cancelled" && compactID(p.RequestID) == b.id && b.title != "":
+	case m.isRequest() && b.retry && m.method == b.method && p.Name == b.tool &&
+		(b.retryState != nil && p.RequestState != nil && *p.RequestState == *b.retryState || b.retryState == nil && p.InputResponses != nil):
+		b.round(it, m, p)
+	case m.method == "notifications/cancelled" && b.isOwnID(compactID(p.RequestID)) && b.title != "":
 		if !b.cancelled && b.origin == Client {
 			b.noteTimeout(p.Reason)
 		}
 		b.cancel(it)
-		b.own(it, Arrow{From: b.origin, Kind: KindCancel, Label: "notifications/cancelled (id " + termtext.Line(b.id) + ")" + reasonText(p.Reason)})
+		b.own(it, Arrow{From: b.origin, Kind: KindCancel, Label: "notifications/cancelled (id " + termtext.Line(compactID(p.RequestID)) + ")" + reasonText(p.Reason)})
 	case m.isRequest() && m.method == "tasks/cancel" && b.taskID != "" && p.TaskID == b.taskID:
 		b.byTask = b.byTask || !b.cancelled
 		b.cancel(it)
@@ -321,11 +339,34 @@ func (b *builder) request(it Item, m message, p requestParams) {
 	if b.origin == Server {
 		b.title += " from the server"
 	}
+	b.method, b.tool = m.method, p.Name
 	if tok := compactID(p.Meta.ProgressToken); tok != "" {
-		b.token = tok
+		b.tokens[tok] = true
 	}
 	if p.Task != nil {
 		label += " (task)"
+	}
+	b.own(it, Arrow{From: b.origin, Kind: KindRequest, Label: label + " (id " + termtext.Line(m.id) + ")"})
+}
+
+// isOwnID reports whether id is the request's, or one of its retries'.
+func (b *builder) isOwnID(id string) bool { return id != "" && (id == b.id || b.rounds[id]) }
+
+// round draws the retry of a multi round-trip request: the same
+// request again, with the input the server asked for.
+func (b *builder) round(it Item, m message, p requestParams) {
+	b.retry = false
+	b.rounds[m.id] = true
+	if tok := compactID(p.Meta.ProgressToken); tok != "" {
+		b.tokens[tok] = true
+	}
+	label := clip(m.method, maxMethodRunes)
+	if p.Name != "" {
+		label += " " + clip(p.Name, maxMethodRunes)
+	}
+	label += fmt.Sprintf(", round %d", len(b.rounds)+1)
+	if p.InputResponses != nil {
+		label += " with inputResponses"
 	}
 	b.own(it, Arrow{From: b.origin, Kind: KindRequest, Label: label + " (id " + termtext.Line(m.id) + ")"})
 }
@@ -335,7 +376,7 @@ func (b *builder) byPeer(it Item, m message) {
 	p := paramsOf(m)
 	peer := b.origin.other()
 	switch {
-	case (m.isResponse() || m.isError()) && m.id == b.id:
+	case (m.isResponse() || m.isError()) && b.isOwnID(m.id):
 		b.answerArrow(it, m, "", "")
 	case (m.isResponse() || m.isError()) && b.taskReqs[m.id] == "tasks/result":
 		// The task's own answer, as the request would have had it.
@@ -348,7 +389,7 @@ func (b *builder) byPeer(it Item, m message) {
 			label += ` "` + clip(p.StatusMsg, maxMessageRunes) + `"`
 		}
 		b.own(it, Arrow{From: peer, Kind: KindTaskStatus, Label: label})
-	case m.method == "notifications/progress" && b.token != "" && compactID(p.Token) == b.token:
+	case m.method == "notifications/progress" && b.tokens[compactID(p.Token)]:
 		b.own(it, b.progressArrow(p))
 		if !b.cancelled {
 			b.lastActivity = it.T - b.start
@@ -385,6 +426,10 @@ func (b *builder) answerArrow(it Item, m message, prefix, suffix string) {
 		kind = KindError
 	}
 	sum := summarize(m.result)
+	if sum.inputRequired && m.isResponse() && !b.cancelled {
+		// Not the answer yet: the server asks for input and a retry.
+		b.retry, b.retryState = true, sum.requestState
+	}
 	task := ""
 	if sum.taskID != "" && b.taskID == "" {
 		b.taskID = sum.taskID
@@ -397,7 +442,7 @@ func (b *builder) answerArrow(it Item, m message, prefix, suffix string) {
 	b.own(it, a)
 	i := len(b.arrows) - 1
 	switch last := &b.arrows[i]; {
-	case task != "":
+	case task != "" || sum.inputRequired:
 		// A created task answers nothing yet: the work goes on.
 	case last.Ignored && b.lateAnswer < 0:
 		b.lateAnswer = i
@@ -423,6 +468,12 @@ func answerLabel(m message, task string) string {
 	switch sum := summarize(m.result); {
 	case task != "":
 		return "result: " + task
+	case sum.inputRequired:
+		label := "result: input required"
+		if len(sum.inputs) > 0 {
+			label += ": " + clip(strings.Join(sum.inputs, ", "), maxMessageRunes)
+		}
+		return label
 	case sum.isError:
 		return "result (isError)"
 	case sum.status != "":

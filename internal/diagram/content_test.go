@@ -36,7 +36,7 @@ func TestMermaidMatchesTranscript(t *testing.T) {
 			}
 			want := framesOf(t, tr, l.ID, o.Incoming)
 			got := arrowsOf(doc, l.ID, origin, peer)
-			for _, k := range []string{"request", "progress", "progress ignored", "cancel", "answer", "answer ignored"} {
+			for _, k := range []string{"request", "round", "progress", "progress ignored", "cancel", "answer", "answer ignored"} {
 				if got[k] != want[k] {
 					t.Errorf("%s: %d in the diagram, %d in the transcript (diagram %v, transcript %v)", k, got[k], want[k], got, want)
 				}
@@ -109,7 +109,9 @@ func framesOf(t *testing.T, tr Transcript, id string, incoming bool) map[string]
 		originDir, peerDir = peerDir, originDir
 	}
 	n := map[string]int{}
-	token, cancelled, started := "", false, false
+	cancelled, started, method := false, false, ""
+	// A multi round-trip request's retries are the request's too.
+	ids, tokens := map[string]bool{id: true}, map[string]bool{}
 	for _, it := range tr.Items {
 		if it.Dir == "http" && started && !incoming && it.HTTP == "stream of request "+id+" closed by mcpoke" {
 			cancelled = true
@@ -119,10 +121,12 @@ func framesOf(t *testing.T, tr Transcript, id string, incoming bool) map[string]
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 			Params struct {
-				RequestID json.RawMessage `json:"requestId"`
-				Token     json.RawMessage `json:"progressToken"`
-				Reason    string          `json:"reason"`
-				Meta      struct {
+				RequestID      json.RawMessage `json:"requestId"`
+				Token          json.RawMessage `json:"progressToken"`
+				Reason         string          `json:"reason"`
+				RequestState   *string         `json:"requestState"`
+				InputResponses json.RawMessage `json:"inputResponses"`
+				Meta           struct {
 					Token json.RawMessage `json:"progressToken"`
 				} `json:"_meta"`
 			} `json:"params"`
@@ -136,18 +140,23 @@ func framesOf(t *testing.T, tr Transcript, id string, incoming bool) map[string]
 		}
 		switch {
 		case it.Dir == originDir && m.Method != "" && string(m.ID) == id && !started:
-			started, token = true, string(m.Params.Meta.Token)
+			started, method = true, m.Method
+			tokens[string(m.Params.Meta.Token)] = true
 			n["request"]++
 		case !started:
-		case it.Dir == originDir && (m.Method == "notifications/cancelled" && string(m.Params.RequestID) == id || m.Method == "tasks/cancel"):
+		case it.Dir == originDir && m.Method == method && m.ID != nil && (m.Params.RequestState != nil || m.Params.InputResponses != nil):
+			ids[string(m.ID)] = true
+			tokens[string(m.Params.Meta.Token)] = true
+			n["round"]++
+		case it.Dir == originDir && (m.Method == "notifications/cancelled" && ids[string(m.Params.RequestID)] || m.Method == "tasks/cancel"):
 			if d, err := time.ParseDuration(strings.TrimSuffix(strings.TrimPrefix(m.Params.Reason, "timeout after "), " (maximum)")); err == nil && !cancelled {
 				n["timeout"] = int(d / time.Millisecond)
 			}
 			cancelled = true
 			n["cancel"]++
-		case it.Dir == peerDir && m.Method == "notifications/progress" && token != "" && string(m.Params.Token) == token:
+		case it.Dir == peerDir && m.Method == "notifications/progress" && m.Params.Token != nil && tokens[string(m.Params.Token)]:
 			n["progress"+ignored]++
-		case it.Dir == peerDir && m.Method == "" && string(m.ID) == id:
+		case it.Dir == peerDir && m.Method == "" && ids[string(m.ID)]:
 			n["answer"+ignored]++
 		}
 	}
@@ -172,6 +181,8 @@ func arrowsOf(doc mermaidDoc, id, origin, peer string) map[string]int {
 		switch {
 		case m.from == origin && (strings.HasPrefix(m.text, "notifications/cancelled") || strings.HasPrefix(m.text, "tasks/cancel") || strings.HasPrefix(m.text, "HTTP stream of request")):
 			n["cancel"]++
+		case m.from == origin && strings.Contains(m.text, ", round "):
+			n["round"]++
 		case m.from == origin && strings.Contains(m.text, ownID):
 			n["request"]++
 		case m.from == peer && strings.HasPrefix(m.text, "progress"):

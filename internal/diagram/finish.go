@@ -55,10 +55,34 @@ func closedStream(line string) (string, bool) {
 	return id, id != ""
 }
 
-// before reads the handshake for who the server is.
+// before reads the handshake for who the server is: initialize, or
+// 2026-07-28's server/discover.
 func (b *builder) before(it Item) {
 	for _, m := range messages(it.Msg) {
 		switch {
+		case it.Dir == "out" && m.method == "server/discover" && m.id != "":
+			b.discoverID = m.id
+			var p struct {
+				Meta struct {
+					Version string `json:"io.modelcontextprotocol/protocolVersion"`
+				} `json:"_meta"`
+			}
+			_ = json.Unmarshal(m.params, &p)
+			b.discoverVersion = p.Meta.Version
+		case it.Dir == "in" && m.isResponse() && m.id == b.discoverID && b.discoverID != "":
+			var r struct {
+				Meta struct {
+					ServerInfo struct {
+						Name    string `json:"name"`
+						Version string `json:"version"`
+					} `json:"io.modelcontextprotocol/serverInfo"`
+				} `json:"_meta"`
+			}
+			_ = json.Unmarshal(m.result, &r)
+			b.server = clip(strings.TrimSpace(r.Meta.ServerInfo.Name+" "+r.Meta.ServerInfo.Version), maxMethodRunes)
+			if b.discoverVersion != "" {
+				b.server += " · protocol " + clip(b.discoverVersion, maxMethodRunes)
+			}
 		case it.Dir == "out" && m.method == "initialize" && m.id != "":
 			b.initID = m.id
 		case it.Dir == "in" && m.isResponse() && m.id == b.initID && b.initID != "":

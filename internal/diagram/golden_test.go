@@ -43,6 +43,9 @@ var goldenCases = []goldenCase{
 	{name: "server_cancelled_elicitation_incoming", file: "server_cancelled_elicitation", o: Options{Request: "0", Incoming: true}},
 	// 2026-07-28 over Streamable HTTP: closing the stream is the cancel.
 	{name: "http_stream_closed"},
+	// 2026-07-28's multi round-trip request: the server asks for input,
+	// mcpoke retries with it, and the retry is answered.
+	{name: "mrtr"},
 	// Drawn live, as the TUI does: in flight with its timeout running,
 	// then cancelling within the settle window.
 	{name: "live_pending", file: "cancelled_late_progress", o: Options{Timeout: 2 * time.Second}, liveAt: 1400},

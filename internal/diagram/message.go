@@ -3,6 +3,7 @@ package diagram
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strconv"
 )
 
@@ -96,7 +97,10 @@ type requestParams struct {
 	Task      json.RawMessage `json:"task"`
 	Status    string          `json:"status"`
 	StatusMsg string          `json:"statusMessage"`
-	Meta      struct {
+	// A retry under 2026-07-28's multi round-trip requests.
+	RequestState   *string         `json:"requestState"`
+	InputResponses json.RawMessage `json:"inputResponses"`
+	Meta           struct {
 		ProgressToken json.RawMessage `json:"progressToken"`
 	} `json:"_meta"`
 }
@@ -138,6 +142,12 @@ type resultSummary struct {
 	taskID  string
 	status  string // a task's status
 	action  string // an elicitation's answer: accept, decline, cancel
+	// inputRequired is a 2026-07-28 InputRequiredResult: the server asks
+	// for input (inputs, "method key" each) and a retry, which echoes
+	// requestState.
+	inputRequired bool
+	inputs        []string
+	requestState  *string
 }
 
 func summarize(result json.RawMessage) resultSummary {
@@ -149,10 +159,20 @@ func summarize(result json.RawMessage) resultSummary {
 		} `json:"task"`
 		TaskID string `json:"taskId"`
 		Status string `json:"status"`
-		Action string `json:"action"`
+		Action        string  `json:"action"`
+		ResultType    string  `json:"resultType"`
+		RequestState  *string `json:"requestState"`
+		InputRequests map[string]struct {
+			Method string `json:"method"`
+		} `json:"inputRequests"`
 	}
 	_ = json.Unmarshal(result, &r)
-	s := resultSummary{isError: r.IsError, taskID: r.Task.TaskID, status: r.Task.Status, action: r.Action}
+	s := resultSummary{isError: r.IsError, taskID: r.Task.TaskID, status: r.Task.Status, action: r.Action,
+		inputRequired: r.ResultType == "input_required", requestState: r.RequestState}
+	for key, req := range r.InputRequests {
+		s.inputs = append(s.inputs, req.Method+" "+key)
+	}
+	sort.Strings(s.inputs)
 	if s.status == "" {
 		s.status = r.Status
 	}
