@@ -206,16 +206,16 @@ type builder struct {
 	rounds     map[string]bool
 	retry      bool
 	retryState *string
-	taskID        string
-	cancelAt      float64
-	cancelled     bool
-	timedOut      bool          // the cancel was mcpoke's timeout
-	timeout       time.Duration // and its duration, from the reason
-	timeoutMax    bool          // it was --max-timeout's
-	byTask        bool          // the first cancel was tasks/cancel
-	answered      bool
-	answer        int // index in arrows of the answer that counted, or -1
-	lateAnswer    int // of the first answer after the cancel, or -1
+	taskID     string
+	cancelAt   float64
+	cancelled  bool
+	timedOut   bool          // the cancel was mcpoke's timeout
+	timeout    time.Duration // and its duration, from the reason
+	timeoutMax bool          // it was --max-timeout's
+	byTask     bool          // the first cancel was tasks/cancel
+	answered   bool
+	answer     int // index in arrows of the answer that counted, or -1
+	lateAnswer int // of the first answer after the cancel, or -1
 	// lastOwn is the index in arrows of the last arrow about the request
 	// itself: other requests after it belong to nothing drawn.
 	lastOwn int

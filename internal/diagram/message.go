@@ -157,8 +157,8 @@ func summarize(result json.RawMessage) resultSummary {
 			TaskID string `json:"taskId"`
 			Status string `json:"status"`
 		} `json:"task"`
-		TaskID string `json:"taskId"`
-		Status string `json:"status"`
+		TaskID        string  `json:"taskId"`
+		Status        string  `json:"status"`
 		Action        string  `json:"action"`
 		ResultType    string  `json:"resultType"`
 		RequestState  *string `json:"requestState"`
