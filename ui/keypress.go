@@ -128,6 +128,11 @@ func (m *Model) navigate(k tea.KeyPressMsg) tea.Cmd { return m.paneOf(m.focus).U
 
 // toggleBottom shows p under the requests, or the detail again.
 func (m *Model) toggleBottom(p bottomKind) {
+	if m.timelineOn {
+		// The pane asked for shows at once, in the requests' place again.
+		m.timelineOn, m.bottom = false, p
+		return
+	}
 	if m.bottom == p {
 		m.bottom = bottomDetail
 		return

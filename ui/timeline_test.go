@@ -77,4 +77,9 @@ func TestTimelineFollowsTheSelection(t *testing.T) {
 	d.waitScreen("TIMELINE #4 tools/call stubborn", "in flight")
 	d.key("esc")
 	d.waitScreen("REQUESTS")
+	// w from the timeline shows the wire log, not the timeline still.
+	d.key("d")
+	d.waitScreen("TIMELINE #4")
+	d.key("w")
+	d.waitScreen("REQUESTS", "WIRE LOG")
 }
