@@ -158,7 +158,7 @@ func NewFollower(o Options) *Follower {
 	if o.Incoming {
 		origin = Server
 	}
-	return &Follower{b: builder{id: o.Request, origin: origin, answer: -1, lateAnswer: -1, lastOwn: -1,
+	return &Follower{b: builder{id: o.Request, origin: origin, answer: -1, lateAnswer: -1, lastOwn: -1, foldAt: foldAt,
 		peerReqs: map[string]*peerRequest{}, taskReqs: map[string]string{}, tokens: map[string]bool{}, rounds: map[string]bool{}}}
 }
 
@@ -223,6 +223,7 @@ type builder struct {
 	// timeout restarted by progress counts from there.
 	lastActivity float64
 	ownIgnored   int
+	foldAt       int                     // see fold
 	peerReqs     map[string]*peerRequest // by id
 	taskReqs     map[string]string       // the origin's tasks/* requests about the task: id -> method
 	arrows       []Arrow
@@ -504,7 +505,7 @@ func (b *builder) progressArrow(p requestParams) Arrow {
 	if p.Message != "" {
 		label += ` "` + clip(p.Message, maxMessageRunes) + `"`
 	}
-	return Arrow{From: b.origin.other(), Kind: KindProgress, Label: label, value: value}
+	return Arrow{From: b.origin.other(), Kind: KindProgress, Label: label, value: value, valueTo: value}
 }
 
 // cancel notes the first cancel's time: traffic after it is ignored.
@@ -517,6 +518,7 @@ func (b *builder) cancel(it Item) {
 // own adds an arrow about the request itself.
 func (b *builder) own(it Item, a Arrow) {
 	b.add(it, a, true)
+	b.fold()
 	b.lastOwn = len(b.arrows) - 1
 }
 
@@ -526,6 +528,7 @@ func (b *builder) add(it Item, a Arrow, own bool) {
 	a.At, a.Until, a.Count, a.Lines = it.T-b.start, it.T-b.start, 1, []int{it.Line}
 	if own && b.cancelled && a.From != b.origin && (a.Kind == KindProgress || a.Kind == KindResponse || a.Kind == KindError) {
 		a.Ignored, a.AfterCancel = true, a.At-b.cancelAt
+		a.afterTo = a.AfterCancel
 		a.Label += " · ignored (cancel +" + Human(a.AfterCancel) + ")"
 		b.ownIgnored++
 	}

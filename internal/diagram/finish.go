@@ -114,6 +114,8 @@ func (b *builder) life(o Options) Life {
 	if maxRun <= 0 {
 		maxRun = DefaultMaxRun
 	}
+	// A run drawn whole is shorter than a folded one: folding never shows.
+	maxRun = min(maxRun, b.foldAt-1)
 	l := Life{Title: b.title, Server: b.server, ID: b.id, Origin: b.origin, Live: o.Live}
 	own := b.arrows[:b.lastOwn+1]
 	l.Arrows = collapse(own, maxRun)

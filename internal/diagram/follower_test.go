@@ -164,3 +164,34 @@ func TestStepsNestWhateverTheTimes(t *testing.T) {
 		}
 	}
 }
+
+// Folding a long run of progress while it is read, which bounds what a
+// follower keeps, draws exactly what reading it whole draws (for runs
+// drawn whole up to fewer notifications than the fold keeps).
+func TestFoldingDrawsTheSame(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			tr, o := caseTranscript(t, c)
+			if o.Request == "" {
+				o.Request, _ = DefaultRequest(Requests(tr))
+			}
+			draw := func(foldAt int) (Life, int) {
+				f := NewFollower(o)
+				f.b.foldAt = foldAt
+				f.Add(tr.Items...)
+				l, _ := f.Life(o)
+				return l, len(f.b.arrows)
+			}
+			whole, n := draw(1 << 30)
+			for _, at := range []int{DefaultMaxRun + 1, DefaultMaxRun + 2, 20} {
+				folded, kept := draw(at)
+				if !reflect.DeepEqual(folded, whole) {
+					t.Errorf("folded at %d:\n%s\nwhole:\n%s", at, Text(folded, 60), Text(whole, 60))
+				}
+				if c.name == "progress_flood" && kept > at+8 {
+					t.Errorf("folded at %d, the follower keeps %d arrows of %d", at, kept, n)
+				}
+			}
+		})
+	}
+}

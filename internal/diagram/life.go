@@ -76,7 +76,10 @@ type Arrow struct {
 	// Lines are the transcript lines the arrow draws.
 	Lines []int
 
-	value string // a progress value, for a run's label
+	// value and valueTo are a progress value, or a run's first and last,
+	// for a run's label; afterTo is a run's last delay after the cancel.
+	value, valueTo string
+	afterTo        float64
 }
 
 // SpanKind says what a stretch of time is.
