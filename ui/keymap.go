@@ -46,6 +46,7 @@ type requestKeys struct {
 	CancelAll        key.Binding
 	CancelWithReason key.Binding
 	Rerun            key.Binding
+	Timeline         key.Binding // the selected request's life as a sequence diagram
 }
 
 // editorKeys work in the argument editor.
@@ -101,6 +102,7 @@ func defaultKeyMap() *keyMap {
 			CancelAll:        b([]string{"C"}, "C", "cancel all"),
 			CancelWithReason: b([]string{"R"}, "R", "cancel with reason"),
 			Rerun:            b([]string{"r"}, "r", "re-run"),
+			Timeline:         b([]string{"d"}, "d", "timeline"),
 		},
 		Editor: editorKeys{
 			Send:          b([]string{"enter", "ctrl+s"}, "enter", "send"),
@@ -131,7 +133,7 @@ func (k *keyMap) ShortHelp() []key.Binding {
 func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
-		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout},
+		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout, k.Requests.Timeline},
 		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},
 	}

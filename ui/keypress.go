@@ -47,9 +47,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		m.fullHelp = !m.fullHelp
 		m.relayout()
 	case key.Matches(k, g.Focus):
-		m.setFocus((m.focus + 1) % focusAreas)
+		m.moveFocus(1)
 	case key.Matches(k, g.FocusBack):
-		m.setFocus((m.focus + focusAreas - 1) % focusAreas)
+		m.moveFocus(focusAreas - 1)
 	case key.Matches(k, g.Wire):
 		m.toggleBottom(bottomWire)
 	case key.Matches(k, g.Stderr):
@@ -83,6 +83,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.prompt.Open(promptReason, "reason for cancelling "+termtext.Line(r.label())+":", "")
 	case key.Matches(k, rq.Rerun):
 		return m.rerun()
+	case key.Matches(k, rq.Timeline):
+		m.toggleTimeline()
 	case key.Matches(k, nav.Back):
 		m.back()
 	case key.Matches(k, nav.Open):
@@ -93,11 +95,44 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// moveFocus moves focus by n areas, round; the timeline is one area
+// where the requests and the pane below them were.
+func (m *Model) moveFocus(n focusArea) {
+	f := (m.focus + n) % focusAreas
+	if m.timelineOn && f == focusBottom {
+		f = (f + n) % focusAreas
+	}
+	if m.timelineOn && m.layout.timelineWide {
+		f = focusRequests // the tools are hidden
+	}
+	m.setFocus(f)
+}
+
+// toggleTimeline shows the selected request's timeline in place of the
+// requests, or the requests again. It follows the selection: a new call
+// selects its row, and the timeline draws it.
+func (m *Model) toggleTimeline() {
+	m.timelineOn = !m.timelineOn
+	if !m.timelineOn {
+		m.setFocus(m.focus)
+		return
+	}
+	m.timeline.Reset()
+	m.timeline.SetRow(m.table.Selected())
+	m.setFocus(focusRequests) // tab goes back to the tools
+
+}
+
 // navigate hands a navigation key to the focused pane.
 func (m *Model) navigate(k tea.KeyPressMsg) tea.Cmd { return m.paneOf(m.focus).Update(k) }
 
 // toggleBottom shows p under the requests, or the detail again.
 func (m *Model) toggleBottom(p bottomKind) {
+	if m.timelineOn {
+		// The pane asked for shows at once, in the requests' place again.
+		m.timelineOn, m.bottom = false, p
+		return
+	}
 	if m.bottom == p {
 		m.bottom = bottomDetail
 		return
@@ -111,6 +146,8 @@ func (m *Model) back() {
 	case m.fullHelp:
 		m.fullHelp = false
 		m.relayout()
+	case m.timelineOn:
+		m.toggleTimeline()
 	case m.focus == focusBottom && m.bottom == bottomWire && m.wire.expanded:
 		m.wire.expanded = false
 	case m.focus == focusTools && m.tools.filter != "":
@@ -136,6 +173,8 @@ func (m *Model) open() tea.Cmd {
 		m.setEditing(true)
 		return m.editor.Open(*t)
 	case focusRequests:
+		// From the timeline too: back to the requests, detail below.
+		m.timelineOn = false
 		m.setFocus(focusBottom)
 		m.bottom = bottomDetail
 	case focusBottom:

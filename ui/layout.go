@@ -10,7 +10,20 @@ func (r rect) contains(x, y int) bool {
 // screenLayout is where every pane goes for a terminal size.
 type screenLayout struct {
 	header, tools, table, bottom, editor, status, help rect
+	// timeline is where the timeline goes: the editor's place, or the
+	// whole body on a screen too narrow to spare the tools' column.
+	timeline rect
+	// timelineWide says the timeline hides the tools.
+	timelineWide bool
 }
+
+// timelineWideBelow is the screen width under which the timeline takes
+// the whole body: its two lanes need the columns more than the tools.
+const timelineWideBelow = 100
+
+// minTimelineWidth is the narrowest timeline drawn; the diagram's own
+// least width.
+const minTimelineWidth = 16
 
 // Smallest sizes the layout is designed for; below them panes get cut.
 const (
@@ -22,6 +35,7 @@ const (
 // bottom, tools on the left, requests over detail on the right. The
 // editor takes the place of requests and detail.
 func computeLayout(w, h, headerH, helpH int) screenLayout {
+	screenW := w
 	w, h = max(w, minWidth), max(h, minHeight)
 	var l screenLayout
 	l.header = rect{0, 0, w, headerH}
@@ -37,5 +51,11 @@ func computeLayout(w, h, headerH, helpH int) screenLayout {
 	l.table = rect{rightX, bodyY, rightW, tableH}
 	l.bottom = rect{rightX, bodyY + tableH, rightW, bodyH - tableH}
 	l.editor = rect{rightX, bodyY, rightW, bodyH}
+	l.timeline, l.timelineWide = l.editor, w < timelineWideBelow
+	if l.timelineWide {
+		// Below the narrowest layout too: the diagram becomes a list
+		// that fits, where the other panes are cut.
+		l.timeline = rect{0, bodyY, max(screenW, minTimelineWidth), bodyH}
+	}
 	return l
 }

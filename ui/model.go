@@ -59,6 +59,9 @@ type Model struct {
 	editor *argEditor
 	prompt *prompt
 	help   help.Model
+	// timeline takes the requests' place while timelineOn (d).
+	timeline   *timeline
+	timelineOn bool
 
 	layout   screenLayout
 	focus    focusArea
@@ -112,6 +115,7 @@ func New(opts Options) *Model {
 		help:    help.New(),
 		timeout: opts.Timeout,
 	}
+	m.timeline = newTimeline(c, m.wire, settleWindow(opts.Settle))
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
 	m.help.Styles = c.Styles.Help
@@ -268,6 +272,9 @@ func (m *Model) resize(w, h int) {
 	for _, p := range m.placed() {
 		p.SetSize(p.at.w, p.at.h)
 	}
+	if m.timelineOn && m.layout.timelineWide && m.focus == focusTools {
+		m.setFocus(focusRequests) // the tools just went out of sight
+	}
 	m.help.SetWidth(m.layout.help.w)
 }
 
@@ -306,12 +313,18 @@ func (m *Model) syncSelection() tea.Cmd {
 	if r == nil || r.stray {
 		m.cancellable.seq, m.cancellable.known = 0, false
 		m.detail.SetRow(r, "")
+		if m.timelineOn {
+			m.timeline.SetRow(r)
+		}
 		return nil
 	}
 	var cmd tea.Cmd
 	if m.conn != nil && (r.seq != m.cancellable.seq || r.state != m.cancellable.state) {
 		m.cancellable.seq, m.cancellable.state, m.cancellable.known = r.seq, r.state, false
 		cmd = canCancelCmd(m.gen, m.conn.Session, r.ref())
+	}
+	if m.timelineOn {
+		m.timeline.SetRow(r)
 	}
 	note := ""
 	// Only worth saying for requests still running, and for initialize,
@@ -338,6 +351,8 @@ func (m *Model) render() string {
 	var right string
 	if m.editing {
 		right = m.editor.View()
+	} else if m.timelineOn {
+		right = m.timeline.View()
 	} else {
 		right = m.table.View() + "\n" + m.below().View()
 	}
@@ -346,6 +361,16 @@ func (m *Model) render() string {
 	sep := m.c.Styles.Separator.Render(paneEdge) + " "
 	edge := m.c.Styles.FocusEdge.Render(focusEdge) + " "
 	focused := m.focusedRect()
+	if m.timelineOn && !m.editing && m.layout.timelineWide {
+		// The timeline has the whole body.
+		b.WriteByte('\n')
+		b.WriteString(right)
+		b.WriteByte('\n')
+		b.WriteString(m.statusView())
+		b.WriteByte('\n')
+		b.WriteString(m.helpView(m.fullHelp))
+		return b.String()
+	}
 	left, rest := m.tools.View(), right
 	for i := 0; i < m.layout.tools.h; i++ {
 		var l, r string
@@ -375,6 +400,8 @@ func (m *Model) focusedRect() rect {
 		return m.layout.editor
 	case m.focus == focusTools:
 		return m.layout.tools
+	case m.timelineOn:
+		return m.layout.timeline
 	case m.focus == focusRequests:
 		return m.layout.table
 	}
@@ -409,6 +436,8 @@ func (m *Model) helpView(full bool) string {
 		km = promptHelp{m.c.Keys}
 	case m.editing:
 		km = editorHelp{m.c.Keys, m.editor.jsonMode}
+	case m.timelineOn:
+		km = timelineHelp{m.c.Keys}
 	}
 	m.help.ShowAll = full
 	if full {

@@ -21,6 +21,7 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	switch {
 	case area == focusTools:
 		m.tools.ClickAt(y - l.tools.y)
+	case area == focusRequests && m.timelineOn: // the timeline has no rows to pick
 	case area == focusRequests:
 		m.table.ClickAt(y - l.table.y)
 	case m.bottom == bottomWire:

@@ -28,6 +28,7 @@ var (
 	_ bodyPane = (*detail)(nil)
 	_ bodyPane = (*wireLog)(nil)
 	_ bodyPane = (*stderrPane)(nil)
+	_ bodyPane = (*timeline)(nil)
 )
 
 // focusable is the focus of a bodyPane, embedded by each.
@@ -48,7 +49,7 @@ func (m *Model) placed() []placed {
 	return []placed{
 		{m.header, l.header}, {m.tools, l.tools}, {m.table, l.table},
 		{m.detail, l.bottom}, {m.wire, l.bottom}, {m.stderr, l.bottom},
-		{m.editor, l.editor}, {m.prompt, l.status},
+		{m.editor, l.editor}, {m.prompt, l.status}, {m.timeline, l.timeline},
 	}
 }
 
@@ -57,7 +58,7 @@ func (m *Model) placed() []placed {
 func (m *Model) areaPanes() [focusAreas][]bodyPane {
 	return [focusAreas][]bodyPane{
 		focusTools:    {m.tools},
-		focusRequests: {m.table},
+		focusRequests: {m.table, m.timeline},
 		focusBottom:   {m.detail, m.wire, m.stderr},
 	}
 }
@@ -73,11 +74,16 @@ func (m *Model) below() bodyPane {
 	return m.detail
 }
 
-// paneOf is the pane of a focus area that is on screen.
+// paneOf is the pane of a focus area that is on screen; the timeline
+// stands for the requests and the pane below them.
 func (m *Model) paneOf(a focusArea) bodyPane {
-	switch a {
-	case focusTools:
+	switch {
+	case a == focusTools:
 		return m.tools
+	case m.timelineOn:
+		return m.timeline
+	}
+	switch a {
 	case focusRequests:
 		return m.table
 	}
@@ -89,6 +95,8 @@ func (m *Model) paneOf(a focusArea) bodyPane {
 func (m *Model) areaAt(x, y int) (focusArea, bool) {
 	l := m.layout
 	switch {
+	case m.timelineOn && !m.editing && l.timeline.contains(x, y):
+		return focusRequests, true
 	case l.tools.contains(x, y):
 		return focusTools, true
 	case m.editing:

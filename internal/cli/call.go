@@ -233,7 +233,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 			out = struct {
 				*callReport
 				Diagram string `json:"diagram"`
-			}{rep, pic.draw(rep.RequestID.String(), f)}
+			}{rep, pic.draw(rep.RequestID.String(), f, g.callSettleWindow())}
 		}
 		if err := writeJSON(stdout, out, rep.textWarnings()); err != nil {
 			return err
@@ -241,7 +241,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	} else {
 		printReport(stdout, rep, f)
 		if pic != nil {
-			fmt.Fprintf(stdout, "\n%s", pic.draw(rep.RequestID.String(), f))
+			fmt.Fprintf(stdout, "\n%s", pic.draw(rep.RequestID.String(), f, g.callSettleWindow()))
 		}
 	}
 	return quietExit(rep.exitCode())

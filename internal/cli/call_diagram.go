@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"sync"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/diagram"
@@ -43,15 +44,16 @@ func (d *callDiagram) Write(p []byte) (int, error) {
 	return d.buf.Write(p)
 }
 
-// draw renders the call's request; "" when the run cannot be drawn.
-func (d *callDiagram) draw(id string, f *callFlags) string {
+// draw renders the call's request, with the session's settle window;
+// "" when the run cannot be drawn.
+func (d *callDiagram) draw(id string, f *callFlags, settle time.Duration) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	tr, err := diagram.Read(bytes.NewReader(d.buf.Bytes()))
 	if err != nil {
 		return ""
 	}
-	l, err := diagram.Build(tr, diagram.Options{Request: id, WaitLate: f.waitLate})
+	l, err := diagram.Build(tr, diagram.Options{Request: id, WaitLate: f.waitLate, Settle: settle})
 	if err != nil {
 		return ""
 	}

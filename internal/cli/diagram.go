@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,12 +16,14 @@ import (
 )
 
 type diagramFlags struct {
-	request string
-	format  string
-	width   int
+	request  string
+	incoming bool
+	format   string
+	width    int
+	settle   time.Duration // --settle, when given
 }
 
-func newDiagramCommand() *cobra.Command {
+func newDiagramCommand(g *globalFlags) *cobra.Command {
 	f := &diagramFlags{}
 	cmd := &cobra.Command{
 		Use:   "diagram FILE.ndjson [--request ID] [--format mermaid|text]",
@@ -39,7 +42,12 @@ apart); an id that is not JSON, such as abc, is the string "abc".
 --format mermaid prints a Mermaid sequenceDiagram, the form the MCP specification draws
 cancellation in: put it in a ` + "```mermaid" + ` block to render it in a GitHub issue.
 --format text (the default) draws it for a terminal, --width columns wide (default 60;
-below 40 it becomes a list). Server text is escaped in both.`,
+below 40 it becomes a list). Server text is escaped in both.
+
+A transcript does not record the settle window: give the run's --settle to draw it.
+A timeout shows from the reason mcpoke sent with its cancel. --request with --incoming
+draws a request the server sent (an elicitation, a sampling request) and mcpoke's
+answer to it.`,
 		Example: `  # Record a cancelled call, then draw it
   mcpoke call sleep --cancel-after 500ms --transcript sleep.ndjson
   mcpoke diagram sleep.ndjson
@@ -48,7 +56,10 @@ below 40 it becomes a list). Server text is escaped in both.`,
   mcpoke diagram sleep.ndjson --format mermaid
 
   # A request with the string id "7"
-  mcpoke diagram run.ndjson --request '"7"'`,
+  mcpoke diagram run.ndjson --request '"7"'
+
+  # The server's elicitation 0, and whether mcpoke answered it after its cancel
+  mcpoke diagram run.ndjson --request 0 --incoming`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("diagram needs one transcript FILE (written by --transcript)")
@@ -60,11 +71,13 @@ below 40 it becomes a list). Server text is escaped in both.`,
 			if err != nil {
 				return err
 			}
+			f.settle = g.callSettleWindow()
 			return runDiagram(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f, render)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.request, "request", "", `the request's ID as on the wire: 3, or '"3"' for a string (default: the last tools/call)`)
+	fl.BoolVar(&f.incoming, "incoming", false, "--request is the id of a request the server sent")
 	fl.StringVar(&f.format, "format", "text", "mermaid or text")
 	fl.IntVar(&f.width, "width", diagram.DefaultWidth, "columns for --format text")
 	return cmd
@@ -87,10 +100,13 @@ func runDiagram(stdout, stderr io.Writer, path string, f *diagramFlags, render f
 		fmt.Fprintf(stderr, "mcpoke: skipped %d line(s) of %s that are not transcript lines\n", tr.Skipped, path)
 	}
 	id := requestID(f.request)
+	if id == "" && f.incoming {
+		return usageError("--incoming needs --request ID: which of the server's requests")
+	}
 	if id == "" {
 		sayOtherCalls(stderr, diagram.Requests(tr))
 	}
-	l, err := diagram.Build(tr, diagram.Options{Request: id})
+	l, err := diagram.Build(tr, diagram.Options{Request: id, Incoming: f.incoming, Settle: f.settle})
 	if errors.Is(err, diagram.ErrNoRequest) {
 		return usageError("%v", err)
 	}

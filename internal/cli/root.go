@@ -177,7 +177,7 @@ built-in demo server (mcpoke demo-server).
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newPingCommand(g), newBenchCommand(g), newCheckCommand(g),
-		newDiagramCommand(), newDemoServerCommand())
+		newDiagramCommand(g), newDemoServerCommand())
 	return root
 }
 

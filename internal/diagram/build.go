@@ -1,7 +1,6 @@
 package diagram
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,6 +14,10 @@ type Options struct {
 	// Request picks the request by its id as JSON text: 3 and "3" are
 	// different requests. "" picks the last tools/call.
 	Request string
+	// Incoming says Request is the id of a request the server sent
+	// (elicitation/create, sampling/createMessage): the diagram is then
+	// of the server's request, and mcpoke's answer to it.
+	Incoming bool
 	// WaitLate is how long mcpoke listened for late traffic after the
 	// cancel (call --wait-late), for the span's label; 0 when unknown.
 	WaitLate time.Duration
@@ -22,6 +25,20 @@ type Options struct {
 	// runs keep their first and last and collapse the rest into one
 	// counted arrow. 0 means DefaultMaxRun.
 	MaxRun int
+	// Settle is the session's settle window (--settle): after a cancel,
+	// how long the request stayed cancelling. 0 when there was none or it
+	// is not known; a transcript does not say.
+	Settle time.Duration
+	// Timeout is the request's timeout, restarted by progress, drawn as
+	// the wait still running for a Live request. A request that timed
+	// out shows its timeout whatever this says: the cancel's reason
+	// gives it.
+	Timeout time.Duration
+	// Live says the request is still in flight (the TUI, while it runs):
+	// the drawing runs to Now, in the transcript's milliseconds, and
+	// spans still running are drawn open.
+	Live bool
+	Now  float64
 }
 
 // DefaultMaxRun keeps a short run of progress whole.
@@ -35,10 +52,6 @@ const (
 	maxMethodRunes  = 40
 )
 
-// timeoutReason starts the reason mcpoke's session cancels a request
-// that timed out with: "timeout after 300ms".
-const timeoutReason = "timeout after "
-
 // ErrNoRequest is returned when the transcript has no request to draw.
 var ErrNoRequest = errors.New("no such request in the transcript")
 
@@ -48,6 +61,9 @@ type Request struct {
 	Method string
 	Tool   string
 	T      float64
+	// Retry is a multi round-trip request's retry (2026-07-28): drawn
+	// as a round of the request it retries.
+	Retry bool
 }
 
 // Requests lists the requests mcpoke sent, in order, with what Build
@@ -60,7 +76,9 @@ func Requests(tr Transcript) []Request {
 		}
 		for _, m := range messages(it.Msg) {
 			if m.isRequest() {
-				out = append(out, Request{ID: m.id, Method: m.method, Tool: paramsOf(m).Name, T: it.T})
+				p := paramsOf(m)
+				out = append(out, Request{ID: m.id, Method: m.method, Tool: p.Name, T: it.T,
+					Retry: p.RequestState != nil || p.InputResponses != nil})
 			}
 		}
 	}
@@ -68,15 +86,16 @@ func Requests(tr Transcript) []Request {
 }
 
 // DefaultRequest is the id Build draws without Options.Request: the last
-// tools/call, else the last request that is not the handshake or a ping.
+// tools/call that is not a retry, else the last request that is not the handshake (initialize,
+// server/discover) or a ping.
 func DefaultRequest(reqs []Request) (string, bool) {
 	for i := len(reqs) - 1; i >= 0; i-- {
-		if reqs[i].Method == "tools/call" {
+		if reqs[i].Method == "tools/call" && !reqs[i].Retry {
 			return reqs[i].ID, true
 		}
 	}
 	for i := len(reqs) - 1; i >= 0; i-- {
-		if m := reqs[i].Method; m != "initialize" && m != "ping" {
+		if m := reqs[i].Method; m != "initialize" && m != "ping" && m != "server/discover" {
 			return reqs[i].ID, true
 		}
 	}
@@ -85,192 +104,351 @@ func DefaultRequest(reqs []Request) (string, bool) {
 
 // Build draws the life of one request from a transcript.
 func Build(tr Transcript, o Options) (Life, error) {
-	id := o.Request
-	if id == "" {
-		var ok bool
-		if id, ok = DefaultRequest(Requests(tr)); !ok {
+	if o.Request == "" {
+		if o.Incoming {
+			return Life{}, fmt.Errorf("%w: which of the server's requests? give its id", ErrNoRequest)
+		}
+		id, ok := DefaultRequest(Requests(tr))
+		if !ok {
 			return Life{}, fmt.Errorf("%w: it has no request but initialize and ping", ErrNoRequest)
 		}
+		o.Request = id
 	}
-	b := builder{id: id, startAt: -1, maxRun: o.MaxRun, serverReqs: map[string]string{}, taskCancels: map[string]bool{}}
-	if b.maxRun <= 0 {
-		b.maxRun = DefaultMaxRun
-	}
+	f := NewFollower(o)
 	// The last request sent with the id is the one drawn: ids may be
 	// reused across sessions appended to one file.
+	startAt := -1
 	for i, it := range tr.Items {
-		if it.Dir != "out" {
+		if it.Dir != f.b.origin.dir() {
 			continue
 		}
 		for _, m := range messages(it.Msg) {
-			if m.isRequest() && m.id == id {
-				b.startAt = i
+			if m.isRequest() && m.id == o.Request {
+				startAt = i
 			}
 		}
 	}
-	if b.startAt < 0 {
-		return Life{}, fmt.Errorf("%w: no request with id %s was sent", ErrNoRequest, termtext.Line(id))
-	}
-	for i, it := range tr.Items {
-		if i < b.startAt {
-			b.before(it)
-			continue
+	if startAt < 0 {
+		who := "was sent"
+		if o.Incoming {
+			who = "came from the server"
 		}
-		b.item(it)
-		b.end = it.T - b.start
+		return Life{}, fmt.Errorf("%w: no request with id %s %s", ErrNoRequest, termtext.Line(o.Request), who)
 	}
-	return b.life(o), nil
+	for _, it := range tr.Items[:startAt] {
+		f.b.before(it)
+	}
+	f.Add(tr.Items[startAt:]...)
+	l, _ := f.Life(o)
+	return l, nil
+}
+
+// Follower builds one request's life from transcript items as they
+// come, so a live view reads each item once however long it watches.
+// It is not safe for concurrent use.
+type Follower struct {
+	b builder
+}
+
+// NewFollower follows the request o.Request (o.Incoming: one the server
+// sent). Items before the request are read for the handshake only; the
+// first request with the id starts the drawing.
+func NewFollower(o Options) *Follower {
+	origin := Client
+	if o.Incoming {
+		origin = Server
+	}
+	return &Follower{b: builder{id: o.Request, origin: origin, answer: -1, lateAnswer: -1, lastOwn: -1, foldAt: foldAt,
+		peerReqs: map[string]*peerRequest{}, taskReqs: map[string]string{}, tokens: map[string]bool{}, rounds: map[string]bool{}}}
+}
+
+// Add reads items, in transcript order.
+func (f *Follower) Add(items ...Item) {
+	for _, it := range items {
+		f.b.item(it)
+	}
+}
+
+// Found reports whether the request has been seen.
+func (f *Follower) Found() bool { return f.b.found }
+
+// Start is the request's time in the transcript, once found.
+func (f *Follower) Start() float64 { return f.b.start }
+
+// Life draws what the follower has read, with o's drawing options (the
+// request and direction are NewFollower's); false before the request.
+func (f *Follower) Life(o Options) (Life, bool) {
+	if !f.b.found {
+		return Life{}, false
+	}
+	return f.b.life(o), true
+}
+
+// peerRequest is a request the other side sent while ours ran.
+type peerRequest struct {
+	method      string
+	cancelled   bool
+	cancelledAt float64
 }
 
 // builder follows one request through the transcript.
 type builder struct {
-	id      string
-	startAt int     // index of the request's line
-	start   float64 // its t
-	maxRun  int
+	id     string
+	origin Lane // who sent the request
+	found  bool
+	start  float64 // the request's t
 
 	title, server string
-	token         string // the request's progressToken as JSON text
-	taskID        string
-	cancelAt      float64
-	cancelled     bool
-	timedOut      bool // the cancel was mcpoke's timeout
-	answered      bool
-	answer        *Arrow // the answer that counted, if any
-	lateAnswer    *Arrow
+	method, tool  string
+	tokens        map[string]bool // progressTokens, as JSON text, of the request and its retries
+	// rounds are the retries of a multi round-trip request (2026-07-28),
+	// by id; retry says the server asked for one, with state to echo.
+	rounds     map[string]bool
+	retry      bool
+	retryState *string
+	taskID     string
+	cancelAt   float64
+	cancelled  bool
+	timedOut   bool          // the cancel was mcpoke's timeout
+	timeout    time.Duration // and its duration, from the reason
+	timeoutMax bool          // it was --max-timeout's
+	byTask     bool          // the first cancel was tasks/cancel
+	answered   bool
+	answer     int // index in arrows of the answer that counted, or -1
+	lateAnswer int // of the first answer after the cancel, or -1
 	// lastOwn is the index in arrows of the last arrow about the request
-	// itself: server requests after it belong to nothing drawn.
-	lastOwn     int
-	serverReqs  map[string]string // server request id -> method
-	taskCancels map[string]bool   // our tasks/cancel ids
-	arrows      []Arrow
-	initID      string
-	// end is the transcript's last time: after a cancel, how long it
-	// shows that nothing more came.
+	// itself: other requests after it belong to nothing drawn.
+	lastOwn int
+	// lastActivity is when the request or its latest progress came: a
+	// timeout restarted by progress counts from there.
+	lastActivity float64
+	ownIgnored   int
+	foldAt       int                     // see fold
+	peerReqs     map[string]*peerRequest // by id
+	taskReqs     map[string]string       // the origin's tasks/* requests about the task: id -> method
+	arrows       []Arrow
+	initID       string
+	// discoverID and discoverVersion are server/discover's (2026-07-28).
+	discoverID, discoverVersion string
+	// end is the last item's time: after a cancel, how long the
+	// transcript shows that nothing more came.
 	end float64
 }
 
-// before reads the handshake for who the server is.
-func (b *builder) before(it Item) {
-	for _, m := range messages(it.Msg) {
-		switch {
-		case it.Dir == "out" && m.method == "initialize" && m.id != "":
-			b.initID = m.id
-		case it.Dir == "in" && m.isResponse() && m.id == b.initID && b.initID != "":
-			var r struct {
-				ProtocolVersion string `json:"protocolVersion"`
-				ServerInfo      struct {
-					Name    string `json:"name"`
-					Version string `json:"version"`
-				} `json:"serverInfo"`
-			}
-			_ = json.Unmarshal(m.result, &r)
-			name := strings.TrimSpace(r.ServerInfo.Name + " " + r.ServerInfo.Version)
-			b.server = clip(name, maxMethodRunes)
-			if r.ProtocolVersion != "" {
-				b.server += " · protocol " + clip(r.ProtocolVersion, maxMethodRunes)
-			}
-		}
+// dir is the transcript direction of what l sends.
+func (l Lane) dir() string {
+	if l == Client {
+		return "out"
 	}
+	return "in"
 }
 
-// item reads one line at or after the request.
+// laneOf is who sent an item; false for stderr and unknown lines.
+func laneOf(it Item) (Lane, bool) {
+	switch it.Dir {
+	case "out", "http": // HTTP lines are mcpoke's side of the connection
+		return Client, true
+	case "in":
+		return Server, true
+	}
+	return 0, false
+}
+
+// item reads one line.
 func (b *builder) item(it Item) {
+	if !b.found {
+		if !b.isStart(it) {
+			b.before(it)
+			return
+		}
+		b.found, b.start = true, it.T
+	}
+	b.end = max(b.end, it.T-b.start)
+	if it.Dir == "http" {
+		b.httpLine(it)
+		return
+	}
+	lane, ok := laneOf(it)
+	if !ok {
+		return
+	}
 	for _, m := range messages(it.Msg) {
-		switch it.Dir {
-		case "out":
-			b.outbound(it, m)
-		case "in":
-			b.inbound(it, m)
+		if lane == b.origin {
+			b.byOrigin(it, m)
+		} else {
+			b.byPeer(it, m)
 		}
 	}
 }
 
-func (b *builder) outbound(it Item, m message) {
+// isStart reports whether it carries the request.
+func (b *builder) isStart(it Item) bool {
+	if it.Dir != b.origin.dir() {
+		return false
+	}
+	for _, m := range messages(it.Msg) {
+		if m.isRequest() && m.id == b.id {
+			return true
+		}
+	}
+	return false
+}
+
+// byOrigin reads a message from whoever sent the request.
+func (b *builder) byOrigin(it Item, m message) {
 	p := paramsOf(m)
 	switch {
 	case m.isRequest() && m.id == b.id && b.title == "":
-		b.start = it.T
-		label := clip(m.method, maxMethodRunes)
-		if p.Name != "" {
-			label += " " + clip(p.Name, maxMethodRunes)
-		}
-		b.title = label + " · request " + termtext.Line(m.id)
-		if tok := compactID(p.Meta.ProgressToken); tok != "" {
-			b.token = tok
-		}
-		if p.Task != nil {
-			label += " (task)"
-		}
-		b.own(it, Arrow{From: Client, Kind: KindRequest, Label: label + " (id " + termtext.Line(m.id) + ")"})
-	case m.method == "notifications/cancelled" && compactID(p.RequestID) == b.id:
-		if !b.cancelled {
-			// The session's own wording for a request that timed out
-			// (call --timeout): the transcript has nothing else to tell.
-			b.timedOut = strings.HasPrefix(p.Reason, timeoutReason)
+		b.request(it, m, p)
+	case m.isRequest() && b.retry && m.method == b.method && p.Name == b.tool &&
+		(b.retryState != nil && p.RequestState != nil && *p.RequestState == *b.retryState || b.retryState == nil && p.InputResponses != nil):
+		b.round(it, m, p)
+	case m.method == "notifications/cancelled" && b.isOwnID(compactID(p.RequestID)) && b.title != "":
+		if !b.cancelled && b.origin == Client {
+			b.noteTimeout(p.Reason)
 		}
 		b.cancel(it)
-		label := "notifications/cancelled (id " + termtext.Line(b.id) + ")"
-		if p.Reason != "" {
-			label += ` "` + clip(p.Reason, maxReasonRunes) + `"`
-		}
-		b.own(it, Arrow{From: Client, Kind: KindCancel, Label: label})
+		b.own(it, Arrow{From: b.origin, Kind: KindCancel, Label: "notifications/cancelled (id " + termtext.Line(compactID(p.RequestID)) + ")" + reasonText(p.Reason)})
 	case m.isRequest() && m.method == "tasks/cancel" && b.taskID != "" && p.TaskID == b.taskID:
+		b.byTask = b.byTask || !b.cancelled
 		b.cancel(it)
-		b.taskCancels[m.id] = true
-		b.own(it, Arrow{From: Client, Kind: KindTaskCancel, Label: "tasks/cancel task " + clip(p.TaskID, maxMethodRunes) + " (id " + termtext.Line(m.id) + ")"})
-	case (m.isResponse() || m.isError()) && b.serverReqs[m.id] != "":
-		b.add(it, Arrow{From: Client, Kind: KindReply, Label: answerLabel(m, "") + " (id " + termtext.Line(m.id) + ")"})
-	}
-}
-
-func (b *builder) inbound(it Item, m message) {
-	p := paramsOf(m)
-	switch {
-	case (m.isResponse() || m.isError()) && m.id == b.id:
-		b.answerArrow(it, m)
-	case (m.isResponse() || m.isError()) && b.taskCancels[m.id]:
-		b.own(it, Arrow{From: Server, Kind: KindReply, Label: "tasks/cancel " + answerLabel(m, "") + " (id " + termtext.Line(m.id) + ")"})
-	case m.method == "notifications/progress" && b.token != "" && compactID(p.Token) == b.token:
-		b.own(it, b.progressArrow(it, p))
-	case m.method == "notifications/cancelled" && b.serverReqs[compactID(p.RequestID)] != "":
-		label := "notifications/cancelled (id " + termtext.Line(compactID(p.RequestID)) + ")"
-		if p.Reason != "" {
-			label += ` "` + clip(p.Reason, maxReasonRunes) + `"`
+		b.taskReqs[m.id] = m.method
+		b.own(it, Arrow{From: b.origin, Kind: KindTaskCancel, Label: "tasks/cancel task " + clip(p.TaskID, maxMethodRunes) + " (id " + termtext.Line(m.id) + ")"})
+	case m.isRequest() && (m.method == "tasks/get" || m.method == "tasks/result") && b.taskID != "" && p.TaskID == b.taskID:
+		b.taskReqs[m.id] = m.method
+		b.own(it, Arrow{From: b.origin, Kind: KindTaskPoll, Label: m.method + " (id " + termtext.Line(m.id) + ")"})
+	case (m.isResponse() || m.isError()) && b.peerReqs[m.id] != nil:
+		pr := b.peerReqs[m.id]
+		a := Arrow{From: b.origin, Kind: KindReply, Label: answerLabel(m, "") + " (id " + termtext.Line(m.id) + ")"}
+		if pr.cancelled {
+			// The spec asks the receiver of a cancel not to answer: the
+			// other side ignores this one.
+			a.Ignored, a.AfterCancel = true, it.T-b.start-pr.cancelledAt
+			a.Label += " · after its cancel (+" + Human(a.AfterCancel) + ")"
 		}
-		b.add(it, Arrow{From: Server, Kind: KindCancel, Label: label})
-	case m.isRequest():
-		b.serverReqs[m.id] = m.method
-		b.add(it, Arrow{From: Server, Kind: KindServerRequest, Label: clip(m.method, maxMethodRunes) + " (id " + termtext.Line(m.id) + ")"})
+		b.add(it, a, false)
 	}
 }
 
-// answerArrow draws a response or error to the request.
-func (b *builder) answerArrow(it Item, m message) {
+// request draws the request itself.
+func (b *builder) request(it Item, m message, p requestParams) {
+	label := clip(m.method, maxMethodRunes)
+	if p.Name != "" {
+		label += " " + clip(p.Name, maxMethodRunes)
+	}
+	b.title = label + " · request " + termtext.Line(m.id)
+	if b.origin == Server {
+		b.title += " from the server"
+	}
+	b.method, b.tool = m.method, p.Name
+	if tok := compactID(p.Meta.ProgressToken); tok != "" {
+		b.tokens[tok] = true
+	}
+	if p.Task != nil {
+		label += " (task)"
+	}
+	b.own(it, Arrow{From: b.origin, Kind: KindRequest, Label: label + " (id " + termtext.Line(m.id) + ")"})
+}
+
+// isOwnID reports whether id is the request's, or one of its retries'.
+func (b *builder) isOwnID(id string) bool { return id != "" && (id == b.id || b.rounds[id]) }
+
+// round draws the retry of a multi round-trip request: the same
+// request again, with the input the server asked for.
+func (b *builder) round(it Item, m message, p requestParams) {
+	b.retry = false
+	b.rounds[m.id] = true
+	if tok := compactID(p.Meta.ProgressToken); tok != "" {
+		b.tokens[tok] = true
+	}
+	label := clip(m.method, maxMethodRunes)
+	if p.Name != "" {
+		label += " " + clip(p.Name, maxMethodRunes)
+	}
+	label += fmt.Sprintf(", round %d", len(b.rounds)+1)
+	if p.InputResponses != nil {
+		label += " with inputResponses"
+	}
+	b.own(it, Arrow{From: b.origin, Kind: KindRequest, Label: label + " (id " + termtext.Line(m.id) + ")"})
+}
+
+// byPeer reads a message from the side the request went to.
+func (b *builder) byPeer(it Item, m message) {
+	p := paramsOf(m)
+	peer := b.origin.other()
+	switch {
+	case (m.isResponse() || m.isError()) && b.isOwnID(m.id):
+		b.answerArrow(it, m, "", "")
+	case (m.isResponse() || m.isError()) && b.taskReqs[m.id] == "tasks/result":
+		// The task's own answer, as the request would have had it.
+		b.answerArrow(it, m, "tasks/result ", " (id "+termtext.Line(m.id)+")")
+	case (m.isResponse() || m.isError()) && b.taskReqs[m.id] != "":
+		b.own(it, Arrow{From: peer, Kind: KindReply, Label: b.taskReqs[m.id] + " " + answerLabel(m, "") + " (id " + termtext.Line(m.id) + ")"})
+	case m.method == "notifications/tasks/status" && b.taskID != "" && p.TaskID == b.taskID:
+		label := "task status " + clip(p.Status, maxMethodRunes)
+		if p.StatusMsg != "" {
+			label += ` "` + clip(p.StatusMsg, maxMessageRunes) + `"`
+		}
+		b.own(it, Arrow{From: peer, Kind: KindTaskStatus, Label: label})
+	case m.method == "notifications/progress" && b.tokens[compactID(p.Token)]:
+		b.own(it, b.progressArrow(p))
+		if !b.cancelled {
+			b.lastActivity = it.T - b.start
+		}
+	case m.method == "notifications/cancelled" && b.peerReqs[compactID(p.RequestID)] != nil:
+		id := compactID(p.RequestID)
+		if pr := b.peerReqs[id]; !pr.cancelled {
+			pr.cancelled, pr.cancelledAt = true, it.T-b.start
+		}
+		b.add(it, Arrow{From: peer, Kind: KindCancel, Label: "notifications/cancelled (id " + termtext.Line(id) + ")" + reasonText(p.Reason)}, false)
+	case m.isRequest():
+		b.peerReqs[m.id] = &peerRequest{method: m.method}
+		b.add(it, Arrow{From: peer, Kind: KindServerRequest, Label: clip(m.method, maxMethodRunes) + " (id " + termtext.Line(m.id) + ")"}, false)
+	}
+}
+
+// httpLine reads an HTTP fact: closing the request's response stream
+// is how 2026-07-28 cancels over Streamable HTTP (--cancel-mode close).
+func (b *builder) httpLine(it Item) {
+	id, ok := closedStream(it.HTTP)
+	if !ok || b.origin != Client || id != b.id {
+		return
+	}
+	b.cancel(it)
+	b.own(it, Arrow{From: Client, Kind: KindStreamClosed, Label: "HTTP stream of request " + termtext.Line(id) + " closed"})
+}
+
+// answerArrow draws a response or error to the request, or to the
+// tasks/result that fetched its task's answer (with a prefix and suffix
+// that say so).
+func (b *builder) answerArrow(it Item, m message, prefix, suffix string) {
 	kind := KindResponse
 	if m.isError() {
 		kind = KindError
 	}
 	sum := summarize(m.result)
+	if sum.inputRequired && m.isResponse() && !b.cancelled {
+		// Not the answer yet: the server asks for input and a retry.
+		b.retry, b.retryState = true, sum.requestState
+	}
 	task := ""
 	if sum.taskID != "" && b.taskID == "" {
 		b.taskID = sum.taskID
 		task = "task " + clip(sum.taskID, maxMethodRunes) + " " + clip(sum.status, maxMethodRunes)
 	}
-	a := Arrow{From: Server, Kind: kind, Label: answerLabel(m, task)}
+	a := Arrow{From: b.origin.other(), Kind: kind, Label: prefix + answerLabel(m, task) + suffix}
 	if b.answered && task == "" && !b.cancelled {
 		a.Label = "duplicate " + a.Label
 	}
 	b.own(it, a)
-	last := &b.arrows[len(b.arrows)-1]
-	switch {
-	case task != "":
+	i := len(b.arrows) - 1
+	switch last := &b.arrows[i]; {
+	case task != "" || sum.inputRequired:
 		// A created task answers nothing yet: the work goes on.
-	case last.Ignored && b.lateAnswer == nil:
-		b.lateAnswer = last
+	case last.Ignored && b.lateAnswer < 0:
+		b.lateAnswer = i
 	case !b.answered && !last.Ignored:
-		b.answered = true
-		b.answer = last
+		b.answered, b.answer = true, i
 	}
 }
 
@@ -291,15 +469,31 @@ func answerLabel(m message, task string) string {
 	switch sum := summarize(m.result); {
 	case task != "":
 		return "result: " + task
+	case sum.inputRequired:
+		label := "result: input required"
+		if len(sum.inputs) > 0 {
+			label += ": " + clip(strings.Join(sum.inputs, ", "), maxMessageRunes)
+		}
+		return label
 	case sum.isError:
 		return "result (isError)"
 	case sum.status != "":
 		return "result: " + clip(sum.status, maxMethodRunes)
+	case sum.action != "":
+		return "result: " + clip(sum.action, maxMethodRunes)
 	}
 	return "result"
 }
 
-func (b *builder) progressArrow(it Item, p requestParams) Arrow {
+// reasonText is a cancel's reason for its label.
+func reasonText(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return ` "` + clip(reason, maxReasonRunes) + `"`
+}
+
+func (b *builder) progressArrow(p requestParams) Arrow {
 	value := number(p.Progress)
 	text := value
 	if value == "" {
@@ -311,7 +505,7 @@ func (b *builder) progressArrow(it Item, p requestParams) Arrow {
 	if p.Message != "" {
 		label += ` "` + clip(p.Message, maxMessageRunes) + `"`
 	}
-	return Arrow{From: Server, Kind: KindProgress, Label: label, value: value}
+	return Arrow{From: b.origin.other(), Kind: KindProgress, Label: label, value: value, valueTo: value}
 }
 
 // cancel notes the first cancel's time: traffic after it is ignored.
@@ -323,84 +517,20 @@ func (b *builder) cancel(it Item) {
 
 // own adds an arrow about the request itself.
 func (b *builder) own(it Item, a Arrow) {
-	b.add(it, a)
+	b.add(it, a, true)
+	b.fold()
 	b.lastOwn = len(b.arrows) - 1
 }
 
-// add stamps an arrow with its time and line, and whether it came after
-// the cancel, and keeps it.
-func (b *builder) add(it Item, a Arrow) {
+// add stamps an arrow with its time and line, and whether it is the
+// request's own traffic after the cancel, and keeps it.
+func (b *builder) add(it Item, a Arrow, own bool) {
 	a.At, a.Until, a.Count, a.Lines = it.T-b.start, it.T-b.start, 1, []int{it.Line}
-	if b.cancelled && a.From == Server && a.Kind != KindServerRequest && a.Kind != KindReply && a.Kind != KindCancel {
+	if own && b.cancelled && a.From != b.origin && (a.Kind == KindProgress || a.Kind == KindResponse || a.Kind == KindError) {
 		a.Ignored, a.AfterCancel = true, a.At-b.cancelAt
-	}
-	if a.Ignored {
+		a.afterTo = a.AfterCancel
 		a.Label += " · ignored (cancel +" + Human(a.AfterCancel) + ")"
+		b.ownIgnored++
 	}
 	b.arrows = append(b.arrows, a)
 }
-
-// life finishes the model: arrows up to the last one about the request,
-// progress runs collapsed, the span after the cancel and the outcome.
-func (b *builder) life(o Options) Life {
-	l := Life{Title: b.title, Server: b.server, ID: b.id}
-	l.Arrows = collapse(b.arrows[:b.lastOwn+1], b.maxRun)
-	if b.cancelled {
-		label := "after the cancel: traffic for request " + termtext.Line(b.id) + " is ignored"
-		if o.WaitLate > 0 {
-			label += ", listening up to " + Human(float64(o.WaitLate)/float64(time.Millisecond)) + " (--wait-late)"
-		}
-		l.After = &Span{From: b.cancelAt, To: max(b.end, b.arrows[b.lastOwn].Until), Label: label}
-	}
-	l.Outcome = b.outcome()
-	return l
-}
-
-func (b *builder) outcome() string {
-	ignored := 0
-	for _, a := range b.arrows[:b.lastOwn+1] {
-		if a.Ignored {
-			ignored++
-		}
-	}
-	var s string
-	switch {
-	case b.answer != nil && b.answer.Kind == KindError:
-		s = "failed at " + offset(b.answer.At) + ": " + b.answer.Label
-	case b.answer != nil:
-		s = "completed at " + offset(b.answer.At)
-		if strings.Contains(b.answer.Label, "isError") {
-			s += ", with a tool error (isError)"
-		}
-	case b.cancelled && b.lateAnswer != nil:
-		s = b.cancelWord() + " at " + offset(b.cancelAt) + " · the server answered anyway, " +
-			Human(b.lateAnswer.AfterCancel) + " after the cancel"
-	case b.cancelled:
-		s = b.cancelWord() + " at " + offset(b.cancelAt) + " · no response, as the spec asks"
-	default:
-		return "no answer in the transcript"
-	}
-	if b.cancelled && ignored > 0 && !(ignored == 1 && b.lateAnswer != nil) {
-		s += fmt.Sprintf(" · %d frame%s after the cancel ignored", ignored, plural(ignored))
-	}
-	return s
-}
-
-// cancelWord is how the request ended on our side.
-func (b *builder) cancelWord() string {
-	if b.timedOut {
-		return "timed out and cancelled"
-	}
-	return "cancelled"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// clip makes server text short and safe: cut first, so that no escape
-// of a hidden character is cut in half, and hidden text shows whole.
-func clip(s string, n int) string { return termtext.Line(termtext.ClipRunes(s, n)) }

@@ -20,8 +20,8 @@ import (
 // minimizes each new input it finds, which takes up to a minute for a
 // 30 KB one, and the short ones reach the same code.
 func FuzzTranscript(f *testing.F) {
-	for _, name := range goldenCases {
-		data, err := os.ReadFile(filepath.Join("testdata", name+".ndjson"))
+	for _, c := range goldenCases {
+		data, err := os.ReadFile(filepath.Join("testdata", c.transcript()+".ndjson"))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -4,17 +4,23 @@ import (
 	"strings"
 )
 
-// spanFill is the rect's colour: a light grey that reads on light and
-// dark themes alike.
-const spanFill = "rgba(128, 128, 128, 0.12)"
+// spanFills are the rects' colours, light enough to read on light and
+// dark themes alike: grey for the time after the cancel, red for a
+// timeout's wait, amber for the settle window.
+var spanFills = map[SpanKind]string{
+	SpanAfter:   "rgba(128, 128, 128, 0.12)",
+	SpanTimeout: "rgba(220, 50, 50, 0.12)",
+	SpanSettle:  "rgba(230, 160, 0, 0.15)",
+}
 
 // Mermaid renders l as a Mermaid sequenceDiagram, the form the MCP
 // specification draws cancellation in; it renders in GitHub issues
-// inside a ```mermaid block. Times are notes left of mcpoke; the span
-// after the cancel is a rect; ignored traffic ends in a cross.
+// inside a ```mermaid block. Times are notes left of mcpoke; each span
+// is a rect with its label as a note; ignored traffic ends in a cross.
 func Mermaid(l Life) string {
 	var b strings.Builder
 	line := func(s string) { b.WriteString("    " + s + "\n") }
+	note := func(s string) { line("Note over mcpoke,server: " + mermaidText(s)) }
 	b.WriteString("sequenceDiagram\n")
 	line("participant mcpoke")
 	line("participant server")
@@ -22,35 +28,29 @@ func Mermaid(l Life) string {
 	if l.Server != "" {
 		head += " · server " + l.Server
 	}
-	line("Note over mcpoke,server: " + mermaidText(head))
-	inSpan := false
-	for _, a := range l.Arrows {
-		if l.After != nil && !inSpan && opensSpan(l, a) {
-			line("rect " + spanFill)
-			line("Note over mcpoke,server: " + mermaidText(l.After.Label))
-			inSpan = true
+	note(head)
+	for _, st := range l.Steps() {
+		switch st.Kind {
+		case StepOpen:
+			line("rect " + spanFills[st.Span.Kind])
+			note(spanOpenText(st.Span))
+		case StepClose:
+			if saysNothingMore(&l, st) {
+				note(nothingMore(l))
+			}
+			if t := spanCloseText(st.Span); t != "" {
+				line("Note left of mcpoke: " + mermaidText(offset(st.Span.To)))
+				note(t)
+			}
+			line("end")
+		case StepArrow:
+			a := st.Arrow
+			line("Note left of mcpoke: " + mermaidText(when(*a)))
+			line(a.From.Name() + mermaidArrow(*a) + a.From.other().Name() + ": " + mermaidText(a.Label))
 		}
-		line("Note left of mcpoke: " + mermaidText(when(a)))
-		line(a.From.Name() + mermaidArrow(a) + a.From.other().Name() + ": " + mermaidText(a.Label))
 	}
-	if l.After != nil && !inSpan {
-		line("rect " + spanFill)
-		line("Note over mcpoke,server: " + mermaidText(l.After.Label))
-		line("Note over mcpoke,server: " + mermaidText("nothing more in the transcript, which ends at "+offset(l.After.To)))
-		inSpan = true
-	}
-	if inSpan {
-		line("end")
-	}
-	line("Note over mcpoke,server: " + mermaidText(l.Outcome))
+	note(l.Outcome)
 	return b.String()
-}
-
-func (l Lane) other() Lane {
-	if l == Client {
-		return Server
-	}
-	return Client
 }
 
 // mermaidArrow is the arrow for a: solid for a request, dashed for its

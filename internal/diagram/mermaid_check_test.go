@@ -11,12 +11,22 @@ import (
 // (sequenceDiagram.jison): a statement ends at a newline or ;, a message
 // or note text runs from the colon to the end of the statement and reads
 // # as the start of an entity code (#35; #quot;), participants are
-// declared before use, and rect, loop, alt, opt and par blocks close
-// with end (else only inside alt).
+// declared before use, rect, loop, alt, opt and par blocks close with
+// end (else only inside alt), and autonumber takes a start and a step,
+// or off.
 
-// mermaidMessage is one arrow the checker read.
+// mermaidMessage is one arrow the checker read, with the rects it is
+// in, outermost first (indexes into mermaidDoc.rects).
 type mermaidMessage struct {
 	from, arrow, to, text string
+	rects                 []int
+}
+
+// mermaidRect is a rect block: its colour, its first note, and the rect
+// it is in (-1 for none).
+type mermaidRect struct {
+	fill, note string
+	parent     int
 }
 
 // mermaidDoc is what the checker read of a diagram.
@@ -24,6 +34,7 @@ type mermaidDoc struct {
 	participants []string
 	messages     []mermaidMessage
 	notes        []string
+	rects        []mermaidRect
 }
 
 var (
@@ -33,6 +44,7 @@ var (
 	blockRE       = regexp.MustCompile(`^(rect|loop|alt|opt|par|critical|break)(?: (.*))?$`)
 	rectColourRE  = regexp.MustCompile(`^(?:rgb\(\s*\d{1,3},\s*\d{1,3},\s*\d{1,3}\s*\)|rgba\(\s*\d{1,3},\s*\d{1,3},\s*\d{1,3},\s*[01](?:\.\d+)?\s*\))$`)
 	entityRE      = regexp.MustCompile(`^#(?:[A-Za-z]+|\d+);`)
+	autonumberRE  = regexp.MustCompile(`^autonumber(?: \d+(?: \d+)?| off)?$`)
 )
 
 // checkMermaid parses a diagram and returns what it read, or the first
@@ -45,6 +57,16 @@ func checkMermaid(src string) (mermaidDoc, error) {
 	}
 	declared := map[string]bool{}
 	var blocks []string
+	var rects []int // the rect of each open block, -1 for other blocks
+	inRects := func() []int {
+		var in []int
+		for _, r := range rects {
+			if r >= 0 {
+				in = append(in, r)
+			}
+		}
+		return in
+	}
 	for n, raw := range lines[1:] {
 		n += 2
 		if strings.ContainsAny(raw, "\r\x00") {
@@ -82,11 +104,14 @@ func checkMermaid(src string) (mermaidDoc, error) {
 				return doc, fmt.Errorf("line %d: only a note over spans two participants", n)
 			}
 			doc.notes = append(doc.notes, m.no[4])
+			if in := inRects(); len(in) > 0 && doc.rects[in[len(in)-1]].note == "" {
+				doc.rects[in[len(in)-1]].note = m.no[4]
+			}
 		case m.msg != nil:
 			if !declared[m.msg[1]] || !declared[m.msg[4]] {
 				return doc, fmt.Errorf("line %d: undeclared participant in %q", n, s)
 			}
-			doc.messages = append(doc.messages, mermaidMessage{m.msg[1], m.msg[2], m.msg[4], m.msg[5]})
+			doc.messages = append(doc.messages, mermaidMessage{m.msg[1], m.msg[2], m.msg[4], m.msg[5], inRects()})
 		case m.blk != nil:
 			if m.blk[1] == "rect" && !rectColourRE.MatchString(m.blk[2]) {
 				return doc, fmt.Errorf("line %d: rect needs an rgb() or rgba() colour: %q", n, s)
@@ -95,15 +120,26 @@ func checkMermaid(src string) (mermaidDoc, error) {
 				return doc, fmt.Errorf("line %d: ; or # in a block label", n)
 			}
 			blocks = append(blocks, m.blk[1])
+			if m.blk[1] == "rect" {
+				parent := -1
+				if in := inRects(); len(in) > 0 {
+					parent = in[len(in)-1]
+				}
+				doc.rects = append(doc.rects, mermaidRect{fill: m.blk[2], parent: parent})
+				rects = append(rects, len(doc.rects)-1)
+			} else {
+				rects = append(rects, -1)
+			}
 		case s == "else" || strings.HasPrefix(s, "else "):
 			if len(blocks) == 0 || blocks[len(blocks)-1] != "alt" {
 				return doc, fmt.Errorf("line %d: else outside alt", n)
 			}
+		case autonumberRE.MatchString(s): // numbering on, from N by M, or off
 		case s == "end":
 			if len(blocks) == 0 {
 				return doc, fmt.Errorf("line %d: end without a block", n)
 			}
-			blocks = blocks[:len(blocks)-1]
+			blocks, rects = blocks[:len(blocks)-1], rects[:len(rects)-1]
 		default:
 			return doc, fmt.Errorf("line %d: not a statement: %q", n, s)
 		}

@@ -3,6 +3,7 @@ package diagram
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strconv"
 )
 
@@ -94,7 +95,12 @@ type requestParams struct {
 	Total     json.RawMessage `json:"total"`
 	Message   string          `json:"message"`
 	Task      json.RawMessage `json:"task"`
-	Meta      struct {
+	Status    string          `json:"status"`
+	StatusMsg string          `json:"statusMessage"`
+	// A retry under 2026-07-28's multi round-trip requests.
+	RequestState   *string         `json:"requestState"`
+	InputResponses json.RawMessage `json:"inputResponses"`
+	Meta           struct {
 		ProgressToken json.RawMessage `json:"progressToken"`
 	} `json:"_meta"`
 }
@@ -135,6 +141,13 @@ type resultSummary struct {
 	isError bool
 	taskID  string
 	status  string // a task's status
+	action  string // an elicitation's answer: accept, decline, cancel
+	// inputRequired is a 2026-07-28 InputRequiredResult: the server asks
+	// for input (inputs, "method key" each) and a retry, which echoes
+	// requestState.
+	inputRequired bool
+	inputs        []string
+	requestState  *string
 }
 
 func summarize(result json.RawMessage) resultSummary {
@@ -144,11 +157,22 @@ func summarize(result json.RawMessage) resultSummary {
 			TaskID string `json:"taskId"`
 			Status string `json:"status"`
 		} `json:"task"`
-		TaskID string `json:"taskId"`
-		Status string `json:"status"`
+		TaskID        string  `json:"taskId"`
+		Status        string  `json:"status"`
+		Action        string  `json:"action"`
+		ResultType    string  `json:"resultType"`
+		RequestState  *string `json:"requestState"`
+		InputRequests map[string]struct {
+			Method string `json:"method"`
+		} `json:"inputRequests"`
 	}
 	_ = json.Unmarshal(result, &r)
-	s := resultSummary{isError: r.IsError, taskID: r.Task.TaskID, status: r.Task.Status}
+	s := resultSummary{isError: r.IsError, taskID: r.Task.TaskID, status: r.Task.Status, action: r.Action,
+		inputRequired: r.ResultType == "input_required", requestState: r.RequestState}
+	for key, req := range r.InputRequests {
+		s.inputs = append(s.inputs, req.Method+" "+key)
+	}
+	sort.Strings(s.inputs)
 	if s.status == "" {
 		s.status = r.Status
 	}

@@ -15,137 +15,286 @@ const (
 	minTwoColumns = 40
 	// minWidth is the narrowest width drawn at all.
 	minWidth = 16
-	// timeColumn is the width of the time column, space included.
+	// timeColumn is the width of the time column, the gutter included.
 	timeColumn = 9
 )
+
+// pauseRows are the pauses drawn as lines of their own ("⋮ 1.00s"),
+// one line more for each tenfold: a scale that stays put while a live
+// drawing grows, where short waits stay close and long ones stand out.
+var pauseRows = []float64{250, 2500, 25000} // ms
+
+// Role says what a line of the text diagram shows, for a terminal that
+// colours it; the text says it all without colour.
+type Role uint8
+
+const (
+	RoleText     Role = iota // the title, the server, notes between the lanes
+	RoleScale                // the lane names and the pauses between arrows
+	RoleRequest              // the request, and the other side's requests
+	RoleProgress             // progress
+	RoleCancel               // a cancel, in any of its forms
+	RoleAnswer               // a result, or a reply
+	RoleError                // an error response
+	RoleIgnored              // traffic after the cancel, ignored
+	RoleSpan                 // a span's edges and words
+	RoleOutcome              // how it ended
+)
+
+// TextLine is one line of the text diagram.
+type TextLine struct {
+	Text string
+	Role Role
+}
 
 // Text renders l as plain text, width columns wide at most: two lanes
 // with arrows between them, times on the left; below 40 columns, a list
 // of the same arrows. No colour, nothing but characters a terminal
 // prints as they are.
 func Text(l Life, width int) string {
-	width = max(width, minWidth)
 	var b strings.Builder
-	for _, s := range []string{l.Title, l.Server} {
-		if s != "" {
-			writeWrapped(&b, s, width, "", "  ")
-		}
+	for _, t := range TextLines(l, width) {
+		b.WriteString(t.Text)
+		b.WriteByte('\n')
 	}
-	if width < minTwoColumns {
-		textList(&b, l, width)
-	} else {
-		textLanes(&b, l, width)
-	}
-	writeWrapped(&b, l.Outcome, width, "", "  ")
 	return b.String()
 }
 
-// textLanes draws the two-column diagram.
-func textLanes(b *strings.Builder, l Life, width int) {
-	gap := width - timeColumn - 2
-	lanes := func(time, inside string) {
-		if ansi.StringWidth(time) > timeColumn-1 {
-			// Past 999s the time needs a line of its own.
-			b.WriteString(time + "\n")
-			time = ""
-		}
-		b.WriteString(padLeft(time, timeColumn-1) + " │" + inside + strings.Repeat(" ", max(0, gap-ansi.StringWidth(inside))) + "│\n")
-	}
-	// between writes text between the lanes, under an arrow.
-	between := func(text string) {
-		for _, t := range wrapLines(text, gap-4) {
-			lanes("", "   "+t)
+// TextLines is Text line by line, each with its role.
+func TextLines(l Life, width int) []TextLine {
+	width = max(width, minWidth)
+	t := &textDiagram{l: &l, width: width}
+	for _, s := range []string{l.Title, l.Server} {
+		if s != "" {
+			t.wrapped(s, "  ", RoleText)
 		}
 	}
-	b.WriteString("\n" + strings.Repeat(" ", timeColumn) + "mcpoke" + strings.Repeat(" ", gap+2-len("mcpoke")-len("server")) + "server\n")
-	inSpan := false
-	for _, a := range l.Arrows {
-		if l.After != nil && !inSpan && opensSpan(l, a) {
-			spanRule(b, l.After.Label, width)
-			inSpan = true
-		}
-		text := wrapLines(a.Label, gap-5)
-		first := text[0]
-		dashes := strings.Repeat("─", max(1, gap-ansi.StringWidth(first)-4))
-		if a.From == Client {
-			lanes(offset(a.At), "─ "+first+" "+dashes+"▶")
-		} else {
-			head := "◀"
-			if a.Ignored {
-				head = "x"
-			}
-			lanes(offset(a.At), head+"─ "+first+" "+dashes)
-		}
-		for _, t := range text[1:] {
-			lanes("", "   "+t)
-		}
-		if a.Count > 1 && a.Until != a.At {
-			between("until " + offset(a.Until))
-		}
+	if len(t.out) > 0 {
+		t.add("", RoleText)
 	}
-	if l.After != nil && !inSpan {
-		spanRule(b, l.After.Label, width)
-		between("nothing more in the transcript, which ends at " + offset(l.After.To))
-		inSpan = true
+	if width < minTwoColumns {
+		t.list()
+	} else {
+		t.lanes()
 	}
-	if inSpan {
-		b.WriteString(strings.Repeat("╌", width) + "\n")
-	}
-	b.WriteString("\n")
+	t.add("", RoleText)
+	t.wrapped(l.Outcome, "  ", RoleOutcome)
+	return t.out
 }
 
-// textList draws the arrows one under the other, for narrow widths.
-func textList(b *strings.Builder, l Life, width int) {
-	b.WriteString("\n")
-	inSpan := false
-	for _, a := range l.Arrows {
-		if l.After != nil && !inSpan && opensSpan(l, a) {
-			spanRule(b, l.After.Label, width)
-			inSpan = true
-		}
-		dir := "→ server "
-		if a.From == Server {
-			dir = "← server "
-			if a.Ignored {
-				dir = "x server "
-			}
-		}
-		writeWrapped(b, when(a)+" "+dir+a.Label, width, "", "    ")
-	}
-	if l.After != nil && !inSpan {
-		spanRule(b, l.After.Label, width)
-		writeWrapped(b, "nothing more in the transcript, which ends at "+offset(l.After.To), width, "", "    ")
-		inSpan = true
-	}
-	if inSpan {
-		b.WriteString(strings.Repeat("╌", width) + "\n")
-	}
-	b.WriteString("\n")
+// textDiagram collects the lines of one drawing.
+type textDiagram struct {
+	l     *Life
+	width int
+	out   []TextLine
+	// gutter is the mark left of mcpoke's lane inside a timeout or the
+	// settle window; last the time of the latest row, for pauses.
+	gutter rune
+	last   float64
 }
 
-// opensSpan reports whether a is the first arrow drawn inside the span
-// after the cancel: the cancel itself stays before it.
-func opensSpan(l Life, a Arrow) bool {
-	return a.At >= l.After.From && a.Kind != KindCancel && a.Kind != KindTaskCancel && a.Kind != KindStreamClosed
-}
+func (t *textDiagram) add(s string, r Role) { t.out = append(t.out, TextLine{s, r}) }
 
-// spanRule opens the span after the cancel: its label between dashes.
-func spanRule(b *strings.Builder, label string, width int) {
-	for _, t := range wrapLines(label, width-6) {
-		b.WriteString("╌╌ " + t + " " + strings.Repeat("╌", max(1, width-ansi.StringWidth(t)-4)) + "\n")
+// wrapped adds s wrapped to the width, later lines after indent.
+func (t *textDiagram) wrapped(s, indent string, r Role) {
+	for i, line := range wrapLines(s, t.width-len(indent)) {
+		if i > 0 {
+			line = indent + line
+		}
+		t.add(line, r)
 	}
 }
 
-// writeWrapped writes s wrapped to width, the first line after first and
-// the others after indent.
-func writeWrapped(b *strings.Builder, s string, width int, first, indent string) {
-	lines := wrapLines(s, width-len(indent))
-	for i, t := range lines {
+// gap is the width between the lanes.
+func (t *textDiagram) gap() int { return t.width - timeColumn - 2 }
+
+// row adds one line of the two lanes: the time, the gutter, and what is
+// between the lanes.
+func (t *textDiagram) row(time string, gutter rune, inside string, r Role) {
+	if ansi.StringWidth(time) > timeColumn-1 {
+		// Past 999s the time needs a line of its own.
+		t.add(time, r)
+		time = ""
+	}
+	pad := strings.Repeat(" ", max(0, t.gap()-ansi.StringWidth(inside)))
+	t.add(padLeft(time, timeColumn-1)+string(gutter)+"│"+inside+pad+"│", r)
+}
+
+// between adds text between the lanes, under an arrow or a span's edge.
+func (t *textDiagram) between(text string, r Role) {
+	for _, s := range wrapLines(text, t.gap()-4) {
+		t.row("", t.gutter, "   "+s, r)
+	}
+}
+
+// pause draws the time since the last row when it is long enough to
+// matter: the scale of the drawing.
+func (t *textDiagram) pause(at float64) {
+	d := at - t.last
+	for i, least := range pauseRows {
+		if d < least {
+			break
+		}
+		text := "   ⋮"
 		if i == 0 {
-			b.WriteString(first + t + "\n")
+			text += " " + Human(d)
+		}
+		t.row("", t.gutter, text, RoleScale)
+	}
+	t.last = max(t.last, at)
+}
+
+// Gutter marks: heavy for a timeout's wait, light for the settle window.
+var gutters = map[SpanKind][3]rune{
+	SpanTimeout: {'┏', '┃', '┗'},
+	SpanSettle:  {'┌', '┊', '└'},
+}
+
+// lanes draws the two-column diagram.
+func (t *textDiagram) lanes() {
+	t.gutter = ' '
+	t.add(strings.Repeat(" ", timeColumn)+"mcpoke"+strings.Repeat(" ", t.gap()+2-len("mcpoke")-len("server"))+"server", RoleScale)
+	for _, st := range t.l.Steps() {
+		switch st.Kind {
+		case StepOpen:
+			t.open(st.Span)
+		case StepClose:
+			t.close(st)
+		case StepArrow:
+			t.arrow(st.Arrow)
+		}
+	}
+}
+
+func (t *textDiagram) open(s *Span) {
+	g, ok := gutters[s.Kind]
+	if !ok {
+		t.spanRule(s.Label)
+		return
+	}
+	t.pause(s.From)
+	for i, line := range wrapLines(s.Label, t.gap()-4) {
+		if i == 0 {
+			t.row(offset(s.From), g[0], "   "+line, RoleSpan)
 			continue
 		}
-		b.WriteString(indent + t + "\n")
+		t.row("", g[1], "   "+line, RoleSpan)
+	}
+	t.gutter = g[1]
+}
+
+func (t *textDiagram) close(st Step) {
+	s := st.Span
+	g, ok := gutters[s.Kind]
+	if !ok {
+		if saysNothingMore(t.l, st) {
+			t.pause(s.To)
+			t.between(nothingMore(*t.l), RoleText)
+		}
+		t.add(strings.Repeat("╌", t.width), RoleSpan)
+		return
+	}
+	t.pause(s.To)
+	text := spanCloseText(s)
+	if s.Open {
+		text = spanRunning(s)
+	}
+	for i, line := range wrapLines(text, t.gap()-4) {
+		if i == 0 {
+			t.row(offset(s.To), g[2], "   "+line, RoleSpan)
+			continue
+		}
+		t.row("", ' ', "   "+line, RoleSpan)
+	}
+	t.gutter = ' '
+}
+
+func (t *textDiagram) arrow(a *Arrow) {
+	t.pause(a.At)
+	role := arrowRole(a)
+	text := wrapLines(a.Label, t.gap()-5)
+	first := text[0]
+	dashes := strings.Repeat("─", max(1, t.gap()-ansi.StringWidth(first)-4))
+	if a.From == Client {
+		head := "▶"
+		if a.Ignored {
+			head = "x"
+		}
+		t.row(offset(a.At), t.gutter, "─ "+first+" "+dashes+head, role)
+	} else {
+		head := "◀"
+		if a.Ignored {
+			head = "x"
+		}
+		t.row(offset(a.At), t.gutter, head+"─ "+first+" "+dashes, role)
+	}
+	for _, s := range text[1:] {
+		t.row("", t.gutter, "   "+s, role)
+	}
+	if a.Count > 1 && a.Until != a.At {
+		t.between("until "+offset(a.Until), role)
+		t.last = max(t.last, a.Until)
+	}
+}
+
+// arrowRole is how an arrow is coloured.
+func arrowRole(a *Arrow) Role {
+	switch {
+	case a.Ignored:
+		return RoleIgnored
+	case a.Kind.IsCancel():
+		return RoleCancel
+	case a.Kind == KindProgress || a.Kind == KindTaskStatus:
+		return RoleProgress
+	case a.Kind == KindError:
+		return RoleError
+	case a.Kind == KindResponse || a.Kind == KindReply:
+		return RoleAnswer
+	}
+	return RoleRequest
+}
+
+// list draws the arrows one under the other, for narrow widths.
+func (t *textDiagram) list() {
+	for _, st := range t.l.Steps() {
+		switch s := st.Span; st.Kind {
+		case StepOpen:
+			if g, ok := gutters[s.Kind]; ok {
+				t.wrapped(string(g[0])+" "+offset(s.From)+" "+spanOpenText(s), "    ", RoleSpan)
+			} else {
+				t.spanRule(s.Label)
+			}
+		case StepClose:
+			g, ok := gutters[s.Kind]
+			switch {
+			case ok && s.Open:
+				t.wrapped(string(g[2])+" "+offset(s.To)+" "+spanRunning(s), "    ", RoleSpan)
+			case ok && spanCloseText(s) != "":
+				t.wrapped(string(g[2])+" "+offset(s.To)+" "+spanCloseText(s), "    ", RoleSpan)
+			case !ok:
+				if saysNothingMore(t.l, st) {
+					t.wrapped(nothingMore(*t.l), "    ", RoleText)
+				}
+				t.add(strings.Repeat("╌", t.width), RoleSpan)
+			}
+		case StepArrow:
+			a := st.Arrow
+			dir := "→ server "
+			if a.From == Server {
+				dir = "← server "
+				if a.Ignored {
+					dir = "x server "
+				}
+			}
+			t.wrapped(when(*a)+" "+dir+a.Label, "    ", arrowRole(a))
+		}
+	}
+}
+
+// spanRule opens the time after the cancel: its label between dashes.
+func (t *textDiagram) spanRule(label string) {
+	for _, s := range wrapLines(label, t.width-6) {
+		t.add("╌╌ "+s+" "+strings.Repeat("╌", max(1, t.width-ansi.StringWidth(s)-4)), RoleSpan)
 	}
 }
 

@@ -18,11 +18,13 @@ type Item struct {
 	Line int
 	// T is milliseconds since the tap started.
 	T   float64
-	Dir string // "out", "in" or "stderr"
+	Dir string // "out", "in", "stderr" or "http"
 	// Msg is the frame as it was on the wire; nil for a raw line.
 	Msg  json.RawMessage
 	Raw  string
 	Note string
+	// HTTP is an "http" line's fact: a POST's status, a stream closed.
+	HTTP string
 	// Violations name the rules an inbound frame broke.
 	Violations []string
 }
@@ -101,16 +103,17 @@ func parseItem(line []byte) (Item, bool) {
 		Raw        *string         `json:"raw"`
 		Note       string          `json:"note"`
 		Violations []string        `json:"violations"`
+		HTTP       string          `json:"http"`
 	}
 	if json.Unmarshal(line, &l) != nil || l.T == nil {
 		return Item{}, false
 	}
 	switch l.Dir {
-	case "out", "in", "stderr":
+	case "out", "in", "stderr", "http":
 	default:
 		return Item{}, false
 	}
-	it := Item{T: *l.T, Dir: l.Dir, Note: l.Note, Violations: l.Violations}
+	it := Item{T: *l.T, Dir: l.Dir, Note: l.Note, Violations: l.Violations, HTTP: l.HTTP}
 	if len(l.Msg) > 0 && !bytes.Equal(l.Msg, []byte("null")) {
 		it.Msg = l.Msg
 	}
