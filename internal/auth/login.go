@@ -13,14 +13,16 @@ import (
 // login runs the authorization code flow with PKCE (S256), state, the
 // resource indicator (RFC 8707) and the iss check (RFC 9207), and keeps
 // the grant. scopes empty means the resource's scopes_supported, or none.
-func (p *Provider) login(ctx context.Context, ch challenge, scopes []string) (err error) {
+// s is what discovery found already, or nil.
+func (p *Provider) login(ctx context.Context, ch challenge, scopes []string, s *server) (err error) {
 	if p.cfg.Prompt == nil {
 		return ErrNoLogin
 	}
 	c := p.cfg.HTTPClient
-	s, err := discover(ctx, c, p.cfg.ServerURL, ch)
-	if err != nil {
-		return err
+	if s == nil {
+		if s, err = discover(ctx, c, p.cfg.ServerURL, ch); err != nil {
+			return err
+		}
 	}
 	if len(scopes) == 0 {
 		scopes = s.ScopesSupported

@@ -136,10 +136,21 @@ func (p *Provider) Challenged(ctx context.Context, sent string, resp *http.Respo
 	if !stepUp && current != "" && current != sent {
 		return true, nil // another request got a new token meanwhile
 	}
+	var found *server
 	if !stepUp && current != "" && p.entry.RefreshToken != "" && p.entry.AccessToken != p.refreshedOn401 {
-		if err := p.refresh(ctx); err == nil {
-			p.refreshedOn401 = p.entry.AccessToken
-			return true, nil
+		// Refresh only at the issuer the server still names: a client and
+		// its tokens never go to another authorization server.
+		s, err := discover(ctx, p.cfg.HTTPClient, p.cfg.ServerURL, ch)
+		if err != nil {
+			p.state = State{Phase: "failed", Err: err.Error()}
+			return false, err
+		}
+		found = s
+		if s.AS.Issuer == p.entry.Issuer {
+			if err := p.refresh(ctx); err == nil {
+				p.refreshedOn401 = p.entry.AccessToken
+				return true, nil
+			}
 		}
 	}
 	if p.authorizations >= p.cfg.MaxAuthorizations {
@@ -156,7 +167,7 @@ func (p *Provider) Challenged(ctx context.Context, sent string, resp *http.Respo
 	if stepUp {
 		scopes = union(granted, ch.Scopes)
 	}
-	if err := p.login(ctx, ch, scopes); err != nil {
+	if err := p.login(ctx, ch, scopes, found); err != nil {
 		p.state = State{Phase: "failed", Err: err.Error()}
 		return false, err
 	}
