@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 	"sync"
 	"testing"
 )
@@ -221,13 +220,4 @@ func forbidden(params string) *http.Response {
 	r := unauthorized(params)
 	r.StatusCode, r.Status = http.StatusForbidden, "403 Forbidden"
 	return r
-}
-
-func contains(s []string, sub string) bool {
-	for _, x := range s {
-		if strings.Contains(x, sub) {
-			return true
-		}
-	}
-	return false
 }
