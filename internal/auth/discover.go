@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -104,42 +105,114 @@ func discover(ctx context.Context, c *http.Client, serverURL string, ch challeng
 	return s, nil
 }
 
-// resourceMetadata tries the spec's locations in order; nil, nil means
-// none has any.
+// resourceMetadata tries the spec's locations in order: the challenge's
+// resource_metadata, the path-aware well-known URL, the root one. nil,
+// nil means none has any. A document for another resource ends the
+// search with an error: mcpoke never falls back past it.
 func resourceMetadata(ctx context.Context, c *http.Client, resource, fromChallenge string) (*oauthex.ProtectedResourceMetadata, error) {
-	type candidate struct{ url, resource string }
-	var cands []candidate
+	var cands []string
 	if fromChallenge != "" {
-		cands = append(cands, candidate{fromChallenge, resource})
+		cands = append(cands, fromChallenge)
 	}
 	u, err := url.Parse(resource)
 	if err != nil {
 		return nil, err
 	}
 	if p := strings.Trim(u.Path, "/"); p != "" {
-		cands = append(cands, candidate{u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource/" + p, resource})
+		cands = append(cands, u.Scheme+"://"+u.Host+"/.well-known/oauth-protected-resource/"+p)
 	}
-	cands = append(cands, candidate{u.Scheme + "://" + u.Host + "/.well-known/oauth-protected-resource", u.Scheme + "://" + u.Host})
+	cands = append(cands, u.Scheme+"://"+u.Host+"/.well-known/oauth-protected-resource")
 	var errs []error
-	for _, cand := range cands {
-		prm, err := oauthex.GetProtectedResourceMetadata(ctx, cand.url, cand.resource, c)
-		if err == nil && prm != nil {
-			return prm, nil
-		}
-		// The root document may name the origin with a trailing slash.
-		if err != nil && cand.resource != resource {
-			if prm, err2 := oauthex.GetProtectedResourceMetadata(ctx, cand.url, cand.resource+"/", c); err2 == nil && prm != nil {
-				return prm, nil
+	for i, cand := range cands {
+		if i == 0 && fromChallenge != "" {
+			if err := checkMetadataURL(cand); err != nil {
+				errs = append(errs, err)
+				continue
 			}
 		}
-		if err != nil && !strings.Contains(err.Error(), "bad status") {
+		prm, err := getJSON[oauthex.ProtectedResourceMetadata](ctx, c, cand)
+		if err != nil {
 			errs = append(errs, err)
+			continue
 		}
+		if prm == nil {
+			continue
+		}
+		if !resourceCovers(prm.Resource, resource) {
+			return nil, fmt.Errorf("the protected resource metadata at %s is for %q, not for %s: refusing to log in for it", cand, prm.Resource, resource)
+		}
+		for _, as := range prm.AuthorizationServers {
+			if err := checkMetadataURL(as); err != nil {
+				return nil, fmt.Errorf("the protected resource metadata at %s names authorization server %q: %w", cand, as, err)
+			}
+		}
+		return prm, nil
 	}
 	if len(errs) > 0 && fromChallenge != "" {
 		return nil, fmt.Errorf("protected resource metadata: %w", errors.Join(errs...))
 	}
 	return nil, nil
+}
+
+// resourceCovers reports whether the metadata's resource is the server's
+// URL or a parent of it (same origin, a path prefix on a segment
+// boundary), as the TypeScript SDK accepts.
+func resourceCovers(prmResource, serverResource string) bool {
+	p, err1 := url.Parse(prmResource)
+	s, err2 := url.Parse(serverResource)
+	if err1 != nil || err2 != nil || !strings.EqualFold(p.Scheme, s.Scheme) || !strings.EqualFold(p.Host, s.Host) || p.Fragment != "" {
+		return false
+	}
+	pp, sp := strings.TrimSuffix(p.Path, "/"), strings.TrimSuffix(s.Path, "/")
+	return pp == "" || pp == sp || strings.HasPrefix(sp, pp+"/")
+}
+
+// checkMetadataURL allows https, and http on loopback only.
+func checkMetadataURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	switch {
+	case u.Scheme == "https" && u.Host != "":
+		return nil
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+		return nil
+	}
+	return fmt.Errorf("%q is neither https nor http on this machine", raw)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// getJSON fetches a metadata document; nil, nil on a 4xx.
+func getJSON[T any](ctx context.Context, c *http.Client, u string) (*T, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 == 4 {
+		return nil, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: HTTP %s", u, resp.Status)
+	}
+	var v T
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&v); err != nil {
+		return nil, fmt.Errorf("GET %s: not JSON metadata: %w", u, err)
+	}
+	return &v, nil
 }
 
 // canonicalResource is the server's URL as RFC 8707 wants a resource:

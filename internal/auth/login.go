@@ -57,7 +57,7 @@ func (p *Provider) login(ctx context.Context, ch challenge, scopes []string, s *
 	oc := oauthConfig(e, s.AS.AuthorizationEndpoint, scopes)
 	authURL := oc.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), oauth2.SetAuthURLParam("resource", s.Resource))
 
-	p.state = State{Phase: "logging in", Issuer: s.AS.Issuer, Scopes: scopes}
+	p.setState(State{Phase: "logging in", Issuer: s.AS.Issuer, Scopes: scopes})
 	p.loggingIn.Store(true)
 	defer p.loggingIn.Store(false)
 	ctx, cancel := context.WithTimeoutCause(ctx, LoginTimeout, fmt.Errorf("nobody logged in within %s", LoginTimeout))
@@ -83,7 +83,7 @@ func (p *Provider) login(ctx context.Context, ch challenge, scopes []string, s *
 	setToken(&e, tok)
 	p.entry = &e
 	p.refreshedOn401 = ""
-	p.state = State{Phase: "logged in", Issuer: e.Issuer, Scopes: e.Scopes}
+	p.setState(State{Phase: "logged in", Issuer: e.Issuer, Scopes: e.Scopes})
 	p.save(e)
 	return nil
 }
@@ -120,7 +120,7 @@ func (p *Provider) refresh(ctx context.Context) error {
 	}
 	setToken(&e, tok)
 	p.entry = &e
-	p.state = State{Phase: "logged in", Issuer: e.Issuer, Scopes: e.Scopes}
+	p.setState(State{Phase: "logged in", Issuer: e.Issuer, Scopes: e.Scopes})
 	p.save(e)
 	return nil
 }

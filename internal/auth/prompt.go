@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/term"
 
@@ -30,6 +32,9 @@ type TerminalPrompter struct {
 	Out       io.Writer
 	In        *os.File
 	NoBrowser bool
+
+	once  sync.Once
+	lines chan string
 }
 
 // ShowLogin implements Prompter.
@@ -47,15 +52,21 @@ func (t *TerminalPrompter) ShowLogin(ctx context.Context, issuer, authURL string
 		return nil
 	}
 	fmt.Fprint(t.Out, "When the browser cannot reach this machine (SSH, a container), paste here the address it ended at (or the code) and press Enter:\n> ")
-	ch := make(chan string, 1)
-	go func() {
-		line, err := bufio.NewReader(t.In).ReadString('\n')
-		if err == nil || line != "" {
-			ch <- line
-		}
-		close(ch)
-	}()
-	return ch
+	t.once.Do(func() {
+		// One reader for every login of the run: a login that ends
+		// through the browser leaves it waiting for the next.
+		t.lines = make(chan string)
+		go func() {
+			defer close(t.lines)
+			sc := bufio.NewScanner(t.In)
+			for sc.Scan() {
+				if strings.TrimSpace(sc.Text()) != "" {
+					t.lines <- sc.Text()
+				}
+			}
+		}()
+	})
+	return t.lines
 }
 
 // LoginDone implements Prompter.

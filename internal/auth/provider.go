@@ -62,8 +62,11 @@ type Provider struct {
 	entry          *Entry // the grant in use, if any
 	refreshedOn401 string // an access token that came from a refresh after a 401
 	authorizations int
-	state          State
 	loggingIn      atomic.Bool
+
+	// stateMu guards state alone, so that State never waits for a login.
+	stateMu sync.Mutex
+	state   State
 }
 
 // State is what the TUI's header and auth status say.
@@ -91,11 +94,17 @@ func New(cfg Config) *Provider {
 
 // State returns the provider's state.
 func (p *Provider) State() State {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.stateMu.Lock()
+	defer p.stateMu.Unlock()
 	st := p.state
 	st.Scopes = slices.Clone(st.Scopes)
 	return st
+}
+
+func (p *Provider) setState(st State) {
+	p.stateMu.Lock()
+	defer p.stateMu.Unlock()
+	p.state = st
 }
 
 // LoggingIn reports a login waiting for the person.
@@ -142,7 +151,7 @@ func (p *Provider) Challenged(ctx context.Context, sent string, resp *http.Respo
 		// its tokens never go to another authorization server.
 		s, err := discover(ctx, p.cfg.HTTPClient, p.cfg.ServerURL, ch)
 		if err != nil {
-			p.state = State{Phase: "failed", Err: err.Error()}
+			p.setState(State{Phase: "failed", Err: err.Error()})
 			return false, err
 		}
 		found = s
@@ -155,7 +164,7 @@ func (p *Provider) Challenged(ctx context.Context, sent string, resp *http.Respo
 	}
 	if p.authorizations >= p.cfg.MaxAuthorizations {
 		err := fmt.Errorf("the server still answers %s after %d authorization requests; giving up", resp.Status, p.authorizations)
-		p.state = State{Phase: "failed", Err: err.Error()}
+		p.setState(State{Phase: "failed", Err: err.Error()})
 		return false, err
 	}
 	p.authorizations++
@@ -168,7 +177,7 @@ func (p *Provider) Challenged(ctx context.Context, sent string, resp *http.Respo
 		scopes = union(granted, ch.Scopes)
 	}
 	if err := p.login(ctx, ch, scopes, found); err != nil {
-		p.state = State{Phase: "failed", Err: err.Error()}
+		p.setState(State{Phase: "failed", Err: err.Error()})
 		return false, err
 	}
 	return true, nil
@@ -188,7 +197,7 @@ func (p *Provider) load() {
 		return
 	}
 	p.entry = &e
-	p.state = State{Phase: "saved", Issuer: e.Issuer, Scopes: e.Scopes}
+	p.setState(State{Phase: "saved", Issuer: e.Issuer, Scopes: e.Scopes})
 }
 
 func (p *Provider) expired(e *Entry) bool {
@@ -198,7 +207,7 @@ func (p *Provider) expired(e *Entry) bool {
 // dropTokens forgets the tokens, not the client: the next login reuses it.
 func (p *Provider) dropTokens(why error) {
 	p.entry.AccessToken, p.entry.RefreshToken = "", ""
-	p.state = State{Phase: "failed", Issuer: p.entry.Issuer, Err: why.Error()}
+	p.setState(State{Phase: "failed", Issuer: p.entry.Issuer, Err: why.Error()})
 	p.save(*p.entry)
 }
 
