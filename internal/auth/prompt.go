@@ -18,7 +18,8 @@ import (
 type Prompter interface {
 	// ShowLogin asks the person to log in at authURL (at issuer). It
 	// returns a channel of what they paste (the address their browser
-	// ended at, or the code), or nil when nobody can paste.
+	// ended at, or the code), or nil when nobody can paste; closing it
+	// cancels the login.
 	ShowLogin(ctx context.Context, issuer, authURL string) <-chan string
 	// LoginDone ends what ShowLogin showed; err is nil on success.
 	LoginDone(err error)

@@ -99,8 +99,7 @@ func (l *loopback) wait(ctx context.Context, pasted <-chan string) (redirect, er
 			return redirect{}, err
 		case s, ok := <-pasted:
 			if !ok {
-				pasted = nil
-				continue
+				return redirect{}, errors.New("login cancelled")
 			}
 			r, err := parsePasted(s)
 			if err != nil {
