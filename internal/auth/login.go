@@ -81,7 +81,7 @@ func (p *Provider) login(ctx context.Context, ch challenge, scopes []string, s *
 		e.Scopes = strings.Fields(granted)
 	}
 	setToken(&e, tok)
-	p.entry = &e
+	p.setEntry(&e)
 	p.refreshedOn401 = ""
 	p.setState(State{Phase: "logged in", Issuer: e.Issuer, Scopes: e.Scopes})
 	p.save(e)
@@ -119,7 +119,7 @@ func (p *Provider) refresh(ctx context.Context) error {
 		return fmt.Errorf("refreshing the token failed: %w", tokenError(err))
 	}
 	setToken(&e, tok)
-	p.entry = &e
+	p.setEntry(&e)
 	p.setState(State{Phase: "logged in", Issuer: e.Issuer, Scopes: e.Scopes})
 	p.save(e)
 	return nil

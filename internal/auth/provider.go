@@ -63,6 +63,9 @@ type Provider struct {
 	refreshedOn401 string // an access token that came from a refresh after a 401
 	authorizations int
 	loggingIn      atomic.Bool
+	// bearer is the Authorization of entry, for requests made while a
+	// login waits for the person: they never wait with it.
+	bearer atomic.Value // string
 
 	// stateMu guards state alone, so that State never waits for a login.
 	stateMu sync.Mutex
@@ -101,6 +104,12 @@ func (p *Provider) State() State {
 	return st
 }
 
+// setEntry makes e the grant in use.
+func (p *Provider) setEntry(e *Entry) {
+	p.entry = e
+	p.bearer.Store(bearer(e))
+}
+
 func (p *Provider) setState(st State) {
 	p.stateMu.Lock()
 	defer p.stateMu.Unlock()
@@ -113,6 +122,11 @@ func (p *Provider) LoggingIn() bool { return p.loggingIn.Load() }
 // Authorization implements transport.Authorizer: the bearer token, after
 // a refresh when it has expired; "" before any login.
 func (p *Provider) Authorization(ctx context.Context) string {
+	if p.loggingIn.Load() {
+		// Closing the connection (its DELETE) must not wait minutes.
+		s, _ := p.bearer.Load().(string)
+		return s
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.load()
@@ -196,7 +210,7 @@ func (p *Provider) load() {
 	if err != nil {
 		return
 	}
-	p.entry = &e
+	p.setEntry(&e)
 	p.setState(State{Phase: "saved", Issuer: e.Issuer, Scopes: e.Scopes})
 }
 
@@ -207,6 +221,7 @@ func (p *Provider) expired(e *Entry) bool {
 // dropTokens forgets the tokens, not the client: the next login reuses it.
 func (p *Provider) dropTokens(why error) {
 	p.entry.AccessToken, p.entry.RefreshToken = "", ""
+	p.bearer.Store("")
 	p.setState(State{Phase: "failed", Issuer: p.entry.Issuer, Err: why.Error()})
 	p.save(*p.entry)
 }

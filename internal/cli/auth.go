@@ -13,6 +13,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -106,7 +107,13 @@ func newAuthLoginCommand(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Some servers let initialize through and ask on the next
+			// request: ping is one every server answers.
+			_, perr := conn.Session.Do(cmd.Context(), "ping", nil, session.CallOptions{Timeout: 10 * time.Second, NoProgressToken: true})
 			conn.Close()
+			if perr != nil && p.State().Phase != "logged in" {
+				return fmt.Errorf("ping after initialize: %w", perr)
+			}
 			st := p.State()
 			if st.Phase != "logged in" {
 				fmt.Fprintf(cmd.OutOrStdout(), "%s did not ask for a login: nothing saved\n", transport.RedactURL(spec.URL))
