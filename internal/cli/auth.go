@@ -17,6 +17,10 @@ import (
 	"github.com/mcpoke/mcpoke/transport"
 )
 
+// authRequestTimeout bounds each request of a login to the
+// authorization server (not the person's time in the browser).
+const authRequestTimeout = 30 * time.Second
+
 // authFlags adds --client-id and --client-secret, which go with --url.
 func authFlags(cmd *cobra.Command, g *globalFlags) {
 	pf := cmd.PersistentFlags()
@@ -51,6 +55,9 @@ func newAuthorizer(g *globalFlags, spec connect.Spec, prompt auth.Prompter, fres
 	if err != nil {
 		return nil, err
 	}
+	// Discovery, registration and token requests are small: a server
+	// that hangs on one fails the login instead of holding it.
+	client.Timeout = authRequestTimeout
 	id, secret := spec.ClientID, spec.ClientSecret
 	if g.clientID != "" {
 		id, secret = g.clientID, g.clientSecret
