@@ -265,3 +265,44 @@ func TestStateMismatchRefused(t *testing.T) {
 		t.Fatalf("err = %v; want a state mismatch", err)
 	}
 }
+
+// stuckPrompter shows a login and waits: nobody ever logs in.
+type stuckPrompter struct {
+	shown chan struct{}
+	paste chan string
+}
+
+func (s *stuckPrompter) ShowLogin(context.Context, string, string) <-chan string {
+	close(s.shown)
+	return s.paste
+}
+
+func (s *stuckPrompter) LoginDone(error) {}
+
+// TestRequestsDoNotWaitForAPerson: while a login waits in the browser,
+// other requests (a close's DELETE) get their header at once; closing
+// the paste channel cancels the login.
+func TestRequestsDoNotWaitForAPerson(t *testing.T) {
+	a := newTestAS(t)
+	sp := &stuckPrompter{shown: make(chan struct{}), paste: make(chan string)}
+	p := New(Config{ServerURL: a.serverURL(), Prompt: sp})
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Challenged(context.Background(), "", unauthorized(""))
+		done <- err
+	}()
+	<-sp.shown
+	if !p.LoggingIn() {
+		t.Error("LoggingIn is false while the login is shown")
+	}
+	if h := p.Authorization(context.Background()); h != "" {
+		t.Errorf("Authorization during the first login = %q; want none", h)
+	}
+	if st := p.State(); st.Phase != "logging in" {
+		t.Errorf("state %+v; want logging in", st)
+	}
+	close(sp.paste)
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Errorf("login ended with %v; want cancelled", err)
+	}
+}
