@@ -24,8 +24,8 @@ const authRequestTimeout = 30 * time.Second
 // authFlags adds --client-id and --client-secret, which go with --url.
 func authFlags(cmd *cobra.Command, g *globalFlags) {
 	pf := cmd.PersistentFlags()
-	pf.StringVar(&g.clientID, "client-id", "", "OAuth client id registered at the server's authorization server (an https URL: a Client ID Metadata Document); default: register dynamically")
-	pf.StringVar(&g.clientSecret, "client-secret", "", "OAuth client secret that goes with --client-id (or $MCPOKE_CLIENT_SECRET)")
+	pf.StringVar(&g.clientID, "client-id", "", "client id registered at the server's OAuth authorization server (an https URL: a Client ID Metadata Document); default: register dynamically")
+	pf.StringVar(&g.clientSecret, "client-secret", "", "client secret that goes with --client-id (or $MCPOKE_CLIENT_SECRET)")
 }
 
 // credentialsStore is the credentials file; what it fixes is said on
