@@ -156,8 +156,9 @@ func (p *Provider) Challenged(ctx context.Context, sent string, resp *http.Respo
 		return false, nil // a plain 403: no login helps
 	}
 	current := bearer(p.entry)
-	if !stepUp && current != "" && current != sent {
-		return true, nil // another request got a new token meanwhile
+	if current != "" && current != sent {
+		// Another request logged in or stepped up meanwhile: try that.
+		return true, nil
 	}
 	var found *server
 	if !stepUp && current != "" && p.entry.RefreshToken != "" && p.entry.AccessToken != p.refreshedOn401 {

@@ -179,12 +179,18 @@ func TestStepUpAsksForTheUnionAndStopsAtThree(t *testing.T) {
 	if st := p.State(); st.Phase != "logged in" || !slices.Equal(st.Scopes, []string{"read", "write"}) {
 		t.Errorf("state %+v", st)
 	}
+	// A 403 to a request sent with the token before the step-up: the
+	// new token is tried first, with no login.
+	if retry, err := p.Challenged(context.Background(), "Bearer stale", forbidden(`error="insufficient_scope", scope="write"`)); !retry || err != nil {
+		t.Errorf("403 for an older token: %v, %v; want a retry with the new one", retry, err)
+	}
+	sent = p.Authorization(context.Background())
 	// A plain 403 is no reason to log in.
 	if retry, err := p.Challenged(context.Background(), sent, forbidden(`error="access_denied"`)); retry || err != nil {
 		t.Errorf("plain 403: %v, %v; want no retry, no error", retry, err)
 	}
 	p.Challenged(context.Background(), sent, forbidden(`error="insufficient_scope", scope="admin"`))
-	retry, err = p.Challenged(context.Background(), sent, forbidden(`error="insufficient_scope", scope="root"`))
+	retry, err = p.Challenged(context.Background(), p.Authorization(context.Background()), forbidden(`error="insufficient_scope", scope="root"`))
 	if retry || err == nil {
 		t.Fatalf("fourth authorization = %v, %v; want a refusal", retry, err)
 	}
