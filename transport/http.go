@@ -66,6 +66,9 @@ type HTTPOptions struct {
 	// 400, 404 or 405, try the legacy HTTP+SSE transport at the same URL
 	// (the spec's backwards-compatibility probe).
 	FallbackToSSE bool
+	// Auth, if set, gives every request its Authorization header and
+	// answers 401 and 403 (see Authorizer).
+	Auth Authorizer
 }
 
 func (o *HTTPOptions) defaults() error {
@@ -223,15 +226,13 @@ func (h *HTTP) Send(frame []byte) error {
 	}
 	h.mu.Unlock()
 
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.opts.URL, bytes.NewReader(frame))
+	postCtx := ctx
+	req, err := h.newPost(ctx, frame)
 	if err != nil {
 		cancel()
 		h.forget(st)
 		return err
 	}
-	h.setHeaders(req, true)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
 
 	// Send waits for the body to be written, not for the answer: the Tap
 	// serialises Sends, and a server may hold its headers for long.
@@ -266,6 +267,9 @@ func (h *HTTP) Send(frame []byte) error {
 			h.postFailed(st, label, err)
 			return
 		}
+		if resp = h.retryAuthorized(postCtx, st, label, frame, resp, cancel, headerTimeout); resp == nil {
+			return
+		}
 		h.handlePost(ctx, st, label, frame, resp)
 	}()
 	select {
@@ -286,6 +290,18 @@ func (h *HTTP) Send(frame []byte) error {
 	case <-h.ctx.Done():
 		return ErrClosed
 	}
+}
+
+// newPost makes the POST that carries frame.
+func (h *HTTP) newPost(ctx context.Context, frame []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.opts.URL, bytes.NewReader(frame))
+	if err != nil {
+		return nil, err
+	}
+	h.setHeaders(req, true)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	return req, nil
 }
 
 // do sends req, giving up when its headers take longer than timeout (0:
@@ -320,6 +336,7 @@ func (h *HTTP) setHeaders(req *http.Request, withVersion bool) {
 	if version != "" && withVersion {
 		req.Header.Set("MCP-Protocol-Version", version)
 	}
+	authorize(h.opts.Auth, req)
 }
 
 // forget drops a request's stream from the table.

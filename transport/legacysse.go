@@ -53,6 +53,7 @@ func dialSSE(opts HTTPOptions, q *inbox) (*LegacySSE, error) {
 			req.Header.Add(k, v)
 		}
 	}
+	authorize(opts.Auth, req)
 	req.Header.Set("Accept", "text/event-stream")
 	// The connect timeout covers the headers and the endpoint event.
 	timer := time.AfterFunc(opts.ConnectTimeout, cancel)
@@ -186,6 +187,7 @@ func (l *LegacySSE) Send(frame []byte) error {
 			req.Header.Add(k, v)
 		}
 	}
+	authorize(l.opts.Auth, req)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := l.opts.Client.Do(req)
 	if err != nil {

@@ -59,6 +59,7 @@ type Model struct {
 	editor *argEditor
 	prompt *prompt
 	help   help.Model
+	login  *loginScreen
 	// timeline takes the requests' place while timelineOn (d).
 	timeline   *timeline
 	timelineOn bool
@@ -112,12 +113,14 @@ func New(opts Options) *Model {
 		stderr:  newStderrPane(c),
 		editor:  newArgEditor(c),
 		prompt:  newPrompt(c),
+		login:   newLoginScreen(c),
 		help:    help.New(),
 		timeout: opts.Timeout,
 	}
 	m.timeline = newTimeline(c, m.wire, settleWindow(opts.Settle))
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
+	m.header.auth = opts.AuthState
 	m.help.Styles = c.Styles.Help
 	m.setFocus(focusTools)
 	m.resize(c.Width, c.Height)
@@ -138,6 +141,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if g, ok := msg.(ofGeneration); ok && g.generation() != m.gen {
 		return m.stale(msg)
+	}
+	if cmd, ok := m.loginUpdate(msg); ok {
+		return cmd
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -348,6 +354,9 @@ func (m *Model) View() tea.View {
 // render draws the whole screen. Every pane renders exactly its size,
 // so the columns are joined line by line without measuring them.
 func (m *Model) render() string {
+	if m.login.active {
+		return m.login.View(m.c.Width, m.c.Height)
+	}
 	var right string
 	if m.editing {
 		right = m.editor.View()

@@ -29,6 +29,12 @@ type Options struct {
 	// CancelMode is the session's --cancel-mode: the header shows it when
 	// it is not the default, as it changes what a cancel means.
 	CancelMode session.CancelMode
+	// AuthState, if set, is the login state of a remote server ("logged
+	// in", "logging in", ...), which the header shows.
+	AuthState func() string
+	// OpenURL opens an address in the browser: ctrl+o on the login
+	// screen (see LoginMsg).
+	OpenURL func(string) error
 
 	// The tests of this package set these for deterministic screens.
 

@@ -36,6 +36,8 @@ type header struct {
 	lastStderr string
 	timeout    time.Duration
 	cancelMode session.CancelMode
+	// auth is the login state of a remote server, or nil.
+	auth       func() string
 	counts     [session.Cancelled + 1]int
 	toolErrors int // of counts[Completed]: shown on their own
 	width      int
@@ -74,6 +76,9 @@ func (h *header) View() string {
 	}
 	left = append(left, st.Muted.Render(h.transport))
 	left = append(left, h.stateView())
+	if a := h.authView(); a != "" {
+		left = append(left, a)
+	}
 	if h.timeout > 0 {
 		left = append(left, st.Muted.Render("timeout "+formatDuration(h.timeout)))
 	}
@@ -153,4 +158,22 @@ func (h *header) countsView(room int) string {
 		return full
 	}
 	return strings.Join(short, " ")
+}
+
+// authView is the login state of a remote server that uses OAuth.
+func (h *header) authView() string {
+	if h.auth == nil {
+		return ""
+	}
+	st := h.c.Styles
+	switch a := h.auth(); a {
+	case "":
+		return ""
+	case "logged in", "saved":
+		return st.ConnReady.Render("auth " + a)
+	case "failed":
+		return st.ConnClosed.Render("auth failed")
+	default:
+		return st.ConnConnecting.Render("auth " + a)
+	}
 }

@@ -14,6 +14,7 @@ type demoServerFlags struct {
 	http, sse   string
 	allowRemote bool
 	conformance bool
+	oauth       bool
 }
 
 func newDemoServerCommand() *cobra.Command {
@@ -44,9 +45,16 @@ Tools:
 
   # Serve it over HTTP, then poke it
   mcpoke demo-server --http 127.0.0.1:8080
-  mcpoke --url http://127.0.0.1:8080/mcp`,
+  mcpoke --url http://127.0.0.1:8080/mcp
+
+  # Try the OAuth login against a toy authorization server
+  mcpoke demo-server --http 127.0.0.1:8080 --oauth
+  mcpoke auth login --url http://127.0.0.1:8080/mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.oauth && f.http == "" {
+				return usageError("--oauth goes with --http (it protects the Streamable HTTP endpoint)")
+			}
 			if f.http != "" || f.sse != "" {
 				return serveDemoHTTP(cmd.Context(), cmd.ErrOrStderr(), f)
 			}
@@ -63,6 +71,7 @@ Tools:
 	}
 	cmd.Flags().StringVar(&f.http, "http", "", "serve Streamable HTTP at `ADDR` (host:port) on path /mcp")
 	cmd.Flags().StringVar(&f.sse, "sse", "", "serve the legacy HTTP+SSE transport at `ADDR` on paths /sse and /messages")
+	cmd.Flags().BoolVar(&f.oauth, "oauth", false, "with --http: require an OAuth login on /mcp, from a toy authorization server on the same address that approves every login")
 	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "allow an address other machines can reach (no authentication!)")
 	cmd.Flags().BoolVar(&f.conformance, "conformance-tools", false,
 		"over HTTP, add the tools the official MCP conformance suite calls by name (test_simple_text, test_error_handling, test_tool_with_progress, test_reconnection)")

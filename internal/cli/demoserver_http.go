@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/demoauth"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -44,10 +45,17 @@ func serveDemoHTTP(ctx context.Context, stderr io.Writer, f demoServerFlags) err
 	if f.http != "" {
 		h := transport.NewHTTPServer(transport.HTTPServerConfig{Serve: serve, AllowRemote: f.allowRemote})
 		mux := http.NewServeMux()
-		mux.Handle("/mcp", h)
 		l, err := listenDemo(f.http, f.allowRemote, "--http")
 		if err != nil {
 			return err
+		}
+		if f.oauth {
+			as := demoauth.New("http://"+l.Addr().String(), "/mcp")
+			as.Register(mux)
+			mux.Handle("/mcp", as.Protect(h))
+			fmt.Fprintf(stderr, "mcpoke demo-server: OAuth required on /mcp; a toy authorization server at http://%s approves every login\n", l.Addr())
+		} else {
+			mux.Handle("/mcp", h)
 		}
 		ls = append(ls, &demoListener{name: "Streamable HTTP", path: "/mcp", ln: l, handler: h, srv: &http.Server{Handler: mux}})
 	}

@@ -43,6 +43,8 @@ type globalFlags struct {
 	insecure  bool
 	// cancelMode is the TUI's --cancel-mode (call has its own).
 	cancelMode string
+	// An OAuth client registered beforehand (see auth.go).
+	clientID, clientSecret string
 }
 
 // settleFlag adds --settle to fl, for g.
@@ -177,7 +179,8 @@ built-in demo server (mcpoke demo-server).
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newPingCommand(g), newBenchCommand(g), newCheckCommand(g),
-		newDiagramCommand(g), newDemoServerCommand())
+		newDiagramCommand(g), newDemoServerCommand(), newAuthCommand(g))
+	authFlags(root, g)
 	return root
 }
 

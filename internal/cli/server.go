@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -34,8 +35,8 @@ func resolveSpec(g *globalFlags, command []string) (connect.Spec, error) {
 		return connect.Spec{}, usageError("--transport %q: use auto, http or sse", g.transport)
 	}
 	if spec.URL == "" {
-		if len(g.headers) > 0 || g.caCert != "" || g.insecure || g.transport != "auto" {
-			return connect.Spec{}, usageError("--header, --transport, --ca-cert and --insecure go with a server reached by URL (--url)")
+		if len(g.headers) > 0 || g.caCert != "" || g.insecure || g.transport != "auto" || g.clientID != "" || g.clientSecret != "" {
+			return connect.Spec{}, usageError("--header, --transport, --ca-cert, --insecure, --client-id and --client-secret go with a server reached by URL (--url)")
 		}
 		return spec, nil
 	}
@@ -95,6 +96,9 @@ type serverOptions struct {
 	// started, if set, runs after the server started and before the
 	// handshake: subscribe to the session there to see everything.
 	started func(*connect.Conn)
+	// auth, if set, authorizes a server reached by URL; nil means the
+	// usual OAuth provider with the terminal prompt.
+	auth *auth.Provider
 }
 
 // openServer starts the server and initializes it; its log and
@@ -106,6 +110,9 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 			o.protocol, strings.Join(session.SupportedVersions, ", "))
 	}
 	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout, HTTP: httpOptions(g)}
+	if err := setAuthorizer(&opts, g, spec, o.auth); err != nil {
+		return nil, err
+	}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {
 		f, err := openOutput("log", g.logFile)
@@ -152,4 +159,19 @@ func closeAll(cs []io.Closer) {
 func protocolFlag(fl *pflag.FlagSet, p *string) {
 	fl.StringVar(p, "protocol", "", "protocol VERSION to offer in initialize: "+
 		strings.Join(session.SupportedVersions, ", ")+" (default "+session.LatestVersion+")")
+}
+
+// setAuthorizer gives a server reached by URL its OAuth provider: p, or
+// one that prompts on the terminal.
+func setAuthorizer(opts *connect.Options, g *globalFlags, spec connect.Spec, p *auth.Provider) error {
+	if p == nil {
+		var err error
+		if p, err = newAuthorizer(g, spec, terminalPrompt(), false); err != nil {
+			return withCode(ExitUsage, err)
+		}
+	}
+	if p != nil {
+		opts.Auth = p
+	}
+	return nil
 }

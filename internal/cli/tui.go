@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui"
@@ -39,8 +40,22 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		defer f.Close()
 		opts.Log = f
 	}
+	var program *tea.Program
+	login := &tuiLogin{send: func(msg tea.Msg) {
+		if program != nil {
+			program.Send(msg)
+		}
+	}}
 	m := ui.New(ui.Options{
-		Connect:    func(context.Context) (*connect.Conn, error) { return connect.Start(spec, opts) },
+		Connect: func(context.Context) (*connect.Conn, error) {
+			o, err := login.options(g, spec, opts)
+			if err != nil {
+				return nil, err
+			}
+			return connect.Start(spec, o)
+		},
+		AuthState:  login.state,
+		OpenURL:    auth.OpenBrowser,
 		Demo:       isDemo(spec),
 		Force:      g.force,
 		Timeout:    defaultCallTimeout,
@@ -48,6 +63,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		CancelMode: mode,
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
+	program = p
 	_, err = p.Run()
 	if err == nil {
 		if serr := m.StartErr(); serr != nil {

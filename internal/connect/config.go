@@ -80,6 +80,10 @@ type configEntry struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
+	OAuth   *struct {
+		ClientID     string `json:"clientId"`
+		ClientSecret string `json:"clientSecret"`
+	} `json:"oauth"`
 }
 
 // utf8BOM starts files that some Windows editors save.
@@ -145,6 +149,9 @@ func parseEntry(name string, raw json.RawMessage, x *expander) (Spec, error) {
 	for _, k := range sortedKeys(e.Headers) {
 		spec.Headers = append(spec.Headers, k+": "+e.Headers[k])
 	}
+	if e.OAuth != nil {
+		spec.ClientID, spec.ClientSecret = e.OAuth.ClientID, e.OAuth.ClientSecret
+	}
 	switch e.Type {
 	case "http", "streamableHttp", "streamable-http":
 		spec.Transport = "http"
@@ -181,6 +188,10 @@ func (e *configEntry) expand(x *expander) error {
 		e.Headers[k] = v
 	}
 	one(&e.EnvFile)
+	if e.OAuth != nil {
+		one(&e.OAuth.ClientID)
+		one(&e.OAuth.ClientSecret)
+	}
 	for i := range e.Args {
 		one(&e.Args[i])
 	}

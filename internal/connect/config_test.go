@@ -122,3 +122,15 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("%+v %s", s, s.CommandLine())
 	}
 }
+
+func TestConfigOAuthClient(t *testing.T) {
+	s, err := ParseConfigVars([]byte(`{"mcpServers": {"remote": {"url": "https://mcp.example/mcp",
+		"oauth": {"clientId": "my-app", "clientSecret": "${env:SECRET}"}}}}`), Vars{LookupEnv: func(k string) (string, bool) { return map[string]string{"SECRET": "s3"}[k], k == "SECRET" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := s.Get("remote")
+	if err != nil || spec.ClientID != "my-app" || spec.ClientSecret != "s3" {
+		t.Fatalf("spec %+v, %v; want client my-app with the expanded secret", spec, err)
+	}
+}

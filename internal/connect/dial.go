@@ -20,7 +20,7 @@ func dialURL(spec Spec, opts Options) (transport.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	ho := transport.HTTPOptions{URL: spec.URL, Header: header, Client: client, ConnectTimeout: opts.HTTP.ConnectTimeout}
+	ho := transport.HTTPOptions{URL: spec.URL, Header: header, Client: client, ConnectTimeout: opts.HTTP.ConnectTimeout, Auth: opts.Auth}
 	switch spec.Transport {
 	case "", "auto":
 		ho.FallbackToSSE = true

@@ -37,6 +37,10 @@ type Spec struct {
 	// Headers are "Name: value" lines sent with every HTTP request;
 	// credential values are never shown (see transport.RedactHeader).
 	Headers []string
+	// ClientID and ClientSecret: the OAuth client mcpoke is at the
+	// server's authorization server, when registered beforehand (config
+	// entry "oauth": {"clientId", "clientSecret"}).
+	ClientID, ClientSecret string
 	// Inputs are the ${input:ID} values the config asks the user for;
 	// WithInputs fills them in. Start refuses a spec that still has some.
 	Inputs []Input

@@ -50,6 +50,10 @@ type Options struct {
 	// HTTP says how to reach a server given by URL (TLS trust, connect
 	// timeout).
 	HTTP transport.HTTPClientOptions
+	// Auth, for a server reached by URL, authorizes its requests (OAuth,
+	// see package internal/auth). While it logs in, the wait for
+	// initialize's answer does not run out.
+	Auth transport.Authorizer
 }
 
 // Conn is a connected server: its process (if mcpoke started one), the
@@ -152,8 +156,10 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 	if timeout <= 0 {
 		timeout = DefaultInitTimeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := c.initDeadline(timeout, cancel)
+	defer stop()
 	type outcome struct {
 		peer session.PeerInfo
 		err  error
@@ -277,4 +283,19 @@ func closeAll(cs []io.Closer) {
 	for _, f := range cs {
 		f.Close()
 	}
+}
+
+// initDeadline cancels the wait for initialize after timeout, unless a
+// login is under way then: the person may take minutes in the browser.
+func (c *Conn) initDeadline(timeout time.Duration, cancel context.CancelCauseFunc) (stop func()) {
+	li, _ := c.opts.Auth.(interface{ LoggingIn() bool })
+	var t *time.Timer
+	t = time.AfterFunc(timeout, func() {
+		if li != nil && li.LoggingIn() {
+			t.Reset(timeout)
+			return
+		}
+		cancel(context.DeadlineExceeded)
+	})
+	return func() { t.Stop() }
 }

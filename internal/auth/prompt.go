@@ -1,0 +1,80 @@
+package auth
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/mcpoke/mcpoke/internal/termtext"
+)
+
+// Prompter is how a login reaches the person.
+type Prompter interface {
+	// ShowLogin asks the person to log in at authURL (at issuer). It
+	// returns a channel of what they paste (the address their browser
+	// ended at, or the code), or nil when nobody can paste; closing it
+	// cancels the login.
+	ShowLogin(ctx context.Context, issuer, authURL string) <-chan string
+	// LoginDone ends what ShowLogin showed; err is nil on success.
+	LoginDone(err error)
+}
+
+// TerminalPrompter is the headless commands' prompter: it opens the
+// browser (unless NoBrowser), always prints the URL on Out, and reads a
+// pasted line from In when In is a terminal, so that a login works over
+// SSH and in containers.
+type TerminalPrompter struct {
+	Out       io.Writer
+	In        *os.File
+	NoBrowser bool
+
+	once  sync.Once
+	lines chan string
+}
+
+// ShowLogin implements Prompter.
+func (t *TerminalPrompter) ShowLogin(ctx context.Context, issuer, authURL string) <-chan string {
+	opened := false
+	if !t.NoBrowser {
+		opened = OpenBrowser(authURL) == nil
+	}
+	how := "Open this address in a browser to log in"
+	if opened {
+		how = "Your browser was asked to open this address; if it did not, open it yourself to log in"
+	}
+	fmt.Fprintf(t.Out, "mcpoke: %s (authorization server %s):\n\n  %s\n\n", how, termtext.Line(issuer), termtext.Line(authURL))
+	if t.In == nil || !term.IsTerminal(t.In.Fd()) {
+		return nil
+	}
+	fmt.Fprint(t.Out, "When the browser cannot reach this machine (SSH, a container), paste here the address it ended at (or the code) and press Enter:\n> ")
+	t.once.Do(func() {
+		// One reader for every login of the run: a login that ends
+		// through the browser leaves it waiting for the next.
+		t.lines = make(chan string)
+		go func() {
+			defer close(t.lines)
+			sc := bufio.NewScanner(t.In)
+			for sc.Scan() {
+				if strings.TrimSpace(sc.Text()) != "" {
+					t.lines <- sc.Text()
+				}
+			}
+		}()
+	})
+	return t.lines
+}
+
+// LoginDone implements Prompter.
+func (t *TerminalPrompter) LoginDone(err error) {
+	if err != nil {
+		fmt.Fprintf(t.Out, "\nmcpoke: login failed: %s\n", termtext.Line(err.Error()))
+		return
+	}
+	fmt.Fprintln(t.Out, "\nmcpoke: logged in.")
+}
