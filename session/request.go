@@ -139,6 +139,26 @@ func (i RequestInfo) LateFrom() time.Time {
 // Ref returns the reference events use for this request.
 func (r *RequestInfo) Ref() Ref { return Ref{Seq: r.Seq, ID: r.ID, Incoming: r.Incoming} }
 
+// Ran is how long the request ran as far as the server was told: a
+// cancelled request ran until its cancel was written, not until the settle
+// window closed; anything else until it ended, or until now.
+func (r *RequestInfo) Ran(now time.Time) time.Duration {
+	if (r.State == Cancelling || r.State == Cancelled) && !r.CancelSentAt.IsZero() {
+		return r.CancelSentAt.Sub(r.Started)
+	}
+	return r.Elapsed(now)
+}
+
+// Settled is how long a cancelled request was watched after its cancel
+// was written: the settle window, the session watching rather than the
+// server running. ok is false for any other request.
+func (r *RequestInfo) Settled() (d time.Duration, ok bool) {
+	if r.State != Cancelled || r.CancelSentAt.IsZero() || r.Ended.IsZero() {
+		return 0, false
+	}
+	return r.Ended.Sub(r.CancelSentAt), true
+}
+
 // Elapsed is how long the request ran, or has run so far at now.
 func (r *RequestInfo) Elapsed(now time.Time) time.Duration {
 	if !r.Ended.IsZero() {

@@ -223,6 +223,10 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
+	if d, ok := info.Settled(); ok && g.callSettleWindow() > 0 {
+		settled := ms(d)
+		rep.SettledMs = &settled
+	}
 	if rep.Cancel != nil {
 		rep.Cancel.Mode = mode.String()
 		rep.Cancel.Meaning = cancelMeaning(mode, srv.Transport(), rep.Server.ProtocolVersion)

@@ -24,7 +24,12 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	if r.isError {
 		state += ", with a tool error (isError)"
 	}
-	line("state", "%s after %s", state, human(r.ElapsedMs))
+	if r.SettledMs != nil {
+		// The settle window is mcpoke watching, not the server running.
+		line("state", "%s after %s · settled after %s", state, human(r.ElapsedMs), human(*r.SettledMs))
+	} else {
+		line("state", "%s after %s", state, human(r.ElapsedMs))
+	}
 	line("timeout", "%s", describeTimeout(r.TimeoutMs, r.MaxTimeoutMs))
 	if n := max(r.ProgressCount, len(r.Progress)); len(r.Progress) > 0 {
 		last := r.Progress[len(r.Progress)-1]

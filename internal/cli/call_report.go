@@ -32,8 +32,11 @@ type callReport struct {
 	// Stray lists the first 1000 stray responses; StrayCount counts all.
 	Stray      []reportStray `json:"stray"`
 	StrayCount int           `json:"strayCount"`
-	ElapsedMs  float64       `json:"elapsedMs"`
-	Server     reportServer  `json:"server"`
+	// ElapsedMs is how long the request ran: a cancelled one until its
+	// cancel was written. SettledMs is the settle window after that.
+	ElapsedMs float64      `json:"elapsedMs"`
+	SettledMs *float64     `json:"settledMs,omitempty"`
+	Server    reportServer `json:"server"`
 	// Stderr is what the server wrote to stderr while connected: the last
 	// 1000 lines of StderrLines.
 	Stderr      []string `json:"stderr"`
@@ -107,7 +110,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 		State:        info.State.String(),
 		TimeoutMs:    ms(info.Timeout),
 		MaxTimeoutMs: ms(info.MaxTimeout),
-		ElapsedMs:    ms(info.Elapsed(time.Now())),
+		ElapsedMs:    ms(info.Ran(time.Now())),
 		Server:       serverOf(peer),
 		Progress:     []reportProgress{},
 		Late:         []reportLate{},
