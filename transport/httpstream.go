@@ -135,6 +135,8 @@ func (h *HTTP) readStream(ctx context.Context, st *requestStream, body io.Reader
 	sr := newSSEReader(body, h.opts.MaxFrameSize)
 	if st != nil {
 		lastID, retry = st.lastID, st.retry
+		st.live.reading(body, lastID)
+		defer st.live.reading(nil, "")
 	}
 	for {
 		ev, err := sr.next()
@@ -165,6 +167,9 @@ func (h *HTTP) readStream(ctx context.Context, st *requestStream, body io.Reader
 			return events, lastID, retry, err
 		}
 		lastID = ev.LastID
+		if st != nil {
+			st.live.seen(lastID)
+		}
 		if !ev.Dispatch {
 			continue
 		}

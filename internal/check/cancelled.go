@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -19,6 +20,8 @@ type cancelObservation struct {
 	info         session.RequestInfo
 	listened     time.Duration
 	died         string
+	// wire is what the HTTP transport said meanwhile (check 8).
+	wire []wire.Record
 }
 
 // observeCancel cancels one call of the tool once it is underway and
@@ -29,6 +32,8 @@ func (r *runner) observeCancel(ctx context.Context) *cancelObservation {
 	}
 	o := &cancelObservation{}
 	r.cancelObs = o
+	r.wire.start()
+	defer func() { o.wire = r.wire.stop() }()
 	for attempt := 0; ; attempt++ {
 		c, err := r.call(ctx)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpoke/mcpoke/internal/transporttest"
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // misbehaviour is what a test server gets wrong about cancellation. The
@@ -33,6 +33,9 @@ type misbehaviour struct {
 	// cancelAll stops every call in flight on any cancel, without an
 	// answer: check 6.
 	cancelAll bool
+	// dropIsCancel takes a POST whose client went before the answer for
+	// a cancel of the call it carried (over HTTP only): check 8.
+	dropIsCancel bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -45,14 +48,14 @@ const workTool = `{"name":"work","description":"Works a while with progress.","i
 // misbehavingServer is a raw JSON-RPC server on an in-memory pipe, with
 // no session under it, so that it can break any rule a test needs.
 type misbehavingServer struct {
-	conn *transporttest.End
+	conn transport.Conn
 	bad  misbehaviour
 
 	mu    sync.Mutex
 	calls map[string]chan struct{} // by id key; closed on cancel
 }
 
-func serveMisbehaving(conn *transporttest.End, bad misbehaviour) *misbehavingServer {
+func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
 	m := &misbehavingServer{conn: conn, bad: bad, calls: map[string]chan struct{}{}}
 	go m.read()
 	return m
