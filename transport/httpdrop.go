@@ -35,6 +35,8 @@ type streamLive struct {
 	mu     sync.Mutex
 	body   io.Closer
 	lastID string
+	// dropped: DropRequestStream closed body, not the network.
+	dropped bool
 }
 
 // reading records the body a stream is read from now (nil: none), and the
@@ -44,6 +46,14 @@ func (l *streamLive) reading(body io.Reader, lastID string) {
 	defer l.mu.Unlock()
 	l.body, _ = body.(io.Closer)
 	l.lastID = lastID
+	l.dropped = false
+}
+
+// wasDropped says whether DropRequestStream ended the read that failed.
+func (l *streamLive) wasDropped() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.dropped
 }
 
 // seen records the stream's last event id so far.
@@ -75,7 +85,7 @@ func (h *HTTP) DropRequestStream(id []byte) (string, error) {
 	// Closing the body ends the connection under the reader, which then
 	// resumes: the request's context is untouched.
 	st.live.body.Close()
-	st.live.body = nil
+	st.live.body, st.live.dropped = nil, true
 	h.q.fact(fmt.Sprintf("stream of request %s dropped by mcpoke, as a network failure would, after event id %q", idKey(id), st.live.lastID))
 	return st.live.lastID, nil
 }

@@ -68,7 +68,7 @@ func TestHTTPDropRequestStreamResumes(t *testing.T) {
 	}
 	all := strings.Join(facts, "\n")
 	for _, want := range []string{`stream of request 7 dropped by mcpoke, as a network failure would, after event id "s1-2"`,
-		`request 7: GET Last-Event-ID "s1-2" → 200 OK text/event-stream`} {
+		`POST tools/call id 7: stream dropped by mcpoke`, `request 7: GET Last-Event-ID "s1-2" → 200 OK text/event-stream`} {
 		if !strings.Contains(all, want) {
 			t.Errorf("facts lack %q:\n%s", want, all)
 		}

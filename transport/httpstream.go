@@ -158,6 +158,8 @@ func (h *HTTP) readStream(ctx context.Context, st *requestStream, body io.Reader
 				why = "closed"
 			case errors.Is(err, errSSETruncated):
 				why = "ended in the middle of an event"
+			case st != nil && st.live.wasDropped():
+				why = "dropped by mcpoke"
 			case err != io.EOF:
 				why = "broke: " + err.Error()
 			}

@@ -99,7 +99,7 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 	e.time("cancelAfter", o.info.CancelSentAt.Sub(o.info.Started))
 	e.time("listened", o.listened)
 	if id == 1 {
-		gradeNoResponse(o, res)
+		r.gradeNoResponse(o, res)
 	} else {
 		r.gradeProgressStops(o, res)
 	}
@@ -109,8 +109,18 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 	}
 }
 
+// ignoredCancel notes when an answer to a cancelled call came about when
+// a whole call ends: the cancel seems to have done nothing.
+func (r *runner) ignoredCancel(info session.RequestInfo, answer session.LateFrame) string {
+	if r.duration <= 0 || answer.At.Sub(info.Started) < r.duration*9/10 {
+		return ""
+	}
+	return fmt.Sprintf(", %s into the call, about when a whole call ends (%s): the cancel seems to have stopped nothing",
+		human(answer.At.Sub(info.Started)), human(r.duration))
+}
+
 // gradeNoResponse: check 1.
-func gradeNoResponse(o *cancelObservation, res *Result) {
+func (r *runner) gradeNoResponse(o *cancelObservation, res *Result) {
 	e := &res.Evidence
 	answers, _ := lateOf(o.info)
 	var after []session.LateFrame
@@ -130,7 +140,8 @@ func gradeNoResponse(o *cancelObservation, res *Result) {
 	res.Status = Warn
 	first := after[0]
 	e.time("responseAfterCancel", first.AfterCancel)
-	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel", first.Kind, human(first.AfterCancel))
+	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel%s", first.Kind, human(first.AfterCancel),
+		r.ignoredCancel(o.info, first))
 	for _, a := range after {
 		e.frame(fmt.Sprintf("%s %s after the cancel", a.Kind, human(a.AfterCancel)), a.Data)
 	}

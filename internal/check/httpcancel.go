@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -148,7 +149,8 @@ func (r *runner) postedCancel(ctx context.Context, version string) part {
 			len(went), human(went[len(went)-1].AfterCancel))
 	case len(answered) > 0:
 		p.status, p.rule = Warn, ruleNoResponse
-		e.fact("the server answered the cancelled request on its stream, %s after the cancel", human(answered[0].AfterCancel))
+		e.fact("the server answered the cancelled request on its stream, %s after the cancel%s", human(answered[0].AfterCancel),
+			r.ignoredCancel(o.info, answered[0]))
 		e.frame(fmt.Sprintf("%s %s after the cancel", answered[0].Kind, human(answered[0].AfterCancel)), answered[0].Data)
 	default:
 		p.status = Pass
@@ -187,14 +189,19 @@ func (r *runner) droppedStream(ctx context.Context, version string) part {
 	droppedAt := time.Now()
 	if err != nil {
 		_ = ref.Cancel(cancelReason)
-		r.wire.stop()
+		records := r.wire.stop()
 		if errors.Is(err, transport.ErrNotResumable) {
 			return p.skip("the server put no event id on the stream of request %s (no priming event, none on its messages): it does not offer resumption (a MAY), so a dropped stream could not be resumed", info.ID)
 		}
-		return p.skip("request %s had no SSE stream open to drop (the server answers with a JSON body, or had ended the stream)", info.ID)
+		at := human(droppedAt.Sub(info.Started))
+		if post, ok := postAnswer(records, info.ID.String()); ok {
+			return p.skip("request %s had no SSE stream open to drop %s into the call (%s)", info.ID, at, post)
+		}
+		return p.skip("request %s had no SSE stream to drop %s into the call: its POST had no response headers yet (the server holds them until it has something to send: a JSON body, or a stream with no priming event to resume from)", info.ID, at)
 	}
 	progressAtDrop := info.ProgressCount
 	e := &p.facts
+	e.count("drops", 1)
 	e.fact("dropped the stream of request %s (%s) %s into the call, after event id %q, as a network failure would; no cancel was sent",
 		info.ID, r.tool.Name, human(droppedAt.Sub(info.Started)), lastID)
 	e.time("droppedAfter", droppedAt.Sub(info.Started))
@@ -208,8 +215,9 @@ func (r *runner) droppedStream(ctx context.Context, version string) part {
 	if inf, _ := ref.Info(); inf.State == session.Pending {
 		if again, err := r.conn.DropRequestStream(info.ID); err == nil {
 			resumedTwice = true
-			e.fact("no answer within %s of the drop%s (%d progress notifications): dropped the resumed stream too, after event id %q, %s into the call",
-				human(wait), r.wholeCall(), inf.ProgressCount-progressAtDrop, again, human(time.Since(inf.Started)))
+			e.count("drops", 2)
+			e.fact("no answer within %s of the drop%s%s: dropped the resumed stream too, after event id %q, %s into the call",
+				human(wait), r.wholeCall(), r.progressSince(inf, progressAtDrop), again, human(time.Since(inf.Started)))
 			wait += secondResumeWait
 			r.waitDone(ctx, c, secondResumeWait)
 		}
@@ -222,8 +230,8 @@ func (r *runner) droppedStream(ctx context.Context, version string) part {
 	case session.Completed:
 		p.status = Pass
 		e.time("completedAfterDrop", info.Ended.Sub(droppedAt))
-		e.fact("not taken for a cancel: the request completed on the resumed stream %s after the drop (%s after the call began), with %d progress notifications after the drop",
-			human(info.Ended.Sub(droppedAt)), human(info.Ended.Sub(info.Started)), info.ProgressCount-progressAtDrop)
+		e.fact("not taken for a cancel: the request completed on the resumed stream %s after the drop (%s after the call began)%s",
+			human(info.Ended.Sub(droppedAt)), human(info.Ended.Sub(info.Started)), r.progressSince(info, progressAtDrop))
 		e.frame("the answer, on the resumed stream", info.Result)
 		if resumedTwice {
 			e.fact("it came only on the second resume: the first resumed stream carried what the server had stored, and nothing it sent later")
@@ -242,13 +250,31 @@ func (r *runner) droppedStream(ctx context.Context, version string) part {
 	case session.Pending:
 		p.status = Warn
 		_ = ref.Cancel(cancelReason)
-		e.fact("no answer within %s of the drop%s, %d progress notifications after it: the request was lost with its stream, as if the drop had cancelled it; mcpoke then cancelled it",
-			human(wait), r.wholeCall(), info.ProgressCount-progressAtDrop)
+		e.fact("no answer within %s of the drop%s%s: the request was lost with its stream, as if the drop had cancelled it; mcpoke then cancelled it",
+			human(wait), r.wholeCall(), r.progressSince(info, progressAtDrop))
 	default:
 		p.status = Warn
 		e.fact("the request ended %s after its stream dropped", info.State)
 	}
 	return p
+}
+
+// progressSince says how many progress notifications info had after the
+// first before, for a tool that reports progress.
+func (r *runner) progressSince(info session.RequestInfo, before int) string {
+	if !r.tool.Progress {
+		return ""
+	}
+	n := info.ProgressCount - before
+	return fmt.Sprintf(", with %d progress %s after the drop", n, plural(n, "notification", "notifications"))
+}
+
+// plural picks the word for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // wholeCall says how long a whole call of the tool takes, when known.
@@ -262,6 +288,16 @@ func (r *runner) wholeCall() string {
 // secondResumeWait bounds the wait after a second drop: the transport's
 // wait before it reconnects (a second unless the server says), and room.
 const secondResumeWait = 3 * time.Second
+
+// postAnswer quotes how the POST of request id was answered, if it was.
+func postAnswer(records []wire.Record, id string) (string, bool) {
+	for _, r := range records {
+		if text := string(r.Data); strings.HasPrefix(text, "POST ") && strings.Contains(text, " id "+id+" → ") {
+			return text, true
+		}
+	}
+	return "", false
+}
 
 // resumeWait bounds the wait, from now, for a call started at started
 // whose stream was just dropped: the rest of a whole call, then the
