@@ -133,7 +133,8 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		len(calls), r.tool.Name, cancels, human(length*6/5), r.opts.Seed, refused)
 	e.fact("%d of %d uncancelled calls answered (%d with an error), %d unanswered, %d still reporting progress",
 		answered, answered+unanswered+working, errored, unanswered, working)
-	e.fact("%d cancelled calls answered anyway, %d progress notifications after their cancels", lateAnswers, lateProgress)
+	e.fact("%d cancelled %s answered anyway, %d progress %s after their cancels", lateAnswers, plural(lateAnswers, "call", "calls"),
+		lateProgress, plural(lateProgress, "notification", "notifications"))
 	if sendErrs > 0 {
 		e.fact("sending stopped after %d calls", len(calls))
 	}
