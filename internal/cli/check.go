@@ -84,7 +84,7 @@ Exit codes:
 	fl.StringVar(&f.args, "args", "", "its arguments as a JSON OBJECT (default: built from its inputSchema)")
 	fl.StringVar(&f.only, "only", "", "run only these checks: a comma-separated LIST of numbers")
 	fl.StringVar(&f.skip, "skip", "", "leave out these checks: a comma-separated LIST of numbers")
-	fl.DurationVar(&f.listen, "listen", check.DefaultListen, "how long to watch for a response or progress after a cancel")
+	fl.DurationVar(&f.listen, "listen", check.DefaultListen, "how long at least to watch for a response or progress after a cancel (always until a whole call would have ended)")
 	fl.IntVar(&f.load, "load", check.DefaultLoad, "how many calls check 6 makes, half of them cancelled at random moments")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of check 6's random cancel moments")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
