@@ -135,7 +135,9 @@ func (r *runner) postedCancel(ctx context.Context, version string) part {
 	for _, a := range answers {
 		if a.AfterCancel > 0 {
 			answered = append(answered, a)
+			continue
 		}
+		e.fact("a %s crossed the cancel (it came before the cancel's POST was written): not counted", a.Kind)
 	}
 	for _, pr := range progress {
 		if pr.AfterCancel > r.opts.Grace {

@@ -41,6 +41,9 @@ func servingHTTP(t *testing.T, bad misbehaviour) *connect.Conn {
 			}
 		})
 	}
+	if bad.noEventIDs {
+		h = stripEventIDs(h)
+	}
 	srv := httptest.NewServer(h)
 	conn, err := connect.Start(connect.Spec{Name: "test", URL: srv.URL, Transport: "http"},
 		connect.Options{Session: session.Config{SettleWindow: 2 * time.Second}})
@@ -69,6 +72,33 @@ func dropCancels(h http.Handler, cancel func(id json.RawMessage)) http.Handler {
 		}
 	})
 }
+
+// stripEventIDs takes the id lines out of every SSE event: a server whose
+// streams cannot be resumed.
+func stripEventIDs(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&noIDWriter{w}, r)
+	})
+}
+
+type noIDWriter struct{ http.ResponseWriter }
+
+func (w *noIDWriter) Write(p []byte) (int, error) {
+	var out [][]byte
+	for _, line := range bytes.SplitAfter(p, []byte("\n")) {
+		if !bytes.HasPrefix(line, []byte("id:")) {
+			out = append(out, line)
+		}
+	}
+	if _, err := w.ResponseWriter.Write(bytes.Join(out, nil)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w *noIDWriter) Flush() { http.NewResponseController(w.ResponseWriter).Flush() }
+
+func (w *noIDWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func runHTTP(t *testing.T, bad misbehaviour, opts Options) *Report {
 	t.Helper()
@@ -101,7 +131,7 @@ func TestCheck8PassesAServerThatHonoursHTTPCancellation(t *testing.T) {
 // POSTed-cancel part warns on the sentence it broke.
 func TestCheck8WarnsWhenAPOSTedCancelIsAnswered(t *testing.T) {
 	t.Parallel()
-	rep := runHTTP(t, misbehaviour{answerCancelled: true}, testOptions(8))
+	rep := runHTTP(t, misbehaviour{answerCancelled: true, answerDelay: 200 * time.Millisecond}, testOptions(8))
 	c := expect(t, rep, 8, Warn, Should)
 	if c.Sentence != ruleNoResponse.Sentence || !hasFact(c, "POSTed cancel: WARN") || !hasFact(c, "answered the cancelled request on its stream") {
 		t.Errorf("sentence %q, facts %q", c.Sentence, c.Evidence.Facts)
@@ -131,4 +161,15 @@ func hasFact(c Result, s string) bool {
 		}
 	}
 	return false
+}
+
+// A server that gives no event ids cannot resume a stream: the dropped
+// stream part is skipped with that reason, and the call is left alone.
+func TestCheck8SkipsTheDroppedStreamWithoutEventIDs(t *testing.T) {
+	t.Parallel()
+	rep := runHTTP(t, misbehaviour{noEventIDs: true}, testOptions(8))
+	c := expect(t, rep, 8, Pass, Should)
+	if !hasFact(c, "dropped stream: skipped: the server put no event id on the stream") || !hasFact(c, "POSTed cancel: PASS") {
+		t.Errorf("facts %q", c.Evidence.Facts)
+	}
 }

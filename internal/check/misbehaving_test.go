@@ -19,6 +19,9 @@ type misbehaviour struct {
 	// answerCancelled answers a cancelled call at once (as go-sdk
 	// servers do): check 1.
 	answerCancelled bool
+	// answerDelay delays that answer: over HTTP, where the cancel's own
+	// POST may take a while, so that the answer surely comes after it.
+	answerDelay time.Duration
 	// progressAfterCancel goes on working and reporting progress after a
 	// cancel (as the reference server does): check 2.
 	progressAfterCancel bool
@@ -36,6 +39,9 @@ type misbehaviour struct {
 	// dropIsCancel takes a POST whose client went before the answer for
 	// a cancel of the call it carried (over HTTP only): check 8.
 	dropIsCancel bool
+	// noEventIDs strips the ids from its SSE events (over HTTP only), so
+	// its streams cannot be resumed: check 8 skips the dropped stream.
+	noEventIDs bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -155,6 +161,7 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 				}
 				cancelled = true
 				if m.bad.answerCancelled {
+					time.Sleep(m.bad.answerDelay)
 					m.respond(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})
 				}
 				if !m.bad.progressAfterCancel {
