@@ -236,7 +236,7 @@ func (r *runner) droppedStream(ctx context.Context, version string) part {
 			human(info.Ended.Sub(droppedAt)), human(info.Ended.Sub(info.Started)), r.progressSince(info, progressAtDrop))
 		e.frame("the answer, on the resumed stream", info.Result)
 		if resumedTwice {
-			e.fact("it came only on the second resume: the first resumed stream carried what the server had stored, and nothing it sent later")
+			e.fact("it came only on the second resume: the server had worked on, but nothing it sent after the first GET came on the stream that GET resumed")
 		}
 	case session.Failed:
 		if info.Error != nil {
