@@ -129,7 +129,8 @@ func stringsSchema(args []PromptArgument) json.RawMessage {
 			required = append(required, a.Name)
 		}
 	}
-	b = append(b, '}')
+	// Arguments a prompt does not take are most likely typos.
+	b = append(b, `},"additionalProperties":false`...)
 	if len(required) > 0 {
 		r, _ := json.Marshal(required)
 		b = append(append(b, `,"required":`...), r...)
