@@ -38,6 +38,7 @@ const (
 	bottomDetail bottomKind = iota
 	bottomWire
 	bottomStderr
+	bottomLog
 )
 
 // Model is the root model of the UI.
@@ -59,6 +60,14 @@ type Model struct {
 	editor *argEditor
 	prompt *prompt
 	help   help.Model
+
+	// resources, prompts and logs are the panes of issue 13 (rest.go):
+	// left says which list the left pane shows.
+	resources *entryList
+	prompts   *entryList
+	logs      *logPane
+	left      leftKind
+	rest      restState
 
 	layout   screenLayout
 	focus    focusArea
@@ -111,6 +120,10 @@ func New(opts Options) *Model {
 		prompt:  newPrompt(c),
 		help:    help.New(),
 		timeout: opts.Timeout,
+
+		resources: newEntryList(c, "RESOURCES", "resources", 2),
+		prompts:   newEntryList(c, "PROMPTS", "prompts", 3),
+		logs:      newLogPane(c),
 	}
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
@@ -208,6 +221,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
+	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg:
+		return m.updateRest(msg)
 	default:
 		// Blink and other messages of the focused input.
 		if m.prompt.active {
@@ -346,7 +361,7 @@ func (m *Model) render() string {
 	sep := m.c.Styles.Separator.Render(paneEdge) + " "
 	edge := m.c.Styles.FocusEdge.Render(focusEdge) + " "
 	focused := m.focusedRect()
-	left, rest := m.tools.View(), right
+	left, rest := m.leftPane().View(), right
 	for i := 0; i < m.layout.tools.h; i++ {
 		var l, r string
 		l, left, _ = strings.Cut(left, "\n")

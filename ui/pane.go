@@ -28,6 +28,8 @@ var (
 	_ bodyPane = (*detail)(nil)
 	_ bodyPane = (*wireLog)(nil)
 	_ bodyPane = (*stderrPane)(nil)
+	_ bodyPane = (*entryList)(nil)
+	_ bodyPane = (*logPane)(nil)
 )
 
 // focusable is the focus of a bodyPane, embedded by each.
@@ -49,6 +51,7 @@ func (m *Model) placed() []placed {
 		{m.header, l.header}, {m.tools, l.tools}, {m.table, l.table},
 		{m.detail, l.bottom}, {m.wire, l.bottom}, {m.stderr, l.bottom},
 		{m.editor, l.editor}, {m.prompt, l.status},
+		{m.resources, l.tools}, {m.prompts, l.tools}, {m.logs, l.bottom},
 	}
 }
 
@@ -56,9 +59,9 @@ func (m *Model) placed() []placed {
 // are the panes that take turns under the requests.
 func (m *Model) areaPanes() [focusAreas][]bodyPane {
 	return [focusAreas][]bodyPane{
-		focusTools:    {m.tools},
+		focusTools:    {m.tools, m.resources, m.prompts},
 		focusRequests: {m.table},
-		focusBottom:   {m.detail, m.wire, m.stderr},
+		focusBottom:   {m.detail, m.wire, m.stderr, m.logs},
 	}
 }
 
@@ -69,6 +72,8 @@ func (m *Model) below() bodyPane {
 		return m.wire
 	case bottomStderr:
 		return m.stderr
+	case bottomLog:
+		return m.logs
 	}
 	return m.detail
 }
@@ -77,7 +82,7 @@ func (m *Model) below() bodyPane {
 func (m *Model) paneOf(a focusArea) bodyPane {
 	switch a {
 	case focusTools:
-		return m.tools
+		return m.leftPane()
 	case focusRequests:
 		return m.table
 	}
