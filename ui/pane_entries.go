@@ -293,6 +293,9 @@ func leftTitle(st *styles, focused bool, title string, active, w int) string {
 	tabs := strings.Join(keys, " ")
 	head := st.paneTitleView(focused, title, w)
 	if lipWidth(head)+1+len(tabs) > w {
+		tabs = strings.Join(keys, "") // cramped: 1[2]3
+	}
+	if lipWidth(head)+1+len(tabs) > w {
 		return head
 	}
 	return head + strings.Repeat(" ", w-lipWidth(head)-len(tabs)) + st.Muted.Render(tabs)
