@@ -17,6 +17,11 @@ type NotificationArrived struct {
 	// they were over MaxNotificationKept; Size is their full length.
 	Params json.RawMessage
 	Size   int
+	// Related is the request the notification came with, when the
+	// transport says so: it arrived on that request's own response stream
+	// (Streamable HTTP), as a server sends what a request's handler logs.
+	// Zero when nothing relates it.
+	Related Ref
 }
 
 func (NotificationArrived) event() {}
@@ -34,6 +39,11 @@ func (s *Session) emitNotification(method string, params json.RawMessage, at tim
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.relatedID) > 0 {
+		if r := s.table.outgoing(string(s.relatedID)); r != nil {
+			e.Related = r.info.Ref()
+		}
+	}
 	if len(s.subs) > 0 {
 		s.emit(e)
 	}

@@ -455,7 +455,16 @@ func (m *Model) requestDone(msg requestDoneMsg) {
 func (m *Model) notified(n session.NotificationArrived, logs *[]logLine) tea.Cmd {
 	switch n.Method {
 	case mcp.LogMessage:
-		*logs = append(*logs, newLogLine(n.At, n.Params, n.Size))
+		l := newLogLine(n.At, n.Params, n.Size)
+		if n.Related.Seq != 0 {
+			// It came with a request of ours (on its own HTTP stream).
+			what := "#" + termtext.Line(n.Related.ID.String())
+			if r := m.store.get(n.Related.Seq); r != nil {
+				what = r.label()
+			}
+			l.related = strings.TrimSpace(what + " " + l.related)
+		}
+		*logs = append(*logs, l)
 	case mcp.ResourceUpdated:
 		uri, err := mcp.ParseResourceUpdated(n.Params)
 		if err != nil {
