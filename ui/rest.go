@@ -433,7 +433,7 @@ func (m *Model) requestDone(msg requestDoneMsg) {
 		m.setStatus("unsubscribe from "+termtext.Line(msg.uri)+": "+why, true)
 	case purposePing:
 		if ok {
-			m.setStatus(fmt.Sprintf("ping #%d answered: %s round trip", msg.seq, formatDuration(msg.ran)), false)
+			m.setStatus(fmt.Sprintf("ping #%d answered: %s round trip", msg.seq, roundTrip(msg.ran)), false)
 			return
 		}
 		m.setStatus("ping: "+why, true)
@@ -447,6 +447,15 @@ func (m *Model) requestDone(msg requestDoneMsg) {
 	case purposeComplete:
 		m.completionDone(msg)
 	}
+}
+
+// roundTrip says how long a ping took, to the microsecond below a second:
+// a local server answers in well under a millisecond.
+func roundTrip(d time.Duration) string {
+	if d >= time.Second {
+		return formatDuration(d)
+	}
+	return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond))
 }
 
 // notified takes one notification from the server: log messages go to
