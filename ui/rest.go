@@ -146,15 +146,22 @@ func (m *Model) showLeft(k leftKind) tea.Cmd {
 	m.left = k
 	m.setFocus(focusTools)
 	m.c.Keys.Nav.Open.SetHelp("enter", [...]string{"call tool", "read", "get prompt"}[k])
-	if k == leftTools || m.conn == nil || m.header.state != connReady {
+	return m.listShown()
+}
+
+// listShown lists the resources or prompts the left pane shows, unless
+// they were listed on this connection: when first shown, and after a
+// reconnect.
+func (m *Model) listShown() tea.Cmd {
+	if m.left == leftTools || m.conn == nil || m.header.state != connReady {
 		return nil
 	}
-	i := int(k - leftResources)
+	i := int(m.left - leftResources)
 	if m.rest.listed[i] {
 		return nil
 	}
 	m.rest.listed[i] = true
-	if k == leftPrompts {
+	if m.left == leftPrompts {
 		return listPromptsCmd(m.gen, m.conn.Session, m.opts.Force)
 	}
 	return listResourcesCmd(m.gen, m.conn.Session, m.opts.Force)

@@ -207,3 +207,14 @@ func TestRestKeysWithoutCapabilities(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 }
+
+func TestShownListIsListedAgainAfterAReconnect(t *testing.T) {
+	d, _ := newRestModel(t, 120, 40)
+	d.key("2")
+	d.waitScreen("RESOURCES 4")
+	d.m.resources.SetEntries(nil, nil) // as a reconnect leaves it, listing nothing
+	d.m.rest.listed = [2]bool{}
+	d.m.header.state = connReady
+	d.send(initializedMsg{forGen: forGen{d.m.gen}, peer: d.m.conn.Session.Peer()})
+	d.waitScreen("RESOURCES 4")
+}
