@@ -37,7 +37,7 @@ var languages = []string{"c", "c++", "elixir", "erlang", "go", "haskell", "java"
 
 // listPrompts answers prompts/list.
 func (srv *server) listPrompts(context.Context, *session.Incoming) (any, error) {
-	return map[string]any{"prompts": demoPrompts()}, nil
+	return map[string]any{"prompts": srv.prompts()}, nil
 }
 
 // promptMessage is a PromptMessage with text content.
@@ -57,13 +57,13 @@ func (srv *server) getPrompt(ctx context.Context, in *session.Incoming) (any, er
 		return nil, invalidParams("prompts/get: params must be an object with a name and string arguments: %v", err)
 	}
 	var prompt *mcp.Prompt
-	for _, pr := range demoPrompts() {
+	for _, pr := range srv.prompts() {
 		if pr.Name == p.Name {
 			prompt = &pr
 		}
 	}
 	if prompt == nil {
-		return nil, invalidParams("unknown prompt %q; this server has: review, slow", p.Name)
+		return nil, invalidParams("unknown prompt %q; this server has: %s", p.Name, promptNames(srv.prompts()))
 	}
 	for _, a := range prompt.Arguments {
 		if a.Required && p.Arguments[a.Name] == "" {
@@ -74,6 +74,9 @@ func (srv *server) getPrompt(ctx context.Context, in *session.Incoming) (any, er
 	switch p.Name {
 	case "review":
 		return reviewPrompt(p.Arguments), nil
+	case "slow":
+	default:
+		return fixturePrompt(p.Name, p.Arguments), nil
 	}
 	return srv.slowPrompt(ctx, in, p.Arguments["seconds"])
 }

@@ -79,7 +79,7 @@ var greetings = map[string]string{"en": "Hello, %s!", "fr": "Bonjour, %s !", "de
 
 // listResources answers resources/list, resourcePageSize entries a page.
 func (srv *server) listResources(_ context.Context, in *session.Incoming) (any, error) {
-	all := demoResources()
+	all := srv.resources()
 	var p struct {
 		Cursor string `json:"cursor"`
 	}
@@ -102,7 +102,11 @@ func (srv *server) listResources(_ context.Context, in *session.Incoming) (any, 
 
 // listTemplates answers resources/templates/list.
 func (srv *server) listTemplates(context.Context, *session.Incoming) (any, error) {
-	return map[string]any{"resourceTemplates": []mcp.ResourceTemplate{greetingTemplate}}, nil
+	list := []mcp.ResourceTemplate{greetingTemplate}
+	if srv.fixtures {
+		list = append(list, fixtureTemplate)
+	}
+	return map[string]any{"resourceTemplates": list}, nil
 }
 
 // textContents is a TextResourceContents.
@@ -139,6 +143,9 @@ func (srv *server) readResource(ctx context.Context, in *session.Incoming) (any,
 		return contents(textContents{p.URI, "text/plain", fmt.Sprintf("tick %d", srv.tick())}), nil
 	case logoURI:
 		return contents(blobContents{p.URI, "image/png", logoPNG}), nil
+	}
+	if res, ok := srv.readFixture(p.URI); ok {
+		return res, nil
 	}
 	if vars, ok := mcp.MatchTemplate(greetingTemplate.URITemplate, p.URI); ok {
 		format, known := greetings[vars["lang"]]

@@ -277,3 +277,25 @@ func TestLoggingRespectsTheLevel(t *testing.T) {
 		t.Errorf("unknown level: %v", err)
 	}
 }
+
+func TestConformanceFixtures(t *testing.T) {
+	cli, _ := startServer(t, func(s *server) { s.fixtures = true })
+	r, err := read(t, cli, "test://template/123/data")
+	if err != nil || !strings.Contains(*r.Contents[0].Text, `"id":"123"`) {
+		t.Fatalf("%v %+v", err, r)
+	}
+	list, err := mcp.ListPrompts(ctx(t), cli, mcp.ListOptions{})
+	if err != nil || len(list.Prompts) != 6 {
+		t.Fatalf("%v %d prompts", err, len(list.Prompts))
+	}
+	params, _ := mcp.GetPromptParams("test_prompt_with_embedded_resource", json.RawMessage(`{"resourceUri":"test://x"}`))
+	raw, err := cli.Do(ctx(t), "prompts/get", params, session.CallOptions{})
+	if err != nil || !strings.Contains(string(raw), `"type":"resource"`) {
+		t.Fatalf("%v %s", err, raw)
+	}
+	// Without the fixtures, none of it.
+	plain, _ := start(t)
+	if _, err := read(t, plain, "test://static-text"); !isCode(err, CodeResourceNotFound) {
+		t.Errorf("a fixture without the option: %v", err)
+	}
+}

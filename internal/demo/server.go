@@ -49,6 +49,9 @@ type server struct {
 	slowStep  time.Duration
 	subs      subscriptions
 	level     logLevel
+	// fixtures adds the conformance suite's resources and prompts
+	// (conformance_rest.go) to the demo's own.
+	fixtures bool
 }
 
 // NewSession serves the demo server on conn. Its log (text format) goes
@@ -65,6 +68,7 @@ func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Option
 	srv := newServer(log)
 	if opts.ConformanceTools {
 		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+		srv.fixtures = true
 	}
 	if len(sessionID) > 8 {
 		sessionID = sessionID[:8]

@@ -114,7 +114,7 @@ func (srv *server) watchTicker(s *session.Session, stop <-chan struct{}) {
 
 // known reports whether uri is a resource the demo has.
 func (srv *server) known(uri string) bool {
-	for _, r := range demoResources() {
+	for _, r := range srv.resources() {
 		if r.URI == uri {
 			return true
 		}
