@@ -43,6 +43,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		}
 		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
+	printLog(w, r.Log, r.LogCount)
 	if f.waitLate > 0 && r.Cancel == nil {
 		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))
 	}

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -45,7 +46,9 @@ type recorder struct {
 	strayCount    int
 	stderr        []string
 	stderrCount   int
-	lastLine      time.Time // when the last stderr line came
+	lastLine      time.Time       // when the last stderr line came
+	logs          []loggedMessage // the first maxLogKept notifications/message
+	logCount      int
 	conn          connectionLog
 
 	lateAnswer     chan struct{} // closed at a late response or error for seq
@@ -101,6 +104,10 @@ func (r *recorder) apply(e session.Event) {
 		r.strayCount++
 		if len(r.stray) < maxStrayKept {
 			r.stray = append(r.stray, e)
+		}
+	case session.NotificationArrived:
+		if e.Method == mcp.LogMessage {
+			r.recordLog(e)
 		}
 	case session.StderrLine:
 		r.stderrCount++

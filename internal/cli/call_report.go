@@ -45,6 +45,10 @@ type callReport struct {
 	// connectionReport): each a count and the first few.
 	connectionReport
 
+	// Log lists the server's log messages (notifications/message) from
+	// the request's start on; LogCount counts them all.
+	Log      []reportLog `json:"log"`
+	LogCount int         `json:"logCount"`
 	// Saved says what read --out wrote.
 	Saved *reportSaved `json:"saved,omitempty"`
 
@@ -166,6 +170,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 	rep.StrayCount = len(rep.Stray) + rec.strayCount - len(rec.stray)
 	rep.Stderr = append(rep.Stderr, rec.keptStderr()...)
 	rep.StderrLines = rec.stderrCount
+	rep.Log, rep.LogCount = rec.logsSince(start, info.Seq)
 	rep.connectionReport = rec.conn.report(info.Seq, start)
 	return rep
 }

@@ -34,3 +34,18 @@ func TestPrintReadAndPromptResultsSanitize(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintLogEscapesAndSaysWhatCameWithTheRequest(t *testing.T) {
+	var b bytes.Buffer
+	printLog(&b, []reportLog{
+		{AtMs: 1, Level: "error", Logger: "db\x1b[2J", Data: json.RawMessage(`{"e":"x\u0007"}`), Related: true},
+		{AtMs: 2, Level: "loud", Data: json.RawMessage(`"plain"`), Problem: "unknown level"},
+	}, 3)
+	out := b.String()
+	for _, w := range []string{"log       3 messages from the server while it ran", `error   db\x1b[2J {"e":"x\u0007"} (with this request)`,
+		"loud    plain (unknown level)", "… 1 more not kept"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
