@@ -462,6 +462,8 @@ func (m *Model) helpNotes() string {
 			"C cancels every pending request, or, with a filter, only the pending rows it shows.",
 		"L lists the tools again (so does the server's tools/list_changed). W writes the transcript (NDJSON); " +
 			"the wire log keeps the last " + thousands(wireLogSize) + " frames.",
+		"2 and 3 list resources and prompts when first shown. enter reads a resource or fills a template's or " +
+			"prompt's form, where ctrl+n puts a completion in the field; enter on a read's detail saves it.",
 	}
 	var out []string
 	for _, n := range notes {
