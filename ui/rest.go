@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -25,16 +23,6 @@ const (
 	leftPrompts
 )
 
-// subState is where a subscription is.
-type subState int
-
-const (
-	subNone subState = iota
-	subSubscribing
-	subSubscribed
-	subUnsubscribing
-)
-
 // restState is what the resources, prompts, completion and log features
 // keep between messages.
 type restState struct {
@@ -46,27 +34,6 @@ type restState struct {
 	// listed: resources (0) or prompts (1) were asked for on this
 	// connection; relisting: they are being listed again.
 	listed, relisting [2]bool
-}
-
-// completionDelay is how long typing must pause before a completion is
-// asked for (the spec: "Debounce rapid completion requests").
-const completionDelay = 250 * time.Millisecond
-
-// pingTimeout bounds the ping key's ping.
-const pingTimeout = 10 * time.Second
-
-// completionDueMsg: the debounce of the completion key.n ran out.
-type completionDueMsg struct {
-	forGen
-	key completionKey
-}
-
-// contentsSavedMsg: a read's contents were saved to path (n bytes), or
-// not (err).
-type contentsSavedMsg struct {
-	path string
-	n    int
-	err  error
 }
 
 // leftPane is the list the left pane shows.
@@ -229,141 +196,6 @@ func (m *Model) relistRest(prompts bool) tea.Cmd {
 	return listResourcesCmd(m.gen, m.conn.Session, m.opts.Force)
 }
 
-// openEntry is enter on a resource, template or prompt: read the
-// resource, or open the form of a template's variables or a prompt's
-// arguments.
-func (m *Model) openEntry(l *entryList) tea.Cmd {
-	e := l.Selected()
-	if e == nil || !m.ready() {
-		return nil
-	}
-	switch e.kind {
-	case entryResource:
-		return m.read(e.id)
-	case entryTemplate:
-		if e.template.VariablesErr != nil {
-			m.setStatus("cannot fill this template: "+e.template.VariablesErr.Error(), true)
-			return nil
-		}
-		m.setEditing(true)
-		return m.editor.OpenFor(e.template.ArgumentsTool(), m.target(targetTemplate, e.id))
-	}
-	m.setEditing(true)
-	return m.editor.OpenFor(e.prompt.ArgumentsTool(), m.target(targetPrompt, e.id))
-}
-
-// target is an editor target, completing when the server declared
-// completions.
-func (m *Model) target(k targetKind, name string) editorTarget {
-	complete := m.opts.Force || mcp.CheckDeclared(m.conn.Session.Peer(), "completion/complete") == nil
-	return editorTarget{kind: k, name: name, complete: complete}
-}
-
-// read sends resources/read for uri.
-func (m *Model) read(uri string) tea.Cmd {
-	if !m.declared("resources/read") {
-		return nil
-	}
-	m.setStatus("reading "+termtext.Line(uri)+"…", false)
-	return requestCmd(m.gen, m.conn.Session, "resources/read", mcp.ReadResourceParams(uri), m.timeout,
-		purpose{kind: purposeRead, uri: uri}, "resources/read "+termtext.Line(uri))
-}
-
-// sendTarget sends what the editor filled in for a prompt or template.
-func (m *Model) sendTarget(t editorTarget, args json.RawMessage) tea.Cmd {
-	if !m.ready() {
-		return nil
-	}
-	if t.kind == targetTemplate {
-		var vars map[string]string
-		if err := json.Unmarshal(args, &vars); err != nil {
-			m.setStatus("template variables: "+err.Error(), true)
-			return nil
-		}
-		uri, err := mcp.ExpandTemplate(t.name, vars)
-		if err != nil {
-			m.setStatus(err.Error(), true)
-			return nil
-		}
-		return m.read(uri)
-	}
-	if !m.declared("prompts/get") {
-		return nil
-	}
-	params, err := mcp.GetPromptParams(t.name, args)
-	if err != nil {
-		m.setStatus(err.Error(), true)
-		return nil
-	}
-	m.setStatus("getting prompt "+termtext.Line(t.name)+"…", false)
-	return requestCmd(m.gen, m.conn.Session, "prompts/get", params, m.timeout, purpose{kind: purposeGetPrompt},
-		"prompts/get "+termtext.Line(t.name))
-}
-
-// toggleSubscription subscribes to the selected resource, or
-// unsubscribes from it.
-func (m *Model) toggleSubscription() tea.Cmd {
-	e := m.resources.Selected()
-	if m.left != leftResources || e == nil || e.kind != entryResource {
-		m.setStatus("select a resource in the resources list ("+m.c.Keys.Global.ShowResources.Help().Key+") to subscribe to it", true)
-		return nil
-	}
-	if !m.ready() {
-		return nil
-	}
-	uri := e.id
-	method, p, st := "resources/subscribe", purpose{kind: purposeSubscribe, uri: uri}, subSubscribing
-	switch m.rest.subs[uri] {
-	case subSubscribing, subUnsubscribing:
-		m.setStatus("already asked; waiting for the server's answer", true)
-		return nil
-	case subSubscribed:
-		method, p, st = "resources/unsubscribe", purpose{kind: purposeUnsubscribe, uri: uri}, subUnsubscribing
-	}
-	if !m.declared(method) {
-		return nil
-	}
-	if m.rest.subs == nil {
-		m.rest.subs = map[string]subState{}
-	}
-	m.rest.subs[uri] = st
-	return requestCmd(m.gen, m.conn.Session, method, mcp.ReadResourceParams(uri), m.timeout, p, method+" "+termtext.Line(uri))
-}
-
-// ping sends ping; its round trip is shown when it answers.
-func (m *Model) ping() tea.Cmd {
-	if !m.ready() {
-		return nil
-	}
-	return requestCmd(m.gen, m.conn.Session, "ping", nil, pingTimeout, purpose{kind: purposePing}, "ping")
-}
-
-// openLogLevel asks for the level the server should log at.
-func (m *Model) openLogLevel() tea.Cmd {
-	if !m.ready() || !m.declared("logging/setLevel") {
-		return nil
-	}
-	level := m.logs.level
-	if level == "" {
-		level = "debug"
-	}
-	return m.prompt.Open(promptLogLevel, "log level ("+strings.Join(mcp.LogLevels, ", ")+"):", level)
-}
-
-// setLogLevel sends logging/setLevel.
-func (m *Model) setLogLevel(level string) tea.Cmd {
-	params, err := mcp.SetLevelParams(level)
-	if err != nil {
-		m.setStatus(err.Error(), true)
-		return nil
-	}
-	if !m.ready() {
-		return nil
-	}
-	return requestCmd(m.gen, m.conn.Session, "logging/setLevel", params, m.timeout, purpose{kind: purposeSetLevel, level: level},
-		"logging/setLevel "+level)
-}
-
 // updateRest takes the messages of issue 13's features.
 func (m *Model) updateRest(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -454,122 +286,4 @@ func (m *Model) requestDone(msg requestDoneMsg) {
 	case purposeComplete:
 		m.completionDone(msg)
 	}
-}
-
-// roundTrip says how long a ping took, to the microsecond below a second:
-// a local server answers in well under a millisecond.
-func roundTrip(d time.Duration) string {
-	if d >= time.Second {
-		return formatDuration(d)
-	}
-	return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond))
-}
-
-// notified takes one notification from the server: log messages go to
-// the log pane, resource updates mark the resource, list changes list
-// again.
-func (m *Model) notified(n session.NotificationArrived, logs *[]logLine) tea.Cmd {
-	switch n.Method {
-	case mcp.LogMessage:
-		l := newLogLine(n.At, n.Params, n.Size)
-		if n.Related.Seq != 0 {
-			// It came with a request of ours (on its own HTTP stream).
-			what := "#" + termtext.Line(n.Related.ID.String())
-			if r := m.store.get(n.Related.Seq); r != nil {
-				what = r.label()
-			}
-			l.related = strings.TrimSpace(what + " " + l.related)
-		}
-		*logs = append(*logs, l)
-	case mcp.ResourceUpdated:
-		uri, err := mcp.ParseResourceUpdated(n.Params)
-		if err != nil {
-			m.setStatus(err.Error(), true)
-			return nil
-		}
-		m.resources.Mark(uri, func(r *resourceMark) { r.updates++ })
-	case mcp.ResourcesListChanged:
-		return m.relistRest(false)
-	case mcp.PromptsListChanged:
-		return m.relistRest(true)
-	}
-	return nil
-}
-
-// editorChanged asks for a completion, after the debounce, when the
-// focused field or its value changed.
-func (m *Model) editorChanged(before fieldValue) tea.Cmd {
-	after := m.editor.focusedValue()
-	if !m.editing || !m.editor.target.complete || after.field == "" || after == before {
-		return nil
-	}
-	m.rest.compN++
-	k := completionKey{field: after.field, value: after.value, n: m.rest.compN}
-	s := &m.editor.suggest
-	if s.key.field != k.field {
-		*s = suggestions{pick: -1}
-	}
-	s.key.field, s.waiting = k.field, true
-	gen, delay := m.gen, m.opts.completionDelay
-	if delay == 0 {
-		delay = completionDelay
-	}
-	return tea.Tick(delay, func(time.Time) tea.Msg { return completionDueMsg{forGen: forGen{gen}, key: k} })
-}
-
-// completionDue sends the completion unless a newer one superseded it;
-// one still in flight is cancelled, as its answer would be for a value
-// no longer typed.
-func (m *Model) completionDue(msg completionDueMsg) tea.Cmd {
-	if msg.key.n != m.rest.compN || !m.editing || m.conn == nil {
-		return nil
-	}
-	if c := m.rest.compInFlight; c != nil {
-		m.rest.compInFlight = nil
-		_ = m.conn.Session.Request(c.Ref()).Cancel("superseded by a newer completion")
-	}
-	t := m.editor.target
-	params := mcp.CompleteParams(t.ref(), msg.key.field, msg.key.value, m.editor.otherValues(msg.key.field))
-	return requestCmd(m.gen, m.conn.Session, "completion/complete", params, m.timeout,
-		purpose{kind: purposeComplete, completion: msg.key}, "completion/complete "+termtext.Line(msg.key.field))
-}
-
-// completionDone shows the newest completion's values under its field.
-func (m *Model) completionDone(msg requestDoneMsg) {
-	if m.rest.compInFlight != nil && m.rest.compInFlight.Seq() == msg.seq {
-		m.rest.compInFlight = nil
-	}
-	s := &m.editor.suggest
-	if msg.completion.n != m.rest.compN || !m.editing || s.key.field != msg.completion.field {
-		return // superseded, or the editor moved on
-	}
-	*s = suggestions{key: msg.completion, pick: -1}
-	if msg.state != session.Completed {
-		if msg.err != nil {
-			s.err = msg.err.Error()
-		}
-		return
-	}
-	c, err := mcp.ReadCompleteResult(msg.result)
-	if err != nil {
-		s.err = err.Error()
-		return
-	}
-	s.values, s.total, s.hasMore = c.Values, c.Total, c.HasMore
-}
-
-// suggestionKey puts a suggestion in the focused field.
-func (m *Model) suggestionKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	keys := m.c.Keys.Editor
-	n := 0
-	switch {
-	case key.Matches(k, keys.NextSuggestion):
-		n = 1
-	case key.Matches(k, keys.PrevSuggestion):
-		n = -1
-	default:
-		return nil, false
-	}
-	m.editor.pickSuggestion(n)
-	return nil, true
 }

@@ -13,6 +13,14 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
+// contentsSavedMsg: a read's contents were saved to path (n bytes), or
+// not (err).
+type contentsSavedMsg struct {
+	path string
+	n    int
+	err  error
+}
+
 // openSaveContents is enter on the detail of a completed resources/read:
 // it asks where to save the contents (the first item, a blob decoded).
 func (m *Model) openSaveContents() tea.Cmd {
