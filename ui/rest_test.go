@@ -218,3 +218,17 @@ func TestShownListIsListedAgainAfterAReconnect(t *testing.T) {
 	d.send(initializedMsg{forGen: forGen{d.m.gen}, peer: d.m.conn.Session.Peer()})
 	d.waitScreen("RESOURCES 4")
 }
+
+func TestPromptsListChangedRefreshesOnlyOnceListed(t *testing.T) {
+	d, rs := newRestModel(t, 120, 40)
+	// Never shown: nothing to refresh, nothing sent.
+	rs.notify(mcp.PromptsListChanged, nil)
+	d.settle()
+	if d.m.rest.listed[1] || d.m.store.len() != 2 {
+		t.Fatalf("listed %v, %d requests", d.m.rest.listed, d.m.store.len())
+	}
+	d.key("3")
+	d.waitScreen("PROMPTS 1")
+	rs.notify(mcp.PromptsListChanged, nil)
+	d.waitScreen("the server's prompts changed: 1 prompt now")
+}
