@@ -32,12 +32,23 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EVERYTHING", everything)
 			env.Setenv("GOSDK", gosdk)
+			env.Setenv("FILESYSTEM", peerEntry("server-filesystem"))
+			env.Setenv("MEMORY", peerEntry("server-memory"))
 			env.Values[scriptEnvKey{}] = append(env.Vars[:len(env.Vars):len(env.Vars)], "PWD="+env.Cd)
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "gosdk" {
 				return gosdk != "", nil
+			}
+			if cond == "fsmemory" {
+				// server-filesystem and server-memory, which .ci/run installs
+				// beside the reference server.
+				ok := peerEntry("server-filesystem") != "" && peerEntry("server-memory") != ""
+				if !ok && os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
+					t.Errorf("MCPOKE_REQUIRE_PEERS=1 but server-filesystem or server-memory is not installed in %s", peersDir())
+				}
+				return ok, nil
 			}
 			if cond != "peers" {
 				return false, nil
@@ -73,6 +84,16 @@ func peersDir() string {
 // or "" when it is not installed.
 func referenceServer() string {
 	p := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// peerEntry returns the path of an npm peer's entry point
+// (@modelcontextprotocol/NAME), or "" when it is not installed.
+func peerEntry(name string) string {
+	p := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", name, "dist", "index.js")
 	if _, err := os.Stat(p); err != nil {
 		return ""
 	}

@@ -162,6 +162,8 @@ func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time)
 		s.handleCancelled(m.Params)
 	case "notifications/progress":
 		s.handleProgress(m.Params, frame, at)
+	default:
+		s.emitNotification(m.Method, m.Params, at)
 	}
 	if h := s.cfg.Notifications[m.Method]; h != nil {
 		h(s, m.Params)

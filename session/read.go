@@ -38,7 +38,9 @@ func (s *Session) handleInbound(m transport.Message) {
 	switch m.Kind {
 	case wire.KindFrame:
 		s.pretty.reset()
+		s.relatedID = m.ID
 		s.handleFrame(m.Data, at)
+		s.relatedID = nil
 	case wire.KindNoise:
 		if m.Why == transport.BOMStripped {
 			s.noise(m.Data, 0, NoiseBOM, m.Why, at)

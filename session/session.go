@@ -132,6 +132,9 @@ type Session struct {
 
 	// pretty follows a response spread over several lines; reader only.
 	pretty prettyWatch
+	// relatedID is the raw id of the request on whose own stream the
+	// frame being read came (transport.Message.ID); reader only.
+	relatedID []byte
 
 	handlers sync.WaitGroup
 	done     chan struct{}

@@ -64,7 +64,9 @@ type Message struct {
 	// byte-order mark.
 	Why string
 	// ID is the raw JSON id of the request a KindRequestError is about,
-	// type kept (3 is not "3").
+	// type kept (3 is not "3"); on a KindFrame, the id of the request on
+	// whose own response stream it came (Streamable HTTP), which makes a
+	// notification in it related to that request.
 	ID []byte
 }
 

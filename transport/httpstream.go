@@ -125,7 +125,11 @@ func (h *HTTP) deliver(st *requestStream, data []byte) {
 			h.mu.Unlock()
 		}
 	}
-	h.q.push(Message{Kind: kind, Data: data, Why: why})
+	m := Message{Kind: kind, Data: data, Why: why}
+	if st != nil && kind == wire.KindFrame {
+		m.ID = st.id // it came on st's own stream: related to st
+	}
+	h.q.push(m)
 }
 
 // readStream delivers each SSE event of body as a frame until the stream

@@ -19,6 +19,8 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		m.header.closedWhy = termtext.Line(msg.err.Error())
 		m.relayout()
 		m.tools.SetTools(nil, errors.New("not connected"))
+		m.resources.SetEntries(nil, errors.New("not connected"))
+		m.prompts.SetEntries(nil, errors.New("not connected"))
 		m.setStatus("could not start the server: "+msg.err.Error(), true)
 		return m.startFailed(msg.err)
 	}
@@ -27,6 +29,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.detail.transport = m.header.transport
 	m.header.label = msg.conn.Spec.Name
 	m.wire.Reset(msg.conn.Started())
+	m.logs.Reset(msg.conn.Started())
 	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn))
 }
 
@@ -41,6 +44,8 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 			m.relayout()
 		}
 		m.tools.SetTools(nil, errors.New("not initialized"))
+		m.resources.SetEntries(nil, errors.New("not initialized"))
+		m.prompts.SetEntries(nil, errors.New("not initialized"))
 		return m.startFailed(msg.err)
 	}
 	m.startErr = nil
@@ -50,7 +55,7 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	if m.gen > 1 {
 		m.setStatus("reconnected: a new server and session", false)
 	}
-	return listToolsCmd(m.gen, m.conn.Session, m.opts.Force)
+	return tea.Batch(listToolsCmd(m.gen, m.conn.Session, m.opts.Force), m.listShown())
 }
 
 // startFailed records why the server could not be started (or would not
@@ -106,6 +111,10 @@ func (m *Model) reconnect() tea.Cmd {
 	m.store = newRequestStore()
 	m.table = newRequestTable(m.c, m.store)
 	m.tools = newToolList(m.c)
+	m.resources = newEntryList(m.c, "RESOURCES", "resources", 2)
+	m.prompts = newEntryList(m.c, "PROMPTS", "prompts", 3)
+	m.logs.Reset(timeZero)
+	m.rest = restState{}
 	m.stderr.Reset()
 	m.wire.Reset(timeZero)
 	m.header.peer = session.PeerInfo{}

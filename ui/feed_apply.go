@@ -19,6 +19,8 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		m.stderr.Add(b.Stderr, b.StderrDropped)
 	}
 	var fetch []*requestRow
+	var logs []logLine
+	var notified []tea.Cmd
 	for _, item := range b.Items {
 		switch e := item.(type) {
 		case session.RequestStarted:
@@ -46,6 +48,8 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			m.store.strayArrived(e)
 		case session.Closed:
 			m.sessionClosed(e)
+		case session.NotificationArrived:
+			notified = append(notified, m.notified(e, &logs))
 		}
 	}
 	if b.Violations > 0 {
@@ -58,6 +62,9 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	}
 	for seq, n := range b.Duplicates {
 		m.store.duplicated(seq, n)
+	}
+	if len(logs) > 0 || b.NotificationsDropped > 0 {
+		m.logs.Add(logs, b.NotificationsDropped)
 	}
 	if len(b.Wire) > 0 || b.WireDropped > 0 {
 		m.wire.Add(b.Wire, b.WireDropped)
@@ -72,7 +79,7 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	m.header.counts, m.header.toolErrors = m.store.counts, m.store.toolErrors
 	m.table.sync(follow)
 
-	var cmds []tea.Cmd
+	cmds := notified
 	if toolsChanged {
 		cmds = append(cmds, m.relistTools(true))
 	}

@@ -187,7 +187,7 @@ func TestFlowSleepCancel(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), true)
 	// initialize's record and the session's cancel answer arrive on their own.
-	f.golden("start", "Try it: select sleep", "TOOLS 5", "2 completed", "DETAIL #1 initialize  1/26",
+	f.golden("start", "Try it: select sleep", "TOOLS 5", "2 completed", "DETAIL #1 initialize  1/32",
 		"cannot cancel: initialize cannot be cancelled")
 
 	// One step of an hour: no progress arrives while the test runs.

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -38,6 +39,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.editorKey(k)
 	}
 
+	if cmd, ok := m.restKey(k); ok {
+		return cmd
+	}
 	rq := m.c.Keys.Requests
 	nav := m.c.Keys.Nav
 	switch {
@@ -150,8 +154,8 @@ func (m *Model) back() {
 		m.toggleTimeline()
 	case m.focus == focusBottom && m.bottom == bottomWire && m.wire.expanded:
 		m.wire.expanded = false
-	case m.focus == focusTools && m.tools.filter != "":
-		m.tools.SetFilter("")
+	case m.focus == focusTools && m.leftFilter() != "":
+		m.setLeftFilter("")
 	case m.focus == focusRequests && m.table.filter != "":
 		m.table.SetFilter("")
 	}
@@ -162,6 +166,12 @@ func (m *Model) back() {
 func (m *Model) open() tea.Cmd {
 	switch m.focus {
 	case focusTools:
+		switch m.left {
+		case leftResources:
+			return m.openEntry(m.resources)
+		case leftPrompts:
+			return m.openEntry(m.prompts)
+		}
 		t := m.tools.Selected()
 		if t == nil {
 			return nil
@@ -181,22 +191,32 @@ func (m *Model) open() tea.Cmd {
 		if m.bottom == bottomWire {
 			m.wire.Toggle()
 		}
+		if m.bottom == bottomDetail {
+			return m.openSaveContents()
+		}
 	}
 	return nil
 }
 
 // editorKey handles a key while the argument editor is open.
 func (m *Model) editorKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.suggestionKey(k); ok {
+		return cmd
+	}
+	before := m.editor.focusedValue()
 	action, args, cmd := m.editor.Update(k)
 	switch action {
 	case editorClose:
 		m.setEditing(false)
 	case editorSend:
 		m.setEditing(false)
-		m.editor.Remember(m.editor.tool.Name, args)
+		m.editor.Remember(m.editor.memoryKey(), args)
+		if m.editor.target.kind != targetTool {
+			return tea.Batch(cmd, m.sendTarget(m.editor.target, args))
+		}
 		return tea.Batch(cmd, m.callTool(m.editor.tool.Name, args))
 	}
-	return cmd
+	return tea.Batch(cmd, m.editorChanged(before))
 }
 
 // promptKey handles a key while the prompt is open.
@@ -209,7 +229,7 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 			value = m.prompt.previous
 		}
 		if m.prompt.kind == promptFilterTools {
-			m.tools.SetFilter(value)
+			m.setLeftFilter(value)
 		} else {
 			m.table.SetFilter(value)
 		}
@@ -240,6 +260,22 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 			}
 			return tea.Batch(cmd, m.writeTranscript(path))
 		}
+	case promptLogLevel:
+		if res == promptAccepted {
+			level := strings.TrimSpace(value)
+			if _, err := mcp.SetLevelParams(level); err != nil {
+				return tea.Batch(cmd, m.prompt.Refuse(err.Error()))
+			}
+			return tea.Batch(cmd, m.setLogLevel(level))
+		}
+	case promptSaveContents:
+		if res == promptAccepted {
+			path := strings.TrimSpace(value)
+			if path == "" {
+				return tea.Batch(cmd, m.prompt.Refuse("give a file name"))
+			}
+			return tea.Batch(cmd, m.saveContents(m.prompt.seq, path))
+		}
 	case promptTimeout:
 		if res == promptAccepted {
 			d, err := parseTimeout(value)
@@ -261,8 +297,8 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 // focus (the requests, when the pane below them has it).
 func (m *Model) openFilter() tea.Cmd {
 	if m.focus == focusTools {
-		m.prompt.previous = m.tools.filter
-		return m.prompt.Open(promptFilterTools, "filter tools:", m.tools.filter)
+		m.prompt.previous = m.leftFilter()
+		return m.prompt.Open(promptFilterTools, "filter "+[...]string{"tools", "resources", "prompts"}[m.left]+":", m.leftFilter())
 	}
 	m.prompt.previous = m.table.filter
 	return m.prompt.Open(promptFilterRequests, "filter requests:", m.table.filter)

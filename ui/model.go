@@ -38,6 +38,7 @@ const (
 	bottomDetail bottomKind = iota
 	bottomWire
 	bottomStderr
+	bottomLog
 )
 
 // Model is the root model of the UI.
@@ -63,6 +64,14 @@ type Model struct {
 	// timeline takes the requests' place while timelineOn (d).
 	timeline   *timeline
 	timelineOn bool
+
+	// resources, prompts and logs are the panes of issue 13 (rest.go):
+	// left says which list the left pane shows.
+	resources *entryList
+	prompts   *entryList
+	logs      *logPane
+	left      leftKind
+	rest      restState
 
 	layout   screenLayout
 	focus    focusArea
@@ -116,6 +125,10 @@ func New(opts Options) *Model {
 		login:   newLoginScreen(c),
 		help:    help.New(),
 		timeout: opts.Timeout,
+
+		resources: newEntryList(c, "RESOURCES", "resources", 2),
+		prompts:   newEntryList(c, "PROMPTS", "prompts", 3),
+		logs:      newLogPane(c),
 	}
 	m.timeline = newTimeline(c, m.wire, settleWindow(opts.Settle))
 	m.header.timeout = opts.Timeout
@@ -218,6 +231,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
+	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg:
+		return m.updateRest(msg)
 	default:
 		// Blink and other messages of the focused input.
 		if m.prompt.active {
@@ -380,7 +395,7 @@ func (m *Model) render() string {
 		b.WriteString(m.helpView(m.fullHelp))
 		return b.String()
 	}
-	left, rest := m.tools.View(), right
+	left, rest := m.leftPane().View(), right
 	for i := 0; i < m.layout.tools.h; i++ {
 		var l, r string
 		l, left, _ = strings.Cut(left, "\n")
@@ -485,6 +500,8 @@ func (m *Model) helpNotes() string {
 			"C cancels every pending request, or, with a filter, only the pending rows it shows.",
 		"L lists the tools again (so does the server's tools/list_changed). W writes the transcript (NDJSON); " +
 			"the wire log keeps the last " + thousands(wireLogSize) + " frames.",
+		"2 and 3 list resources and prompts when first shown. enter reads a resource or fills a template's or " +
+			"prompt's form, where ctrl+n puts a completion in the field; enter on a read's detail saves it.",
 	}
 	var out []string
 	for _, n := range notes {

@@ -45,4 +45,7 @@ type Options struct {
 	// frameInterval bounds how often session events reach the model;
 	// default defaultFrameInterval.
 	frameInterval time.Duration
+	// completionDelay is the debounce before a completion is asked for;
+	// default completionDelay.
+	completionDelay time.Duration
 }

@@ -161,6 +161,9 @@ func (d *detail) content() []string {
 			}
 		case len(r.info.Result) > 0 && r.state == session.Completed:
 			out = append(out, renderResult(st, r.method, r.info.Result)...)
+			if r.method == "resources/read" {
+				out = append(out, st.Muted.Render("enter here saves the contents to a file"))
+			}
 		case r.info.Failure != "":
 			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.info.Failure)))
 		}

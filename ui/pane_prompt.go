@@ -17,6 +17,8 @@ const (
 	promptFilterTools
 	promptFilterRequests
 	promptTranscript
+	promptLogLevel
+	promptSaveContents
 )
 
 // prompt is the one-line input at the bottom of the screen, for a cancel

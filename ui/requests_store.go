@@ -177,6 +177,10 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
 		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
 		timeout: info.Timeout, maxTimeout: info.MaxTimeout}
+	if r.tool == "" && !r.incoming {
+		// What a resources/read, prompts/get or completion is about.
+		r.tool = mcp.RequestTarget(r.method, r.params)
+	}
 	s.append(r)
 	s.bySeq[r.seq] = r
 	s.counts[r.state]++

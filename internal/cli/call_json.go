@@ -9,6 +9,8 @@ import "strconv"
 func (r *callReport) textWarnings() []jsonWarning {
 	var ws []jsonWarning
 	ws = flagInvalidText(ws, "/tool", r.Tool)
+	ws = flagInvalidText(ws, "/uri", r.URI)
+	ws = flagInvalidText(ws, "/prompt", r.Prompt)
 	if r.Error != nil {
 		ws = flagInvalidText(ws, "/error/message", r.Error.Message)
 	}

@@ -18,7 +18,8 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	line := func(label, format string, a ...any) {
 		fmt.Fprintf(w, "%-9s %s\n", label, fmt.Sprintf(format, a...))
 	}
-	line("tool", "%s  (request %s)", termtext.Line(r.Tool), r.RequestID)
+	label, target := r.target()
+	line(label, "%s  (request %s)", termtext.Line(target), r.RequestID)
 	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion))
 	state := r.State
 	if r.isError {
@@ -47,6 +48,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		}
 		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
+	printLog(w, r.Log, r.LogCount)
 	if f.waitLate > 0 && r.Cancel == nil {
 		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))
 	}
@@ -54,9 +56,12 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		line("stray", "%s for no request in flight (responses, or progress after the response)", english.Plural(n, "message"))
 	}
 	printConnection(line, r)
+	if r.Saved != nil {
+		line("saved", "%s", termtext.Line(savedLine(r.Saved)))
+	}
 	if r.Result != nil {
 		fmt.Fprintln(w, "result")
-		printResult(w, r.Result)
+		printResult(w, r.Method, r.Result)
 	}
 	if r.Error != nil {
 		msg := termtext.Line(r.Error.Message)
@@ -188,16 +193,16 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 	}
 }
 
-// printResult shows a CallToolResult's content, text as text; any other
-// result as one line of JSON.
-func printResult(w io.Writer, raw json.RawMessage) {
-	res, ok := toolresult.Describe(raw)
+// printResult shows a tool result's content, a resource's contents or a
+// prompt's messages, text as text; any other result as one line of JSON.
+func printResult(w io.Writer, method string, raw json.RawMessage) {
+	res, ok := toolresult.DescribeFor(method, raw)
 	if !ok {
 		fmt.Fprintf(w, "  %s\n", termtext.Line(compactJSON(raw)))
 		return
 	}
 	for _, b := range res.Blocks {
-		if b.Tag == "text" || b.Tag == "" {
+		if (b.Tag == "text" && b.Head == "") || b.Tag == "" {
 			printLines(w, "  ", b.Lines)
 			continue
 		}

@@ -13,12 +13,15 @@ import (
 // the request was sent. Lists are never null, so they can be counted
 // without checks.
 type callReport struct {
-	RequestID session.ID      `json:"requestId"`
-	Method    string          `json:"method"`
-	Tool      string          `json:"tool"`
-	State     string          `json:"state"`
-	Result    json.RawMessage `json:"result,omitempty"`
-	Error     *reportError    `json:"error,omitempty"`
+	RequestID session.ID `json:"requestId"`
+	Method    string     `json:"method"`
+	// Tool, URI or Prompt names what the request is about, by method.
+	Tool   string          `json:"tool,omitempty"`
+	URI    string          `json:"uri,omitempty"`
+	Prompt string          `json:"prompt,omitempty"`
+	State  string          `json:"state"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *reportError    `json:"error,omitempty"`
 	// TimeoutMs is the call's timeout, restarted by each progress, and
 	// MaxTimeoutMs its hard limit; 0 means none.
 	TimeoutMs    float64 `json:"timeoutMs"`
@@ -44,6 +47,13 @@ type callReport struct {
 	// Duplicates, noise, oversize, malformed and violations (see
 	// connectionReport): each a count and the first few.
 	connectionReport
+
+	// Log lists the server's log messages (notifications/message) from
+	// the request's start on; LogCount counts them all.
+	Log      []reportLog `json:"log"`
+	LogCount int         `json:"logCount"`
+	// Saved says what read --out wrote.
+	Saved *reportSaved `json:"saved,omitempty"`
 
 	isError bool          // the result says isError
 	watched time.Duration // how long after the cancel late traffic was awaited
@@ -117,6 +127,12 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 		Stray:        []reportStray{},
 		Stderr:       []string{},
 	}
+	switch target := mcp.RequestTarget(info.Method, info.Params); info.Method {
+	case "resources/read":
+		rep.URI = target
+	case "prompts/get":
+		rep.Prompt = target
+	}
 	switch {
 	case info.State == session.Completed:
 		rep.Result = info.Result
@@ -157,15 +173,28 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 	rep.StrayCount = len(rep.Stray) + rec.strayCount - len(rec.stray)
 	rep.Stderr = append(rep.Stderr, rec.keptStderr()...)
 	rep.StderrLines = rec.stderrCount
+	rep.Log, rep.LogCount = rec.logsSince(start, info.Seq)
 	rep.connectionReport = rec.conn.report(info.Seq, start)
 	return rep
+}
+
+// target is the report's first line: what kind of thing the request is
+// about, and which.
+func (r *callReport) target() (label, name string) {
+	switch {
+	case r.URI != "":
+		return "resource", r.URI
+	case r.Prompt != "":
+		return "prompt", r.Prompt
+	}
+	return "tool", r.Tool
 }
 
 // exitCode is the process status the report calls for.
 func (r *callReport) exitCode() int {
 	switch r.State {
 	case session.Completed.String():
-		if r.isError {
+		if r.isError || (r.Saved != nil && r.Saved.Error != "") {
 			return ExitFailed
 		}
 		return ExitOK

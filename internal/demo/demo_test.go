@@ -107,7 +107,7 @@ func TestInitializeNegotiatesVersion(t *testing.T) {
 		if strings.Contains(peer.Instructions, "\n") {
 			t.Errorf("instructions are more than one line: %q", peer.Instructions)
 		}
-		if string(peer.Capabilities) != `{"tools":{}}` {
+		if string(peer.Capabilities) != `{"completions":{},"logging":{},"prompts":{},"resources":{"subscribe":true},"tools":{}}` {
 			t.Errorf("capabilities %s", peer.Capabilities)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"time"
 
@@ -38,6 +39,19 @@ type server struct {
 	// cancellation, before its work starts; the call may block. Tests use
 	// it to cancel at a known point instead of after a sleep.
 	ignoring func(session.ID)
+
+	// Resources, prompts and logging (resources.go, prompts.go,
+	// logging.go): when the server started, for demo://ticker; how often
+	// it ticks and how long each step of a slow read takes (tests shorten
+	// them); the subscriptions and the client's log level.
+	started   time.Time
+	tickEvery time.Duration
+	slowStep  time.Duration
+	subs      subscriptions
+	level     logLevel
+	// fixtures adds the conformance suite's resources and prompts
+	// (conformance_rest.go) to the demo's own.
+	fixtures bool
 }
 
 // NewSession serves the demo server on conn. Its log (text format) goes
@@ -54,6 +68,7 @@ func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Option
 	srv := newServer(log)
 	if opts.ConformanceTools {
 		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+		srv.fixtures = true
 	}
 	if len(sessionID) > 8 {
 		sessionID = sessionID[:8]
@@ -75,20 +90,31 @@ func newServer(log io.Writer) *server {
 	return &server{
 		log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		tools: allTools(),
+
+		started:   time.Now(),
+		tickEvery: defaultTickEvery,
+		slowStep:  time.Second,
 	}
 }
 
 func (srv *server) serve(conn transport.Conn) *session.Session {
 	srv.conn = conn
-	return session.New(conn, session.Config{
+	handlers := map[string]session.Handler{
+		"initialize": srv.initialize,
+		"tools/list": srv.listTools,
+		"tools/call": srv.callTool,
+	}
+	maps.Copy(handlers, srv.restHandlers())
+	s := session.New(conn, session.Config{
 		Logger:     srv.log,
 		DrainOnEOF: time.Second,
-		Handlers: map[string]session.Handler{
-			"initialize": srv.initialize,
-			"tools/list": srv.listTools,
-			"tools/call": srv.callTool,
-		},
+		Handlers:   handlers,
 	})
+	go func() {
+		<-s.Done()
+		srv.stopSubscriptions()
+	}()
+	return s
 }
 
 // Serve runs the demo server over r and w (stdin and stdout of `mcpoke
@@ -122,7 +148,7 @@ func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, err
 	}
 	return initializeResult{
 		ProtocolVersion: v,
-		Capabilities:    map[string]any{"tools": map[string]any{}},
+		Capabilities:    withRestCapabilities(map[string]any{"tools": map[string]any{}}),
 		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
 		Instructions:    instructions,
 	}, nil
