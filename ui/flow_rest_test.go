@@ -10,9 +10,9 @@ func TestFlowResourcesPane(t *testing.T) {
 	f := startFlow(t, clock, demoConn(t, clock), false)
 	f.waitScreen("TOOLS 5", "2 completed")
 	f.keys("2")
-	f.golden("list", "RESOURCES 5", "demo://logo.png", "template demo://g", "enter read")
+	f.golden("list", "RESOURCES 5", "demo://logo.png", "template demo://g", "enter read", "5 completed")
 	f.keys("enter")
-	f.golden("read-text", "[text] demo://readme (text/markdown)", "- demo://slow takes 5 seconds to read: cancel it.")
+	f.golden("read-text", "[text] demo://readme (text/markdown)", "- demo://slow takes 5 seconds to read: cancel it.", "6 completed")
 	f.keys("j", "j", "j", "enter")
 	f.golden("read-blob", "[blob] demo://logo.png (image/png), 81 B", "7 completed")
 }
