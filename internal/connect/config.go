@@ -80,6 +80,9 @@ type configEntry struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
+	// Roots is mcpoke's own: directories (or file:// URIs) offered to
+	// the server as roots.
+	Roots []string `json:"roots"`
 }
 
 // utf8BOM starts files that some Windows editors save.
@@ -145,6 +148,12 @@ func parseEntry(name string, raw json.RawMessage, x *expander) (Spec, error) {
 	for _, k := range sortedKeys(e.Headers) {
 		spec.Headers = append(spec.Headers, k+": "+e.Headers[k])
 	}
+	for _, r := range e.Roots {
+		if !strings.Contains(r, "://") && !filepath.IsAbs(r) {
+			r = filepath.Join(x.vars.Workspace, r)
+		}
+		spec.Roots = append(spec.Roots, r)
+	}
 	switch e.Type {
 	case "http", "streamableHttp", "streamable-http":
 		spec.Transport = "http"
@@ -183,6 +192,9 @@ func (e *configEntry) expand(x *expander) error {
 	one(&e.EnvFile)
 	for i := range e.Args {
 		one(&e.Args[i])
+	}
+	for i := range e.Roots {
+		one(&e.Roots[i])
 	}
 	for k, v := range e.Env {
 		one(&v)

@@ -37,6 +37,9 @@ type Spec struct {
 	// Headers are "Name: value" lines sent with every HTTP request;
 	// credential values are never shown (see transport.RedactHeader).
 	Headers []string
+	// Roots are the config entry's roots: directories (absolute) or
+	// file:// URIs, offered to the server with roots/list.
+	Roots []string
 	// Inputs are the ${input:ID} values the config asks the user for;
 	// WithInputs fills them in. Start refuses a spec that still has some.
 	Inputs []Input
