@@ -62,7 +62,7 @@ violations by the server, each as a count and the first few.
 
 Arguments are checked against the tool's inputSchema before anything is sent.
 Without a server command (after --) or --config, the built-in demo server is used;
-its tools are sleep, stubborn, flood, echo and fail.
+its tools are sleep, stubborn, flood, echo, fail, ask and roots.
 
 ` + exitCodesHelp,
 		Example: `  # A tool with arguments
@@ -166,7 +166,9 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 	var rec *recorder
+	var asked *askLog
 	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow(), CancelMode: mode},
+		asked: func(l *askLog) { asked = l },
 		started: func(c *connect.Conn) {
 			rec = newRecorder(c.Session.Subscribe(), f.json)
 			if pic != nil {
@@ -223,6 +225,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
+	rep.ServerRequests, rep.ServerRequestCount = rec.serverRequests(info.Started, asked)
 	if rep.Cancel != nil {
 		rep.Cancel.Mode = mode.String()
 		rep.Cancel.Meaning = cancelMeaning(mode, srv.Transport(), rep.Server.ProtocolVersion)

@@ -44,6 +44,7 @@ type recorder struct {
 	stderrCount   int
 	lastLine      time.Time // when the last stderr line came
 	conn          connectionLog
+	asked         serverRequests
 
 	lateAnswer     chan struct{} // closed at a late response or error for seq
 	lateAnswerOnce sync.Once
@@ -66,6 +67,7 @@ func newRecorder(sub *session.Subscription, keepAll bool) *recorder {
 func (r *recorder) apply(e session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.asked.apply(e)
 	if r.conn.apply(e) {
 		return
 	}

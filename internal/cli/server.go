@@ -95,6 +95,9 @@ type serverOptions struct {
 	// started, if set, runs after the server started and before the
 	// handshake: subscribe to the session there to see everything.
 	started func(*connect.Conn)
+	// asked, if set, receives the log of the server's questions and how
+	// the flags answered them.
+	asked func(*askLog)
 }
 
 // openServer starts the server and initializes it; its log and
@@ -106,6 +109,15 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 			o.protocol, strings.Join(session.SupportedVersions, ", "))
 	}
 	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout, HTTP: httpOptions(g)}
+	cs, asked, err := headlessClientSide(&g.client, spec)
+	if err != nil {
+		return nil, err
+	}
+	cs.Install(&opts.Session)
+	opts.Capabilities = cs.Capabilities(o.protocol)
+	if o.asked != nil {
+		o.asked(asked)
+	}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {
 		f, err := openOutput("log", g.logFile)
