@@ -15,8 +15,10 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -38,6 +40,9 @@ type server struct {
 	// cancellation, before its work starts; the call may block. Tests use
 	// it to cancel at a known point instead of after a sleep.
 	ignoring func(session.ID)
+
+	mu     sync.Mutex
+	client mcp.ClientFeatures // what the client declared in initialize
 }
 
 // NewSession serves the demo server on conn. Its log (text format) goes
@@ -88,6 +93,8 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 			"tools/list": srv.listTools,
 			"tools/call": srv.callTool,
 		},
+		Notifications: map[string]session.NotificationHandler{"notifications/roots/list_changed": srv.rootsChanged},
+		SettleWindow:  settleGrace,
 	})
 }
 
@@ -111,11 +118,13 @@ type initializeResult struct {
 // speaks it, else with the latest one, as the lifecycle spec asks.
 func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, error) {
 	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	if err := json.Unmarshal(in.Params, &p); err != nil {
 		return nil, &session.RPCError{Code: session.CodeInvalidParams, Message: "initialize: params must be an object: " + err.Error()}
 	}
+	srv.noteClient(p.Capabilities)
 	v := session.LatestVersion
 	if slices.Contains(session.SupportedVersions, p.ProtocolVersion) {
 		v = p.ProtocolVersion
