@@ -46,6 +46,10 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			m.store.strayArrived(e)
 		case session.Closed:
 			m.sessionClosed(e)
+		case session.AnswerWithheld:
+			if e.Answered {
+				m.store.withheld(e.Ref.Seq, e.Why)
+			}
 		}
 	}
 	if b.Violations > 0 {
@@ -78,9 +82,8 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	}
 	if m.conn != nil {
 		for _, r := range fetch {
-			if !r.incoming {
-				cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
-			}
+			// The server's requests too: their detail shows the answer.
+			cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
 		}
 	}
 	return cmds

@@ -59,6 +59,8 @@ type Model struct {
 	editor *argEditor
 	prompt *prompt
 	help   help.Model
+	// asks are the server's questions and the panel that answers one.
+	asks *askState
 
 	layout   screenLayout
 	focus    focusArea
@@ -110,6 +112,7 @@ func New(opts Options) *Model {
 		editor:  newArgEditor(c),
 		prompt:  newPrompt(c),
 		help:    help.New(),
+		asks:    newAskState(opts.Roots),
 		timeout: opts.Timeout,
 	}
 	m.header.timeout = opts.Timeout
@@ -122,7 +125,7 @@ func New(opts Options) *Model {
 
 // Init implements tea.Model: ask the terminal's background, connect.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval), m.startTicking())
+	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking())
 }
 
 // Update implements tea.Model.
@@ -208,6 +211,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
+	case askedMsg:
+		return m.asked(msg)
+	case withdrawnMsg:
+		m.withdrawn(msg)
+	case answeredMsg:
+		m.answered(msg)
+	case rootAddedMsg:
+		m.rootAdded(msg)
+	case urlOpenedMsg:
+		return m.urlOpened(msg)
 	default:
 		// Blink and other messages of the focused input.
 		if m.prompt.active {
@@ -218,6 +231,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			_, _, cmd := m.editor.Update(msg)
 			return cmd
 		}
+		if m.asks.panel != nil {
+			return m.asks.panel.Blink(msg)
+		}
 	}
 	return nil
 }
@@ -226,6 +242,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // will use it, but a connection it opened must still be closed.
 func (m *Model) stale(msg tea.Msg) tea.Cmd {
 	if c, ok := msg.(connectedMsg); ok {
+		if c.asks != nil {
+			c.asks.Stop()
+		}
 		return closeCmd(c.conn, c.feed, reasonClosing, nil)
 	}
 	return nil
@@ -267,6 +286,9 @@ func (m *Model) resize(w, h int) {
 	m.layout = computeLayout(w, h, m.header.Height(), helpH)
 	for _, p := range m.placed() {
 		p.SetSize(p.at.w, p.at.h)
+	}
+	if m.asks.panel != nil {
+		m.asks.panel.SetSize(m.layout.editor.w, m.layout.editor.h)
 	}
 	m.help.SetWidth(m.layout.help.w)
 }
@@ -338,6 +360,8 @@ func (m *Model) render() string {
 	var right string
 	if m.editing {
 		right = m.editor.View()
+	} else if m.asks.panel != nil {
+		right = m.asks.panel.View()
 	} else {
 		right = m.table.View() + "\n" + m.below().View()
 	}
@@ -371,7 +395,7 @@ func (m *Model) render() string {
 // along it.
 func (m *Model) focusedRect() rect {
 	switch {
-	case m.editing:
+	case m.editing, m.asks.panel != nil:
 		return m.layout.editor
 	case m.focus == focusTools:
 		return m.layout.tools
@@ -409,6 +433,8 @@ func (m *Model) helpView(full bool) string {
 		km = promptHelp{m.c.Keys}
 	case m.editing:
 		km = editorHelp{m.c.Keys, m.editor.jsonMode}
+	case m.asks.panel != nil:
+		km = m.asks.panel.help()
 	}
 	m.help.ShowAll = full
 	if full {
@@ -447,6 +473,8 @@ func (m *Model) helpNotes() string {
 			"C cancels every pending request, or, with a filter, only the pending rows it shows.",
 		"L lists the tools again (so does the server's tools/list_changed). W writes the transcript (NDJSON); " +
 			"the wire log keeps the last " + thousands(wireLogSize) + " frames.",
+		"The header's \"tools ⇄ roots,sampling,…\" is what the server declared ⇄ what mcpoke declared. A request the server " +
+			"sends (← in the table) opens its panel; esc leaves it waiting, enter on its row opens it again. a offers the server another root.",
 	}
 	var out []string
 	for _, n := range notes {

@@ -17,6 +17,7 @@ const (
 	promptFilterTools
 	promptFilterRequests
 	promptTranscript
+	promptRoot
 )
 
 // prompt is the one-line input at the bottom of the screen, for a cancel

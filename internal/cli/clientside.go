@@ -142,3 +142,18 @@ func (l *askLog) event(e any) {
 	defer l.mu.Unlock()
 	l.events = append(l.events, e)
 }
+
+// tuiClientSide is what the UI starts with: the policy of --sample and
+// --elicit, which answers without asking, and the roots of --root and
+// the config entry. The UI declares everything: a person is there.
+func tuiClientSide(f *clientSideFlags, spec connect.Spec) (mcp.Policy, []mcp.Root, error) {
+	p, err := f.policy()
+	if err != nil {
+		return p, nil, err
+	}
+	roots, _, err := f.rootList(spec)
+	if err != nil {
+		return p, nil, err
+	}
+	return p, roots.Roots(), nil
+}

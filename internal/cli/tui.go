@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui"
 )
@@ -39,8 +40,20 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		defer f.Close()
 		opts.Log = f
 	}
+	policy, roots, err := tuiClientSide(&g.client, spec)
+	if err != nil {
+		return err
+	}
 	m := ui.New(ui.Options{
-		Connect:    func(context.Context) (*connect.Conn, error) { return connect.Start(spec, opts) },
+		Connect: func(context.Context) (*connect.Conn, error) { return connect.Start(spec, opts) },
+		ConnectAnswering: func(_ context.Context, cs *mcp.ClientSide) (*connect.Conn, error) {
+			o := opts // a session of its own: fresh handler maps
+			cs.Install(&o.Session)
+			o.Capabilities = cs.Capabilities(o.Protocol)
+			return connect.Start(spec, o)
+		},
+		Roots:      roots,
+		Policy:     policy,
 		Demo:       isDemo(spec),
 		Force:      g.force,
 		Timeout:    defaultCallTimeout,

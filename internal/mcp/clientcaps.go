@@ -129,30 +129,18 @@ func DescribeCapabilities(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &caps) != nil || len(caps) == 0 {
 		return "none"
 	}
-	order := []string{"roots", "sampling", "elicitation", "tools", "prompts", "resources", "logging", "completions", "tasks", "experimental"}
 	var out []string
-	seen := map[string]bool{}
-	for _, name := range order {
-		v, ok := caps[name]
-		if !ok || !declared(v) {
-			continue
-		}
-		seen[name] = true
-		out = append(out, name+capabilityOptions(name, v))
+	for _, name := range CapabilityNames(raw) {
+		out = append(out, name+capabilityOptions(name, caps[name]))
 	}
-	var rest []string
-	for name, v := range caps {
-		if !seen[name] && declared(v) {
-			rest = append(rest, name)
-		}
-	}
-	slices.Sort(rest)
-	out = append(out, rest...)
 	if len(out) == 0 {
 		return "none"
 	}
 	return strings.Join(out, ", ")
 }
+
+// capabilityOrder is the order the spec lists capabilities in.
+var capabilityOrder = []string{"roots", "sampling", "elicitation", "tools", "prompts", "resources", "logging", "completions", "tasks", "experimental"}
 
 // capabilityOptions are the sub-capabilities worth naming, in brackets.
 func capabilityOptions(name string, v json.RawMessage) string {
@@ -193,4 +181,27 @@ func capabilityOptions(name string, v json.RawMessage) string {
 		return ""
 	}
 	return " (" + strings.Join(names, ", ") + ")"
+}
+
+// CapabilityNames are the capabilities a capabilities object declares, by
+// name only, in the order the spec lists them: for a short line.
+func CapabilityNames(raw json.RawMessage) []string {
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(raw, &caps) != nil {
+		return nil
+	}
+	var out []string
+	for _, name := range capabilityOrder {
+		if declared(caps[name]) {
+			out = append(out, name)
+		}
+	}
+	var rest []string
+	for name, v := range caps {
+		if !slices.Contains(capabilityOrder, name) && declared(v) {
+			rest = append(rest, name)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
 }
