@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,16 +41,6 @@ func (a *askState) reset() {
 	}
 	a.client, a.feed, a.panel = nil, nil, nil
 	a.open = map[uint64]*mcp.Question{}
-}
-
-// waiting lists the open questions' Seqs, oldest first.
-func (a *askState) waiting() []uint64 {
-	seqs := make([]uint64, 0, len(a.open))
-	for s := range a.open {
-		seqs = append(seqs, s)
-	}
-	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
-	return seqs
 }
 
 // connectCmd starts the server; with Options.ConnectAnswering, a client

@@ -213,7 +213,9 @@ func orText(s, def string) string {
 }
 
 // help is the panel's own keys.
-func (p *askPanel) help() help.KeyMap { return askHelp{k: p.c.Keys, q: p.q, json: p.form != nil && p.form.jsonMode} }
+func (p *askPanel) help() help.KeyMap {
+	return askHelp{k: p.c.Keys, q: p.q, json: p.form != nil && p.form.jsonMode}
+}
 
 // askHelp lists the panel's keys for the kind of question.
 type askHelp struct {
