@@ -22,13 +22,13 @@ func declaredOf(srv *connect.Conn) declaredBothWays {
 	return declaredBothWays{Server: server, Client: srv.Declared()}
 }
 
-// declaredLine says in one line what each side declared: what the server
-// offers, and what mcpoke will answer when the server asks.
+// declaredLine says in two lines what each side declared: what the
+// server offers, and what mcpoke will answer when the server asks.
 func declaredLine(srv *connect.Conn) string {
 	d := declaredOf(srv)
 	mine := mcp.DescribeCapabilities(d.Client)
 	if mine == "none" {
 		mine += " (--root, --sample and --elicit declare roots, sampling and elicitation)"
 	}
-	return "declared  server: " + termtext.Line(mcp.DescribeCapabilities(d.Server)) + " · mcpoke: " + mine
+	return "declared  server: " + termtext.Line(mcp.DescribeCapabilities(d.Server)) + "\n          mcpoke: " + mine
 }
