@@ -153,6 +153,13 @@ func (m *Model) withdrawn(msg withdrawnMsg) {
 	n := m.store.askNote(msg.seq)
 	n.waiting, n.withdrawn = false, msg.why
 	m.store.touchSeq(msg.seq)
+	if m.header.state == connClosed {
+		// Why the connection closed says more, and how to reconnect.
+		if p := m.asks.panel; p != nil && p.q == q {
+			m.closePanel()
+		}
+		return
+	}
 	if p := m.asks.panel; p != nil && p.q == q {
 		m.closePanel()
 		m.table.SelectSeq(msg.seq)

@@ -373,3 +373,26 @@ func TestFlowServerCancelledElicitation(t *testing.T) {
 	}
 	f.golden("cancelled", "cancelled by server: no answer within 3s", "the panel closed")
 }
+
+// Everything a question says is the server's: escaped in the panel and
+// the detail, however it is sent.
+func TestQuestionsAreEscaped(t *testing.T) {
+	d, as := newAnsweringModel(t, 200, 40, mcp.Policy{})
+	h, _ := json.Marshal(hostile)
+	c := as.ask(t, "sampling/createMessage", `{"messages":[{"role":`+string(h)+`,"content":{"type":"text","text":`+string(h)+`}}],`+
+		`"systemPrompt":`+string(h)+`,"modelPreferences":{"hints":[{"name":`+string(h)+`}]},"maxTokens":5}`)
+	d.waitScreen("THE SERVER ASKS · sampling #1", `\x1b]0;pwned`)
+	assertNoRawControls(t, d)
+	d.key("ctrl+x")
+	d.outcome(c)
+	c = as.ask(t, "elicitation/create", `{"message":`+string(h)+`,"requestedSchema":{"type":"object","properties":{"x":{"type":"string","title":`+
+		string(h)+`,"enum":["a",`+string(h)+`]}}}}`)
+	d.waitScreen("elicitation (form) #2", `\u202eevil`)
+	assertNoRawControls(t, d)
+	d.key("esc")
+	d.waitScreen("waiting for you")
+	assertNoRawControls(t, d)
+	d.key("enter")
+	d.key("ctrl+g")
+	d.outcome(c)
+}
