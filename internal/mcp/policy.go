@@ -91,11 +91,20 @@ func (p Policy) Describe(q *Question) string {
 		case q.Elicit.Mode == ElicitModeURL:
 			return "accept, without opening the URL (--elicit)"
 		case e.Defaults:
-			return "accept with the schema's defaults (--elicit accept-defaults)"
+			return "accept with the schema's defaults (--elicit accept-defaults)" + schemaNote(q.Elicit, q.Elicit.Defaults())
 		}
-		return "accept with the given content (--elicit accept:JSON)"
+		return "accept with the given content (--elicit accept:JSON)" + schemaNote(q.Elicit, e.Content)
 	}
 	return "not answered"
+}
+
+// schemaNote says when content breaks the requested schema: it is sent
+// all the same (a QA tool may send bad input on purpose), but said.
+func schemaNote(r *ElicitRequest, content []byte) string {
+	if err := r.CheckContent(content); err != nil {
+		return ", which breaks the requested schema: " + err.Error()
+	}
+	return ""
 }
 
 // Ask answers q at once, as the policy says. It is an Asker.
