@@ -190,8 +190,10 @@ func withdrawnWhy(in *session.Incoming) string {
 	switch {
 	case info.CancelReason != "":
 		return "cancelled by the server: " + info.CancelReason
-	case info.State == session.Cancelled:
+	case info.State == session.Cancelled && !info.CancelAt.IsZero():
 		return "cancelled by the server, without a reason"
+	case info.State == session.Completed || info.State == session.Failed:
+		return "it was already answered"
 	}
 	return "the session ended"
 }
