@@ -58,7 +58,7 @@ func NewSession(conn transport.Conn, log io.Writer) *session.Session {
 func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Options) *session.Session {
 	srv := newServer(log)
 	if opts.ConformanceTools {
-		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+		srv.tools = append(srv.tools, prepareTools(append(conformanceTools(), conformanceAskTools()...))...)
 	}
 	if len(sessionID) > 8 {
 		sessionID = sessionID[:8]
