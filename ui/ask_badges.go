@@ -52,7 +52,7 @@ func askBadges(r *requestRow) []badge {
 		if n.taskStatus == mcp.TaskCancelled {
 			s, warn = "task cancelled by server", true
 		} else if n.withdrawn != "" && n.taskStatus == mcp.TaskFailed {
-			s, warn = "task "+n.withdrawn, true
+			s, warn = n.withdrawn, true // the ttl passed, the session ended
 		}
 		out = append(out, badge{text: s + " (" + termtext.Line(n.taskID) + ")", short: []string{s, "task"}, warn: warn})
 	}
