@@ -68,7 +68,7 @@ func (f *clientSideFlags) rootList(spec connect.Spec) (*mcp.RootList, bool, erro
 // headlessClientSide is the client side of a command with no one there:
 // it declares and answers only what the flags say, and logs each
 // question it answers for the report.
-func headlessClientSide(f *clientSideFlags, spec connect.Spec) (*mcp.ClientSide, *askLog, error) {
+func headlessClientSide(f *clientSideFlags, spec connect.Spec, protocol string) (*mcp.ClientSide, *askLog, error) {
 	p, err := f.policy()
 	if err != nil {
 		return nil, nil, err
@@ -77,7 +77,7 @@ func headlessClientSide(f *clientSideFlags, spec connect.Spec) (*mcp.ClientSide,
 	if err != nil {
 		return nil, nil, err
 	}
-	features := p.Features()
+	features := p.Features().ForVersion(protocol)
 	features.Roots = haveRoots
 	log := &askLog{}
 	delay := f.answerAfter

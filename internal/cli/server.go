@@ -109,7 +109,7 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 			o.protocol, strings.Join(session.SupportedVersions, ", "))
 	}
 	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout, HTTP: httpOptions(g)}
-	cs, asked, err := headlessClientSide(&g.client, spec)
+	cs, asked, err := headlessClientSide(&g.client, spec, o.protocol)
 	if err != nil {
 		return nil, err
 	}

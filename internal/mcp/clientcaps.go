@@ -27,6 +27,19 @@ type ClientFeatures struct {
 	Tasks bool
 }
 
+// ForVersion drops what protocol version (the one offered; "" means the
+// latest) does not have, so that nothing undeclared is answered either:
+// elicitation came in 2025-06-18, url mode and tasks in 2025-11-25.
+func (f ClientFeatures) ForVersion(version string) ClientFeatures {
+	if !versionAtLeast(version, "2025-06-18") {
+		f.ElicitForm = false
+	}
+	if !versionAtLeast(version, "2025-11-25") {
+		f.ElicitURL, f.Tasks = false, false
+	}
+	return f
+}
+
 // Elicitation reports whether any elicitation mode is answered.
 func (f ClientFeatures) Elicitation() bool { return f.ElicitForm || f.ElicitURL }
 

@@ -114,6 +114,12 @@ func TestCapabilitiesDeclareOnlyWhatIsAnswered(t *testing.T) {
 	if got := DescribeCapabilities(json.RawMessage(`{"tools":{},"logging":{},"zzz":{},"tasks":{"requests":{"tools":{"call":{}}}}}`)); got != "tools, logging, tasks (tools/call), zzz" {
 		t.Errorf("describe server: %s", got)
 	}
+	if got := all.ForVersion("2025-06-18"); got.ElicitURL || got.Tasks || !got.ElicitForm || !got.Sampling {
+		t.Errorf("2025-06-18 answers %+v", got)
+	}
+	if got := all.ForVersion("2025-03-26"); got.Elicitation() || !got.Roots {
+		t.Errorf("2025-03-26 answers %+v", got)
+	}
 	if got := ParseClientCapabilities(json.RawMessage(`{"elicitation":{}}`)); !got.ElicitForm || got.ElicitURL {
 		t.Errorf("elicitation {} is form only: %+v", got)
 	}
