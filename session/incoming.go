@@ -23,6 +23,9 @@ type Incoming struct {
 // Session is the session the request arrived on.
 func (in *Incoming) Session() *Session { return in.s }
 
+// Ref names the request as events do: its row in the table.
+func (in *Incoming) Ref() Ref { return in.r.info.Ref() }
+
 // WantsProgress reports whether the peer sent a progress token.
 func (in *Incoming) WantsProgress() bool { return !in.token.IsZero() }
 
@@ -121,6 +124,7 @@ func (s *Session) respond(r *request, res any, err error) {
 	s.mu.Lock()
 	s.table.answered(r)
 	if r.info.State != Pending && !r.ignoreCancel {
+		s.withhold(r, err)
 		s.mu.Unlock()
 		s.log.Info("response suppressed: request was cancelled", "id", r.info.ID.String(), "method", r.info.Method)
 		return

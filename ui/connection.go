@@ -25,12 +25,14 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		return m.startFailed(msg.err)
 	}
 	m.conn, m.feed = msg.conn, msg.feed
+	m.asks.client, m.asks.feed = msg.client, msg.asks
+	m.header.declared = msg.conn.Declared()
 	m.header.transport = msg.conn.Transport()
 	m.detail.transport = m.header.transport
 	m.header.label = msg.conn.Spec.Name
 	m.wire.Reset(msg.conn.Started())
 	m.logs.Reset(msg.conn.Started())
-	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn))
+	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn), nextAskCmd(m.gen, m.asks.feed))
 }
 
 // initialized takes the handshake's outcome and lists the tools.
@@ -123,11 +125,12 @@ func (m *Model) reconnect() tea.Cmd {
 	m.header.counts = m.store.counts
 	m.cancellable.seq = 0
 	m.editing = false
+	m.asks.reset()
 	m.setFocus(m.focus)
 	m.relayout()
 	m.setStatus("reconnecting…", false)
 	closeOld := closeCmd(old, oldFeed, "client reconnecting", nil)
-	connect := connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval)
+	connect := m.connectCmd()
 	return tea.Batch(func() tea.Msg {
 		closeOld() // the old server goes before the new one starts
 		return connect()
@@ -141,6 +144,7 @@ func (m *Model) quit() tea.Cmd {
 		return nil
 	}
 	m.quitting = true
+	m.asks.reset()
 	m.header.state = connClosing
 	m.relayout()
 	m.setStatus("closing: cancelling pending requests and stopping the server… ("+

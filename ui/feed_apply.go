@@ -50,6 +50,10 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			m.sessionClosed(e)
 		case session.NotificationArrived:
 			notified = append(notified, m.notified(e, &logs))
+		case session.AnswerWithheld:
+			if e.Answered {
+				m.store.withheld(e.Ref.Seq, e.Why)
+			}
 		}
 	}
 	if b.Violations > 0 {
@@ -85,9 +89,8 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	}
 	if m.conn != nil {
 		for _, r := range fetch {
-			if !r.incoming {
-				cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
-			}
+			// The server's requests too: their detail shows the answer.
+			cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
 		}
 	}
 	return cmds

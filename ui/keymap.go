@@ -9,6 +9,7 @@ type keyMap struct {
 	Requests requestKeys
 	Editor   editorKeys
 	Prompt   promptKeys
+	Ask      askKeys
 }
 
 // globalKeys work everywhere except while typing in an editor or prompt.
@@ -70,6 +71,18 @@ type editorKeys struct {
 	// NextSuggestion and PrevSuggestion put a completion in the field.
 	NextSuggestion key.Binding
 	PrevSuggestion key.Binding
+}
+
+// askKeys answer the server's question in its panel (sampling,
+// elicitation); AddRoot works everywhere.
+type askKeys struct {
+	Send    key.Binding // the reply, the form: accept
+	Accept  key.Binding // a URL: accept without opening it
+	Open    key.Binding // a URL: open it with $BROWSER, and accept
+	Decline key.Binding
+	Dismiss key.Binding // elicitation's cancel: no choice made
+	Later   key.Binding // close the panel; the request waits
+	AddRoot key.Binding
 }
 
 // promptKeys work in the one-line prompt (reason, timeout, filter).
@@ -139,6 +152,15 @@ func defaultKeyMap() *keyMap {
 			Accept: b([]string{"enter"}, "enter", "ok"),
 			Cancel: b([]string{"esc"}, "esc", "cancel"),
 		},
+		Ask: askKeys{
+			Send:    b([]string{"ctrl+s"}, "ctrl+s", "send"),
+			Accept:  b([]string{"enter", "ctrl+s"}, "enter", "accept"),
+			Open:    b([]string{"o"}, "o", "open URL & accept"),
+			Decline: b([]string{"ctrl+x"}, "ctrl+x", "decline"),
+			Dismiss: b([]string{"ctrl+g"}, "ctrl+g", "cancel (no choice)"),
+			Later:   b([]string{"esc"}, "esc", "later"),
+			AddRoot: b([]string{"a"}, "a", "add root"),
+		},
 	}
 }
 
@@ -155,7 +177,7 @@ func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
 		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout, k.Requests.Timeline},
-		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect},
+		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect, k.Ask.AddRoot},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},
 		{k.Global.ShowTools, k.Global.ShowResources, k.Global.ShowPrompts, k.Global.Subscribe, k.Global.Ping, k.Global.Log, k.Global.LogLevel},
 	}

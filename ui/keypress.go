@@ -38,6 +38,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.editing {
 		return m.editorKey(k)
 	}
+	if m.asks.panel != nil {
+		return m.panelKey(k)
+	}
 
 	if cmd, ok := m.restKey(k); ok {
 		return cmd
@@ -68,6 +71,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.openTranscriptPrompt()
 	case key.Matches(k, g.ListTools):
 		return m.relistTools(false)
+	case key.Matches(k, m.c.Keys.Ask.AddRoot):
+		return m.addRoot()
 	case key.Matches(k, rq.Cancel):
 		return m.cancelSelected(reasonUser)
 	case key.Matches(k, rq.CancelAll):
@@ -185,6 +190,9 @@ func (m *Model) open() tea.Cmd {
 	case focusRequests:
 		// From the timeline too: back to the requests, detail below.
 		m.timelineOn = false
+		if cmd, ok := m.reopen(m.table.Selected()); ok {
+			return cmd
+		}
 		m.setFocus(focusBottom)
 		m.bottom = bottomDetail
 	case focusBottom:
@@ -251,6 +259,14 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 				return tea.Batch(cmd, m.prompt.Refuse(err.Error()))
 			}
 			return tea.Batch(cmd, m.setRequestTimeout(m.prompt.seq, value))
+		}
+	case promptRoot:
+		if res == promptAccepted && m.asks.client != nil && m.conn != nil {
+			dir := strings.TrimSpace(value)
+			if dir == "" {
+				return tea.Batch(cmd, m.prompt.Refuse("give a directory"))
+			}
+			return tea.Batch(cmd, addRootCmd(m.gen, m.asks.client, m.conn, dir))
 		}
 	case promptTranscript:
 		if res == promptAccepted {

@@ -73,6 +73,9 @@ type Model struct {
 	left      leftKind
 	rest      restState
 
+	// asks are the server's questions and the panel that answers one.
+	asks *askState
+
 	layout   screenLayout
 	focus    focusArea
 	bottom   bottomKind
@@ -124,6 +127,7 @@ func New(opts Options) *Model {
 		prompt:  newPrompt(c),
 		login:   newLoginScreen(c),
 		help:    help.New(),
+		asks:    newAskState(opts.Roots),
 		timeout: opts.Timeout,
 
 		resources: newEntryList(c, "RESOURCES", "resources", 2),
@@ -142,7 +146,7 @@ func New(opts Options) *Model {
 
 // Init implements tea.Model: ask the terminal's background, connect.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval), m.startTicking())
+	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking())
 }
 
 // Update implements tea.Model.
@@ -233,6 +237,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Quit
 	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg:
 		return m.updateRest(msg)
+	case askedMsg:
+		return m.asked(msg)
+	case withdrawnMsg:
+		m.withdrawn(msg)
+	case answeredMsg:
+		m.answered(msg)
+	case rootAddedMsg:
+		m.rootAdded(msg)
+	case urlOpenedMsg:
+		return m.urlOpened(msg)
 	default:
 		// Blink and other messages of the focused input.
 		if m.prompt.active {
@@ -243,6 +257,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			_, _, cmd := m.editor.Update(msg)
 			return cmd
 		}
+		if m.asks.panel != nil {
+			return m.asks.panel.Blink(msg)
+		}
 	}
 	return nil
 }
@@ -251,6 +268,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // will use it, but a connection it opened must still be closed.
 func (m *Model) stale(msg tea.Msg) tea.Cmd {
 	if c, ok := msg.(connectedMsg); ok {
+		if c.asks != nil {
+			c.asks.Stop()
+		}
 		return closeCmd(c.conn, c.feed, reasonClosing, nil)
 	}
 	return nil
@@ -295,6 +315,9 @@ func (m *Model) resize(w, h int) {
 	}
 	if m.timelineOn && m.layout.timelineWide && m.focus == focusTools {
 		m.setFocus(focusRequests) // the tools just went out of sight
+	}
+	if m.asks.panel != nil {
+		m.asks.panel.SetSize(m.layout.editor.w, m.layout.editor.h)
 	}
 	m.help.SetWidth(m.layout.help.w)
 }
@@ -375,6 +398,8 @@ func (m *Model) render() string {
 	var right string
 	if m.editing {
 		right = m.editor.View()
+	} else if m.asks.panel != nil {
+		right = m.asks.panel.View()
 	} else if m.timelineOn {
 		right = m.timeline.View()
 	} else {
@@ -385,7 +410,7 @@ func (m *Model) render() string {
 	sep := m.c.Styles.Separator.Render(paneEdge) + " "
 	edge := m.c.Styles.FocusEdge.Render(focusEdge) + " "
 	focused := m.focusedRect()
-	if m.timelineOn && !m.editing && m.layout.timelineWide {
+	if m.timelineOn && !m.editing && m.asks.panel == nil && m.layout.timelineWide {
 		// The timeline has the whole body.
 		b.WriteByte('\n')
 		b.WriteString(right)
@@ -420,7 +445,7 @@ func (m *Model) render() string {
 // along it.
 func (m *Model) focusedRect() rect {
 	switch {
-	case m.editing:
+	case m.editing, m.asks.panel != nil:
 		return m.layout.editor
 	case m.focus == focusTools:
 		return m.layout.tools
@@ -460,6 +485,8 @@ func (m *Model) helpView(full bool) string {
 		km = promptHelp{m.c.Keys}
 	case m.editing:
 		km = editorHelp{m.c.Keys, m.editor.jsonMode}
+	case m.asks.panel != nil:
+		km = m.asks.panel.help()
 	case m.timelineOn:
 		km = timelineHelp{m.c.Keys}
 	}
@@ -502,6 +529,8 @@ func (m *Model) helpNotes() string {
 			"the wire log keeps the last " + thousands(wireLogSize) + " frames.",
 		"2 and 3 list resources and prompts when first shown. enter reads a resource or fills a template's or " +
 			"prompt's form, where ctrl+n puts a completion in the field; enter on a read's detail saves it.",
+		"The header's \"tools ⇄ roots,sampling,…\" is what the server declared ⇄ what mcpoke declared. A request the server " +
+			"sends (← in the table) opens its panel; esc leaves it waiting, enter on its row opens it again. a offers the server another root.",
 	}
 	var out []string
 	for _, n := range notes {

@@ -30,6 +30,10 @@ type connectedMsg struct {
 	conn *connect.Conn
 	feed *eventFeed
 	err  error
+	// client and asks are the connection's client side and what it hands
+	// the UI, with Options.ConnectAnswering.
+	client *mcp.ClientSide
+	asks   *askFeed
 }
 
 // initializedMsg: the MCP handshake finished.

@@ -104,7 +104,7 @@ func (m *Model) areaAt(x, y int) (focusArea, bool) {
 		return focusRequests, true
 	case l.tools.contains(x, y):
 		return focusTools, true
-	case m.editing:
+	case m.editing, m.asks.panel != nil:
 	case l.table.contains(x, y):
 		return focusRequests, true
 	case l.bottom.contains(x, y):

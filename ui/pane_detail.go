@@ -143,6 +143,9 @@ func (d *detail) content() []string {
 	if d.cancel != "" {
 		out = append(out, st.Muted.Render(d.cancel))
 	}
+	if r.incoming {
+		out = append(out, d.askDetail()...)
+	}
 	if !r.cancelAt.IsZero() {
 		out = append(out, d.cancelLines()...)
 	}

@@ -46,6 +46,9 @@ type argEditor struct {
 	// memory holds the last arguments sent to each tool, by name, for the
 	// whole run: a form opens on what was sent last.
 	memory map[string]json.RawMessage
+	// heading replaces "CALL tool" as the title: the form of an
+	// elicitation is no tool call.
+	heading string
 
 	// target is what sending does: call the tool, get a prompt or read a
 	// template; suggest is the completion shown under the focused field
@@ -199,6 +202,17 @@ func (e *argEditor) Update(msg tea.Msg) (editorAction, json.RawMessage, tea.Cmd)
 		return editorNone, nil, e.moveFocus(1)
 	case key.Matches(k, keys.Prev):
 		return editorNone, nil, e.moveFocus(-1)
+	case f.kind == fieldMulti && key.Matches(k, keys.Choose):
+		switch k.String() {
+		case "left":
+			f.moveMulti(-1)
+		case "right":
+			f.moveMulti(1)
+		default:
+			f.toggleMulti()
+		}
+		e.recheck()
+		return editorNone, nil, nil
 	case f.isChoice() && key.Matches(k, keys.Choose):
 		if k.String() == "left" {
 			f.Step(-1)
@@ -428,6 +442,9 @@ func (e *argEditor) View() string {
 	if e.tool.Title != "" {
 		title += " · " + termtext.Line(e.tool.Title)
 	}
+	if e.heading != "" {
+		title = e.heading
+	}
 	mode := "form"
 	if e.jsonMode {
 		mode = "JSON"
@@ -502,7 +519,9 @@ func (e *argEditor) fieldView(f *formField, focused bool) []string {
 	}
 	label += " " + st.Muted.Render(f.typeText())
 	var input string
-	if f.isChoice() {
+	if f.kind == fieldMulti {
+		input = f.multiText(focused, func(s string) string { return st.FieldFocused.Render(s) })
+	} else if f.isChoice() {
 		input = "‹ " + f.choiceText() + " ›"
 		if focused {
 			input = st.FieldFocused.Render(input)

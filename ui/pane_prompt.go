@@ -19,6 +19,7 @@ const (
 	promptTranscript
 	promptLogLevel
 	promptSaveContents
+	promptRoot
 )
 
 // prompt is the one-line input at the bottom of the screen, for a cancel

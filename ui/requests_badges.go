@@ -45,6 +45,9 @@ func stillSending(r *requestRow, now time.Time) bool {
 // traffic.
 func badges(r *requestRow, now time.Time) []badge {
 	var out []badge
+	if r.incoming {
+		out = append(out, askBadges(r)...)
+	}
 	if r.stray {
 		s := "stray"
 		if r.strayCount > 1 {

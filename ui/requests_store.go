@@ -66,6 +66,8 @@ type requestRow struct {
 	// info is the session's full record, fetched once the row settled:
 	// result, error, failure and cancel times live there.
 	info *session.RequestInfo
+	// ask is set for a request of the server's that asked a question.
+	ask *rowAsk
 	// version changes whenever the row does, so views can cache.
 	version uint64
 }
@@ -153,6 +155,8 @@ type requestStore struct {
 	lastLateAt time.Time
 	// version changes when rows are added or dropped.
 	version uint64
+	// asks are the notes of the server's questions, by Seq.
+	asks map[uint64]*rowAsk
 }
 
 // maxFinishedRows is how many finished requests the table keeps, like the
@@ -183,6 +187,7 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	}
 	s.append(r)
 	s.bySeq[r.seq] = r
+	r.ask = s.asks[r.seq]
 	s.counts[r.state]++
 	if r.state.Final() {
 		s.finished++

@@ -52,6 +52,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	if f.waitLate > 0 && r.Cancel == nil {
 		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))
 	}
+	printAsked(w, r.ServerRequests, r.ServerRequestCount)
 	if n := max(r.StrayCount, len(r.Stray)); n > 0 {
 		line("stray", "%s for no request in flight (responses, or progress after the response)", english.Plural(n, "message"))
 	}

@@ -50,6 +50,7 @@ type recorder struct {
 	logs          []loggedMessage // the first maxLogKept notifications/message
 	logCount      int
 	conn          connectionLog
+	asked         serverRequests
 
 	lateAnswer     chan struct{} // closed at a late response or error for seq
 	lateAnswerOnce sync.Once
@@ -72,6 +73,7 @@ func newRecorder(sub *session.Subscription, keepAll bool, method string) *record
 func (r *recorder) apply(e session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.asked.apply(e)
 	if r.conn.apply(e) {
 		return
 	}

@@ -44,6 +44,11 @@ type callReport struct {
 	// 1000 lines of StderrLines.
 	Stderr      []string `json:"stderr"`
 	StderrLines int      `json:"stderrLines"`
+	// ServerRequests are the requests the server sent mcpoke meanwhile
+	// (the first 1000; ServerRequestCount counts all): roots/list,
+	// sampling, elicitation, tasks/get, and what became of each.
+	ServerRequests     []reportAsked `json:"serverRequests"`
+	ServerRequestCount int           `json:"serverRequestCount"`
 	// Duplicates, noise, oversize, malformed and violations (see
 	// connectionReport): each a count and the first few.
 	connectionReport

@@ -24,6 +24,8 @@ type requestRun struct {
 	f      *callFlags
 	// settle is the call's settle window (--settle; ≤ 0 for none).
 	settle time.Duration
+	// asked logs the server's questions and how the flags answered them.
+	asked *askLog
 }
 
 // openRequestRun starts and initializes the server for a request of
@@ -41,6 +43,7 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
 	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow(), CancelMode: mode},
+		asked: func(l *askLog) { run.asked = l },
 		started: func(c *connect.Conn) {
 			run.rec = newRecorder(c.Session.Subscribe(), f.json, method)
 			if pic != nil {
@@ -94,6 +97,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, params json.R
 
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
+	rep.ServerRequests, rep.ServerRequestCount = rec.serverRequests(info.Started, run.asked)
 	if d, ok := info.Settled(); ok && run.settle > 0 {
 		settled := ms(d)
 		rep.SettledMs = &settled

@@ -45,6 +45,8 @@ type globalFlags struct {
 	cancelMode string
 	// An OAuth client registered beforehand (see auth.go).
 	clientID, clientSecret string
+	// client says how the server's own requests are answered.
+	client clientSideFlags
 }
 
 // settleFlag adds --settle to fl, for g.
@@ -175,6 +177,7 @@ built-in demo server (mcpoke demo-server).
 	pf.StringVar(&g.caCert, "ca-cert", "", "trust the PEM certificates in FILE besides the system roots")
 	pf.BoolVar(&g.insecure, "insecure", false, "do not verify TLS certificates (dangerous: anyone on the path can read and change the traffic)")
 
+	addClientSideFlags(pf, &g.client)
 	pf.BoolVar(&g.force, "force", false, "send requests the server did not declare a capability for "+
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")
 

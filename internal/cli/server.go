@@ -99,6 +99,9 @@ type serverOptions struct {
 	// auth, if set, authorizes a server reached by URL; nil means the
 	// usual OAuth provider with the terminal prompt.
 	auth *auth.Provider
+	// asked, if set, receives the log of the server's questions and how
+	// the flags answered them.
+	asked func(*askLog)
 }
 
 // openServer starts the server and initializes it; its log and
@@ -112,6 +115,15 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout, HTTP: httpOptions(g)}
 	if err := setAuthorizer(&opts, g, spec, o.auth); err != nil {
 		return nil, err
+	}
+	cs, asked, err := headlessClientSide(&g.client, spec, o.protocol)
+	if err != nil {
+		return nil, err
+	}
+	cs.Install(&opts.Session)
+	opts.Capabilities = cs.Capabilities(o.protocol)
+	if o.asked != nil {
+		o.asked(asked)
 	}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {

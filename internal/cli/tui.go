@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui"
 )
@@ -40,6 +41,10 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		defer f.Close()
 		opts.Log = f
 	}
+	policy, roots, err := tuiClientSide(&g.client, spec)
+	if err != nil {
+		return err
+	}
 	var program *tea.Program
 	login := &tuiLogin{send: func(msg tea.Msg) {
 		if program != nil {
@@ -54,8 +59,19 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 			}
 			return connect.Start(spec, o)
 		},
+		ConnectAnswering: func(_ context.Context, cs *mcp.ClientSide) (*connect.Conn, error) {
+			o, err := login.options(g, spec, opts)
+			if err != nil {
+				return nil, err
+			}
+			cs.Install(&o.Session) // a session of its own: fresh handler maps
+			o.Capabilities = cs.Capabilities(o.Protocol)
+			return connect.Start(spec, o)
+		},
 		AuthState:  login.state,
 		OpenURL:    auth.OpenBrowser,
+		Roots:      roots,
+		Policy:     policy,
 		Demo:       isDemo(spec),
 		Force:      g.force,
 		Timeout:    defaultCallTimeout,

@@ -2,6 +2,7 @@ package connect
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -54,6 +55,9 @@ type Options struct {
 	// see package internal/auth). While it logs in, the wait for
 	// initialize's answer does not run out.
 	Auth transport.Authorizer
+	// Capabilities are the client capabilities initialize declares;
+	// nil declares none ({}). Declare only what Session.Handlers answer.
+	Capabilities json.RawMessage
 }
 
 // Conn is a connected server: its process (if mcpoke started one), the
@@ -171,6 +175,7 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 		peer, err := c.Session.Initialize(context.Background(), session.InitializeOptions{
 			ProtocolVersion: c.opts.Protocol,
 			ClientInfo:      clientInfo,
+			Capabilities:    c.opts.Capabilities,
 		})
 		done <- outcome{peer, err}
 	}()
@@ -237,6 +242,14 @@ func (c *Conn) initializeError(err error) error {
 
 // Peer is what the server said in initialize; zero before it answered.
 func (c *Conn) Peer() session.PeerInfo { return c.peer }
+
+// Declared is the capabilities object mcpoke's initialize declares.
+func (c *Conn) Declared() json.RawMessage {
+	if c.opts.Capabilities == nil {
+		return json.RawMessage(`{}`)
+	}
+	return c.opts.Capabilities
+}
 
 // Transport names the transport, for display: "stdio", "http"
 // (Streamable HTTP), "sse" (legacy HTTP+SSE) or "memory".

@@ -16,8 +16,10 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -52,6 +54,8 @@ type server struct {
 	// fixtures adds the conformance suite's resources and prompts
 	// (conformance_rest.go) to the demo's own.
 	fixtures bool
+	mu       sync.Mutex
+	client   mcp.ClientFeatures // what the client declared in initialize
 }
 
 // NewSession serves the demo server on conn. Its log (text format) goes
@@ -67,7 +71,7 @@ func NewSession(conn transport.Conn, log io.Writer) *session.Session {
 func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Options) *session.Session {
 	srv := newServer(log)
 	if opts.ConformanceTools {
-		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+		srv.tools = append(srv.tools, prepareTools(append(conformanceTools(), conformanceAskTools()...))...)
 		srv.fixtures = true
 	}
 	if len(sessionID) > 8 {
@@ -106,9 +110,11 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 	}
 	maps.Copy(handlers, srv.restHandlers())
 	s := session.New(conn, session.Config{
-		Logger:     srv.log,
-		DrainOnEOF: time.Second,
-		Handlers:   handlers,
+		Logger:        srv.log,
+		DrainOnEOF:    time.Second,
+		Handlers:      handlers,
+		Notifications: map[string]session.NotificationHandler{"notifications/roots/list_changed": srv.rootsChanged},
+		SettleWindow:  settleGrace,
 	})
 	go func() {
 		<-s.Done()
@@ -137,11 +143,13 @@ type initializeResult struct {
 // speaks it, else with the latest one, as the lifecycle spec asks.
 func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, error) {
 	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	if err := json.Unmarshal(in.Params, &p); err != nil {
 		return nil, &session.RPCError{Code: session.CodeInvalidParams, Message: "initialize: params must be an object: " + err.Error()}
 	}
+	srv.noteClient(p.Capabilities)
 	v := session.LatestVersion
 	if slices.Contains(session.SupportedVersions, p.ProtocolVersion) {
 		v = p.ProtocolVersion
