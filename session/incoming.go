@@ -159,7 +159,7 @@ func pingHandler(context.Context, *Incoming) (any, error) { return json.RawMessa
 func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time) {
 	switch m.Method {
 	case "notifications/cancelled":
-		s.handleCancelled(m.Params)
+		s.handleCancelled(m.Params, frame)
 	case "notifications/progress":
 		s.handleProgress(m.Params, frame, at)
 	}
@@ -171,7 +171,7 @@ func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time)
 // handleCancelled stops an incoming request the peer cancelled. Invalid
 // cancellations (unknown id, finished request, malformed) are ignored and
 // logged, as the spec asks.
-func (s *Session) handleCancelled(params json.RawMessage) {
+func (s *Session) handleCancelled(params json.RawMessage, frame []byte) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 		Reason    string          `json:"reason"`
@@ -187,6 +187,10 @@ func (s *Session) handleCancelled(params json.RawMessage) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.modern != nil {
+		s.serverCancelled(id, p.Reason, frame)
+		return
+	}
 	r := s.table.incoming(id.raw)
 	if r == nil || r.info.State != Pending {
 		s.log.Info("cancel received: no such request in flight, ignored", "id", id.String(), "reason", p.Reason)
@@ -201,7 +205,7 @@ func (s *Session) handleCancelled(params json.RawMessage) {
 		return
 	}
 	s.log.Info("cancel received", "id", id.String(), "method", r.info.Method, "tool", r.info.Tool,
-		"reason", p.Reason, "ran", ran)
+		"reason", p.Reason, "ran", ran, "signal", "notifications/cancelled")
 	r.cancelHandler()
 	s.setState(r, Cancelled, p.Reason)
 }

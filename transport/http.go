@@ -154,6 +154,10 @@ type requestStream struct {
 	lastID   string        // the last SSE event id, to resume from
 	retry    time.Duration // the server's retry, or 0
 	skipped  int           // oversize events skipped
+
+	// modern: the request is of protocol 2026-07-28 or later, whose
+	// streams cannot be resumed: a broken one loses the request.
+	modern bool
 }
 
 // DialHTTP returns a Streamable HTTP connection to opts.URL. Nothing is
@@ -217,8 +221,10 @@ func (h *HTTP) Send(frame []byte) error {
 		label = fmt.Sprintf("batch of %d", len(envs))
 	}
 	ctx, cancel := context.WithCancel(h.ctx)
+	var modern modernHeaders
 	if len(envs) == 1 && envs[0].isRequest() {
-		st = &requestStream{id: append([]byte(nil), envs[0].ID...), method: envs[0].Method, cancel: cancel}
+		modern = peekModern(frame, envs[0].Method)
+		st = &requestStream{id: append([]byte(nil), envs[0].ID...), method: envs[0].Method, cancel: cancel, modern: modern.version != ""}
 		h.streams[idKey(st.id)] = st
 	}
 	h.mu.Unlock()
@@ -230,6 +236,7 @@ func (h *HTTP) Send(frame []byte) error {
 		return err
 	}
 	h.setHeaders(req, true)
+	modern.apply(req.Header)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 

@@ -133,6 +133,12 @@ func (t *Tap) CloseRequestStream(id []byte) (bool, error) {
 	return false, nil
 }
 
+// HasRequestStreams implements RequestStreams for the wrapped transport.
+func (t *Tap) HasRequestStreams() bool {
+	c, ok := t.Conn.(RequestStreams)
+	return ok && c.HasRequestStreams()
+}
+
 // StderrTail forwards to the wrapped transport when it keeps stderr.
 func (t *Tap) StderrTail(n int) []string {
 	if c, ok := t.Conn.(StderrTail); ok {

@@ -289,7 +289,7 @@ func waitAfter(ctx context.Context, s *session.Session, ref session.Ref, d time.
 // stray traffic and its handling of our cancellation; then stderr gets a
 // moment to catch up, as it is a pipe of its own.
 func settle(ctx context.Context, s *session.Session, rec *recorder) {
-	_, err := s.Do(ctx, "ping", nil, session.CallOptions{Timeout: barrierTimeout, NoProgressToken: true})
+	err := mcp.Ping(ctx, s, barrierTimeout)
 	if err != nil && errors.Is(err, session.ErrSessionClosed) {
 		return
 	}

@@ -19,7 +19,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		fmt.Fprintf(w, "%-9s %s\n", label, fmt.Sprintf(format, a...))
 	}
 	line("tool", "%s  (request %s)", termtext.Line(r.Tool), r.RequestID)
-	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion))
+	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), r.Server.protocolText())
 	state := r.State
 	if r.isError {
 		state += ", with a tool error (isError)"

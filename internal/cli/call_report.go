@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -88,11 +89,29 @@ type reportServer struct {
 	Name            string `json:"name"`
 	Version         string `json:"version"`
 	ProtocolVersion string `json:"protocolVersion"`
+	// Era is "modern" (2026-07-28: no handshake) or "legacy"
+	// (initialize); Negotiation says how the version was reached.
+	Era         string `json:"era,omitempty"`
+	Negotiation string `json:"negotiation,omitempty"`
 }
 
-// serverOf is the report's view of what the server said in initialize.
+// serverOf is the report's view of what the server said in initialize
+// or server/discover.
 func serverOf(p session.PeerInfo) reportServer {
-	return reportServer{p.ServerInfo.Name, p.ServerInfo.Version, p.ProtocolVersion}
+	return reportServer{p.ServerInfo.Name, p.ServerInfo.Version, p.ProtocolVersion, p.Era(), p.Negotiation}
+}
+
+// protocolText is the version with its era and how it was reached, for
+// text reports: "2026-07-28 (modern, by server/discover)".
+func (s reportServer) protocolText() string {
+	t := termtext.Line(s.ProtocolVersion)
+	switch {
+	case s.Era != "" && s.Negotiation != "":
+		t += " (" + s.Era + ", by " + termtext.Line(s.Negotiation) + ")"
+	case s.Era != "":
+		t += " (" + s.Era + ")"
+	}
+	return t
 }
 
 // buildReport combines the request table's final view of the call with

@@ -17,7 +17,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -84,9 +83,10 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		Logger:     srv.log,
 		DrainOnEOF: time.Second,
 		Handlers: map[string]session.Handler{
-			"initialize": srv.initialize,
-			"tools/list": srv.listTools,
-			"tools/call": srv.callTool,
+			"initialize":      srv.initialize,
+			"server/discover": eraAware(srv.discover, true),
+			"tools/list":      eraAware(srv.listTools, true),
+			"tools/call":      eraAware(srv.callTool, false),
 		},
 	})
 }
@@ -122,8 +122,8 @@ func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, err
 	}
 	return initializeResult{
 		ProtocolVersion: v,
-		Capabilities:    map[string]any{"tools": map[string]any{}},
-		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
+		Capabilities:    capabilities(),
+		ServerInfo:      serverInfo,
 		Instructions:    instructions,
 	}, nil
 }

@@ -1,0 +1,202 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
+)
+
+// Protocol 2026-07-28 ("modern") on Streamable HTTP: each request stands
+// alone, with no session, no GET stream and no resumption; its POST
+// mirrors the body's protocol version, method and name in headers, so
+// that intermediaries can route it without reading the body. The
+// transport reads them from the frame it sends: the version from
+// params._meta, which the session writes.
+
+// Header names of the modern Streamable HTTP transport.
+const (
+	HeaderMethod      = "Mcp-Method"
+	HeaderName        = "Mcp-Name"
+	HeaderParamPrefix = "Mcp-Param-"
+)
+
+// metaProtocolVersion is the _meta key that declares a request modern.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// modernFirst is the first modern protocol version; versions are dates,
+// so they order as text.
+const modernFirst = "2026-07-28"
+
+// IsModernVersion reports whether a protocol version is 2026-07-28 or
+// later, for the transport's own rules.
+func IsModernVersion(v string) bool {
+	return len(v) == len(modernFirst) && v[4] == '-' && v[7] == '-' && v >= modernFirst
+}
+
+// modernHeaders are the headers a modern request's POST carries; version
+// is "" for a legacy request.
+type modernHeaders struct {
+	version, method, name string
+	hasName               bool
+}
+
+// namedMethods are those whose Mcp-Name header mirrors params.name or
+// params.uri.
+var namedMethods = map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+
+// peekModern reads what a request's POST must mirror in headers: the
+// protocol version in params._meta and, for named methods, the name or
+// URI. Legacy requests (no such version) need nothing.
+func peekModern(frame []byte, method string) modernHeaders {
+	if !bytes.Contains(frame, []byte(metaProtocolVersion)) {
+		return modernHeaders{}
+	}
+	var m struct {
+		Params struct {
+			Name *string `json:"name"`
+			URI  *string `json:"uri"`
+			Meta struct {
+				Version string `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(frame, &m) != nil || !IsModernVersion(m.Params.Meta.Version) {
+		return modernHeaders{}
+	}
+	h := modernHeaders{version: m.Params.Meta.Version, method: method}
+	switch namedMethods[method] {
+	case "name":
+		if m.Params.Name != nil {
+			h.name, h.hasName = *m.Params.Name, true
+		}
+	case "uri":
+		if m.Params.URI != nil {
+			h.name, h.hasName = *m.Params.URI, true
+		}
+	}
+	return h
+}
+
+// apply sets the headers on a POST.
+func (m modernHeaders) apply(h http.Header) {
+	if m.version == "" {
+		return
+	}
+	h.Set(HeaderProtocolVersion, m.version)
+	h.Set(HeaderMethod, m.method)
+	if m.hasName {
+		h.Set(HeaderName, EncodeHeaderValue(m.name))
+	}
+}
+
+// EncodeHeaderValue is v as a header value of the modern transport: as it
+// is when it is plain visible ASCII (spaces and tabs inside allowed),
+// else in the base64 sentinel form =?base64?...?= of its UTF-8 bytes,
+// which is also used for a plain value that looks like that form.
+func EncodeHeaderValue(v string) string {
+	if headerSafe(v) && !(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=")) {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// DecodeHeaderValue undoes EncodeHeaderValue; ok is false for a sentinel
+// whose base64 is invalid.
+func DecodeHeaderValue(v string) (string, bool) {
+	if !strings.HasPrefix(v, "=?base64?") || !strings.HasSuffix(v, "?=") || len(v) < len("=?base64??=") {
+		return v, true
+	}
+	b, err := base64.StdEncoding.DecodeString(v[len("=?base64?") : len(v)-len("?=")])
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// headerSafe: visible ASCII, space and tab (RFC 9110 field values), with
+// no space or tab at either end, which a header would lose.
+func headerSafe(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 && c != '\t') || c > 0x7e {
+			return false
+		}
+	}
+	return strings.TrimSpace(v) == v
+}
+
+// errorBodyMax bounds what is read of a non-2xx answer's body.
+const errorBodyMax = 64 << 10
+
+// errorBodyAnswers delivers the JSON-RPC error in the body of a non-2xx
+// answer to request st, and reports whether it did: modern servers answer
+// an unsupported version, a header mismatch or an unknown method with
+// 400 or 404 and such a body, whose code the session needs. An error
+// naming st's id is delivered as the frame it is; one with a null id
+// (the server could not read the request's) fails st with the error
+// attached. During the legacy probe (initialize, ready to fall back to
+// HTTP+SSE) only the modern codes count, as the spec's fallback says.
+func (h *HTTP) errorBodyAnswers(st *requestStream, body []byte, probe bool) bool {
+	if st == nil {
+		return false
+	}
+	var m struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code json.Number `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(body), &m) != nil || m.Error == nil {
+		return false
+	}
+	if code, err := m.Error.Code.Int64(); probe && (err != nil || code > -32020 || code < -32099) {
+		return false
+	}
+	switch {
+	case idKey(m.ID) == idKey(st.id):
+		h.deliver(st, bytes.TrimSpace(body))
+		return true
+	case !hasID(m.ID):
+		var e struct {
+			Error json.RawMessage `json:"error"`
+		}
+		_ = json.Unmarshal(body, &e)
+		h.q.push(Message{Kind: wire.KindRequestError, ID: st.id, RPCError: e.Error,
+			Data: []byte(fmt.Sprintf("the server refused request %s with an error that names no id: %s", idKey(st.id), clipBody(body)))})
+		return true
+	}
+	return false
+}
+
+// clipBody is the start of a body, for a message.
+func clipBody(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+// StreamBroke is the Why of a KindRequestError whose request was lost: its
+// response stream broke before the answer, and the protocol version (2026-07-28)
+// has no resumption. The request must be re-issued under a new id.
+const StreamBroke = "stream broke"
+
+// lost fails a modern request whose stream ended without its answer,
+// unless we closed it (a cancel) or are closing.
+func (h *HTTP) lost(ctx context.Context, st *requestStream, what string) {
+	if st.answered.Load() || st.byUs.Load() || ctx.Err() != nil || h.ctx.Err() != nil {
+		return
+	}
+	h.q.push(Message{Kind: wire.KindRequestError, ID: st.id, Why: StreamBroke,
+		Data: []byte(fmt.Sprintf("request %s lost: %s, and protocol %s has no resumption; re-issue it under a new id", idKey(st.id), what, modernFirst))})
+}
+
+// HasRequestStreams implements RequestStreams: every request has its own
+// response stream, until a fallback to the legacy HTTP+SSE transport.
+func (h *HTTP) HasRequestStreams() bool { return h.legacy.Load() == nil }
