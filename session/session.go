@@ -353,10 +353,17 @@ func (s *Session) shutdown(err error) {
 	if closeErr != nil {
 		why = closeErr.Error()
 	}
+	// Under protocol 2026-07-28 over HTTP a request's stream is its own
+	// connection: the client closing it is the request's cancel.
+	streamCancel := errors.Is(err, transport.ErrStreamClosed)
 	for _, r := range s.table.rows() {
 		switch r.info.State {
 		case Pending:
 			if r.info.Incoming {
+				if streamCancel {
+					s.log.Info("cancel received", "id", r.info.ID.String(), "method", r.info.Method, "tool", r.info.Tool,
+						"ran", s.clock.Now().Sub(r.info.Started), "signal", "stream closed")
+				}
 				s.setState(r, Cancelled, why)
 				continue
 			}
@@ -371,7 +378,7 @@ func (s *Session) shutdown(err error) {
 		sub.end()
 	}
 	s.mu.Unlock()
-	if closeErr != nil {
+	if closeErr != nil && !streamCancel {
 		s.log.Info("session ended", "err", closeErr)
 	}
 	close(s.done)

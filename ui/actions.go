@@ -137,7 +137,11 @@ func (m *Model) rerun() tea.Cmd {
 	if r.method == "tools/call" {
 		m.calledTool = true
 	}
-	m.setStatus("running "+termtext.Line(r.label())+" again…", false)
+	if r.lost() {
+		m.setStatus("re-issuing lost "+termtext.Line(r.label())+" under a new id…", false)
+	} else {
+		m.setStatus("running "+termtext.Line(r.label())+" again…", false)
+	}
 	return callCmd(m.gen, m.conn.Session, r.method, r.params, m.timeout, termtext.Line(r.method))
 }
 

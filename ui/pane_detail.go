@@ -164,6 +164,9 @@ func (d *detail) content() []string {
 		case r.info.Failure != "":
 			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.info.Failure)))
 		}
+		if r.lost() {
+			out = append(out, st.Muted.Render("press "+d.c.Keys.Requests.Rerun.Help().Key+" to re-issue it under a new id"))
+		}
 	} else if r.state == session.Failed && r.reason != "" {
 		out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.reason)))
 	}
@@ -191,6 +194,8 @@ func (d *detail) cancelLines() []string {
 	switch {
 	case r.cancelSendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
+	case !sent.IsZero() && r.cancelWire.ByStreamClose:
+		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
 	case !sent.IsZero():
 		line += st.Muted.Render(" · sent " + d.rel(sent) + cancelWireText(d.transport, r.cancelWire))
 	}
@@ -199,7 +204,12 @@ func (d *detail) cancelLines() []string {
 	if took, ok := r.settled(); ok {
 		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
-	return []string{line}
+	out := []string{line}
+	if r.cancelWire.ByStreamClose && r.lateResponses == 0 && r.lateProgress == 0 {
+		out = append(out, st.Key.Render("late")+st.Muted.Render(" not observable: with its stream closed nothing more can arrive, "+
+			"so the wire cannot show whether the server stopped"))
+	}
+	return out
 }
 
 // maxDetailProgress bounds the progress history shown.

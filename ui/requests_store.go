@@ -95,6 +95,10 @@ func (r *requestRow) label() string {
 	return s
 }
 
+// lost reports whether the row's request was lost: its stream broke
+// before the answer under protocol 2026-07-28, and r re-issues it.
+func (r *requestRow) lost() bool { return r.info != nil && !r.info.LostAt.IsZero() }
+
 // sentAt is when the row's cancellation was written, from the event or,
 // once fetched, the session's record; zero until then.
 func (r *requestRow) sentAt() time.Time {

@@ -225,7 +225,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	rep.watched = watched
 	if rep.Cancel != nil {
 		rep.Cancel.Mode = mode.String()
-		rep.Cancel.Meaning = cancelMeaning(mode, srv.Transport(), rep.Server.ProtocolVersion)
+		rep.Cancel.Meaning = cancelMeaning(mode, info.CancelWire, srv.Transport(), rep.Server.ProtocolVersion)
 	}
 	if f.json {
 		var out any = rep
@@ -255,7 +255,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 func waitLate(ctx context.Context, s *session.Session, ref session.Ref, rec *recorder, d time.Duration) time.Duration {
 	info, _ := s.Request(ref).Info()
 	from := info.LateFrom()
-	if d <= 0 {
+	if d <= 0 || !info.CancelWire.LateObservable() {
 		return time.Since(from)
 	}
 	t := time.NewTimer(time.Until(from.Add(d)))

@@ -36,11 +36,22 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		printProgressList(w, r.Progress, n)
 	}
 	if r.Cancel != nil {
-		line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
-		if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
-			line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+		if !r.Cancel.LateObservable {
+			// The era's cancel: the stream closed, nothing was sent.
+			line("cancel", "stream closed at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			line("", "%s", r.Cancel.Meaning)
+			if len(r.Late) == 0 {
+				line("late", "not observable: with its stream closed nothing more can arrive for the request, so the wire cannot show whether the server stopped")
+			} else {
+				printLate(line, r.Late, f.waitLate > 0, r.watched)
+			}
+		} else {
+			line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
+				line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+			}
+			printLate(line, r.Late, f.waitLate > 0, r.watched)
 		}
-		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
 	if f.waitLate > 0 && r.Cancel == nil {
 		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))

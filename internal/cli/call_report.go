@@ -72,6 +72,13 @@ type reportCancel struct {
 	// protocol version.
 	Mode    string `json:"mode"`
 	Meaning string `json:"meaning"`
+	// How says what went on the wire: notification, stream closed, both,
+	// or tasks/cancel.
+	How string `json:"how"`
+	// LateObservable is false when nothing could arrive after the cancel
+	// (protocol 2026-07-28 over Streamable HTTP closes the request's
+	// stream): an empty late list then proves nothing.
+	LateObservable bool `json:"lateObservable"`
 }
 
 type reportLate struct {
@@ -145,7 +152,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 		rep.Error = &reportError{Message: info.Failure}
 	}
 	if !info.CancelAt.IsZero() {
-		rep.Cancel = &reportCancel{Reason: info.CancelReason}
+		rep.Cancel = &reportCancel{Reason: info.CancelReason, How: cancelHow(info), LateObservable: info.CancelWire.LateObservable()}
 		if !info.CancelSentAt.IsZero() {
 			rep.Cancel.SentAtMs = at(info.CancelSentAt)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -42,7 +43,12 @@ func serveDemoHTTP(ctx context.Context, stderr io.Writer, f demoServerFlags) err
 		}
 	}()
 	if f.http != "" {
-		h := transport.NewHTTPServer(transport.HTTPServerConfig{Serve: serve, AllowRemote: f.allowRemote})
+		h := transport.NewHTTPServer(transport.HTTPServerConfig{Serve: serve, AllowRemote: f.allowRemote,
+			ServeModern: func(conn transport.Conn) io.Closer {
+				return demo.ServeRequest(conn, stderr, demo.Options{ConformanceTools: f.conformance})
+			},
+			Logger: slog.New(slog.NewTextHandler(stderr, nil)),
+		})
 		mux := http.NewServeMux()
 		mux.Handle("/mcp", h)
 		l, err := listenDemo(f.http, f.allowRemote, "--http")
