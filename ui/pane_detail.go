@@ -201,7 +201,7 @@ func (d *detail) cancelLines() []string {
 	}
 	// The settle window is the session watching, not the server running:
 	// its own figure, never part of "ran".
-	if took, ok := r.settled(); ok {
+	if took, ok := r.settled(); ok && !r.cancelWire.ByStreamClose {
 		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
 	out := []string{line}

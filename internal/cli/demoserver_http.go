@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -43,12 +42,7 @@ func serveDemoHTTP(ctx context.Context, stderr io.Writer, f demoServerFlags) err
 		}
 	}()
 	if f.http != "" {
-		h := transport.NewHTTPServer(transport.HTTPServerConfig{Serve: serve, AllowRemote: f.allowRemote,
-			ServeModern: func(conn transport.Conn) io.Closer {
-				return demo.ServeRequest(conn, stderr, demo.Options{ConformanceTools: f.conformance})
-			},
-			Logger: slog.New(slog.NewTextHandler(stderr, nil)),
-		})
+		h := demo.HTTPHandler(stderr, demo.Options{ConformanceTools: f.conformance}, f.allowRemote)
 		mux := http.NewServeMux()
 		mux.Handle("/mcp", h)
 		l, err := listenDemo(f.http, f.allowRemote, "--http")
