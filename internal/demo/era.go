@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
-	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -14,9 +13,6 @@ import (
 // a request whose _meta carries a modern protocolVersion is served by
 // that revision's rules, on its own: the version is checked, the result
 // says resultType and who answered, and lists say how long they keep.
-
-// serverInfo is who the demo is, in initialize and in modern results.
-var serverInfo = session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()}
 
 // listTTLms is how long a client may keep the demo's lists: they never
 // change while it runs.
@@ -35,7 +31,7 @@ func demoVersions() []string {
 // the demo does not speak gets UnsupportedProtocolVersion (-32022) with
 // the versions it does; a modern result gets resultType and serverInfo,
 // and, when cacheable, ttlMs and cacheScope.
-func eraAware(h session.Handler, cacheable bool) session.Handler {
+func eraAware(h session.Handler, cacheable bool, who func() session.Implementation) session.Handler {
 	return func(ctx context.Context, in *session.Incoming) (any, error) {
 		meta := mcp.ReadRequestMeta(in.Params)
 		if meta.Version == "" {
@@ -50,12 +46,13 @@ func eraAware(h session.Handler, cacheable bool) session.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return modernResult(res, cacheable)
+		return modernResult(res, cacheable, who())
 	}
 }
 
-// modernResult adds what every modern result carries to res.
-func modernResult(res any, cacheable bool) (json.RawMessage, error) {
+// modernResult adds what every modern result carries to res: its
+// resultType, who answered, and when cacheable how long it keeps.
+func modernResult(res any, cacheable bool, who session.Implementation) (json.RawMessage, error) {
 	raw, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
@@ -71,7 +68,7 @@ func modernResult(res any, cacheable bool) (json.RawMessage, error) {
 	if m, ok := obj["_meta"]; ok {
 		_ = json.Unmarshal(m, &meta)
 	}
-	info, _ := json.Marshal(serverInfo)
+	info, _ := json.Marshal(who)
 	meta[session.MetaServerInfo] = info
 	obj["_meta"], _ = json.Marshal(meta)
 	if cacheable {
@@ -81,6 +78,22 @@ func modernResult(res any, cacheable bool) (json.RawMessage, error) {
 	return json.Marshal(obj)
 }
 
+// cacheable are the methods whose modern results say how long they keep.
+var cacheable = map[string]bool{"server/discover": true, "tools/list": true, "prompts/list": true,
+	"resources/list": true, "resources/read": true, "resources/templates/list": true}
+
+// bothEras adds server/discover to handlers and serves every method but
+// initialize in both eras (eraAware).
+func (srv *server) bothEras(handlers map[string]session.Handler) map[string]session.Handler {
+	handlers["server/discover"] = srv.discover
+	for method, h := range handlers {
+		if method != "initialize" {
+			handlers[method] = eraAware(h, cacheable[method], srv.serverInfo)
+		}
+	}
+	return handlers
+}
+
 // discoverResult is the demo's answer to server/discover.
 type discoverResult struct {
 	SupportedVersions []string       `json:"supportedVersions"`
@@ -88,13 +101,37 @@ type discoverResult struct {
 	Instructions      string         `json:"instructions"`
 }
 
-// discover answers server/discover: every version the demo speaks, its
-// capabilities and who it is (added by eraAware, like any modern result).
-// A discover without _meta is answered the modern way too: only a modern
-// client sends it.
-func (srv *server) discover(context.Context, *session.Incoming) (any, error) {
-	return modernResult(discoverResult{SupportedVersions: demoVersions(), Capabilities: capabilities(), Instructions: instructions}, true)
+// discover answers server/discover: every version the demo speaks, and
+// the capabilities and instructions its initialize declares, so the two
+// eras never disagree. A discover without _meta is answered the modern
+// way too: only a modern client sends it.
+func (srv *server) discover(ctx context.Context, _ *session.Incoming) (any, error) {
+	init, err := srv.initialized(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return modernResult(discoverResult{SupportedVersions: demoVersions(), Capabilities: init.Capabilities,
+		Instructions: init.Instructions}, true, init.ServerInfo)
 }
 
-// capabilities are the same in both eras.
-func capabilities() map[string]any { return map[string]any{"tools": map[string]any{}} }
+// initialized is what initialize answers, as a modern server's identity
+// and capabilities.
+func (srv *server) initialized(ctx context.Context) (initializeResult, error) {
+	res, err := srv.initialize(ctx, &session.Incoming{Params: json.RawMessage(`{"protocolVersion":"` + session.LatestVersion + `"}`)})
+	if err != nil {
+		return initializeResult{}, err
+	}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		return initializeResult{}, err
+	}
+	var r initializeResult
+	err = json.Unmarshal(raw, &r)
+	return r, err
+}
+
+// serverInfo is who the demo says it is, in modern results.
+func (srv *server) serverInfo() session.Implementation {
+	r, _ := srv.initialized(context.Background())
+	return r.ServerInfo
+}

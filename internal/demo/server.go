@@ -17,6 +17,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -94,12 +95,11 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 	return session.New(conn, session.Config{
 		Logger:     srv.log,
 		DrainOnEOF: time.Second,
-		Handlers: map[string]session.Handler{
-			"initialize":      srv.initialize,
-			"server/discover": eraAware(srv.discover, true),
-			"tools/list":      eraAware(srv.listTools, true),
-			"tools/call":      eraAware(srv.callTool, false),
-		},
+		Handlers: srv.bothEras(map[string]session.Handler{
+			"initialize": srv.initialize,
+			"tools/list": srv.listTools,
+			"tools/call": srv.callTool,
+		}),
 	})
 }
 
@@ -134,8 +134,8 @@ func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, err
 	}
 	return initializeResult{
 		ProtocolVersion: v,
-		Capabilities:    capabilities(),
-		ServerInfo:      serverInfo,
+		Capabilities:    map[string]any{"tools": map[string]any{}},
+		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
 		Instructions:    instructions,
 	}, nil
 }
