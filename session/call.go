@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // CallOptions tune one outgoing request.
@@ -28,6 +30,10 @@ type CallOptions struct {
 	// probe (server/discover): a server that does not answer it is taken
 	// for a legacy one, to which the request never existed.
 	QuietTimeout bool
+	// ParamHeaders are the Mcp-Param headers of a modern tools/call over
+	// Streamable HTTP (mcp.ParamHeaders), by name, values not encoded;
+	// other transports ignore them.
+	ParamHeaders map[string]string
 	// LogLevel asks a modern server for notifications/message about this
 	// request from this level up (_meta io.modelcontextprotocol/logLevel);
 	// without it such a server sends none. Ignored by legacy sessions,
@@ -151,6 +157,9 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	}
 	s.mu.Unlock()
 
+	if ps, ok := s.conn.(transport.ParamHeaderSetter); ok && len(opts.ParamHeaders) > 0 {
+		ps.SetParamHeaders([]byte(id.raw), opts.ParamHeaders)
+	}
 	sentAt, sendErr := s.sendStamped(frame)
 	r.call.sentAt = sentAt
 

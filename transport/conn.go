@@ -113,6 +113,14 @@ type RequestStreams interface {
 	HasRequestStreams() bool
 }
 
+// ParamHeaderSetter is implemented by a Conn that can send a request with
+// headers of its own (Streamable HTTP under protocol 2026-07-28): the
+// next Send of the request with this id carries Mcp-Param-{name}: value
+// for each entry, values encoded as the spec says.
+type ParamHeaderSetter interface {
+	SetParamHeaders(id []byte, params map[string]string)
+}
+
 // Stamper is implemented by a Conn that timestamps what it sends, as Tap
 // does. SendStamped is Send that also returns the time on the frame's wire
 // record: the moment the frame was written, which the session times late

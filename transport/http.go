@@ -141,6 +141,9 @@ type HTTP struct {
 
 	// legacy is set when FallbackToSSE switched to the old transport.
 	legacy atomic.Pointer[LegacySSE]
+	// params are the Mcp-Param headers waiting for their request's Send,
+	// by id (see SetParamHeaders).
+	params map[string]map[string]string
 }
 
 // requestStream is one request's response channel: its POST, then any GET
@@ -158,6 +161,8 @@ type requestStream struct {
 	// modern: the request is of protocol 2026-07-28 or later, whose
 	// streams cannot be resumed: a broken one loses the request.
 	modern bool
+	// headers lists what its POST mirrored in headers, for the wire log.
+	headers string
 }
 
 // DialHTTP returns a Streamable HTTP connection to opts.URL. Nothing is
@@ -224,7 +229,10 @@ func (h *HTTP) Send(frame []byte) error {
 	var modern modernHeaders
 	if len(envs) == 1 && envs[0].isRequest() {
 		modern = peekModern(frame, envs[0].Method)
-		st = &requestStream{id: append([]byte(nil), envs[0].ID...), method: envs[0].Method, cancel: cancel, modern: modern.version != ""}
+		modern.params = h.params[idKey(envs[0].ID)]
+		delete(h.params, idKey(envs[0].ID))
+		st = &requestStream{id: append([]byte(nil), envs[0].ID...), method: envs[0].Method, cancel: cancel,
+			modern: modern.version != "", headers: modern.describe()}
 		h.streams[idKey(st.id)] = st
 	}
 	h.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
@@ -44,6 +45,8 @@ func IsModernVersion(v string) bool {
 type modernHeaders struct {
 	version, method, name string
 	hasName               bool
+	// params are the Mcp-Param headers, by name, values not encoded.
+	params map[string]string
 }
 
 // namedMethods are those whose Mcp-Name header mirrors params.name or
@@ -93,6 +96,38 @@ func (m modernHeaders) apply(h http.Header) {
 	if m.hasName {
 		h.Set(HeaderName, EncodeHeaderValue(m.name))
 	}
+	for name, v := range m.params {
+		h.Set(HeaderParamPrefix+name, EncodeHeaderValue(v))
+	}
+}
+
+// describe lists the mirrored headers for the wire log, "" when there
+// are none to show: "Mcp-Name: echo, Mcp-Param-Text: hi".
+func (m modernHeaders) describe() string {
+	var parts []string
+	if m.hasName {
+		parts = append(parts, HeaderName+": "+EncodeHeaderValue(m.name))
+	}
+	names := make([]string, 0, len(m.params))
+	for n := range m.params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		parts = append(parts, HeaderParamPrefix+n+": "+EncodeHeaderValue(m.params[n]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SetParamHeaders implements ParamHeaderSetter: the next Send of request
+// id (a modern one) carries these Mcp-Param headers.
+func (h *HTTP) SetParamHeaders(id []byte, params map[string]string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.params == nil {
+		h.params = map[string]map[string]string{}
+	}
+	h.params[idKey(id)] = params
 }
 
 // EncodeHeaderValue is v as a header value of the modern transport: as it

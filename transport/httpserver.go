@@ -61,6 +61,10 @@ type HTTPServerConfig struct {
 	// with ErrStreamClosed when the client cancels by closing the
 	// response; Close on what it returns is called once answered.
 	ServeModern func(conn Conn) io.Closer
+	// CheckParamHeaders, if set, checks a modern request's Mcp-Param
+	// headers (by lower-case name, values decoded) against its body; an
+	// error is answered with 400 and HeaderMismatch (-32020).
+	CheckParamHeaders func(frame []byte, params map[string]string) error
 	// Logger, if set, hears what the server ignores on purpose, such as
 	// a notifications/cancelled POSTed under 2026-07-28.
 	Logger *slog.Logger

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -108,7 +109,18 @@ func (h *HTTPServer) postModern(w http.ResponseWriter, r *http.Request, msgs []j
 		return
 	}
 	id := json.RawMessage(p.id)
-	if why := headerMismatch(r, p); why != "" {
+	why := headerMismatch(r, p)
+	if why == "" && h.cfg.CheckParamHeaders != nil {
+		params, bad := paramHeaders(r.Header)
+		err := h.cfg.CheckParamHeaders(frame, params)
+		switch {
+		case bad != "":
+			why = bad
+		case err != nil:
+			why = err.Error()
+		}
+	}
+	if why != "" {
 		writeRPCError(w, http.StatusBadRequest, id, codeHeaderMismatch, "Header mismatch: "+why, nil)
 		return
 	}
@@ -313,3 +325,21 @@ func (x *exchange) clientGone() { x.goneOnce.Do(func() { close(x.gone) }) }
 
 // answered ends the exchange once its response was written.
 func (x *exchange) answered() { _ = x.Close() }
+
+// paramHeaders collects a request's Mcp-Param headers by lower-case name,
+// values decoded; bad says which one could not be decoded.
+func paramHeaders(h http.Header) (params map[string]string, bad string) {
+	params = map[string]string{}
+	for key, vs := range h {
+		name, ok := strings.CutPrefix(strings.ToLower(key), strings.ToLower(HeaderParamPrefix))
+		if !ok || len(vs) == 0 {
+			continue
+		}
+		v, ok := DecodeHeaderValue(vs[0])
+		if !ok {
+			return nil, "the " + key + " header's base64 is invalid"
+		}
+		params[name] = v
+	}
+	return params, ""
+}

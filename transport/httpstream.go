@@ -29,6 +29,9 @@ func (h *HTTP) handlePost(ctx context.Context, st *requestStream, label string, 
 	newSID := h.sessionID != sentSID
 	h.mu.Unlock()
 	fact := fmt.Sprintf("POST %s → %s", label, resp.Status)
+	if st != nil && st.headers != "" {
+		fact = fmt.Sprintf("POST %s (%s) → %s", label, st.headers, resp.Status)
+	}
 	if ctype != "" {
 		fact += " " + ctype
 	}

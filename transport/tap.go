@@ -133,6 +133,14 @@ func (t *Tap) CloseRequestStream(id []byte) (bool, error) {
 	return false, nil
 }
 
+// SetParamHeaders forwards to the wrapped transport when it sends
+// headers.
+func (t *Tap) SetParamHeaders(id []byte, params map[string]string) {
+	if c, ok := t.Conn.(ParamHeaderSetter); ok {
+		c.SetParamHeaders(id, params)
+	}
+}
+
 // HasRequestStreams implements RequestStreams for the wrapped transport.
 func (t *Tap) HasRequestStreams() bool {
 	c, ok := t.Conn.(RequestStreams)

@@ -50,7 +50,7 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	if m.gen > 1 {
 		m.setStatus("reconnected: a new server and session", false)
 	}
-	return listToolsCmd(m.gen, m.conn.Session, m.opts.Force)
+	return listToolsCmd(m.gen, m.conn.Session, m.listOptions())
 }
 
 // startFailed records why the server could not be started (or would not

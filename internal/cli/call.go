@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -178,30 +178,49 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 	defer srv.Close()
-	var params json.RawMessage
+	tool := mcp.Tool{Name: toolName}
 	if f.unlisted {
-		params, err = mcp.CallToolParams(toolName, args)
+		_, err = mcp.CallToolParams(toolName, args)
 	} else {
-		_, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+		tool, _, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
 	}
 	if err != nil {
 		return err
 	}
 
-	c, err := srv.Session.Call(ctx, "tools/call", params, callTimeouts(f.timeout, f.maxTimeout))
+	callOpts := callTimeouts(f.timeout, f.maxTimeout)
+	c, err := mcp.StartToolCall(ctx, srv.Session, tool, args, callOpts)
 	if err != nil {
 		return fmt.Errorf("tools/call: %w", err)
 	}
 	rec.seq.Store(c.Seq())
+	var current atomic.Pointer[session.Call] // the call --cancel-after cancels
+	current.Store(c)
 	if f.cancelAfter > 0 {
 		reason := f.reason
 		if reason == "" {
 			reason = fmt.Sprintf("cancelled by mcpoke after %s (--cancel-after)", f.cancelAfter)
 		}
-		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Request(c.Ref()).Cancel(reason) })
+		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Request(current.Load().Ref()).Cancel(reason) })
 		defer timer.Stop()
 	}
-	_, state, _ := c.Result()
+	_, state, callErr := c.Result()
+	var retried *reportRetry
+	if state == session.Failed && mcp.HeaderMismatch(callErr) && !f.unlisted && ctx.Err() == nil {
+		// The spec's answer to HeaderMismatch: list the tools again (the
+		// tool's x-mcp-header marks may have changed) and retry once.
+		retried = &reportRetry{RequestID: c.ID(), Error: callErr.Error()}
+		again, list, err := mcp.RetryAfterHeaderMismatch(ctx, srv.Session, tool.Name, args, listOptions(srv, g.force), callOpts)
+		warnRejected(stderr, list.Rejected)
+		if err != nil {
+			warn(stderr, "retrying after HeaderMismatch: "+err.Error())
+		} else {
+			c = again
+			current.Store(c)
+			rec.seq.Store(c.Seq())
+			_, state, _ = c.Result()
+		}
+	}
 
 	var watched time.Duration
 	if ctx.Err() == nil {
@@ -223,6 +242,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
+	rep.Retried = retried
 	if rep.Cancel != nil {
 		rep.Cancel.Mode = mode.String()
 		rep.Cancel.Meaning = cancelMeaning(mode, info.CancelWire, srv.Transport(), rep.Server.ProtocolVersion)

@@ -19,6 +19,10 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		fmt.Fprintf(w, "%-9s %s\n", label, fmt.Sprintf(format, a...))
 	}
 	line("tool", "%s  (request %s)", termtext.Line(r.Tool), r.RequestID)
+	if r.Retried != nil {
+		line("retry", "request %s was refused for its headers (%s); tools listed again and the call sent again",
+			r.Retried.RequestID, termtext.Line(r.Retried.Error))
+	}
 	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), r.Server.protocolText())
 	state := r.State
 	if r.isError {

@@ -29,7 +29,10 @@ type callReport struct {
 	Progress      []reportProgress `json:"progress"`
 	ProgressCount int              `json:"progressCount"`
 	Cancel        *reportCancel    `json:"cancel"`
-	Late          []reportLate     `json:"late"`
+	// Retried is set when this call is the retry of one the server
+	// refused with HeaderMismatch (-32020), after listing the tools again.
+	Retried *reportRetry `json:"retried,omitempty"`
+	Late    []reportLate `json:"late"`
 	// Stray lists the first 1000 stray responses; StrayCount counts all.
 	Stray      []reportStray `json:"stray"`
 	StrayCount int           `json:"strayCount"`
@@ -79,6 +82,13 @@ type reportCancel struct {
 	// (protocol 2026-07-28 over Streamable HTTP closes the request's
 	// stream): an empty late list then proves nothing.
 	LateObservable bool `json:"lateObservable"`
+}
+
+// reportRetry is the first attempt of a call retried after a
+// HeaderMismatch.
+type reportRetry struct {
+	RequestID session.ID `json:"requestId"`
+	Error     string     `json:"error"`
 }
 
 type reportLate struct {

@@ -24,6 +24,13 @@ func HTTPHandler(log io.Writer, opts Options, allowRemote bool) interface {
 		ServeModern: func(conn transport.Conn) io.Closer {
 			return ServeRequest(conn, log, opts)
 		},
+		CheckParamHeaders: func(frame []byte, params map[string]string) error {
+			srv := newServer(io.Discard)
+			if opts.ConformanceTools {
+				srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+			}
+			return srv.checkParamHeaders(frame, params)
+		},
 		AllowRemote: allowRemote,
 		Logger:      slog.New(slog.NewTextHandler(log, nil)),
 	})
