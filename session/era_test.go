@@ -412,3 +412,29 @@ func TestDiscoverResultWithoutSupportedVersions(t *testing.T) {
 		t.Fatalf("err %v, modern %v", err, h.s.Modern())
 	}
 }
+
+// Notifications tagged with a subscription's id are filed under it: the
+// acknowledgement first; one before it, or for no subscription of ours,
+// is flagged.
+func TestSubscriptionNotificationsAreFiled(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.s.UseModern(ModernOptions{ClientInfo: testClient})
+	listen, _ := h.s.Call(context.Background(), "subscriptions/listen", map[string]any{"notifications": map[string]bool{"toolsListChanged": true}}, CallOptions{NoProgressToken: true})
+	h.readFrame()
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}`)
+	h.events.waitFor(t, "before the ack", func(e Event) bool { v, ok := e.(Violation); return ok && v.Kind == ViolationSubscriptionBeforeAck })
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1},"notifications":{"toolsListChanged":true}}}`)
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}`)
+	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":99}}}`)
+	h.events.waitFor(t, "an unknown subscription", func(e Event) bool { v, ok := e.(Violation); return ok && v.Kind == ViolationSubscriptionUnknown })
+	info, _ := h.s.Request(listen.Ref()).Info()
+	l := info.Listening
+	if l == nil || string(l.Acknowledged) != `{"toolsListChanged":true}` || l.Count != 2 || len(l.Last) != 2 || l.Last[1].Method != "notifications/tools/list_changed" {
+		t.Fatalf("listening %+v", l)
+	}
+	// The server's graceful end: a response tagged with the id.
+	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}`)
+	if _, st, _ := waitResult(t, listen); st != Completed {
+		t.Fatalf("state %v", st)
+	}
+}

@@ -162,6 +162,8 @@ func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time)
 		s.handleCancelled(m.Params, frame)
 	case "notifications/progress":
 		s.handleProgress(m.Params, frame, at)
+	default:
+		s.subscriptionNote(m.Method, m.Params, frame, at)
 	}
 	if h := s.cfg.Notifications[m.Method]; h != nil {
 		h(s, m.Params)

@@ -107,6 +107,9 @@ type RequestInfo struct {
 	// Failure says why a request failed without an error response, such
 	// as the server exiting.
 	Failure string
+	// Listening is what a subscriptions/listen request has heard; nil
+	// for other requests and before its acknowledgement.
+	Listening *Listening
 	// EndedByPeer says how the peer ended a request that has no answer of
 	// its own, such as a subscriptions/listen stream the server tore down.
 	EndedByPeer string

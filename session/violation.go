@@ -47,11 +47,17 @@ const (
 	// subscriptions/listen requests, the only use it may make of it. It
 	// is ignored.
 	ViolationServerCancel
+	// ViolationSubscriptionUnknown: a notification tagged with a
+	// subscriptionId that names none of our subscriptions/listen requests.
+	ViolationSubscriptionUnknown
+	// ViolationSubscriptionBeforeAck: a notification on a subscription
+	// before its acknowledgement, which the spec puts first.
+	ViolationSubscriptionBeforeAck
 )
 
 var violationNames = [...]string{"", "malformed_error", "result_and_error", "jsonrpc_version", "non_integer_id",
 	"batch", "progress_missing", "progress_not_a_number", "progress_not_increasing", "progress_after_response",
-	"server_cancel"}
+	"server_cancel", "subscription_unknown", "subscription_before_ack"}
 
 // String implements fmt.Stringer with the names used in JSON output and
 // transcripts; "" for NoViolation.

@@ -50,7 +50,7 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	if m.gen > 1 {
 		m.setStatus("reconnected: a new server and session", false)
 	}
-	return listToolsCmd(m.gen, m.conn.Session, m.listOptions())
+	return tea.Batch(listToolsCmd(m.gen, m.conn.Session, m.listOptions()), listenCmd(m.gen, m.conn.Session))
 }
 
 // startFailed records why the server could not be started (or would not

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -158,4 +160,53 @@ func TestLostRequestIsReissued(t *testing.T) {
 	d.m.setFocus(focusRequests)
 	d.key("r")
 	d.waitScreen("re-issuing lost #3 tools/call sleep under a new id", "4    tools/call sleep")
+}
+
+// modernListenServer is a modern server that notifies tool list changes:
+// it acknowledges a subscription and sends one change on it.
+func modernListenServer(t *testing.T) *connect.Conn {
+	t.Helper()
+	a, b := transporttest.Pipe()
+	srv := session.New(b, session.Config{Handlers: map[string]session.Handler{
+		"server/discover": func(context.Context, *session.Incoming) (any, error) {
+			return map[string]any{"resultType": "complete", "supportedVersions": []string{session.ModernVersion}, "ttlMs": 0, "cacheScope": "public",
+				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
+				"_meta":        map[string]any{session.MetaServerInfo: map[string]any{"name": "notifier", "version": "1"}}}, nil
+		},
+		"tools/list": func(context.Context, *session.Incoming) (any, error) {
+			return map[string]any{"resultType": "complete", "ttlMs": 60000, "cacheScope": "public",
+				"tools": []any{map[string]any{"name": "t", "inputSchema": map[string]any{"type": "object"}}}}, nil
+		},
+		"subscriptions/listen": func(ctx context.Context, in *session.Incoming) (any, error) {
+			tag := map[string]any{session.MetaSubscriptionID: in.ID}
+			_ = in.Session().Notify("notifications/subscriptions/acknowledged", map[string]any{"_meta": tag, "notifications": map[string]any{"toolsListChanged": true}})
+			_ = in.Session().Notify("notifications/tools/list_changed", map[string]any{"_meta": tag})
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+	}})
+	connect.ForgetEras()
+	c := connect.Attach(connect.Spec{Name: "notifier"}, a, connect.Options{Protocol: connect.ProtocolAuto, Session: session.Config{Clock: newFakeClock()}})
+	t.Cleanup(func() { c.Close(); srv.Close() })
+	return c
+}
+
+// In 2026-07-28 the UI opts in to the list changes the server notifies
+// with subscriptions/listen: the row shows the acknowledgement and the
+// notifications, and a tools change lists the tools again.
+func TestListenRowAndToolsChange(t *testing.T) {
+	conn := modernListenServer(t)
+	used := false
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) {
+		if used {
+			return nil, errors.New("connected twice")
+		}
+		used = true
+		return conn, nil
+	}, now: time.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 140, 30)
+	d.waitScreen("subscriptions/listen", "listening: 1 notification", "the server's tools changed")
+	d.m.setFocus(focusRequests)
+	d.m.table.SelectSeq(3)
+	d.waitScreen(`subscription acknowledged {"toolsListChanged":true} · 1 notification`, "notifications/tools/list_changed")
 }

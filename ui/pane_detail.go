@@ -146,6 +146,9 @@ func (d *detail) content() []string {
 	if !r.cancelAt.IsZero() {
 		out = append(out, d.cancelLines()...)
 	}
+	if r.method == "subscriptions/listen" && !r.incoming {
+		out = append(out, d.listenLines()...)
+	}
 	// Most telling first: late traffic, the outcome, progress; params,
 	// which the user wrote, last.
 	if len(r.late) > 0 || r.lateProgress > 0 || r.lateResponses > 0 {

@@ -61,6 +61,9 @@ type requestRow struct {
 	strayToken string
 	strayData  []byte
 
+	// listen is what a subscriptions/listen row heard; nil for others.
+	listen *listening
+
 	// toolError: a tools/call result with isError: true.
 	toolError bool
 	// info is the session's full record, fetched once the row settled:

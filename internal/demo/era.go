@@ -88,6 +88,7 @@ var cacheable = map[string]bool{"server/discover": true, "tools/list": true, "pr
 // initialize in both eras (eraAware).
 func (srv *server) bothEras(handlers map[string]session.Handler) map[string]session.Handler {
 	handlers["server/discover"] = srv.discover
+	handlers["subscriptions/listen"] = srv.listen
 	for method, h := range handlers {
 		if method != "initialize" {
 			handlers[method] = eraAware(h, cacheable[method], srv.serverInfo)
@@ -173,4 +174,17 @@ func (srv *server) checkParamHeaders(frame []byte, got map[string]string) error 
 		}
 	}
 	return nil
+}
+
+// listen answers subscriptions/listen: the acknowledgement, tagged with
+// the request's id, agreeing to nothing (the demo's lists never change),
+// then nothing until the client closes the subscription.
+func (srv *server) listen(ctx context.Context, in *session.Incoming) (any, error) {
+	ack := map[string]any{"_meta": map[string]any{session.MetaSubscriptionID: in.ID}, "notifications": map[string]any{}}
+	if err := in.Session().Notify("notifications/subscriptions/acknowledged", ack); err != nil {
+		return nil, err
+	}
+	srv.log.Info("subscription open", "id", in.ID.String())
+	<-ctx.Done()
+	return nil, ctx.Err()
 }
