@@ -91,6 +91,8 @@ func (e *NotInEraError) Is(target error) bool { return target == ErrNotInEra }
 type modernMeta struct {
 	version string
 	members []byte
+	// logLevel goes with every request that names none (SetLogLevel).
+	logLevel string
 }
 
 func newModernMeta(version string, client Implementation, caps json.RawMessage) *modernMeta {
@@ -119,6 +121,9 @@ func (m *modernMeta) appendMembers(b []byte, logLevel string) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, m.members...)
+	if logLevel == "" {
+		logLevel = m.logLevel
+	}
 	if logLevel != "" {
 		b = append(b, ',')
 		b = appendString(b, MetaLogLevel)
@@ -166,6 +171,23 @@ func (s *Session) UseModern(opts ModernOptions) {
 	s.modern = m
 	s.offered = opts.ProtocolVersion
 	s.mu.Unlock()
+}
+
+// SetLogLevel asks a modern server for notifications/message from level
+// up about every request sent from now on (_meta
+// io.modelcontextprotocol/logLevel; "" for none): the modern revision's
+// logging/setLevel, which it removed. It fails in a legacy session, whose
+// level is set with logging/setLevel.
+func (s *Session) SetLogLevel(level string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.modern == nil {
+		return errors.New("the log level goes in each request only in protocol " + ModernVersion + "; this session sets it with logging/setLevel")
+	}
+	m := *s.modern
+	m.logLevel = level
+	s.modern = &m
+	return nil
 }
 
 // useLegacy leaves the modern era (a failed probe). Callers hold no lock.

@@ -438,3 +438,24 @@ func TestSubscriptionNotificationsAreFiled(t *testing.T) {
 		t.Fatalf("state %v", st)
 	}
 }
+
+// In the modern era the log level is set once and goes in every request;
+// a request's own level wins.
+func TestModernLogLevel(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	if err := h.s.SetLogLevel("info"); err == nil {
+		t.Fatal("SetLogLevel in a legacy session")
+	}
+	h.s.UseModern(ModernOptions{ClientInfo: testClient})
+	if err := h.s.SetLogLevel("warning"); err != nil {
+		t.Fatal(err)
+	}
+	h.s.Call(context.Background(), "tools/list", nil, CallOptions{})
+	if got := string(metaOf(t, h.readFrame().Params)[MetaLogLevel]); got != `"warning"` {
+		t.Errorf("logLevel %s", got)
+	}
+	h.s.Call(context.Background(), "tools/list", nil, CallOptions{LogLevel: "debug"})
+	if got := string(metaOf(t, h.readFrame().Params)[MetaLogLevel]); got != `"debug"` {
+		t.Errorf("logLevel %s", got)
+	}
+}

@@ -210,3 +210,16 @@ func TestListenRowAndToolsChange(t *testing.T) {
 	d.m.table.SelectSeq(3)
 	d.waitScreen(`subscription acknowledged {"toolsListChanged":true} · 1 notification`, "notifications/tools/list_changed")
 }
+
+// A modern list result says how long it may be cached.
+func TestDetailShowsCacheHints(t *testing.T) {
+	conn := modernListenServer(t)
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
+		now: time.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 140, 30)
+	d.waitScreen("the server's tools changed (tools/list_changed)")
+	d.m.setFocus(focusRequests)
+	d.m.table.SelectSeq(2)
+	d.send(tickMsg{})
+	d.waitScreen("cache ttl 60s, cache public")
+}

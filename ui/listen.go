@@ -120,3 +120,18 @@ func (d *detail) listenLines() []string {
 	}
 	return out
 }
+
+// resultMetaLines say what a result says about itself beyond its payload:
+// a resultType other than complete, and in 2026-07-28 how long a list or
+// read may be cached (ttlMs, cacheScope).
+func resultMetaLines(st *styles, result []byte) []string {
+	meta := mcp.ReadResultMeta(result)
+	var out []string
+	if meta.Type != session.ResultComplete {
+		out = append(out, st.Key.Render("resultType")+" "+termtext.Line(meta.Type))
+	}
+	if c := meta.Describe(); c != "" {
+		out = append(out, st.Key.Render("cache")+" "+st.Muted.Render(termtext.Line(c)))
+	}
+	return out
+}

@@ -163,6 +163,7 @@ func (d *detail) content() []string {
 				out = append(out, st.Key.Render("error data"), indent(prettyJSON(e.Data)))
 			}
 		case len(r.info.Result) > 0 && r.state == session.Completed:
+			out = append(out, resultMetaLines(st, r.info.Result)...)
 			out = append(out, renderResult(st, r.method, r.info.Result)...)
 		case r.info.Failure != "":
 			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.info.Failure)))
