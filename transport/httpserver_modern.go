@@ -121,6 +121,9 @@ func (h *HTTPServer) postModern(w http.ResponseWriter, r *http.Request, msgs []j
 		}
 	}
 	if why != "" {
+		if h.cfg.Logger != nil {
+			h.cfg.Logger.Info("refused a request: Header mismatch", "id", p.id, "method", p.method, "why", why)
+		}
 		writeRPCError(w, http.StatusBadRequest, id, codeHeaderMismatch, "Header mismatch: "+why, nil)
 		return
 	}
