@@ -56,3 +56,15 @@ func RetryAfterHeaderMismatch(ctx context.Context, s *session.Session, name stri
 	}
 	return nil, tools, errors.New("tools/list again: the server no longer lists the tool " + name)
 }
+
+// CallParamHeaders is ParamHeaders for tools/call params already built
+// (name and arguments), as a caller that re-sends them needs.
+func CallParamHeaders(t Tool, params json.RawMessage) (map[string]string, error) {
+	var p struct {
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || len(p.Arguments) == 0 {
+		return nil, err
+	}
+	return ParamHeaders(t, p.Arguments)
+}
