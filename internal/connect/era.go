@@ -118,7 +118,7 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		return peer, err
 	}
 	eras.Store(key, peer.ProtocolVersion)
-	return c.done(peer, "initialize, after server/discover failed: "+probeErr.Error())
+	return c.done(peer, "initialize, after server/discover failed: "+strings.TrimPrefix(probeErr.Error(), "server/discover: "))
 }
 
 // afterRefusal continues with the version the server said it speaks
