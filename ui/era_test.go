@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
@@ -164,7 +165,7 @@ func TestLostRequestIsReissued(t *testing.T) {
 
 // modernListenServer is a modern server that notifies tool list changes:
 // it acknowledges a subscription and sends one change on it.
-func modernListenServer(t *testing.T) *connect.Conn {
+func modernListenServer(t *testing.T) (*connect.Conn, *clocktest.Clock) {
 	t.Helper()
 	a, b := transporttest.Pipe()
 	srv := session.New(b, session.Config{Handlers: map[string]session.Handler{
@@ -186,16 +187,31 @@ func modernListenServer(t *testing.T) *connect.Conn {
 		},
 	}})
 	connect.ForgetEras()
-	c := connect.Attach(connect.Spec{Name: "notifier"}, a, connect.Options{Protocol: connect.ProtocolAuto, Session: session.Config{Clock: newFakeClock()}})
+	clock := newFakeClock()
+	c := connect.Attach(connect.Spec{Name: "notifier"}, a, connect.Options{Protocol: connect.ProtocolAuto, Session: session.Config{Clock: clock}})
 	t.Cleanup(func() { c.Close(); srv.Close() })
-	return c
+	return c, clock
+}
+
+// selectMethod selects the first row of method.
+func (d *driver) selectMethod(method string) {
+	d.t.Helper()
+	d.m.setFocus(focusRequests)
+	for _, r := range d.m.store.rows {
+		if r.method == method {
+			d.m.table.SelectSeq(r.seq)
+			d.send(tickMsg{})
+			return
+		}
+	}
+	d.t.Fatalf("no %s row", method)
 }
 
 // In 2026-07-28 the UI opts in to the list changes the server notifies
 // with subscriptions/listen: the row shows the acknowledgement and the
 // notifications, and a tools change lists the tools again.
 func TestListenRowAndToolsChange(t *testing.T) {
-	conn := modernListenServer(t)
+	conn, clock := modernListenServer(t)
 	used := false
 	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) {
 		if used {
@@ -203,23 +219,20 @@ func TestListenRowAndToolsChange(t *testing.T) {
 		}
 		used = true
 		return conn, nil
-	}, now: time.Now, static: true, frameInterval: time.Millisecond})
+	}, now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 30)
 	d.waitScreen("subscriptions/listen", "listening: 1 notification", "the server's tools changed")
-	d.m.setFocus(focusRequests)
-	d.m.table.SelectSeq(3)
+	d.selectMethod("subscriptions/listen")
 	d.waitScreen(`subscription acknowledged {"toolsListChanged":true} · 1 notification`, "notifications/tools/list_changed")
 }
 
 // A modern list result says how long it may be cached.
 func TestDetailShowsCacheHints(t *testing.T) {
-	conn := modernListenServer(t)
+	conn, clock := modernListenServer(t)
 	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
-		now: time.Now, static: true, frameInterval: time.Millisecond})
+		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 30)
 	d.waitScreen("the server's tools changed (tools/list_changed)")
-	d.m.setFocus(focusRequests)
-	d.m.table.SelectSeq(2)
-	d.send(tickMsg{})
+	d.selectMethod("tools/list")
 	d.waitScreen("cache ttl 60s, cache public")
 }
