@@ -459,3 +459,17 @@ func TestModernLogLevel(t *testing.T) {
 		t.Errorf("logLevel %s", got)
 	}
 }
+
+// A modern server that sends a request anyway is flagged, and answered.
+func TestModernServerRequestIsFlagged(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.s.UseModern(ModernOptions{ClientInfo: testClient})
+	h.peerSend(`{"jsonrpc":"2.0","id":"s1","method":"ping"}`)
+	v := h.events.waitFor(t, "violation", func(e Event) bool { v, ok := e.(Violation); return ok && v.Kind == ViolationServerRequest }).(Violation)
+	if !strings.Contains(v.Detail, "ping request") {
+		t.Errorf("detail %q", v.Detail)
+	}
+	if m := h.readFrame(); string(m.ID) != `"s1"` || m.Result == nil {
+		t.Fatalf("answer %+v", m)
+	}
+}

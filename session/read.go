@@ -149,6 +149,7 @@ func (s *Session) handleMessage(frame []byte, at time.Time) {
 	case m.isResponse():
 		s.handleResponse(&m, frame, kinds, details, at)
 	case m.isRequest():
+		s.flagServerRequest(&m, frame)
 		s.handleRequest(&m)
 	case m.isNotification():
 		s.handleNotification(&m, frame, at)

@@ -110,3 +110,15 @@ func (s *Session) subscriptionNote(method string, params json.RawMessage, frame 
 	r.info.Listening = sub
 	s.emit(SubscriptionNotified{Ref: r.info.Ref(), Note: note})
 }
+
+// flagServerRequest flags a request from a modern server: in 2026-07-28
+// servers send none (they return input_required instead).
+func (s *Session) flagServerRequest(m *wireMessage, frame []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.modern == nil {
+		return
+	}
+	s.violate(nil, ViolationServerRequest, m.ID, frame, "the server sent a "+clipText(m.Method, 60)+" request: in protocol "+
+		s.modern.version+" servers send none (multi round-trip requests replaced them); answered all the same")
+}
