@@ -473,3 +473,18 @@ func TestModernServerRequestIsFlagged(t *testing.T) {
 		t.Fatalf("answer %+v", m)
 	}
 }
+
+// BenchmarkRoundTripModern is BenchmarkRoundTrip in 2026-07-28, where
+// every request carries the era's _meta: what that costs per call.
+func BenchmarkRoundTripModern(b *testing.B) {
+	cli, _ := newBenchPair(b)
+	cli.UseModern(ModernOptions{ClientInfo: testClient})
+	params := json.RawMessage(`{"text":"hi"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := cli.Do(ctx, "echo", params, CallOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
