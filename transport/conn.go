@@ -68,6 +68,9 @@ type Message struct {
 	// whose own response stream it came (Streamable HTTP), which makes a
 	// notification in it related to that request.
 	ID []byte
+	// RPCError is the JSON-RPC error object a KindRequestError carries
+	// when the server refused the request with one that named no id.
+	RPCError []byte
 }
 
 // BOMStripped is the Why of the KindNoise note delivered when a UTF-8
@@ -100,6 +103,24 @@ type Conn interface {
 // ok is false.
 type RequestStreamCloser interface {
 	CloseRequestStream(id []byte) (ok bool, err error)
+}
+
+// RequestStreams is implemented by a Conn that can say whether its
+// requests have streams of their own now (Streamable HTTP, until it fell
+// back to legacy SSE). Under protocol 2026-07-28 the session then cancels
+// a request by ending its stream (CloseRequestStream) and sends no
+// notifications/cancelled; without such streams (stdio) it notifies.
+type RequestStreams interface {
+	RequestStreamCloser
+	HasRequestStreams() bool
+}
+
+// ParamHeaderSetter is implemented by a Conn that can send a request with
+// headers of its own (Streamable HTTP under protocol 2026-07-28): the
+// next Send of the request with this id carries Mcp-Param-{name}: value
+// for each entry, values encoded as the spec says.
+type ParamHeaderSetter interface {
+	SetParamHeaders(id []byte, params map[string]string)
 }
 
 // Stamper is implemented by a Conn that timestamps what it sends, as Tap

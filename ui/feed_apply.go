@@ -46,6 +46,8 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			m.store.lateArrived(e.Ref, e.Frames, e.Last, e.Count)
 		case session.StrayArrived:
 			m.store.strayArrived(e)
+		case session.SubscriptionNotified:
+			m.store.listened(e)
 		case session.Closed:
 			m.sessionClosed(e)
 		case session.NotificationArrived:

@@ -190,6 +190,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
 		case msg.incomplete != nil:
 			m.setStatus(msg.incomplete.Error(), true)
+		case len(msg.rejected) > 0:
+			r := msg.rejected[0]
+			m.setStatus(fmt.Sprintf("%s left out: tool %s's x-mcp-header is invalid (%v)", english.Plural(len(msg.rejected), "tool"),
+				termtext.Line(r.Name), termtext.Line(r.Why.Error())), true)
 		case relisted:
 			why := "tools listed again"
 			if byServer {
@@ -214,6 +218,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.seq != 0 {
 			m.table.SelectSeq(msg.seq)
 		}
+		return msg.next
 	case cancelDoneMsg:
 		m.cancelled(msg)
 	case timeoutSetMsg:

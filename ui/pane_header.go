@@ -75,7 +75,9 @@ func (h *header) View() string {
 		left = append(left, st.Strong.Render(termtext.Line(h.label)))
 	}
 	if h.peer.ProtocolVersion != "" {
-		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)))
+		// The era says how requests are cancelled and whether a
+		// handshake happened: modern (server/discover) or legacy.
+		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)+" ("+h.peer.Era()+")"))
 	}
 	left = append(left, st.Muted.Render(h.transport))
 	left = append(left, h.stateView())

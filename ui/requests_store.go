@@ -61,6 +61,9 @@ type requestRow struct {
 	strayToken string
 	strayData  []byte
 
+	// listen is what a subscriptions/listen row heard; nil for others.
+	listen *listening
+
 	// toolError: a tools/call result with isError: true.
 	toolError bool
 	// info is the session's full record, fetched once the row settled:
@@ -96,6 +99,10 @@ func (r *requestRow) label() string {
 	}
 	return s
 }
+
+// lost reports whether the row's request was lost: its stream broke
+// before the answer under protocol 2026-07-28, and r re-issues it.
+func (r *requestRow) lost() bool { return r.info != nil && !r.info.LostAt.IsZero() }
 
 // sentAt is when the row's cancellation was written, from the event or,
 // once fetched, the session's record; zero until then.

@@ -145,17 +145,44 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	}
 	defer run.srv.Close()
 	srv := run.srv
-	var params json.RawMessage
+	tool := mcp.Tool{Name: toolName}
 	if f.unlisted {
-		params, err = mcp.CallToolParams(toolName, args)
+		_, err = mcp.CallToolParams(toolName, args)
 	} else {
-		_, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+		tool, _, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
 	}
 	if err != nil {
 		return err
 	}
 
-	return run.send(ctx, stdout, params, nil)
+	return run.send(ctx, stdout, toolCall(srv, g, tool, args, f.unlisted, stderr), nil)
+}
+
+// toolCall is the outgoing tools/call of tool with args: its Mcp-Param
+// headers in 2026-07-28, and the spec's one retry after HeaderMismatch
+// (the tools listed again, since a tool's x-mcp-header marks may have
+// changed), unless the call is --unlisted.
+func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, args json.RawMessage, unlisted bool, stderr io.Writer) outgoing {
+	out := outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
+		return mcp.StartToolCall(ctx, srv.Session, tool, args, opts)
+	}}
+	if unlisted {
+		return out
+	}
+	out.retry = func(ctx context.Context, failed *session.Call, callErr error, opts session.CallOptions) (*session.Call, *reportRetry) {
+		if !mcp.HeaderMismatch(callErr) {
+			return nil, nil
+		}
+		retried := &reportRetry{RequestID: failed.ID(), Error: callErr.Error()}
+		again, list, err := mcp.RetryAfterHeaderMismatch(ctx, srv.Session, tool.Name, args, listOptions(srv, g.force), opts)
+		warnRejected(stderr, list.Rejected)
+		if err != nil {
+			warn(stderr, "retrying after HeaderMismatch: "+err.Error())
+			return nil, retried
+		}
+		return again, retried
+	}
+	return out
 }
 
 // waitLate keeps listening after a cancel or timeout until d has passed
@@ -166,7 +193,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 func waitLate(ctx context.Context, s *session.Session, ref session.Ref, rec *recorder, d time.Duration) time.Duration {
 	info, _ := s.Request(ref).Info()
 	from := info.LateFrom()
-	if d <= 0 {
+	if d <= 0 || !info.CancelWire.LateObservable() {
 		return time.Since(from)
 	}
 	t := time.NewTimer(time.Until(from.Add(d)))
@@ -200,7 +227,7 @@ func waitAfter(ctx context.Context, s *session.Session, ref session.Ref, d time.
 // stray traffic and its handling of our cancellation; then stderr gets a
 // moment to catch up, as it is a pipe of its own.
 func settle(ctx context.Context, s *session.Session, rec *recorder) {
-	_, err := s.Do(ctx, "ping", nil, session.CallOptions{Timeout: barrierTimeout, NoProgressToken: true})
+	err := mcp.Ping(ctx, s, barrierTimeout)
 	if err != nil && errors.Is(err, session.ErrSessionClosed) {
 		return
 	}

@@ -32,5 +32,6 @@ func (s reportServer) textWarnings() []jsonWarning {
 	var ws []jsonWarning
 	ws = flagInvalidText(ws, "/server/name", s.Name)
 	ws = flagInvalidText(ws, "/server/version", s.Version)
-	return flagInvalidText(ws, "/server/protocolVersion", s.ProtocolVersion)
+	ws = flagInvalidText(ws, "/server/protocolVersion", s.ProtocolVersion)
+	return flagInvalidText(ws, "/server/negotiation", s.Negotiation)
 }

@@ -20,7 +20,11 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	}
 	label, target := r.target()
 	line(label, "%s  (request %s)", termtext.Line(target), r.RequestID)
-	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion))
+	if r.Retried != nil {
+		line("retry", "request %s was refused for its headers (%s); tools listed again and the call sent again",
+			r.Retried.RequestID, termtext.Line(r.Retried.Error))
+	}
+	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), r.Server.protocolText())
 	state := r.State
 	if r.isError {
 		state += ", with a tool error (isError)"
@@ -42,11 +46,22 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		printProgressList(w, r.Progress, n)
 	}
 	if r.Cancel != nil {
-		line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
-		if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
-			line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+		if !r.Cancel.LateObservable {
+			// The era's cancel: the stream closed, nothing was sent.
+			line("cancel", "stream closed at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			line("", "%s", r.Cancel.Meaning)
+			if len(r.Late) == 0 {
+				line("late", "not observable: with its stream closed nothing more can arrive for the request, so the wire cannot show whether the server stopped")
+			} else {
+				printLate(line, r.Late, f.waitLate > 0, r.watched)
+			}
+		} else {
+			line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
+				line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+			}
+			printLate(line, r.Late, f.waitLate > 0, r.watched)
 		}
-		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
 	printLog(w, r.Log, r.LogCount)
 	if f.waitLate > 0 && r.Cancel == nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -31,7 +32,10 @@ type callReport struct {
 	Progress      []reportProgress `json:"progress"`
 	ProgressCount int              `json:"progressCount"`
 	Cancel        *reportCancel    `json:"cancel"`
-	Late          []reportLate     `json:"late"`
+	// Retried is set when this call is the retry of one the server
+	// refused with HeaderMismatch (-32020), after listing the tools again.
+	Retried *reportRetry `json:"retried,omitempty"`
+	Late    []reportLate `json:"late"`
 	// Stray lists the first 1000 stray responses; StrayCount counts all.
 	Stray      []reportStray `json:"stray"`
 	StrayCount int           `json:"strayCount"`
@@ -89,6 +93,20 @@ type reportCancel struct {
 	// protocol version.
 	Mode    string `json:"mode"`
 	Meaning string `json:"meaning"`
+	// How says what went on the wire: notification, stream closed, both,
+	// or tasks/cancel.
+	How string `json:"how"`
+	// LateObservable is false when nothing could arrive after the cancel
+	// (protocol 2026-07-28 over Streamable HTTP closes the request's
+	// stream): an empty late list then proves nothing.
+	LateObservable bool `json:"lateObservable"`
+}
+
+// reportRetry is the first attempt of a call retried after a
+// HeaderMismatch.
+type reportRetry struct {
+	RequestID session.ID `json:"requestId"`
+	Error     string     `json:"error"`
 }
 
 type reportLate struct {
@@ -106,11 +124,29 @@ type reportServer struct {
 	Name            string `json:"name"`
 	Version         string `json:"version"`
 	ProtocolVersion string `json:"protocolVersion"`
+	// Era is "modern" (2026-07-28: no handshake) or "legacy"
+	// (initialize); Negotiation says how the version was reached.
+	Era         string `json:"era,omitempty"`
+	Negotiation string `json:"negotiation,omitempty"`
 }
 
-// serverOf is the report's view of what the server said in initialize.
+// serverOf is the report's view of what the server said in initialize
+// or server/discover.
 func serverOf(p session.PeerInfo) reportServer {
-	return reportServer{p.ServerInfo.Name, p.ServerInfo.Version, p.ProtocolVersion}
+	return reportServer{p.ServerInfo.Name, p.ServerInfo.Version, p.ProtocolVersion, p.Era(), p.Negotiation}
+}
+
+// protocolText is the version with its era and how it was reached, for
+// text reports: "2026-07-28 (modern, by server/discover)".
+func (s reportServer) protocolText() string {
+	t := termtext.Line(s.ProtocolVersion)
+	switch {
+	case s.Era != "" && s.Negotiation != "":
+		t += " (" + s.Era + ", by " + termtext.Line(s.Negotiation) + ")"
+	case s.Era != "":
+		t += " (" + s.Era + ")"
+	}
+	return t
 }
 
 // buildReport combines the request table's final view of the call with
@@ -150,7 +186,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 		rep.Error = &reportError{Message: info.Failure}
 	}
 	if !info.CancelAt.IsZero() {
-		rep.Cancel = &reportCancel{Reason: info.CancelReason}
+		rep.Cancel = &reportCancel{Reason: info.CancelReason, How: cancelHow(info), LateObservable: info.CancelWire.LateObservable()}
 		if !info.CancelSentAt.IsZero() {
 			rep.Cancel.SentAtMs = at(info.CancelSentAt)
 		}

@@ -185,7 +185,7 @@ func runPrompt(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, sp
 	if err != nil {
 		return usageError("--args: %v", err)
 	}
-	return run.send(ctx, stdout, params, nil)
+	return run.send(ctx, stdout, plainRequest(run.srv.Session, "prompts/get", params), nil)
 }
 
 // findPrompt returns the prompt called name, or a usage error that names

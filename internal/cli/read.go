@@ -122,7 +122,7 @@ func runRead(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 			return nil
 		}
 	}
-	return run.send(ctx, stdout, mcp.ReadResourceParams(uri), after)
+	return run.send(ctx, stdout, plainRequest(run.srv.Session, "resources/read", mcp.ReadResourceParams(uri)), after)
 }
 
 // reportSaved says what read --out wrote, or why it wrote nothing.

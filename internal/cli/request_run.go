@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
@@ -57,25 +58,53 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 	return run, nil
 }
 
+// outgoing is how a request is sent: start sends it; retry, if set, may
+// send it again once after it failed (tools/call after HeaderMismatch),
+// returning the new call (nil for none) and what the report says of it.
+type outgoing struct {
+	start func(context.Context, session.CallOptions) (*session.Call, error)
+	retry func(context.Context, *session.Call, error, session.CallOptions) (*session.Call, *reportRetry)
+}
+
+// plainRequest is an outgoing request of method with params, as built.
+func plainRequest(s *session.Session, method string, params json.RawMessage) outgoing {
+	return outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
+		return s.Call(ctx, method, params, opts)
+	}}
+}
+
 // send makes the request, cancels it after --cancel-after, waits for its
 // end and the traffic after it, and reports. after, if set, runs on the
 // report before it is printed (read --out saves the contents there).
-func (run *requestRun) send(ctx context.Context, stdout io.Writer, params json.RawMessage, after func(*callReport) error) error {
+func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing, after func(*callReport) error) error {
 	srv, rec, f := run.srv, run.rec, run.f
-	c, err := srv.Session.Call(ctx, run.method, params, callTimeouts(f.timeout, f.maxTimeout))
+	callOpts := callTimeouts(f.timeout, f.maxTimeout)
+	c, err := req.start(ctx, callOpts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", run.method, err)
 	}
 	rec.seq.Store(c.Seq())
+	var current atomic.Pointer[session.Call] // the call --cancel-after cancels
+	current.Store(c)
 	if f.cancelAfter > 0 {
 		reason := f.reason
 		if reason == "" {
 			reason = fmt.Sprintf("cancelled by mcpoke after %s (--cancel-after)", f.cancelAfter)
 		}
-		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Request(c.Ref()).Cancel(reason) })
+		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Request(current.Load().Ref()).Cancel(reason) })
 		defer timer.Stop()
 	}
-	_, state, _ := c.Result()
+	_, state, callErr := c.Result()
+	var retried *reportRetry
+	if state == session.Failed && req.retry != nil && ctx.Err() == nil {
+		var again *session.Call
+		if again, retried = req.retry(ctx, c, callErr, callOpts); again != nil {
+			c = again
+			current.Store(c)
+			rec.seq.Store(c.Seq())
+			_, state, _ = c.Result()
+		}
+	}
 
 	var watched time.Duration
 	if ctx.Err() == nil {
@@ -97,6 +126,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, params json.R
 
 	rep := buildReport(info, rec, srv.Peer())
 	rep.watched = watched
+	rep.Retried = retried
 	rep.ServerRequests, rep.ServerRequestCount = rec.serverRequests(info.Started, run.asked)
 	if d, ok := info.Settled(); ok && run.settle > 0 {
 		settled := ms(d)
@@ -104,7 +134,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, params json.R
 	}
 	if rep.Cancel != nil {
 		rep.Cancel.Mode = run.mode.String()
-		rep.Cancel.Meaning = cancelMeaning(run.mode, srv.Transport(), rep.Server.ProtocolVersion)
+		rep.Cancel.Meaning = cancelMeaning(run.mode, info.CancelWire, srv.Transport(), rep.Server.ProtocolVersion)
 	}
 	if after != nil {
 		if err := after(rep); err != nil {

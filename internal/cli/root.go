@@ -47,6 +47,8 @@ type globalFlags struct {
 	clientID, clientSecret string
 	// client says how the server's own requests are answered.
 	client clientSideFlags
+	// protocol is the TUI's --protocol (each command has its own).
+	protocol string
 }
 
 // settleFlag adds --settle to fl, for g.
@@ -164,6 +166,7 @@ built-in demo server (mcpoke demo-server).
 		return withCode(ExitUsage, &flagError{err})
 	})
 	root.Flags().StringVar(&g.cancelMode, "cancel-mode", "notify", "how the UI cancels over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
+	protocolFlag(root.Flags(), &g.protocol)
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "client config FILE with the server (Claude Desktop, Cursor or VS Code format)")
 	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")

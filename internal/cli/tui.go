@@ -31,7 +31,11 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	if err != nil {
 		return err
 	}
-	opts := connect.Options{InitTimeout: g.initTimeout, HTTP: httpOptions(g), Session: session.Config{SettleWindow: g.settleWindow(), CancelMode: mode}}
+	if err := checkProtocol(g.protocol); err != nil {
+		return err
+	}
+	opts := connect.Options{InitTimeout: g.initTimeout, HTTP: httpOptions(g), Protocol: g.protocol,
+		Session: session.Config{SettleWindow: g.settleWindow(), CancelMode: mode}}
 	if g.logFile != "" {
 		// One log for every connection of the run, reconnects included.
 		f, err := openOutput("log", g.logFile)

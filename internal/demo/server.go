@@ -87,6 +87,18 @@ func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Option
 	return s
 }
 
+// ServeRequest serves one request of protocol 2026-07-28 over HTTP, on
+// the conn the transport made for it: no session, and a client that
+// closes the response cancels it, which the log says as
+// signal="stream closed".
+func ServeRequest(conn transport.Conn, log io.Writer, opts Options) *session.Session {
+	srv := newServer(log)
+	if opts.ConformanceTools {
+		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+	}
+	return srv.serve(conn)
+}
+
 func newServer(log io.Writer) *server {
 	if log == nil {
 		log = io.Discard
@@ -112,7 +124,7 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 	s := session.New(conn, session.Config{
 		Logger:        srv.log,
 		DrainOnEOF:    time.Second,
-		Handlers:      handlers,
+		Handlers:      srv.bothEras(handlers),
 		Notifications: map[string]session.NotificationHandler{"notifications/roots/list_changed": srv.rootsChanged},
 		SettleWindow:  settleGrace,
 	})

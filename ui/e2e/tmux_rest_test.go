@@ -10,7 +10,9 @@ import (
 // binary: subscribe to the demo's ticker and see its updates marked, cancel
 // a slow read, save the logo to a file from the read's detail.
 func TestTmuxResourcesSubscribeAndSave(t *testing.T) {
-	x := startTmux(t)
+	// resources/subscribe is 2025-11-25's: 2026-07-28 subscribes with
+	// subscriptions/listen instead.
+	x := startTmux(t, "--protocol", "2025-11-25")
 	x.keys("2")
 	x.waitFor("RESOURCES 5", "demo://logo.png")
 	x.keys("j", "j", "s")
