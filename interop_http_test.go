@@ -26,20 +26,28 @@ func TestGoSDKClientAgainstDemoServerOverHTTP(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	for _, c := range []struct{ flag, path string }{{"--http", "/mcp"}, {"--sse", "/sse"}} {
-		t.Run(strings.TrimPrefix(c.flag, "--"), func(t *testing.T) {
+	for _, c := range []struct{ name, flag, path, protocol, signal string }{
+		{"http", "--http", "/mcp", "2025-11-25", "signal=notifications/cancelled"},
+		// The SDK speaks 2026-07-28 too: its cancel is closing the stream.
+		{"http-2026", "--http", "/mcp", "", `signal="stream closed"`},
+		{"sse", "--sse", "/sse", "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			url, stderr := startDemoServer(t, bin, c.flag, "--conformance-tools")
 			if !strings.HasSuffix(url, c.path) {
 				t.Fatalf("demo server URL %s, want one ending in %s", url, c.path)
 			}
 			args := []string{"-url", url}
 			want := []string{"connected: mcpoke-demo", "tools: [sleep", "echo: hello over HTTP", "4 progress notifications", "cancelled: sleep"}
-			if c.flag == "--sse" {
+			switch {
+			case c.flag == "--sse":
 				args = append(args, "-sse")
-			} else {
+			case c.protocol != "":
 				// The SDK resumes a stream the server closed, with Last-Event-ID.
-				args = append(args, "-reconnect")
-				want = append(want, "resumed: Reconnection test completed successfully")
+				args = append(args, "-reconnect", "-protocol", c.protocol)
+				want = append(want, "resumed: Reconnection test completed successfully", "protocol "+c.protocol)
+			default:
+				want = append(want, "protocol 2026-07-28")
 			}
 			out, err := exec.Command(client, args...).CombinedOutput()
 			if err != nil {
@@ -50,8 +58,8 @@ func TestGoSDKClientAgainstDemoServerOverHTTP(t *testing.T) {
 					t.Errorf("client output lacks %q:\n%s", w, out)
 				}
 			}
-			if c.flag == "--http" {
-				waitForLog(t, stderr, `msg="cancel received"`)
+			if c.signal != "" {
+				waitForLog(t, stderr, c.signal)
 			}
 		})
 	}

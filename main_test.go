@@ -26,18 +26,40 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	everything := referenceServer()
 	gosdk := buildGoSDKPeer(t)
+	ts2, inspector := tsV2Peer(), inspectorCLI()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EVERYTHING", everything)
 			env.Setenv("GOSDK", gosdk)
+			env.Setenv("FILESYSTEM", peerEntry("server-filesystem"))
+			env.Setenv("MEMORY", peerEntry("server-memory"))
+			env.Setenv("TS2", ts2)
+			env.Setenv("MCPOKE_PEERS_DIR", peersDir()) // for the peers' own imports
+			env.Setenv("INSPECTOR", inspector)
 			env.Values[scriptEnvKey{}] = append(env.Vars[:len(env.Vars):len(env.Vars)], "PWD="+env.Cd)
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "gosdk" {
 				return gosdk != "", nil
+			}
+			if cond == "fsmemory" {
+				// server-filesystem and server-memory, which .ci/run installs
+				// beside the reference server.
+				ok := peerEntry("server-filesystem") != "" && peerEntry("server-memory") != ""
+				if !ok && os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
+					t.Errorf("MCPOKE_REQUIRE_PEERS=1 but server-filesystem or server-memory is not installed in %s", peersDir())
+				}
+				return ok, nil
+			}
+			if cond == "ts2" || cond == "inspector" {
+				path := map[string]string{"ts2": ts2, "inspector": inspector}[cond]
+				if path == "" && os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
+					t.Errorf("MCPOKE_REQUIRE_PEERS=1 but the %s peer is not installed (.ci/run installs it)", cond)
+				}
+				return path != "", nil
 			}
 			if cond != "peers" {
 				return false, nil
@@ -73,6 +95,48 @@ func peersDir() string {
 // or "" when it is not installed.
 func referenceServer() string {
 	p := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// peerEntry returns the path of an npm peer's entry point
+// (@modelcontextprotocol/NAME), or "" when it is not installed.
+func peerEntry(name string) string {
+	p := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", name, "dist", "index.js")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// tsV2Peer returns the path of testdata/peers/ts/v2_server.mjs when the
+// TypeScript SDK v2 it runs on is installed in peersDir, else "".
+func tsV2Peer() string {
+	if _, err := os.Stat(filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "server", "dist", "index.mjs")); err != nil {
+		return ""
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return ""
+	}
+	p, err := filepath.Abs(filepath.Join("testdata", "peers", "ts", "v2_server.mjs"))
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// inspectorCLI returns the MCP Inspector's binary (2.12, installed by
+// .ci/run into $MCPOKE_INSPECTOR_DIR, default ~/.cache/mcpoke-inspector),
+// or "".
+func inspectorCLI() string {
+	dir := os.Getenv("MCPOKE_INSPECTOR_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "mcpoke-inspector")
+	}
+	p := filepath.Join(dir, "node_modules", ".bin", "mcp-inspector")
 	if _, err := os.Stat(p); err != nil {
 		return ""
 	}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // CallOptions tune one outgoing request.
@@ -23,6 +25,20 @@ type CallOptions struct {
 	MaxTimeout time.Duration
 	// NoProgressToken leaves _meta.progressToken out of this request.
 	NoProgressToken bool
+	// QuietTimeout: when Timeout expires the request ends timed out but
+	// no cancellation goes on the wire, as for initialize. For the era
+	// probe (server/discover): a server that does not answer it is taken
+	// for a legacy one, to which the request never existed.
+	QuietTimeout bool
+	// ParamHeaders are the Mcp-Param headers of a modern tools/call over
+	// Streamable HTTP (mcp.ParamHeaders), by name, values not encoded;
+	// other transports ignore them.
+	ParamHeaders map[string]string
+	// LogLevel asks a modern server for notifications/message about this
+	// request from this level up (_meta io.modelcontextprotocol/logLevel);
+	// without it such a server sends none. Ignored by legacy sessions,
+	// whose level is set with logging/setLevel.
+	LogLevel string
 }
 
 // Call is an outgoing request in flight: an async handle.
@@ -105,15 +121,28 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 		s.mu.Unlock()
 		return nil, ErrSessionClosed
 	}
+	if err := s.refuseInEra(method); err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
 	id := IntID(s.nextID)
 	s.nextID++
 	var token ID
-	if !s.cfg.NoProgressTokens && !opts.NoProgressToken && method != "initialize" {
-		if p, err = withProgressToken(p, id); err != nil {
+	var members []byte
+	wantsProgress := !s.cfg.NoProgressTokens && !opts.NoProgressToken && method != "initialize"
+	if wantsProgress {
+		members = append(members, `"progressToken":`...)
+		members = append(members, id.raw...)
+	}
+	if s.modern != nil {
+		members = s.modern.appendMembers(members, opts.LogLevel)
+	}
+	if len(members) > 0 {
+		if p, err = withMeta(p, members); err != nil {
 			s.mu.Unlock()
 			return nil, err
 		}
-		if t := bytes.TrimSpace(p); len(t) > 0 && t[0] == '{' {
+		if t := bytes.TrimSpace(p); wantsProgress && len(t) > 0 && t[0] == '{' {
 			token = id // positional params cannot carry one
 		}
 	}
@@ -128,6 +157,9 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	}
 	s.mu.Unlock()
 
+	if ps, ok := s.conn.(transport.ParamHeaderSetter); ok && len(opts.ParamHeaders) > 0 {
+		ps.SetParamHeaders([]byte(id.raw), opts.ParamHeaders)
+	}
 	sentAt, sendErr := s.sendStamped(frame)
 	r.call.sentAt = sentAt
 
@@ -173,6 +205,7 @@ func (s *Session) Do(ctx context.Context, method string, params any, opts CallOp
 // startTimers arms the request's timeouts. Callers hold s.mu.
 func (s *Session) startTimers(r *request, opts CallOptions) {
 	r.resetOnProgress = opts.ResetTimeoutOnProgress
+	r.quietTimeout = opts.QuietTimeout || r.info.Method == "initialize"
 	s.armTimeout(r, opts.Timeout)
 	max := opts.MaxTimeout
 	if max == 0 && opts.ResetTimeoutOnProgress {

@@ -112,6 +112,7 @@ func (s *Session) cancelWritten(r *request, at time.Time, how CancelWire, err er
 		at = s.clock.Now() // nothing was written
 	}
 	r.info.CancelSentAt = at
+	r.info.CancelWire = how
 	if len(s.subs) > 0 {
 		s.emit(CancelSent{Ref: r.info.Ref(), At: at, Err: err, Wire: how})
 	}
@@ -120,6 +121,10 @@ func (s *Session) cancelWritten(r *request, at time.Time, how CancelWire, err er
 		return false // a timeout: final already
 	case err == nil && r.info.TaskID != "":
 		return false // ends when tasks/cancel is answered, or times out
+	case how.ByStreamClose:
+		// Nothing more can arrive for it: there is nothing to watch.
+		s.setState(r, Cancelled, r.info.CancelReason)
+		return false
 	case err != nil || s.cfg.SettleWindow < 0:
 		s.setState(r, Cancelled, r.info.CancelReason)
 		return false
@@ -127,13 +132,28 @@ func (s *Session) cancelWritten(r *request, at time.Time, how CancelWire, err er
 	return true
 }
 
-// sendCancelNotification tells the peer to stop request id, as
-// Config.CancelMode says: notifications/cancelled, closing the request's
-// own stream (where the transport has one), or both; it says when the
-// cancellation was written and what it did.
+// sendCancelNotification tells the peer to stop request id by the rule of
+// the era: in 2026-07-28, over a transport whose requests have their own
+// streams, by ending that stream and nothing else (--cancel-mode does not
+// apply); otherwise as Config.CancelMode says: notifications/cancelled,
+// closing the request's own stream (where the transport has one), or
+// both. It says when the cancellation was written and what it did.
 // Each frame is a fresh buffer: tap observers such as the wire log keep it.
 func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, CancelWire, error) {
 	var how CancelWire
+	s.mu.Lock()
+	modern := s.modern != nil
+	s.mu.Unlock()
+	if rs, ok := s.conn.(transport.RequestStreams); ok && modern && rs.HasRequestStreams() {
+		how.ByStreamClose = true
+		closed, err := rs.CloseRequestStream([]byte(id.raw))
+		how.StreamClosed = closed
+		return s.clock.Now(), how, err
+	}
+	if modern {
+		how.Notified = true // stdio: the one way, whatever the mode
+		return s.notifyCancelled(id, reason, how)
+	}
 	if s.cfg.CancelMode != CancelNotify {
 		if c, ok := s.conn.(transport.RequestStreamCloser); ok {
 			done, err := c.CloseRequestStream([]byte(id.raw))
@@ -144,6 +164,11 @@ func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, Cance
 		}
 	}
 	how.Notified = true
+	return s.notifyCancelled(id, reason, how)
+}
+
+// notifyCancelled writes notifications/cancelled for request id.
+func (s *Session) notifyCancelled(id ID, reason string, how CancelWire) (time.Time, CancelWire, error) {
 	b := make([]byte, 0, 96+len(reason))
 	b = append(b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`...)
 	b = append(b, id.raw...)
@@ -189,7 +214,8 @@ func (s *Session) cancelTask(r *request, taskID string) (time.Time, error) {
 const taskCancelTimeout = 30 * time.Second
 
 // expire ends r as timed out and cancels it on the wire, except
-// initialize, which must never be cancelled.
+// initialize, which must never be cancelled, and requests whose timeout
+// is quiet (CallOptions.QuietTimeout).
 func (s *Session) expire(r *request, reason string) {
 	s.mu.Lock()
 	if r.info.State != Pending {
@@ -199,7 +225,7 @@ func (s *Session) expire(r *request, reason string) {
 	r.info.CancelReason = reason
 	r.info.CancelAt = s.clock.Now()
 	s.setState(r, TimedOut, reason)
-	if r.info.Method == "initialize" {
+	if r.quietTimeout {
 		s.mu.Unlock()
 		return
 	}

@@ -53,7 +53,17 @@ type CancelWire struct {
 	StreamClosed bool
 	// Notified: notifications/cancelled was written (or failed to be).
 	Notified bool
+	// ByStreamClose: the cancellation of protocol 2026-07-28 over
+	// Streamable HTTP, ending the request's stream (StreamClosed says
+	// whether it was still open) and sending nothing. Nothing more can
+	// arrive for the request, so whether the server stopped cannot be
+	// seen on the wire: its late traffic is not observable.
+	ByStreamClose bool
 }
+
+// LateObservable reports whether traffic after this cancellation could
+// reach us at all: not when the era's cancellation closed the stream.
+func (w CancelWire) LateObservable() bool { return !w.ByStreamClose }
 
 // LateArrived: traffic for a request we had cancelled or that timed out.
 // It is recorded, never delivered as a result.

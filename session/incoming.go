@@ -23,6 +23,9 @@ type Incoming struct {
 // Session is the session the request arrived on.
 func (in *Incoming) Session() *Session { return in.s }
 
+// Ref names the request as events do: its row in the table.
+func (in *Incoming) Ref() Ref { return in.r.info.Ref() }
+
 // WantsProgress reports whether the peer sent a progress token.
 func (in *Incoming) WantsProgress() bool { return !in.token.IsZero() }
 
@@ -121,6 +124,7 @@ func (s *Session) respond(r *request, res any, err error) {
 	s.mu.Lock()
 	s.table.answered(r)
 	if r.info.State != Pending && !r.ignoreCancel {
+		s.withhold(r, err)
 		s.mu.Unlock()
 		s.log.Info("response suppressed: request was cancelled", "id", r.info.ID.String(), "method", r.info.Method)
 		return
@@ -159,9 +163,12 @@ func pingHandler(context.Context, *Incoming) (any, error) { return json.RawMessa
 func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time) {
 	switch m.Method {
 	case "notifications/cancelled":
-		s.handleCancelled(m.Params)
+		s.handleCancelled(m.Params, frame)
 	case "notifications/progress":
 		s.handleProgress(m.Params, frame, at)
+	default:
+		s.subscriptionNote(m.Method, m.Params, frame, at)
+		s.emitNotification(m.Method, m.Params, at)
 	}
 	if h := s.cfg.Notifications[m.Method]; h != nil {
 		h(s, m.Params)
@@ -171,7 +178,7 @@ func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time)
 // handleCancelled stops an incoming request the peer cancelled. Invalid
 // cancellations (unknown id, finished request, malformed) are ignored and
 // logged, as the spec asks.
-func (s *Session) handleCancelled(params json.RawMessage) {
+func (s *Session) handleCancelled(params json.RawMessage, frame []byte) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 		Reason    string          `json:"reason"`
@@ -187,6 +194,10 @@ func (s *Session) handleCancelled(params json.RawMessage) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.modern != nil {
+		s.serverCancelled(id, p.Reason, frame)
+		return
+	}
 	r := s.table.incoming(id.raw)
 	if r == nil || r.info.State != Pending {
 		s.log.Info("cancel received: no such request in flight, ignored", "id", id.String(), "reason", p.Reason)
@@ -201,7 +212,7 @@ func (s *Session) handleCancelled(params json.RawMessage) {
 		return
 	}
 	s.log.Info("cancel received", "id", id.String(), "method", r.info.Method, "tool", r.info.Tool,
-		"reason", p.Reason, "ran", ran)
+		"reason", p.Reason, "ran", ran, "signal", "notifications/cancelled")
 	r.cancelHandler()
 	s.setState(r, Cancelled, p.Reason)
 }

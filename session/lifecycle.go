@@ -21,12 +21,34 @@ type Implementation struct {
 	Version string `json:"version"`
 }
 
-// PeerInfo is what the server said about itself in initialize.
+// PeerInfo is what the server said about itself in initialize, or in
+// server/discover in the modern era.
 type PeerInfo struct {
 	ProtocolVersion string          `json:"protocolVersion"`
 	ServerInfo      Implementation  `json:"serverInfo"`
 	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
 	Instructions    string          `json:"instructions,omitempty"`
+	// SupportedVersions is what server/discover listed; nil after
+	// initialize.
+	SupportedVersions []string `json:"-"`
+	// Negotiation says in words how the version was reached (see
+	// Session.SetNegotiation); "" when nobody said.
+	Negotiation string `json:"-"`
+}
+
+// Modern reports whether the version in use is a handshake-less one.
+func (p PeerInfo) Modern() bool { return IsModern(p.ProtocolVersion) }
+
+// Era names the version's era for display: "modern" or "legacy"; ""
+// before a version was reached.
+func (p PeerInfo) Era() string {
+	switch {
+	case p.ProtocolVersion == "":
+		return ""
+	case p.Modern():
+		return "modern"
+	}
+	return "legacy"
 }
 
 // InitializeOptions are what the client offers.
@@ -77,6 +99,7 @@ func (s *Session) Initialize(ctx context.Context, opts InitializeOptions) (PeerI
 		return peer, &UnsupportedVersionError{Version: peer.ProtocolVersion}
 	}
 	s.mu.Lock()
+	peer.Negotiation = s.peer.Negotiation
 	s.peer = peer
 	s.mu.Unlock()
 	if err := s.Notify("notifications/initialized", nil); err != nil {

@@ -38,7 +38,9 @@ func (s *Session) handleInbound(m transport.Message) {
 	switch m.Kind {
 	case wire.KindFrame:
 		s.pretty.reset()
+		s.relatedID = m.ID
 		s.handleFrame(m.Data, at)
+		s.relatedID = nil
 	case wire.KindNoise:
 		if m.Why == transport.BOMStripped {
 			s.noise(m.Data, 0, NoiseBOM, m.Why, at)
@@ -61,16 +63,20 @@ func (s *Session) handleInbound(m transport.Message) {
 		s.emit(StderrLine{At: at, Line: string(m.Data)})
 		s.mu.Unlock()
 	case wire.KindRequestError:
-		s.requestUndeliverable(m.ID, string(m.Data), at)
+		s.requestUndeliverable(m, at)
 	case wire.KindHTTP:
 		// The tap showed it in the wire log and transcript; nothing to decide.
 	}
 }
 
-// requestUndeliverable fails the pending request with raw id whose answer
-// the transport says cannot come (its POST got HTTP 500, its stream ended
-// before the response, ...). For no such request it is noise.
-func (s *Session) requestUndeliverable(id []byte, why string, at time.Time) {
+// requestUndeliverable fails the pending request whose answer the
+// transport says cannot come (its POST got HTTP 500, its stream ended
+// before the response, ...), with the JSON-RPC error the server gave
+// when it gave one. A request whose stream broke under protocol
+// 2026-07-28 is lost: it must be re-issued. For no such request it is
+// noise.
+func (s *Session) requestUndeliverable(m transport.Message, at time.Time) {
+	id, why := m.ID, string(m.Data)
 	s.mu.Lock()
 	r := s.table.outgoing(string(id))
 	if r == nil || r.info.State != Pending {
@@ -78,8 +84,19 @@ func (s *Session) requestUndeliverable(id []byte, why string, at time.Time) {
 		s.noise([]byte(why), 0, NoiseNotJSONRPC, "transport error for no pending request "+string(id), at)
 		return
 	}
-	r.info.Failure = why
-	s.setState(r, Failed, why)
+	failure := why
+	if len(m.RPCError) > 0 {
+		if e, bad := parseErrorObject(m.RPCError); bad == "" {
+			r.info.Error = e
+			failure = e.Error()
+		}
+	}
+	if m.Why == transport.StreamBroke {
+		r.info.LostAt = at
+		failure = lostText(at.Sub(r.info.Started))
+	}
+	r.info.Failure = failure
+	s.setState(r, Failed, failure)
 	s.mu.Unlock()
 	s.log.Info("request failed in the transport", "id", string(id), "why", why)
 }
@@ -134,6 +151,7 @@ func (s *Session) handleMessage(frame []byte, at time.Time) {
 	case m.isResponse():
 		s.handleResponse(&m, frame, kinds, details, at)
 	case m.isRequest():
+		s.flagServerRequest(&m, frame)
 		s.handleRequest(&m)
 	case m.isNotification():
 		s.handleNotification(&m, frame, at)

@@ -99,10 +99,24 @@ type RequestInfo struct {
 	ProgressHistory []Progress
 
 	Result json.RawMessage
-	Error  *RPCError
+	// ResultType is the result's resultType: "complete" when the server
+	// sent none (earlier versions have no such field), else as sent, such
+	// as "input_required" (multi round-trip requests) or "task".
+	ResultType string
+	Error      *RPCError
 	// Failure says why a request failed without an error response, such
 	// as the server exiting.
 	Failure string
+	// Listening is what a subscriptions/listen request has heard; nil
+	// for other requests and before its acknowledgement.
+	Listening *Listening
+	// EndedByPeer says how the peer ended a request that has no answer of
+	// its own, such as a subscriptions/listen stream the server tore down.
+	EndedByPeer string
+	// LostAt is set when the request was lost: its response stream broke
+	// before the answer under protocol 2026-07-28, which has no
+	// resumption. It failed; the way on is to re-issue it under a new id.
+	LostAt time.Time
 
 	CancelReason string
 	// CancelAt is when we decided to cancel (or the timeout fired): from
@@ -113,6 +127,8 @@ type RequestInfo struct {
 	// transport is a tap. Late traffic is timed from it. Zero until then,
 	// and for ever for a timed-out initialize.
 	CancelSentAt time.Time
+	// CancelWire says what the cancellation did on the wire.
+	CancelWire CancelWire
 
 	// Late keeps the first maxLateFrames late frames; LateCount counts
 	// them all, and LateKinds by LateKind.

@@ -54,6 +54,7 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte, kinds []Violation
 			s.setState(r, Failed, rpcErr.Error())
 		default:
 			r.info.Result = m.Result
+			r.info.ResultType = resultTypeOf(m.Result)
 			s.setState(r, Completed, "")
 		}
 	case Cancelling, Cancelled, TimedOut:
@@ -93,9 +94,9 @@ func (r *request) afterCancel(now time.Time) time.Duration {
 		// Traffic the tap took before the cancel but the session read
 		// after deciding it was not late on the wire: 0, never negative.
 		return max(now.Sub(r.info.CancelSentAt), 0)
-	case r.info.Method == "initialize":
-		// Never cancelled on the wire (MCP spec): its timeout is the
-		// moment we stopped waiting.
+	case r.quietTimeout && r.info.State == TimedOut:
+		// Never cancelled on the wire (initialize, the MCP spec; the era
+		// probe): its timeout is the moment we stopped waiting.
 		return now.Sub(r.info.CancelAt)
 	default:
 		return 0 // decided, not yet written

@@ -35,7 +35,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -125,6 +124,9 @@ type Session struct {
 	closeErr error
 	peer     PeerInfo
 	offered  string // the protocol version Initialize offered
+	// modern is set while the session speaks a modern revision: what
+	// every request carries in _meta.
+	modern *modernMeta
 
 	// onIllegalMove, when set, receives illegal state changes instead of
 	// the default (see illegalMove); the interleavings test sets it.
@@ -132,6 +134,9 @@ type Session struct {
 
 	// pretty follows a response spread over several lines; reader only.
 	pretty prettyWatch
+	// relatedID is the raw id of the request on whose own stream the
+	// frame being read came (transport.Message.ID); reader only.
+	relatedID []byte
 
 	handlers sync.WaitGroup
 	done     chan struct{}
@@ -145,7 +150,9 @@ type request struct {
 	timer, maxTimer clock.Timer
 	timeout         time.Duration
 	resetOnProgress bool
-	stopCtxWatch    func() bool
+	// quietTimeout: a timeout sends no cancellation (initialize, probes).
+	quietTimeout bool
+	stopCtxWatch func() bool
 
 	// token is the progressToken sent with the request; zero when none.
 	// Progress is matched by it, never by the request's id.
@@ -300,10 +307,21 @@ func (s *Session) sendStamped(frame []byte) (time.Time, error) {
 func (s *Session) sendFailed(err error) error {
 	if err != nil {
 		s.log.Debug("send failed", "err", err)
-		return fmt.Errorf("send: %w", err)
+		return &SendError{Err: err}
 	}
 	return nil
 }
+
+// SendError: a frame could not be handed to the transport (the server's
+// stdin is closed, an HTTP server cannot be reached), so the peer never
+// saw it.
+type SendError struct{ Err error }
+
+// Error implements error.
+func (e *SendError) Error() string { return "send: " + e.Err.Error() }
+
+// Unwrap returns the transport's error.
+func (e *SendError) Unwrap() error { return e.Err }
 
 // Notify sends a notification.
 func (s *Session) Notify(method string, params any) error {
@@ -313,9 +331,13 @@ func (s *Session) Notify(method string, params any) error {
 	}
 	s.mu.Lock()
 	closed := s.closed
+	refused := s.refuseInEra(method)
 	s.mu.Unlock()
 	if closed {
 		return ErrSessionClosed
+	}
+	if refused != nil {
+		return refused
 	}
 	return s.send(appendRequest(nil, ID{}, method, p))
 }
@@ -334,10 +356,17 @@ func (s *Session) shutdown(err error) {
 	if closeErr != nil {
 		why = closeErr.Error()
 	}
+	// Under protocol 2026-07-28 over HTTP a request's stream is its own
+	// connection: the client closing it is the request's cancel.
+	streamCancel := errors.Is(err, transport.ErrStreamClosed)
 	for _, r := range s.table.rows() {
 		switch r.info.State {
 		case Pending:
 			if r.info.Incoming {
+				if streamCancel {
+					s.log.Info("cancel received", "id", r.info.ID.String(), "method", r.info.Method, "tool", r.info.Tool,
+						"ran", s.clock.Now().Sub(r.info.Started), "signal", "stream closed")
+				}
 				s.setState(r, Cancelled, why)
 				continue
 			}
@@ -352,8 +381,16 @@ func (s *Session) shutdown(err error) {
 		sub.end()
 	}
 	s.mu.Unlock()
-	if closeErr != nil {
+	if closeErr != nil && !streamCancel {
 		s.log.Info("session ended", "err", closeErr)
 	}
 	close(s.done)
+}
+
+// Alive reports whether the session still runs: the transport has not
+// ended and Close was not called.
+func (s *Session) Alive() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.closed && !s.closing
 }

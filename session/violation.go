@@ -42,10 +42,26 @@ const (
 	// ViolationProgressAfterResponse: progress for a request that was
 	// already answered (progress MUST stop at completion). It is stray.
 	ViolationProgressAfterResponse
+	// ViolationServerCancel: under protocol 2026-07-28 the server sent
+	// notifications/cancelled for something other than one of our
+	// subscriptions/listen requests, the only use it may make of it. It
+	// is ignored.
+	ViolationServerCancel
+	// ViolationSubscriptionUnknown: a notification tagged with a
+	// subscriptionId that names none of our subscriptions/listen requests.
+	ViolationSubscriptionUnknown
+	// ViolationSubscriptionBeforeAck: a notification on a subscription
+	// before its acknowledgement, which the spec puts first.
+	ViolationSubscriptionBeforeAck
+	// ViolationServerRequest: under protocol 2026-07-28 the server sent
+	// a request, which it must not (multi round-trip requests replaced
+	// them). It is handled all the same.
+	ViolationServerRequest
 )
 
 var violationNames = [...]string{"", "malformed_error", "result_and_error", "jsonrpc_version", "non_integer_id",
-	"batch", "progress_missing", "progress_not_a_number", "progress_not_increasing", "progress_after_response"}
+	"batch", "progress_missing", "progress_not_a_number", "progress_not_increasing", "progress_after_response",
+	"server_cancel", "subscription_unknown", "subscription_before_ack", "server_request"}
 
 // String implements fmt.Stringer with the names used in JSON output and
 // transcripts; "" for NoViolation.

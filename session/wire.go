@@ -23,8 +23,12 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// Error implements error.
+// Error implements error. The codes of the modern revision are
+// explained in words, since their numbers say little.
 func (e *RPCError) Error() string {
+	if why := e.Explain(); why != "" {
+		return fmt.Sprintf("%s (code %d: %s)", e.Message, e.Code, why)
+	}
 	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
 }
 
@@ -130,20 +134,30 @@ func marshalParams(p any) (json.RawMessage, error) {
 }
 
 // withProgressToken returns params with _meta.progressToken set to token.
-// Objects without a _meta key get it spliced in without a decode.
 func withProgressToken(params json.RawMessage, token ID) (json.RawMessage, error) {
+	return withMeta(params, []byte(`"progressToken":`+token.raw))
+}
+
+// withMeta returns params with members (encoded object members, such as
+// "progressToken":3, without braces) set in its _meta, replacing keys it
+// had. Objects without a _meta key get them spliced in without a decode;
+// positional params cannot carry _meta and are returned as they are.
+func withMeta(params json.RawMessage, members []byte) (json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(params)
 	if len(trimmed) == 0 {
-		return json.RawMessage(`{"_meta":{"progressToken":` + token.raw + `}}`), nil
+		b := make([]byte, 0, len(members)+12)
+		b = append(b, `{"_meta":{`...)
+		b = append(b, members...)
+		return append(b, "}}"...), nil
 	}
 	if trimmed[0] != '{' {
-		return params, nil // positional params cannot carry _meta
+		return params, nil
 	}
 	if !bytes.Contains(trimmed, []byte(`"_meta"`)) {
 		rest := bytes.TrimSpace(trimmed[1:])
-		b := make([]byte, 0, len(trimmed)+len(token.raw)+32)
-		b = append(b, `{"_meta":{"progressToken":`...)
-		b = append(b, token.raw...)
+		b := make([]byte, 0, len(trimmed)+len(members)+16)
+		b = append(b, `{"_meta":{`...)
+		b = append(b, members...)
 		b = append(b, '}')
 		if len(rest) > 0 && rest[0] != '}' {
 			b = append(b, ',')
@@ -160,7 +174,13 @@ func withProgressToken(params json.RawMessage, token ID) (json.RawMessage, error
 			return nil, fmt.Errorf("params._meta is not an object: %w", err)
 		}
 	}
-	meta["progressToken"] = json.RawMessage(token.raw)
+	var add map[string]json.RawMessage
+	if err := json.Unmarshal(append(append([]byte{'{'}, members...), '}'), &add); err != nil {
+		return nil, fmt.Errorf("_meta members: %w", err)
+	}
+	for k, v := range add {
+		meta[k] = v
+	}
 	mb, _ := json.Marshal(meta)
 	obj["_meta"] = mb
 	return json.Marshal(obj)

@@ -64,8 +64,13 @@ type Message struct {
 	// byte-order mark.
 	Why string
 	// ID is the raw JSON id of the request a KindRequestError is about,
-	// type kept (3 is not "3").
+	// type kept (3 is not "3"); on a KindFrame, the id of the request on
+	// whose own response stream it came (Streamable HTTP), which makes a
+	// notification in it related to that request.
 	ID []byte
+	// RPCError is the JSON-RPC error object a KindRequestError carries
+	// when the server refused the request with one that named no id.
+	RPCError []byte
 }
 
 // BOMStripped is the Why of the KindNoise note delivered when a UTF-8
@@ -98,6 +103,24 @@ type Conn interface {
 // ok is false.
 type RequestStreamCloser interface {
 	CloseRequestStream(id []byte) (ok bool, err error)
+}
+
+// RequestStreams is implemented by a Conn that can say whether its
+// requests have streams of their own now (Streamable HTTP, until it fell
+// back to legacy SSE). Under protocol 2026-07-28 the session then cancels
+// a request by ending its stream (CloseRequestStream) and sends no
+// notifications/cancelled; without such streams (stdio) it notifies.
+type RequestStreams interface {
+	RequestStreamCloser
+	HasRequestStreams() bool
+}
+
+// ParamHeaderSetter is implemented by a Conn that can send a request with
+// headers of its own (Streamable HTTP under protocol 2026-07-28): the
+// next Send of the request with this id carries Mcp-Param-{name}: value
+// for each entry, values encoded as the spec says.
+type ParamHeaderSetter interface {
+	SetParamHeaders(id []byte, params map[string]string)
 }
 
 // Stamper is implemented by a Conn that timestamps what it sends, as Tap

@@ -144,6 +144,9 @@ type HTTP struct {
 
 	// legacy is set when FallbackToSSE switched to the old transport.
 	legacy atomic.Pointer[LegacySSE]
+	// params are the Mcp-Param headers waiting for their request's Send,
+	// by id (see SetParamHeaders).
+	params map[string]map[string]string
 }
 
 // requestStream is one request's response channel: its POST, then any GET
@@ -158,6 +161,12 @@ type requestStream struct {
 	lastID   string        // the last SSE event id, to resume from
 	retry    time.Duration // the server's retry, or 0
 	skipped  int           // oversize events skipped
+
+	// modern: the request is of protocol 2026-07-28 or later, whose
+	// streams cannot be resumed: a broken one loses the request.
+	modern bool
+	// headers lists what its POST mirrored in headers, for the wire log.
+	headers string
 }
 
 // DialHTTP returns a Streamable HTTP connection to opts.URL. Nothing is
@@ -221,14 +230,19 @@ func (h *HTTP) Send(frame []byte) error {
 		label = fmt.Sprintf("batch of %d", len(envs))
 	}
 	ctx, cancel := context.WithCancel(h.ctx)
+	var modern modernHeaders
 	if len(envs) == 1 && envs[0].isRequest() {
-		st = &requestStream{id: append([]byte(nil), envs[0].ID...), method: envs[0].Method, cancel: cancel}
+		modern = peekModern(frame, envs[0].Method)
+		modern.params = h.params[idKey(envs[0].ID)]
+		delete(h.params, idKey(envs[0].ID))
+		st = &requestStream{id: append([]byte(nil), envs[0].ID...), method: envs[0].Method, cancel: cancel,
+			modern: modern.version != "", headers: modern.describe()}
 		h.streams[idKey(st.id)] = st
 	}
 	h.mu.Unlock()
 
 	postCtx := ctx
-	req, err := h.newPost(ctx, frame)
+	req, err := h.newPost(ctx, frame, modern)
 	if err != nil {
 		cancel()
 		h.forget(st)
@@ -268,7 +282,7 @@ func (h *HTTP) Send(frame []byte) error {
 			h.postFailed(st, label, err)
 			return
 		}
-		if resp = h.retryAuthorized(postCtx, st, label, frame, resp, cancel, headerTimeout); resp == nil {
+		if resp = h.retryAuthorized(postCtx, st, label, frame, modern, resp, cancel, headerTimeout); resp == nil {
 			return
 		}
 		h.handlePost(ctx, st, label, frame, resp)
@@ -293,13 +307,15 @@ func (h *HTTP) Send(frame []byte) error {
 	}
 }
 
-// newPost makes the POST that carries frame.
-func (h *HTTP) newPost(ctx context.Context, frame []byte) (*http.Request, error) {
+// newPost makes the POST that carries frame, with its 2026-07-28
+// headers (Mcp-Method, Mcp-Name, Mcp-Param-*) when modern has them.
+func (h *HTTP) newPost(ctx context.Context, frame []byte, modern modernHeaders) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.opts.URL, bytes.NewReader(frame))
 	if err != nil {
 		return nil, err
 	}
 	h.setHeaders(req, true)
+	modern.apply(req.Header)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	return req, nil

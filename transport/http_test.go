@@ -133,7 +133,10 @@ func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 		t.Fatalf("got %s", m.Data)
 	}
 	h.Send([]byte(`{"jsonrpc":"2.0","id":"3","method":"tools/call"}`))
-	recvUntil(t, h, wire.KindFrame) // progress
+	// The progress came on request "3"'s own stream: it says so.
+	if pm, _ := recvUntil(t, h, wire.KindFrame); string(pm.ID) != `"3"` {
+		t.Errorf("a frame on request 3's stream has ID %q", pm.ID)
+	}
 	m, facts := recvUntil(t, h, wire.KindFrame)
 	if !strings.Contains(string(m.Data), `"id":"3"`) {
 		t.Fatalf("got %s", m.Data)

@@ -40,7 +40,7 @@ func authorize(a Authorizer, req *http.Request) {
 // log in and sends frame again, as often as it asks, up to
 // maxAuthRetries. It returns the last answer (nil when a resend failed,
 // which it reports) and whether the caller should go on reading it.
-func (h *HTTP) retryAuthorized(ctx context.Context, st *requestStream, label string, frame []byte, resp *http.Response, cancel context.CancelFunc, timeout time.Duration) *http.Response {
+func (h *HTTP) retryAuthorized(ctx context.Context, st *requestStream, label string, frame []byte, modern modernHeaders, resp *http.Response, cancel context.CancelFunc, timeout time.Duration) *http.Response {
 	for try := 0; h.opts.Auth != nil && try < maxAuthRetries; try++ {
 		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
 			return resp
@@ -63,7 +63,7 @@ func (h *HTTP) retryAuthorized(ctx context.Context, st *requestStream, label str
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
 		resp.Body.Close()
-		req, err := h.newPost(ctx, frame)
+		req, err := h.newPost(ctx, frame, modern)
 		if err == nil {
 			resp, err = h.do(req, cancel, timeout)
 		}

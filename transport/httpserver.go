@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
@@ -55,6 +56,18 @@ type HTTPServerConfig struct {
 	// that long: clients that vanish without DELETE do not pile up.
 	// Default 30 minutes.
 	IdleTimeout time.Duration
+	// ServeModern, when set, serves protocol 2026-07-28 as well: it starts
+	// a peer on the Conn of one request (see postModern), whose Recv ends
+	// with ErrStreamClosed when the client cancels by closing the
+	// response; Close on what it returns is called once answered.
+	ServeModern func(conn Conn) io.Closer
+	// CheckParamHeaders, if set, checks a modern request's Mcp-Param
+	// headers (by lower-case name, values decoded) against its body; an
+	// error is answered with 400 and HeaderMismatch (-32020).
+	CheckParamHeaders func(frame []byte, params map[string]string) error
+	// Logger, if set, hears what the server ignores on purpose, such as
+	// a notifications/cancelled POSTed under 2026-07-28.
+	Logger *slog.Logger
 }
 
 // HTTPServer is the server side of the Streamable HTTP transport
@@ -73,6 +86,9 @@ type HTTPServer struct {
 	// or an idle timer may start one while Close waits.
 	closing   int
 	peersDone *sync.Cond
+	// stop is closed by Close: modern requests in flight end.
+	stop     chan struct{}
+	stopOnce sync.Once
 }
 
 // NewHTTPServer returns a handler for the MCP endpoint.
@@ -110,6 +126,7 @@ func NewHTTPServer(cfg HTTPServerConfig) *HTTPServer {
 		maxBytes:    cfg.MaxStoredBytes,
 		maxFinished: cfg.MaxFinishedStreams,
 		sessions:    map[string]*httpSession{},
+		stop:        make(chan struct{}),
 	}
 	h.peersDone = sync.NewCond(&h.mu)
 	return h
@@ -126,8 +143,14 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, why)
 		return
 	}
+	if IsModernVersion(r.Header.Get(HeaderProtocolVersion)) && r.Method != http.MethodPost {
+		// 2026-07-28 has no GET stream and no session to DELETE.
+		w.Header().Set("Allow", "POST")
+		httpError(w, http.StatusMethodNotAllowed, r.Method+" is not part of protocol "+r.Header.Get(HeaderProtocolVersion)+": every message is a POST")
+		return
+	}
 	// No header means 2025-03-26, as the spec asks: spoken here too.
-	if v := r.Header.Get(HeaderProtocolVersion); v != "" && !slices.Contains(StreamableHTTPVersions, v) {
+	if v := r.Header.Get(HeaderProtocolVersion); v != "" && !IsModernVersion(v) && !slices.Contains(StreamableHTTPVersions, v) {
 		httpError(w, http.StatusBadRequest, "unsupported MCP-Protocol-Version "+v+"; this server speaks "+joinVersions())
 		return
 	}
@@ -233,6 +256,7 @@ func (h *HTTPServer) end(s *httpSession) {
 // Close ends every session and waits for their peers. New sessions are
 // refused from now on; streams still open end.
 func (h *HTTPServer) Close() error {
+	h.stopOnce.Do(func() { close(h.stop) })
 	h.mu.Lock()
 	h.closed = true
 	live := make([]*httpSession, 0, len(h.sessions))

@@ -29,6 +29,9 @@ func (h *HTTP) handlePost(ctx context.Context, st *requestStream, label string, 
 	newSID := h.sessionID != sentSID
 	h.mu.Unlock()
 	fact := fmt.Sprintf("POST %s → %s", label, resp.Status)
+	if st != nil && st.headers != "" {
+		fact = fmt.Sprintf("POST %s (%s) → %s", label, st.headers, resp.Status)
+	}
 	if ctype != "" {
 		fact += " " + ctype
 	}
@@ -37,16 +40,22 @@ func (h *HTTP) handlePost(ctx context.Context, st *requestStream, label string, 
 	}
 	h.q.fact(fact)
 
+	var body []byte
+	if resp.StatusCode/100 != 2 {
+		body, _ = io.ReadAll(io.LimitReader(resp.Body, errorBodyMax))
+	}
+	probe := st != nil && st.method == "initialize" && h.opts.FallbackToSSE && sentSID == ""
 	switch {
 	case resp.StatusCode == http.StatusNotFound && sentSID != "":
 		h.q.fail(&SessionExpiredError{SessionID: sentSID})
 		return
-	case st != nil && st.method == "initialize" && h.opts.FallbackToSSE && sentSID == "" &&
-		(resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405):
+	case resp.StatusCode/100 != 2 && h.errorBodyAnswers(st, body, probe):
+		return
+	case probe && (resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405):
 		h.fallBack(st, frame, resp.Status)
 		return
 	case resp.StatusCode/100 != 2:
-		h.refused(st, label, resp)
+		h.refused(st, label, resp.Status, body)
 		return
 	case resp.StatusCode == http.StatusAccepted || st == nil:
 		if st != nil {
@@ -68,10 +77,9 @@ func (h *HTTP) handlePost(ctx context.Context, st *requestStream, label string, 
 
 // refused reports a non-2xx answer: the request fails with the status and
 // the start of the body, which often says why.
-func (h *HTTP) refused(st *requestStream, label string, resp *http.Response) {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
-	why := fmt.Sprintf("the server answered the POST of %s with HTTP %s", label, resp.Status)
-	if b := strings.TrimSpace(string(body)); b != "" {
+func (h *HTTP) refused(st *requestStream, label, status string, body []byte) {
+	why := fmt.Sprintf("the server answered the POST of %s with HTTP %s", label, status)
+	if b := strings.TrimSpace(string(body[:min(len(body), 300)])); b != "" {
 		why += ": " + b
 	}
 	if st != nil {
@@ -96,6 +104,10 @@ func (h *HTTP) readJSON(st *requestStream, resp *http.Response) {
 		return
 	}
 	if err != nil {
+		if st.modern {
+			h.lost(context.Background(), st, fmt.Sprintf("reading its JSON response failed: %v", err))
+			return
+		}
 		h.q.requestError(st.id, fmt.Sprintf("reading the JSON response to request %s: %v", idKey(st.id), err))
 		return
 	}
@@ -125,7 +137,11 @@ func (h *HTTP) deliver(st *requestStream, data []byte) {
 			h.mu.Unlock()
 		}
 	}
-	h.q.push(Message{Kind: kind, Data: data, Why: why})
+	m := Message{Kind: kind, Data: data, Why: why}
+	if st != nil && kind == wire.KindFrame {
+		m.ID = st.id // it came on st's own stream: related to st
+	}
+	h.q.push(m)
 }
 
 // readStream delivers each SSE event of body as a frame until the stream
@@ -221,6 +237,10 @@ func sseFact(ev sseEvent) string {
 // with GET and Last-Event-ID after the server's retry delay, a bounded
 // number of times; else the request fails with the reason.
 func (h *HTTP) resume(ctx context.Context, st *requestStream) {
+	if st.modern {
+		h.lost(ctx, st, "its response stream ended before the answer")
+		return
+	}
 	fails := 0
 	for !st.answered.Load() && ctx.Err() == nil {
 		if st.lastID == "" {

@@ -133,6 +133,20 @@ func (t *Tap) CloseRequestStream(id []byte) (bool, error) {
 	return false, nil
 }
 
+// SetParamHeaders forwards to the wrapped transport when it sends
+// headers.
+func (t *Tap) SetParamHeaders(id []byte, params map[string]string) {
+	if c, ok := t.Conn.(ParamHeaderSetter); ok {
+		c.SetParamHeaders(id, params)
+	}
+}
+
+// HasRequestStreams implements RequestStreams for the wrapped transport.
+func (t *Tap) HasRequestStreams() bool {
+	c, ok := t.Conn.(RequestStreams)
+	return ok && c.HasRequestStreams()
+}
+
 // StderrTail forwards to the wrapped transport when it keeps stderr.
 func (t *Tap) StderrTail(n int) []string {
 	if c, ok := t.Conn.(StderrTail); ok {

@@ -23,14 +23,25 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 	if m.conn == nil {
 		return nil
 	}
-	params, err := mcp.CallToolParams(name, args)
-	if err != nil {
+	if _, err := mcp.CallToolParams(name, args); err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
 	}
+	t := mcp.Tool{Name: name}
+	for _, known := range m.tools.tools {
+		if known.Name == name {
+			t = known
+		}
+	}
 	m.calledTool = true
 	m.setStatus("calling "+termtext.Line(name)+"…", false)
-	return callCmd(m.gen, m.conn.Session, "tools/call", params, m.timeout, "tools/call "+termtext.Line(name))
+	return toolCallCmd(m.gen, m.conn.Session, t, args, m.timeout, m.listOptions())
+}
+
+// listOptions are how tools are listed: over Streamable HTTP in protocol
+// 2026-07-28 a tool with invalid x-mcp-header marks is left out.
+func (m *Model) listOptions() mcp.ListOptions {
+	return mcp.ListOptions{Force: m.opts.Force, RejectBadHeaders: m.conn != nil && m.conn.Transport() == "http" && m.conn.Session.Modern()}
 }
 
 // cancelSelected cancels the selected request.
@@ -137,7 +148,11 @@ func (m *Model) rerun() tea.Cmd {
 	if r.method == "tools/call" {
 		m.calledTool = true
 	}
-	m.setStatus("running "+termtext.Line(r.label())+" again…", false)
+	if r.lost() {
+		m.setStatus("re-issuing lost "+termtext.Line(r.label())+" under a new id…", false)
+	} else {
+		m.setStatus("running "+termtext.Line(r.label())+" again…", false)
+	}
 	return callCmd(m.gen, m.conn.Session, r.method, r.params, m.timeout, termtext.Line(r.method))
 }
 
@@ -249,5 +264,5 @@ func (m *Model) relistTools(byServer bool) tea.Cmd {
 	} else {
 		m.setStatus("listing tools again…", false)
 	}
-	return listToolsCmd(m.gen, m.conn.Session, m.opts.Force)
+	return listToolsCmd(m.gen, m.conn.Session, m.listOptions())
 }

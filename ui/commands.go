@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -40,10 +41,39 @@ func initializeCmd(gen int, conn *connect.Conn) tea.Cmd {
 // compiled as they are listed, so that opening the editor costs nothing.
 // A server without the tools capability is sent nothing unless force: the
 // error (mcp.ErrNotDeclared) says why, in the tools pane.
-func listToolsCmd(gen int, s *session.Session, force bool) tea.Cmd {
+func listToolsCmd(gen int, s *session.Session, opts mcp.ListOptions) tea.Cmd {
 	return func() tea.Msg {
-		list, err := mcp.ListTools(context.Background(), s, mcp.ListOptions{Force: force})
-		return toolsListedMsg{forGen: forGen{gen}, tools: list.Tools, incomplete: list.Incomplete, err: err}
+		list, err := mcp.ListTools(context.Background(), s, opts)
+		return toolsListedMsg{forGen: forGen{gen}, tools: list.Tools, incomplete: list.Incomplete, err: err, rejected: list.Rejected}
+	}
+}
+
+// toolCallCmd sends tools/call for t, with its Mcp-Param headers in the
+// modern era; the row appears through the session's events. When the
+// server refuses it with HeaderMismatch, the follow-up lists the tools
+// again and sends the call once more, under a new id.
+func toolCallCmd(gen int, s *session.Session, t mcp.Tool, args json.RawMessage, timeout time.Duration, list mcp.ListOptions) tea.Cmd {
+	return func() tea.Msg {
+		opts := session.CallOptions{Timeout: timeout, ResetTimeoutOnProgress: true}
+		c, err := mcp.StartToolCall(context.Background(), s, t, args, opts)
+		msg := callSentMsg{forGen: forGen{gen}, what: "tools/call " + termtext.Line(t.Name), err: err}
+		if c != nil {
+			msg.seq = c.Seq()
+			msg.next = func() tea.Msg {
+				_, state, err := c.Result()
+				if state != session.Failed || !mcp.HeaderMismatch(err) {
+					return nil
+				}
+				again, _, err := mcp.RetryAfterHeaderMismatch(context.Background(), s, t.Name, args, list, opts)
+				retry := callSentMsg{forGen: forGen{gen}, what: "tools/call " + termtext.Line(t.Name) +
+					" again: the server refused its headers (HeaderMismatch), the tools were listed again", err: err}
+				if again != nil {
+					retry.seq = again.Seq()
+				}
+				return retry
+			}
+		}
+		return msg
 	}
 }
 

@@ -19,15 +19,20 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		m.header.closedWhy = termtext.Line(msg.err.Error())
 		m.relayout()
 		m.tools.SetTools(nil, errors.New("not connected"))
+		m.resources.SetEntries(nil, errors.New("not connected"))
+		m.prompts.SetEntries(nil, errors.New("not connected"))
 		m.setStatus("could not start the server: "+msg.err.Error(), true)
 		return m.startFailed(msg.err)
 	}
 	m.conn, m.feed = msg.conn, msg.feed
+	m.asks.client, m.asks.feed = msg.client, msg.asks
+	m.header.declared = msg.conn.Declared()
 	m.header.transport = msg.conn.Transport()
 	m.detail.transport = m.header.transport
 	m.header.label = msg.conn.Spec.Name
 	m.wire.Reset(msg.conn.Started())
-	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn))
+	m.logs.Reset(msg.conn.Started())
+	return tea.Batch(nextCmd(m.gen, m.feed), initializeCmd(m.gen, m.conn), nextAskCmd(m.gen, m.asks.feed))
 }
 
 // initialized takes the handshake's outcome and lists the tools.
@@ -41,6 +46,8 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 			m.relayout()
 		}
 		m.tools.SetTools(nil, errors.New("not initialized"))
+		m.resources.SetEntries(nil, errors.New("not initialized"))
+		m.prompts.SetEntries(nil, errors.New("not initialized"))
 		return m.startFailed(msg.err)
 	}
 	m.startErr = nil
@@ -50,7 +57,7 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	if m.gen > 1 {
 		m.setStatus("reconnected: a new server and session", false)
 	}
-	return listToolsCmd(m.gen, m.conn.Session, m.opts.Force)
+	return tea.Batch(listToolsCmd(m.gen, m.conn.Session, m.listOptions()), m.listShown(), listenCmd(m.gen, m.conn.Session))
 }
 
 // startFailed records why the server could not be started (or would not
@@ -106,6 +113,10 @@ func (m *Model) reconnect() tea.Cmd {
 	m.store = newRequestStore()
 	m.table = newRequestTable(m.c, m.store)
 	m.tools = newToolList(m.c)
+	m.resources = newEntryList(m.c, "RESOURCES", "resources", 2)
+	m.prompts = newEntryList(m.c, "PROMPTS", "prompts", 3)
+	m.logs.Reset(timeZero)
+	m.rest = restState{}
 	m.stderr.Reset()
 	m.wire.Reset(timeZero)
 	m.header.peer = session.PeerInfo{}
@@ -114,11 +125,12 @@ func (m *Model) reconnect() tea.Cmd {
 	m.header.counts = m.store.counts
 	m.cancellable.seq = 0
 	m.editing = false
+	m.asks.reset()
 	m.setFocus(m.focus)
 	m.relayout()
 	m.setStatus("reconnecting…", false)
 	closeOld := closeCmd(old, oldFeed, "client reconnecting", nil)
-	connect := connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval)
+	connect := m.connectCmd()
 	return tea.Batch(func() tea.Msg {
 		closeOld() // the old server goes before the new one starts
 		return connect()
@@ -132,6 +144,7 @@ func (m *Model) quit() tea.Cmd {
 		return nil
 	}
 	m.quitting = true
+	m.asks.reset()
 	m.header.state = connClosing
 	m.relayout()
 	m.setStatus("closing: cancelling pending requests and stopping the server… ("+

@@ -12,11 +12,7 @@ import (
 // JSON; any other result as pretty JSON. Every string is sanitized
 // (toolresult and prettyJSON pass it through termtext).
 func renderResult(st *styles, method string, raw json.RawMessage) []string {
-	var res toolresult.Result
-	ok := false
-	if method == "tools/call" {
-		res, ok = toolresult.Describe(raw)
-	}
+	res, ok := toolresult.DescribeFor(method, raw)
 	if !ok {
 		return []string{st.Key.Render("result"), indent(prettyJSON(raw))}
 	}

@@ -23,9 +23,11 @@ const (
 	fieldInteger
 	fieldBoolean
 	fieldEnum
+	// fieldMulti picks several of its choices: an array of an enum.
+	fieldMulti
 )
 
-var fieldKindNames = [...]string{"string", "number", "integer", "boolean", "enum"}
+var fieldKindNames = [...]string{"string", "number", "integer", "boolean", "enum", "several"}
 
 // formField is one top-level property of a simple inputSchema.
 type formField struct {
@@ -37,8 +39,13 @@ type formField struct {
 	input textinput.Model // string, number, integer
 	// choices are the JSON values a boolean or enum field steps through;
 	// an optional field without a default starts on "unset" (nil).
+	// labels are their titles from the schema, "" where it gives none.
 	choices []json.RawMessage
+	labels  []string
 	choice  int
+	// checked marks the choices a multi field picked; choice is its
+	// cursor.
+	checked []bool
 	err     string
 }
 
@@ -55,22 +62,26 @@ func buildForm(tool mcp.Tool) (fields []*formField, ok bool) {
 		return nil, false
 	}
 	for _, p := range in.Properties {
-		if p.Err != nil || p.Nested || p.Const != nil {
+		if p.Err != nil || p.Const != nil {
 			return nil, false
 		}
 		f := &formField{name: p.Name, required: p.Required, description: p.Description}
 		if f.description == "" {
 			f.description = p.Title
 		}
+		opts, multi, isChoice := mcp.EnumOptions(p)
 		switch {
-		case len(p.Enum) > 0:
+		case isChoice:
 			f.kind = fieldEnum
-			for _, v := range p.Enum {
-				if t := bytes.TrimSpace(v); len(t) == 0 || t[0] == '{' || t[0] == '[' {
-					return nil, false
-				}
+			if multi {
+				f.kind = fieldMulti
 			}
-			f.choices = append(f.choices, p.Enum...)
+			for _, o := range opts {
+				f.choices = append(f.choices, o.Value)
+				f.labels = append(f.labels, o.Title)
+			}
+		case p.Nested:
+			return nil, false
 		case p.IsType("string"):
 			f.kind = fieldString
 		case p.IsType("number"):
@@ -91,9 +102,17 @@ func buildForm(tool mcp.Tool) (fields []*formField, ok bool) {
 
 // setup prepares the field's input and puts the default in it.
 func (f *formField) setup(def json.RawMessage) {
+	if f.kind == fieldMulti {
+		f.checked = make([]bool, len(f.choices))
+		f.setValue(def)
+		return
+	}
 	if f.kind == fieldBoolean || f.kind == fieldEnum {
 		if !f.required && def == nil {
 			f.choices = append([]json.RawMessage{nil}, f.choices...)
+			if f.labels != nil {
+				f.labels = append([]string{""}, f.labels...)
+			}
 		}
 		for i, c := range f.choices {
 			if c != nil && def != nil && bytes.Equal(compact(c), compact(def)) {
@@ -131,7 +150,9 @@ func compact(raw json.RawMessage) []byte {
 }
 
 // isChoice reports whether the field is stepped rather than typed.
-func (f *formField) isChoice() bool { return f.kind == fieldBoolean || f.kind == fieldEnum }
+func (f *formField) isChoice() bool {
+	return f.kind == fieldBoolean || f.kind == fieldEnum || f.kind == fieldMulti
+}
 
 // Step moves a choice field by n.
 func (f *formField) Step(n int) {
@@ -159,6 +180,9 @@ func (f *formField) Blur() {
 // that does not parse sets f.err.
 func (f *formField) value() (json.RawMessage, bool) {
 	f.err = ""
+	if f.kind == fieldMulti {
+		return f.multiValue()
+	}
 	if f.isChoice() {
 		c := f.choices[f.choice]
 		return c, c != nil
@@ -194,6 +218,9 @@ func (f *formField) value() (json.RawMessage, bool) {
 // setValue fills the field from a JSON value, as when switching from the
 // JSON editor back to the form. It reports whether the value fits.
 func (f *formField) setValue(v json.RawMessage) bool {
+	if f.kind == fieldMulti {
+		return f.setMulti(v)
+	}
 	if f.isChoice() && v == nil {
 		if f.choices[0] == nil {
 			f.choice = 0 // unset
@@ -237,6 +264,9 @@ func (f *formField) choiceText() string {
 	if c == nil {
 		return "unset"
 	}
+	if f.choice < len(f.labels) && f.labels[f.choice] != "" {
+		return termtext.Line(f.labels[f.choice])
+	}
 	var s string
 	if json.Unmarshal(c, &s) == nil {
 		return termtext.Line(s)
@@ -248,6 +278,9 @@ func (f *formField) choiceText() string {
 func (f *formField) typeText() string {
 	if f.kind == fieldEnum {
 		return fmt.Sprintf("one of %d", len(f.choices)-boolToInt(f.choices[0] == nil))
+	}
+	if f.kind == fieldMulti {
+		return fmt.Sprintf("any of %d", len(f.choices))
 	}
 	return fieldKindNames[f.kind]
 }

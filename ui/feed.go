@@ -18,6 +18,7 @@ const (
 	batchStrays         = 100  // stray arrivals kept
 	batchStderr         = 500  // stderr lines kept, newest
 	batchWire           = 2000 // wire records kept, newest
+	batchNotifications  = 500  // notifications kept, oldest
 )
 
 // defaultFrameInterval bounds how often an eventFeed delivers: about 30 batches
@@ -41,14 +42,18 @@ type feedBatch struct {
 	LastViolation session.Violation
 	Wire          []wire.Record
 	WireDropped   int
+	// NotificationsDropped counts the notifications past
+	// batchNotifications, not kept.
+	NotificationsDropped int
 	// Events counts the raw events folded into this batch.
 	Events int
 	// Ended: the session closed and this is the last batch.
 	Ended bool
 
-	progressAt map[uint64]int
-	lateAt     map[uint64]int
-	strays     int
+	progressAt    map[uint64]int
+	lateAt        map[uint64]int
+	strays        int
+	notifications int
 }
 
 // progressRun is every ProgressUpdated of one request in a batch.
@@ -206,6 +211,13 @@ func (f *eventFeed) add(e session.Event) {
 			n := copy(b.Stderr, b.Stderr[len(b.Stderr)-batchStderr:])
 			b.StderrDropped += len(b.Stderr) - n
 			b.Stderr = b.Stderr[:n]
+		}
+	case session.NotificationArrived:
+		if b.notifications < batchNotifications {
+			b.notifications++
+			b.Items = append(b.Items, e)
+		} else {
+			b.NotificationsDropped++
 		}
 	case session.NoiseArrived:
 		b.Noise++

@@ -19,6 +19,8 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		m.stderr.Add(b.Stderr, b.StderrDropped)
 	}
 	var fetch []*requestRow
+	var logs []logLine
+	var notified []tea.Cmd
 	for _, item := range b.Items {
 		switch e := item.(type) {
 		case session.RequestStarted:
@@ -44,8 +46,16 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			m.store.lateArrived(e.Ref, e.Frames, e.Last, e.Count)
 		case session.StrayArrived:
 			m.store.strayArrived(e)
+		case session.SubscriptionNotified:
+			m.store.listened(e)
 		case session.Closed:
 			m.sessionClosed(e)
+		case session.NotificationArrived:
+			notified = append(notified, m.notified(e, &logs))
+		case session.AnswerWithheld:
+			if e.Answered {
+				m.store.withheld(e.Ref.Seq, e.Why)
+			}
 		}
 	}
 	if b.Violations > 0 {
@@ -58,6 +68,9 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	}
 	for seq, n := range b.Duplicates {
 		m.store.duplicated(seq, n)
+	}
+	if len(logs) > 0 || b.NotificationsDropped > 0 {
+		m.logs.Add(logs, b.NotificationsDropped)
 	}
 	if len(b.Wire) > 0 || b.WireDropped > 0 {
 		m.wire.Add(b.Wire, b.WireDropped)
@@ -72,15 +85,14 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	m.header.counts, m.header.toolErrors = m.store.counts, m.store.toolErrors
 	m.table.sync(follow)
 
-	var cmds []tea.Cmd
+	cmds := notified
 	if toolsChanged {
 		cmds = append(cmds, m.relistTools(true))
 	}
 	if m.conn != nil {
 		for _, r := range fetch {
-			if !r.incoming {
-				cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
-			}
+			// The server's requests too: their detail shows the answer.
+			cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
 		}
 	}
 	return cmds

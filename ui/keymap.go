@@ -9,6 +9,7 @@ type keyMap struct {
 	Requests requestKeys
 	Editor   editorKeys
 	Prompt   promptKeys
+	Ask      askKeys
 }
 
 // globalKeys work everywhere except while typing in an editor or prompt.
@@ -26,6 +27,14 @@ type globalKeys struct {
 	ListTools key.Binding
 	// WriteTranscript writes what the wire log keeps as NDJSON.
 	WriteTranscript key.Binding
+	// Resources, prompts, logging and ping (issue 13).
+	ShowTools     key.Binding
+	ShowResources key.Binding
+	ShowPrompts   key.Binding
+	Subscribe     key.Binding
+	Ping          key.Binding
+	Log           key.Binding
+	LogLevel      key.Binding
 }
 
 // navKeys move inside the focused pane.
@@ -59,6 +68,21 @@ type editorKeys struct {
 	ToggleJSON    key.Binding
 	Choose        key.Binding // flip a boolean, step an enum
 	Close         key.Binding
+	// NextSuggestion and PrevSuggestion put a completion in the field.
+	NextSuggestion key.Binding
+	PrevSuggestion key.Binding
+}
+
+// askKeys answer the server's question in its panel (sampling,
+// elicitation); AddRoot works everywhere.
+type askKeys struct {
+	Send    key.Binding // the reply, the form: accept
+	Accept  key.Binding // a URL: accept without opening it
+	Open    key.Binding // a URL: open it with $BROWSER, and accept
+	Decline key.Binding
+	Dismiss key.Binding // elicitation's cancel: no choice made
+	Later   key.Binding // close the panel; the request waits
+	AddRoot key.Binding
 }
 
 // promptKeys work in the one-line prompt (reason, timeout, filter).
@@ -86,6 +110,13 @@ func defaultKeyMap() *keyMap {
 			Reconnect:       b([]string{"ctrl+r"}, "ctrl+r", "reconnect"),
 			ListTools:       b([]string{"L"}, "L", "list tools again"),
 			WriteTranscript: b([]string{"W"}, "W", "write transcript"),
+			ShowTools:       b([]string{"1"}, "1", "tools"),
+			ShowResources:   b([]string{"2"}, "2", "resources"),
+			ShowPrompts:     b([]string{"3"}, "3", "prompts"),
+			Subscribe:       b([]string{"s"}, "s", "subscribe"),
+			Ping:            b([]string{"p"}, "p", "ping"),
+			Log:             b([]string{"l"}, "l", "server log"),
+			LogLevel:        b([]string{"V"}, "V", "log level"),
 		},
 		Nav: navKeys{
 			Up:       b([]string{"up", "k"}, "↑/k", "up"),
@@ -113,10 +144,22 @@ func defaultKeyMap() *keyMap {
 			ToggleJSON:    b([]string{"ctrl+t"}, "ctrl+t", "form/JSON"),
 			Choose:        b([]string{"space", "left", "right"}, "space/←/→", "choose"),
 			Close:         b([]string{"esc"}, "esc", "close"),
+
+			NextSuggestion: b([]string{"ctrl+n"}, "ctrl+n", "next suggestion"),
+			PrevSuggestion: b([]string{"ctrl+p"}, "ctrl+p", "prev suggestion"),
 		},
 		Prompt: promptKeys{
 			Accept: b([]string{"enter"}, "enter", "ok"),
 			Cancel: b([]string{"esc"}, "esc", "cancel"),
+		},
+		Ask: askKeys{
+			Send:    b([]string{"ctrl+s"}, "ctrl+s", "send"),
+			Accept:  b([]string{"enter", "ctrl+s"}, "enter", "accept"),
+			Open:    b([]string{"o"}, "o", "open URL & accept"),
+			Decline: b([]string{"ctrl+x"}, "ctrl+x", "decline"),
+			Dismiss: b([]string{"ctrl+g"}, "ctrl+g", "cancel (no choice)"),
+			Later:   b([]string{"esc"}, "esc", "later"),
+			AddRoot: b([]string{"a"}, "a", "add root"),
 		},
 	}
 }
@@ -134,8 +177,9 @@ func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
 		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout, k.Requests.Timeline},
-		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect},
+		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect, k.Ask.AddRoot},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},
+		{k.Global.ShowTools, k.Global.ShowResources, k.Global.ShowPrompts, k.Global.Subscribe, k.Global.Ping, k.Global.Log, k.Global.LogLevel},
 	}
 }
 
@@ -165,7 +209,8 @@ func (h editorHelp) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (h editorHelp) FullHelp() [][]key.Binding {
 	e := h.k.Editor
-	return [][]key.Binding{{h.send(), e.SendUnchecked, e.Next, e.Prev}, {e.Choose, e.ToggleJSON, e.Close}}
+	return [][]key.Binding{{h.send(), e.SendUnchecked, e.Next, e.Prev}, {e.Choose, e.ToggleJSON, e.Close},
+		{e.NextSuggestion, e.PrevSuggestion}}
 }
 
 // promptHelp is the help shown while the prompt is open.

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -37,7 +38,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.editing {
 		return m.editorKey(k)
 	}
+	if m.asks.panel != nil {
+		return m.panelKey(k)
+	}
 
+	if cmd, ok := m.restKey(k); ok {
+		return cmd
+	}
 	rq := m.c.Keys.Requests
 	nav := m.c.Keys.Nav
 	switch {
@@ -64,6 +71,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.openTranscriptPrompt()
 	case key.Matches(k, g.ListTools):
 		return m.relistTools(false)
+	case key.Matches(k, m.c.Keys.Ask.AddRoot):
+		return m.addRoot()
 	case key.Matches(k, rq.Cancel):
 		return m.cancelSelected(reasonUser)
 	case key.Matches(k, rq.CancelAll):
@@ -150,8 +159,8 @@ func (m *Model) back() {
 		m.toggleTimeline()
 	case m.focus == focusBottom && m.bottom == bottomWire && m.wire.expanded:
 		m.wire.expanded = false
-	case m.focus == focusTools && m.tools.filter != "":
-		m.tools.SetFilter("")
+	case m.focus == focusTools && m.leftFilter() != "":
+		m.setLeftFilter("")
 	case m.focus == focusRequests && m.table.filter != "":
 		m.table.SetFilter("")
 	}
@@ -162,6 +171,12 @@ func (m *Model) back() {
 func (m *Model) open() tea.Cmd {
 	switch m.focus {
 	case focusTools:
+		switch m.left {
+		case leftResources:
+			return m.openEntry(m.resources)
+		case leftPrompts:
+			return m.openEntry(m.prompts)
+		}
 		t := m.tools.Selected()
 		if t == nil {
 			return nil
@@ -175,11 +190,17 @@ func (m *Model) open() tea.Cmd {
 	case focusRequests:
 		// From the timeline too: back to the requests, detail below.
 		m.timelineOn = false
+		if cmd, ok := m.reopen(m.table.Selected()); ok {
+			return cmd
+		}
 		m.setFocus(focusBottom)
 		m.bottom = bottomDetail
 	case focusBottom:
 		if m.bottom == bottomWire {
 			m.wire.Toggle()
+		}
+		if m.bottom == bottomDetail {
+			return m.openSaveContents()
 		}
 	}
 	return nil
@@ -187,16 +208,23 @@ func (m *Model) open() tea.Cmd {
 
 // editorKey handles a key while the argument editor is open.
 func (m *Model) editorKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.suggestionKey(k); ok {
+		return cmd
+	}
+	before := m.editor.focusedValue()
 	action, args, cmd := m.editor.Update(k)
 	switch action {
 	case editorClose:
 		m.setEditing(false)
 	case editorSend:
 		m.setEditing(false)
-		m.editor.Remember(m.editor.tool.Name, args)
+		m.editor.Remember(m.editor.memoryKey(), args)
+		if m.editor.target.kind != targetTool {
+			return tea.Batch(cmd, m.sendTarget(m.editor.target, args))
+		}
 		return tea.Batch(cmd, m.callTool(m.editor.tool.Name, args))
 	}
-	return cmd
+	return tea.Batch(cmd, m.editorChanged(before))
 }
 
 // promptKey handles a key while the prompt is open.
@@ -209,7 +237,7 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 			value = m.prompt.previous
 		}
 		if m.prompt.kind == promptFilterTools {
-			m.tools.SetFilter(value)
+			m.setLeftFilter(value)
 		} else {
 			m.table.SetFilter(value)
 		}
@@ -232,6 +260,14 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 			}
 			return tea.Batch(cmd, m.setRequestTimeout(m.prompt.seq, value))
 		}
+	case promptRoot:
+		if res == promptAccepted && m.asks.client != nil && m.conn != nil {
+			dir := strings.TrimSpace(value)
+			if dir == "" {
+				return tea.Batch(cmd, m.prompt.Refuse("give a directory"))
+			}
+			return tea.Batch(cmd, addRootCmd(m.gen, m.asks.client, m.conn, dir))
+		}
 	case promptTranscript:
 		if res == promptAccepted {
 			path := strings.TrimSpace(value)
@@ -239,6 +275,22 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 				return tea.Batch(cmd, m.prompt.Refuse("give a file name"))
 			}
 			return tea.Batch(cmd, m.writeTranscript(path))
+		}
+	case promptLogLevel:
+		if res == promptAccepted {
+			level := strings.TrimSpace(value)
+			if _, err := mcp.SetLevelParams(level); err != nil {
+				return tea.Batch(cmd, m.prompt.Refuse(err.Error()))
+			}
+			return tea.Batch(cmd, m.setLogLevel(level))
+		}
+	case promptSaveContents:
+		if res == promptAccepted {
+			path := strings.TrimSpace(value)
+			if path == "" {
+				return tea.Batch(cmd, m.prompt.Refuse("give a file name"))
+			}
+			return tea.Batch(cmd, m.saveContents(m.prompt.seq, path))
 		}
 	case promptTimeout:
 		if res == promptAccepted {
@@ -261,8 +313,8 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 // focus (the requests, when the pane below them has it).
 func (m *Model) openFilter() tea.Cmd {
 	if m.focus == focusTools {
-		m.prompt.previous = m.tools.filter
-		return m.prompt.Open(promptFilterTools, "filter tools:", m.tools.filter)
+		m.prompt.previous = m.leftFilter()
+		return m.prompt.Open(promptFilterTools, "filter "+[...]string{"tools", "resources", "prompts"}[m.left]+":", m.leftFilter())
 	}
 	m.prompt.previous = m.table.filter
 	return m.prompt.Open(promptFilterRequests, "filter requests:", m.table.filter)

@@ -38,6 +38,7 @@ const (
 	bottomDetail bottomKind = iota
 	bottomWire
 	bottomStderr
+	bottomLog
 )
 
 // Model is the root model of the UI.
@@ -63,6 +64,17 @@ type Model struct {
 	// timeline takes the requests' place while timelineOn (d).
 	timeline   *timeline
 	timelineOn bool
+
+	// resources, prompts and logs are the panes of issue 13 (rest.go):
+	// left says which list the left pane shows.
+	resources *entryList
+	prompts   *entryList
+	logs      *logPane
+	left      leftKind
+	rest      restState
+
+	// asks are the server's questions and the panel that answers one.
+	asks *askState
 
 	layout   screenLayout
 	focus    focusArea
@@ -115,7 +127,12 @@ func New(opts Options) *Model {
 		prompt:  newPrompt(c),
 		login:   newLoginScreen(c),
 		help:    help.New(),
+		asks:    newAskState(opts.Roots),
 		timeout: opts.Timeout,
+
+		resources: newEntryList(c, "RESOURCES", "resources", 2),
+		prompts:   newEntryList(c, "PROMPTS", "prompts", 3),
+		logs:      newLogPane(c),
 	}
 	m.timeline = newTimeline(c, m.wire, settleWindow(opts.Settle))
 	m.header.timeout = opts.Timeout
@@ -129,7 +146,7 @@ func New(opts Options) *Model {
 
 // Init implements tea.Model: ask the terminal's background, connect.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, connectCmd(m.gen, m.opts.Connect, m.opts.frameInterval), m.startTicking())
+	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking())
 }
 
 // Update implements tea.Model.
@@ -173,6 +190,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
 		case msg.incomplete != nil:
 			m.setStatus(msg.incomplete.Error(), true)
+		case len(msg.rejected) > 0:
+			r := msg.rejected[0]
+			m.setStatus(fmt.Sprintf("%s left out: tool %s's x-mcp-header is invalid (%v)", english.Plural(len(msg.rejected), "tool"),
+				termtext.Line(r.Name), termtext.Line(r.Why.Error())), true)
 		case relisted:
 			why := "tools listed again"
 			if byServer {
@@ -197,6 +218,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.seq != 0 {
 			m.table.SelectSeq(msg.seq)
 		}
+		return msg.next
 	case cancelDoneMsg:
 		m.cancelled(msg)
 	case timeoutSetMsg:
@@ -218,6 +240,18 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
+	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg:
+		return m.updateRest(msg)
+	case askedMsg:
+		return m.asked(msg)
+	case withdrawnMsg:
+		m.withdrawn(msg)
+	case answeredMsg:
+		m.answered(msg)
+	case rootAddedMsg:
+		m.rootAdded(msg)
+	case urlOpenedMsg:
+		return m.urlOpened(msg)
 	default:
 		// Blink and other messages of the focused input.
 		if m.prompt.active {
@@ -228,6 +262,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			_, _, cmd := m.editor.Update(msg)
 			return cmd
 		}
+		if m.asks.panel != nil {
+			return m.asks.panel.Blink(msg)
+		}
 	}
 	return nil
 }
@@ -236,6 +273,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 // will use it, but a connection it opened must still be closed.
 func (m *Model) stale(msg tea.Msg) tea.Cmd {
 	if c, ok := msg.(connectedMsg); ok {
+		if c.asks != nil {
+			c.asks.Stop()
+		}
 		return closeCmd(c.conn, c.feed, reasonClosing, nil)
 	}
 	return nil
@@ -280,6 +320,9 @@ func (m *Model) resize(w, h int) {
 	}
 	if m.timelineOn && m.layout.timelineWide && m.focus == focusTools {
 		m.setFocus(focusRequests) // the tools just went out of sight
+	}
+	if m.asks.panel != nil {
+		m.asks.panel.SetSize(m.layout.editor.w, m.layout.editor.h)
 	}
 	m.help.SetWidth(m.layout.help.w)
 }
@@ -360,6 +403,8 @@ func (m *Model) render() string {
 	var right string
 	if m.editing {
 		right = m.editor.View()
+	} else if m.asks.panel != nil {
+		right = m.asks.panel.View()
 	} else if m.timelineOn {
 		right = m.timeline.View()
 	} else {
@@ -370,7 +415,7 @@ func (m *Model) render() string {
 	sep := m.c.Styles.Separator.Render(paneEdge) + " "
 	edge := m.c.Styles.FocusEdge.Render(focusEdge) + " "
 	focused := m.focusedRect()
-	if m.timelineOn && !m.editing && m.layout.timelineWide {
+	if m.timelineOn && !m.editing && m.asks.panel == nil && m.layout.timelineWide {
 		// The timeline has the whole body.
 		b.WriteByte('\n')
 		b.WriteString(right)
@@ -380,7 +425,7 @@ func (m *Model) render() string {
 		b.WriteString(m.helpView(m.fullHelp))
 		return b.String()
 	}
-	left, rest := m.tools.View(), right
+	left, rest := m.leftPane().View(), right
 	for i := 0; i < m.layout.tools.h; i++ {
 		var l, r string
 		l, left, _ = strings.Cut(left, "\n")
@@ -405,7 +450,7 @@ func (m *Model) render() string {
 // along it.
 func (m *Model) focusedRect() rect {
 	switch {
-	case m.editing:
+	case m.editing, m.asks.panel != nil:
 		return m.layout.editor
 	case m.focus == focusTools:
 		return m.layout.tools
@@ -445,6 +490,8 @@ func (m *Model) helpView(full bool) string {
 		km = promptHelp{m.c.Keys}
 	case m.editing:
 		km = editorHelp{m.c.Keys, m.editor.jsonMode}
+	case m.asks.panel != nil:
+		km = m.asks.panel.help()
 	case m.timelineOn:
 		km = timelineHelp{m.c.Keys}
 	}
@@ -485,6 +532,10 @@ func (m *Model) helpNotes() string {
 			"C cancels every pending request, or, with a filter, only the pending rows it shows.",
 		"L lists the tools again (so does the server's tools/list_changed). W writes the transcript (NDJSON); " +
 			"the wire log keeps the last " + thousands(wireLogSize) + " frames.",
+		"2 and 3 list resources and prompts when first shown. enter reads a resource or fills a template's or " +
+			"prompt's form, where ctrl+n puts a completion in the field; enter on a read's detail saves it.",
+		"The header's \"tools ⇄ roots,sampling,…\" is what the server declared ⇄ what mcpoke declared. A request the server " +
+			"sends (← in the table) opens its panel; esc leaves it waiting, enter on its row opens it again. a offers the server another root.",
 	}
 	var out []string
 	for _, n := range notes {

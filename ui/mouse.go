@@ -20,7 +20,7 @@ func (m *Model) handleClick(msg tea.MouseClickMsg) tea.Cmd {
 	l, y := m.layout, msg.Y
 	switch {
 	case area == focusTools:
-		m.tools.ClickAt(y - l.tools.y)
+		m.leftClick(y - l.tools.y)
 	case area == focusRequests && m.timelineOn: // the timeline has no rows to pick
 	case area == focusRequests:
 		m.table.ClickAt(y - l.table.y)

@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
@@ -30,6 +32,10 @@ type connectedMsg struct {
 	conn *connect.Conn
 	feed *eventFeed
 	err  error
+	// client and asks are the connection's client side and what it hands
+	// the UI, with Options.ConnectAnswering.
+	client *mcp.ClientSide
+	asks   *askFeed
 }
 
 // initializedMsg: the MCP handshake finished.
@@ -46,6 +52,8 @@ type toolsListedMsg struct {
 	tools      []mcp.Tool
 	incomplete error
 	err        error
+	// rejected are tools left out for invalid x-mcp-header marks.
+	rejected []mcp.RejectedTool
 }
 
 // feedMsg: a coalesced batch of session events and wire records.
@@ -60,6 +68,9 @@ type callSentMsg struct {
 	seq  uint64
 	what string
 	err  error
+	// next, when set, runs once the request was sent: it follows the
+	// request (a retry after HeaderMismatch).
+	next tea.Cmd
 }
 
 // cancelDoneMsg: Cancel returned for the request seq; err is the

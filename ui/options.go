@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -15,6 +16,16 @@ type Options struct {
 	// UI calls it at start and on every reconnect, always from a tea.Cmd.
 	// Required.
 	Connect func(context.Context) (*connect.Conn, error)
+	// ConnectAnswering, when set, is used instead of Connect: it starts
+	// the server with cs answering the server's own requests (install
+	// its handlers in the session, declare its capabilities). The UI
+	// makes one cs per connection; it asks the person, or Policy.
+	ConnectAnswering func(ctx context.Context, cs *mcp.ClientSide) (*connect.Conn, error)
+	// Roots are offered to the server from the start (--root, the config
+	// entry's roots); the add-root key adds more.
+	Roots []mcp.Root
+	// Policy answers what it covers (--sample, --elicit) without asking.
+	Policy mcp.Policy
 	// Demo marks the built-in demo server: the first run shows a hint.
 	Demo bool
 	// Force lists tools even when the server did not declare the tools
@@ -45,4 +56,7 @@ type Options struct {
 	// frameInterval bounds how often session events reach the model;
 	// default defaultFrameInterval.
 	frameInterval time.Duration
+	// completionDelay is the debounce before a completion is asked for;
+	// default completionDelay.
+	completionDelay time.Duration
 }

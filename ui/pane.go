@@ -29,6 +29,8 @@ var (
 	_ bodyPane = (*wireLog)(nil)
 	_ bodyPane = (*stderrPane)(nil)
 	_ bodyPane = (*timeline)(nil)
+	_ bodyPane = (*entryList)(nil)
+	_ bodyPane = (*logPane)(nil)
 )
 
 // focusable is the focus of a bodyPane, embedded by each.
@@ -50,6 +52,7 @@ func (m *Model) placed() []placed {
 		{m.header, l.header}, {m.tools, l.tools}, {m.table, l.table},
 		{m.detail, l.bottom}, {m.wire, l.bottom}, {m.stderr, l.bottom},
 		{m.editor, l.editor}, {m.prompt, l.status}, {m.timeline, l.timeline},
+		{m.resources, l.tools}, {m.prompts, l.tools}, {m.logs, l.bottom},
 	}
 }
 
@@ -57,9 +60,9 @@ func (m *Model) placed() []placed {
 // are the panes that take turns under the requests.
 func (m *Model) areaPanes() [focusAreas][]bodyPane {
 	return [focusAreas][]bodyPane{
-		focusTools:    {m.tools},
+		focusTools:    {m.tools, m.resources, m.prompts},
 		focusRequests: {m.table, m.timeline},
-		focusBottom:   {m.detail, m.wire, m.stderr},
+		focusBottom:   {m.detail, m.wire, m.stderr, m.logs},
 	}
 }
 
@@ -70,6 +73,8 @@ func (m *Model) below() bodyPane {
 		return m.wire
 	case bottomStderr:
 		return m.stderr
+	case bottomLog:
+		return m.logs
 	}
 	return m.detail
 }
@@ -79,7 +84,7 @@ func (m *Model) below() bodyPane {
 func (m *Model) paneOf(a focusArea) bodyPane {
 	switch {
 	case a == focusTools:
-		return m.tools
+		return m.leftPane()
 	case m.timelineOn:
 		return m.timeline
 	}
@@ -99,7 +104,7 @@ func (m *Model) areaAt(x, y int) (focusArea, bool) {
 		return focusRequests, true
 	case l.tools.contains(x, y):
 		return focusTools, true
-	case m.editing:
+	case m.editing, m.asks.panel != nil:
 	case l.table.contains(x, y):
 		return focusRequests, true
 	case l.bottom.contains(x, y):

@@ -143,8 +143,14 @@ func (d *detail) content() []string {
 	if d.cancel != "" {
 		out = append(out, st.Muted.Render(d.cancel))
 	}
+	if r.incoming {
+		out = append(out, d.askDetail()...)
+	}
 	if !r.cancelAt.IsZero() {
 		out = append(out, d.cancelLines()...)
+	}
+	if r.method == "subscriptions/listen" && !r.incoming {
+		out = append(out, d.listenLines()...)
 	}
 	// Most telling first: late traffic, the outcome, progress; params,
 	// which the user wrote, last.
@@ -160,9 +166,16 @@ func (d *detail) content() []string {
 				out = append(out, st.Key.Render("error data"), indent(prettyJSON(e.Data)))
 			}
 		case len(r.info.Result) > 0 && r.state == session.Completed:
+			out = append(out, resultMetaLines(st, r.info.Result)...)
 			out = append(out, renderResult(st, r.method, r.info.Result)...)
+			if r.method == "resources/read" {
+				out = append(out, st.Muted.Render("enter here saves the contents to a file"))
+			}
 		case r.info.Failure != "":
 			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.info.Failure)))
+		}
+		if r.lost() {
+			out = append(out, st.Muted.Render("press "+d.c.Keys.Requests.Rerun.Help().Key+" to re-issue it under a new id"))
 		}
 	} else if r.state == session.Failed && r.reason != "" {
 		out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.reason)))
@@ -191,15 +204,22 @@ func (d *detail) cancelLines() []string {
 	switch {
 	case r.cancelSendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
+	case !sent.IsZero() && r.cancelWire.ByStreamClose:
+		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
 	case !sent.IsZero():
 		line += st.Muted.Render(" · sent " + d.rel(sent) + cancelWireText(d.transport, r.cancelWire))
 	}
 	// The settle window is the session watching, not the server running:
 	// its own figure, never part of "ran".
-	if took, ok := r.settled(); ok {
+	if took, ok := r.settled(); ok && !r.cancelWire.ByStreamClose {
 		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
-	return []string{line}
+	out := []string{line}
+	if r.cancelWire.ByStreamClose && r.lateResponses == 0 && r.lateProgress == 0 {
+		out = append(out, st.Key.Render("late")+st.Muted.Render(" not observable: with its stream closed nothing more can arrive, "+
+			"so the wire cannot show whether the server stopped"))
+	}
+	return out
 }
 
 // maxDetailProgress bounds the progress history shown.

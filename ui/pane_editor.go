@@ -46,6 +46,15 @@ type argEditor struct {
 	// memory holds the last arguments sent to each tool, by name, for the
 	// whole run: a form opens on what was sent last.
 	memory map[string]json.RawMessage
+	// heading replaces "CALL tool" as the title: the form of an
+	// elicitation is no tool call.
+	heading string
+
+	// target is what sending does: call the tool, get a prompt or read a
+	// template; suggest is the completion shown under the focused field
+	// (rest_editor.go).
+	target  editorTarget
+	suggest suggestions
 
 	offset        int
 	width, height int
@@ -80,15 +89,19 @@ func (e *argEditor) SetSize(w, h int) {
 }
 
 // Open starts editing arguments for tool.
-func (e *argEditor) Open(tool mcp.Tool) tea.Cmd {
-	*e = argEditor{c: e.c, tool: tool, schema: tool.Schema, width: e.width, height: e.height, memory: e.memory}
+func (e *argEditor) Open(tool mcp.Tool) tea.Cmd { return e.OpenFor(tool, editorTarget{}) }
+
+// OpenFor starts editing arguments for what target sends: tool is the
+// tool, or a prompt's or template's arguments as one (ArgumentsTool).
+func (e *argEditor) OpenFor(tool mcp.Tool, target editorTarget) tea.Cmd {
+	*e = argEditor{c: e.c, tool: tool, schema: tool.Schema, width: e.width, height: e.height, memory: e.memory, target: target}
 	if tool.SchemaErr != nil {
 		e.schemaErr = "inputSchema does not compile, arguments are sent unchecked: " + termtext.Line(tool.SchemaErr.Error())
 	}
 	e.json = newJSONArea()
 	e.SetSize(e.width, e.height)
 	e.fields, e.formOK = buildForm(tool)
-	last, remembered := e.memory[tool.Name]
+	last, remembered := e.memory[e.memoryKey()]
 	if remembered && e.formOK {
 		obj, _ := parseArgs(string(last))
 		if !e.fillForm(obj) {
@@ -189,6 +202,17 @@ func (e *argEditor) Update(msg tea.Msg) (editorAction, json.RawMessage, tea.Cmd)
 		return editorNone, nil, e.moveFocus(1)
 	case key.Matches(k, keys.Prev):
 		return editorNone, nil, e.moveFocus(-1)
+	case f.kind == fieldMulti && key.Matches(k, keys.Choose):
+		switch k.String() {
+		case "left":
+			f.moveMulti(-1)
+		case "right":
+			f.moveMulti(1)
+		default:
+			f.toggleMulti()
+		}
+		e.recheck()
+		return editorNone, nil, nil
 	case f.isChoice() && key.Matches(k, keys.Choose):
 		if k.String() == "left" {
 			f.Step(-1)
@@ -414,9 +438,12 @@ func (e *argEditor) collect() (json.RawMessage, bool) {
 func (e *argEditor) View() string {
 	st := e.c.Styles
 	w := e.width
-	title := "CALL " + termtext.Line(e.tool.Name)
+	title := e.target.verb() + " " + termtext.Line(e.tool.Name)
 	if e.tool.Title != "" {
 		title += " · " + termtext.Line(e.tool.Title)
+	}
+	if e.heading != "" {
+		title = e.heading
 	}
 	mode := "form"
 	if e.jsonMode {
@@ -441,13 +468,16 @@ func (e *argEditor) View() string {
 		body = strings.Split(e.json.View(), "\n")
 	} else {
 		if len(e.fields) == 0 {
-			body = append(body, st.Muted.Render("this tool takes no arguments; press enter to call it"))
+			body = append(body, st.Muted.Render(e.target.noArguments()))
 		}
 		for i, f := range e.fields {
 			if i == e.focus {
 				focusTop = len(body)
 			}
 			body = append(body, e.fieldView(f, i == e.focus)...)
+			if i == e.focus {
+				body = append(body, e.suggestLines()...)
+			}
 			if i == e.focus {
 				focusBottom = len(body)
 			}
@@ -489,7 +519,9 @@ func (e *argEditor) fieldView(f *formField, focused bool) []string {
 	}
 	label += " " + st.Muted.Render(f.typeText())
 	var input string
-	if f.isChoice() {
+	if f.kind == fieldMulti {
+		input = f.multiText(focused, func(s string) string { return st.FieldFocused.Render(s) })
+	} else if f.isChoice() {
 		input = "‹ " + f.choiceText() + " ›"
 		if focused {
 			input = st.FieldFocused.Render(input)

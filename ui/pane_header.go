@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -41,6 +42,8 @@ type header struct {
 	counts     [session.Cancelled + 1]int
 	toolErrors int // of counts[Completed]: shown on their own
 	width      int
+	// declared is what mcpoke's initialize declared.
+	declared json.RawMessage
 }
 
 func newHeader(c *common) *header { return &header{c: c, transport: "stdio"} }
@@ -72,7 +75,9 @@ func (h *header) View() string {
 		left = append(left, st.Strong.Render(termtext.Line(h.label)))
 	}
 	if h.peer.ProtocolVersion != "" {
-		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)))
+		// The era says how requests are cancelled and whether a
+		// handshake happened: modern (server/discover) or legacy.
+		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)+" ("+h.peer.Era()+")"))
 	}
 	left = append(left, st.Muted.Render(h.transport))
 	left = append(left, h.stateView())
@@ -85,6 +90,9 @@ func (h *header) View() string {
 	if h.cancelMode != session.CancelNotify {
 		// A probe, not how a client should cancel: never silent.
 		left = append(left, st.BadgeWarn.Render("cancel "+h.cancelMode.String()))
+	}
+	if caps := declaredView(h.peer, h.declared); caps != "" {
+		left = append(left, st.Muted.Render(caps)) // last: the first to go on a narrow screen
 	}
 	l := strings.Join(left, sep)
 	// The counts get what the server's name leaves, and at least half.

@@ -17,6 +17,9 @@ const (
 	promptFilterTools
 	promptFilterRequests
 	promptTranscript
+	promptLogLevel
+	promptSaveContents
+	promptRoot
 )
 
 // prompt is the one-line input at the bottom of the screen, for a cancel

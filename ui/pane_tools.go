@@ -167,7 +167,7 @@ func (t *toolList) View() string {
 	case !t.loading:
 		title += fmt.Sprintf(" %d", len(t.tools))
 	}
-	lines := []string{st.paneTitleView(t.focused, title, t.width)}
+	lines := []string{leftTitle(st, t.focused, title, 1, t.width)}
 	switch {
 	case t.loading:
 		lines = append(lines, st.Muted.Render("loading…"))

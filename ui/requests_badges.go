@@ -45,6 +45,9 @@ func stillSending(r *requestRow, now time.Time) bool {
 // traffic.
 func badges(r *requestRow, now time.Time) []badge {
 	var out []badge
+	if r.incoming {
+		out = append(out, askBadges(r)...)
+	}
 	if r.stray {
 		s := "stray"
 		if r.strayCount > 1 {
@@ -79,6 +82,20 @@ func badges(r *requestRow, now time.Time) []badge {
 			last = " (last +" + formatDuration(r.lastLate.AfterCancel) + ")"
 		}
 		out = append(out, badge{text: what + n + last, short: []string{"late progress" + n, "late prog" + n}, warn: true})
+	}
+	if b, ok := listenBadge(r); ok {
+		out = append(out, b)
+	}
+	if r.cancelWire.ByStreamClose && r.lateResponses == 0 && r.lateProgress == 0 {
+		// Protocol 2026-07-28 over HTTP: nothing more can arrive, so no
+		// late badge means nothing; say so rather than show none.
+		out = append(out, badge{text: "stream closed, late not observable",
+			short: []string{"stream closed", "closed"}})
+	}
+	if r.lost() {
+		at := "+" + formatDuration(r.info.LostAt.Sub(r.started))
+		out = append(out, badge{text: "lost: stream broke at " + at,
+			short: []string{"lost: stream broke " + at, "lost " + at}, warn: true})
 	}
 	if r.duplicates > 0 {
 		s := "duplicate"

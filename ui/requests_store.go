@@ -61,11 +61,16 @@ type requestRow struct {
 	strayToken string
 	strayData  []byte
 
+	// listen is what a subscriptions/listen row heard; nil for others.
+	listen *listening
+
 	// toolError: a tools/call result with isError: true.
 	toolError bool
 	// info is the session's full record, fetched once the row settled:
 	// result, error, failure and cancel times live there.
 	info *session.RequestInfo
+	// ask is set for a request of the server's that asked a question.
+	ask *rowAsk
 	// version changes whenever the row does, so views can cache.
 	version uint64
 }
@@ -94,6 +99,10 @@ func (r *requestRow) label() string {
 	}
 	return s
 }
+
+// lost reports whether the row's request was lost: its stream broke
+// before the answer under protocol 2026-07-28, and r re-issues it.
+func (r *requestRow) lost() bool { return r.info != nil && !r.info.LostAt.IsZero() }
 
 // sentAt is when the row's cancellation was written, from the event or,
 // once fetched, the session's record; zero until then.
@@ -153,6 +162,8 @@ type requestStore struct {
 	lastLateAt time.Time
 	// version changes when rows are added or dropped.
 	version uint64
+	// asks are the notes of the server's questions, by Seq.
+	asks map[uint64]*rowAsk
 }
 
 // maxFinishedRows is how many finished requests the table keeps, like the
@@ -177,8 +188,13 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
 		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
 		timeout: info.Timeout, maxTimeout: info.MaxTimeout}
+	if r.tool == "" && !r.incoming {
+		// What a resources/read, prompts/get or completion is about.
+		r.tool = mcp.RequestTarget(r.method, r.params)
+	}
 	s.append(r)
 	s.bySeq[r.seq] = r
+	r.ask = s.asks[r.seq]
 	s.counts[r.state]++
 	if r.state.Final() {
 		s.finished++

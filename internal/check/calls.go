@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -71,7 +72,7 @@ func (r *runner) sleep(ctx context.Context, d time.Duration) {
 // before it. It returns the round trip, or why there was none.
 func (r *runner) ping(ctx context.Context) (time.Duration, error) {
 	begin := time.Now()
-	c, err := r.s.Call(ctx, "ping", nil, session.CallOptions{Timeout: pingTimeout, NoProgressToken: true})
+	c, err := mcp.StartPing(ctx, r.s, pingTimeout)
 	if err != nil {
 		return 0, err
 	}

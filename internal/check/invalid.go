@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 )
 
 // unknownID is a request id this run never uses.
@@ -22,7 +22,7 @@ type invalidCancel struct {
 // request and malformed ones get no answer and leave the connection up.
 func (r *runner) invalidCancels(ctx context.Context, res *Result) {
 	e := &res.Evidence
-	finished, err := r.s.Call(ctx, "ping", nil, session.CallOptions{Timeout: pingTimeout, NoProgressToken: true})
+	finished, err := mcp.StartPing(ctx, r.s, pingTimeout)
 	if err != nil {
 		res.Status = Fail
 		e.fact("could not send ping: %v", err)

@@ -122,13 +122,20 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		return err
 	}
 
+	req := benchRequest{params: params}
+	if srv.Session.Modern() {
+		// x-mcp-header parameters travel in headers too (2026-07-28).
+		if req.headers, err = mcp.CallParamHeaders(t, params); err != nil {
+			return usageError("%v", err)
+		}
+	}
 	// One call first: a tool that fails would make every figure meaningless.
-	if err := benchCall(ctx, srv.Session, params); err != nil {
+	if err := benchCall(ctx, srv.Session, req); err != nil {
 		return fmt.Errorf("the first call to %s failed, so there is nothing to measure: %w", quote(t.Name), err)
 	}
 	warmup := min(50, f.n/10)
-	runCalls(ctx, srv.Session, params, warmup, f.concurrency)
-	rounds, errs, wall := runCalls(ctx, srv.Session, params, f.n, f.concurrency)
+	runCalls(ctx, srv.Session, req, warmup, f.concurrency)
+	rounds, errs, wall := runCalls(ctx, srv.Session, req, f.n, f.concurrency)
 
 	rep := benchReport{
 		Server:       serverOf(srv.Peer()),
@@ -144,7 +151,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		rep.CallsPerSec = float64(len(rounds)) / wall.Seconds()
 	}
 	if f.cancelProbes > 0 && ctx.Err() == nil {
-		cs := probeCancel(ctx, srv, params, f.cancelProbes, f.watch)
+		cs := probeCancel(ctx, srv, req, f.cancelProbes, f.watch)
 		rep.Cancel = &cs
 	}
 	// Interrupted: report what was measured; main exits with the
@@ -161,10 +168,17 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 // ends the run with errors instead of hanging it.
 const benchCallTimeout = 30 * time.Second
 
+// benchRequest is the call bench repeats: its params, and the Mcp-Param
+// headers they carry in 2026-07-28.
+type benchRequest struct {
+	params  json.RawMessage
+	headers map[string]string
+}
+
 // benchCall makes one call; a JSON-RPC error or an isError result is an
 // error.
-func benchCall(ctx context.Context, s *session.Session, params json.RawMessage) error {
-	res, err := s.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
+func benchCall(ctx context.Context, s *session.Session, req benchRequest) error {
+	res, err := s.Do(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
 	if err != nil {
 		return err
 	}
@@ -178,7 +192,7 @@ func benchCall(ctx context.Context, s *session.Session, params json.RawMessage) 
 // trip, the number that failed, and the wall time of the whole run. Once
 // ctx ends (mcpoke is interrupted) it starts no more calls, and calls it
 // cut short are not counted: it returns what was measured until then.
-func runCalls(ctx context.Context, s *session.Session, params json.RawMessage, n, concurrency int) ([]time.Duration, int, time.Duration) {
+func runCalls(ctx context.Context, s *session.Session, req benchRequest, n, concurrency int) ([]time.Duration, int, time.Duration) {
 	var mu sync.Mutex
 	var rounds []time.Duration
 	errs := 0
@@ -190,7 +204,7 @@ func runCalls(ctx context.Context, s *session.Session, params json.RawMessage, n
 		wg.Go(func() {
 			for ctx.Err() == nil && started.Add(1) <= int64(n) {
 				t0 := time.Now()
-				err := benchCall(ctx, s, params)
+				err := benchCall(ctx, s, req)
 				d := time.Since(t0)
 				if err != nil && ctx.Err() != nil {
 					return // cut short by the interrupt: not measured
@@ -233,8 +247,17 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 		if c.Probes < f.cancelProbes {
 			probes = fmt.Sprintf("%d of %d probes", c.Probes, f.cancelProbes)
 		}
-		fmt.Fprintf(w, "cancel      %s: Cancel to notification handed to the transport p50 %s, max %s\n",
-			probes, human(c.WriteP50Ms), human(c.WriteMaxMs))
+		what := "notification handed to the transport"
+		if c.ByStreamClose {
+			what = "stream closed"
+		}
+		fmt.Fprintf(w, "cancel      %s: Cancel to %s p50 %s, max %s\n",
+			probes, what, human(c.WriteP50Ms), human(c.WriteMaxMs))
+		if c.ByStreamClose {
+			fmt.Fprintf(w, "after it    late traffic not observable: in protocol %s over Streamable HTTP the cancel closes the stream; %d answered before the cancel\n",
+				r.Server.ProtocolVersion, c.AnsweredFirst)
+			return
+		}
 		within := f.watch
 		if c.watched < within { // interrupted, or the server is gone
 			within = c.watched.Round(time.Millisecond)

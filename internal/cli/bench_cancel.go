@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
@@ -23,6 +22,9 @@ type cancelStats struct {
 	LateResponses int `json:"lateResponses"`
 	LateErrors    int `json:"lateErrors"`
 	LateProgress  int `json:"lateProgress"`
+	// ByStreamClose: the cancels closed each request's stream (2026-07-28
+	// over Streamable HTTP), so nothing late could be seen.
+	ByStreamClose bool `json:"byStreamClose"`
 	// watched is how long late traffic was watched for: --watch, or
 	// less when interrupted.
 	watched time.Duration
@@ -31,7 +33,7 @@ type cancelStats struct {
 // probeCancel starts n calls one after another, cancels each at once,
 // then watches for late traffic. Once ctx ends (mcpoke is interrupted) it
 // starts no more probes and stops watching: Probes says how many ran.
-func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n int, watch time.Duration) cancelStats {
+func probeCancel(ctx context.Context, c *connect.Conn, req benchRequest, n int, watch time.Duration) cancelStats {
 	var refs []session.Ref
 	var writes []time.Duration
 	st := cancelStats{}
@@ -39,7 +41,7 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 		if ctx.Err() != nil {
 			break
 		}
-		call, err := c.Session.Call(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
+		call, err := c.Session.Call(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
 		if err != nil {
 			break
 		}
@@ -52,6 +54,7 @@ func probeCancel(ctx context.Context, c *connect.Conn, params json.RawMessage, n
 		// Cancel returns once the notification was written.
 		if info, ok := req.Info(); ok && !info.CancelSentAt.IsZero() {
 			writes = append(writes, info.CancelSentAt.Sub(info.CancelAt))
+			st.ByStreamClose = st.ByStreamClose || info.CancelWire.ByStreamClose
 		}
 		refs = append(refs, call.Ref())
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -62,7 +61,7 @@ violations by the server, each as a count and the first few.
 
 Arguments are checked against the tool's inputSchema before anything is sent.
 Without a server command (after --) or --config, the built-in demo server is used;
-its tools are sleep, stubborn, flood, echo and fail.
+its tools are sleep, stubborn, flood, echo, fail, ask and roots.
 
 ` + exitCodesHelp,
 		Example: `  # A tool with arguments
@@ -92,11 +91,8 @@ its tools are sleep, stubborn, flood, echo and fail.
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.waitLate < 0 || f.cancelAfter < 0 || f.timeout < 0 || f.maxTimeout < 0 {
-				return usageError("durations must not be negative")
-			}
-			if f.reason != "" && f.cancelAfter == 0 {
-				return usageError("--reason goes with --cancel-after")
+			if err := f.check(); err != nil {
+				return err
 			}
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {
@@ -107,20 +103,8 @@ its tools are sleep, stubborn, flood, echo and fail.
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON OBJECT")
-	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the call after DUR (notifications/cancelled)")
-	fl.DurationVar(&f.timeout, "timeout", defaultCallTimeout, "give up on the call after DUR without an answer or progress: it ends timed_out and is cancelled on the wire (0: never)")
-	fl.DurationVar(&f.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the call after DUR in all, whatever progress it makes (0: never)")
-	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
-	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic; "+
-		"after a response, listen DUR for traffic that follows it (progress after completion, duplicates)")
 	fl.BoolVar(&f.unlisted, "unlisted", false, "call the tool without listing tools first nor checking --args (for servers that hide a tool, or tests)")
-	fl.StringVar(&f.cancelMode, "cancel-mode", "notify", "how to cancel over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
-	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
-	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
-	protocolFlag(fl, &f.protocol)
-	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
-	fl.StringVar(&f.diagram, "diagram", "", "after the report, draw the call as a sequence diagram: mermaid or text "+
-		"(with --json, as the string \"diagram\"); mcpoke diagram draws the same from a --transcript file")
+	addRequestFlags(fl, f, "call")
 	return cmd
 }
 
@@ -155,100 +139,50 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	if err != nil {
 		return err
 	}
-	pic, err := newCallDiagram(f.diagram)
+	run, err := openRequestRun(ctx, g, spec, f, "tools/call")
 	if err != nil {
 		return err
 	}
-	// The recorder subscribes before the handshake, so the report has the
-	// server's stderr from its first line.
-	mode, err := parseCancelMode(f.cancelMode)
-	if err != nil {
-		return err
-	}
-	var rec *recorder
-	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow(), CancelMode: mode},
-		started: func(c *connect.Conn) {
-			rec = newRecorder(c.Session.Subscribe(), f.json)
-			if pic != nil {
-				pic.watch(c)
-			}
-		}}
-	srv, err := openServer(ctx, g, spec, opts)
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	var params json.RawMessage
+	defer run.srv.Close()
+	srv := run.srv
+	tool := mcp.Tool{Name: toolName}
 	if f.unlisted {
-		params, err = mcp.CallToolParams(toolName, args)
+		_, err = mcp.CallToolParams(toolName, args)
 	} else {
-		_, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+		tool, _, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
 	}
 	if err != nil {
 		return err
 	}
 
-	c, err := srv.Session.Call(ctx, "tools/call", params, callTimeouts(f.timeout, f.maxTimeout))
-	if err != nil {
-		return fmt.Errorf("tools/call: %w", err)
-	}
-	rec.seq.Store(c.Seq())
-	if f.cancelAfter > 0 {
-		reason := f.reason
-		if reason == "" {
-			reason = fmt.Sprintf("cancelled by mcpoke after %s (--cancel-after)", f.cancelAfter)
-		}
-		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Request(c.Ref()).Cancel(reason) })
-		defer timer.Stop()
-	}
-	_, state, _ := c.Result()
+	return run.send(ctx, stdout, toolCall(srv, g, tool, args, f.unlisted, stderr), nil)
+}
 
-	var watched time.Duration
-	if ctx.Err() == nil {
-		if state == session.Cancelled || state == session.TimedOut {
-			watched = waitLate(ctx, srv.Session, c.Ref(), rec, f.waitLate)
-		} else if f.waitLate > 0 {
-			watched = waitAfter(ctx, srv.Session, c.Ref(), f.waitLate)
+// toolCall is the outgoing tools/call of tool with args: its Mcp-Param
+// headers in 2026-07-28, and the spec's one retry after HeaderMismatch
+// (the tools listed again, since a tool's x-mcp-header marks may have
+// changed), unless the call is --unlisted.
+func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, args json.RawMessage, unlisted bool, stderr io.Writer) outgoing {
+	out := outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
+		return mcp.StartToolCall(ctx, srv.Session, tool, args, opts)
+	}}
+	if unlisted {
+		return out
+	}
+	out.retry = func(ctx context.Context, failed *session.Call, callErr error, opts session.CallOptions) (*session.Call, *reportRetry) {
+		if !mcp.HeaderMismatch(callErr) {
+			return nil, nil
 		}
-		// Always: what the server sent before answering the ping is in
-		// the report, so stray and duplicates do not vary from run to run.
-		settle(ctx, srv.Session, rec)
-	}
-	info, _ := srv.Session.Request(c.Ref()).Info()
-	srv.Close()
-	select {
-	case <-rec.done:
-	case <-time.After(recorderWait):
-	}
-
-	rep := buildReport(info, rec, srv.Peer())
-	rep.watched = watched
-	if d, ok := info.Settled(); ok && g.callSettleWindow() > 0 {
-		settled := ms(d)
-		rep.SettledMs = &settled
-	}
-	if rep.Cancel != nil {
-		rep.Cancel.Mode = mode.String()
-		rep.Cancel.Meaning = cancelMeaning(mode, srv.Transport(), rep.Server.ProtocolVersion)
-	}
-	if f.json {
-		var out any = rep
-		if pic != nil {
-			out = struct {
-				*callReport
-				Diagram string `json:"diagram"`
-			}{rep, pic.draw(rep.RequestID.String(), f, g.callSettleWindow())}
+		retried := &reportRetry{RequestID: failed.ID(), Error: callErr.Error()}
+		again, list, err := mcp.RetryAfterHeaderMismatch(ctx, srv.Session, tool.Name, args, listOptions(srv, g.force), opts)
+		warnRejected(stderr, list.Rejected)
+		if err != nil {
+			warn(stderr, "retrying after HeaderMismatch: "+err.Error())
+			return nil, retried
 		}
-		if err := writeJSON(stdout, out, rep.textWarnings()); err != nil {
-			return err
-		}
-	} else {
-		printReport(stdout, rep, f)
-		if pic != nil {
-			fmt.Fprintf(stdout, "\n%s", pic.draw(rep.RequestID.String(), f, g.callSettleWindow()))
-		}
+		return again, retried
 	}
-	return quietExit(rep.exitCode())
+	return out
 }
 
 // waitLate keeps listening after a cancel or timeout until d has passed
@@ -259,7 +193,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 func waitLate(ctx context.Context, s *session.Session, ref session.Ref, rec *recorder, d time.Duration) time.Duration {
 	info, _ := s.Request(ref).Info()
 	from := info.LateFrom()
-	if d <= 0 {
+	if d <= 0 || !info.CancelWire.LateObservable() {
 		return time.Since(from)
 	}
 	t := time.NewTimer(time.Until(from.Add(d)))
@@ -293,7 +227,7 @@ func waitAfter(ctx context.Context, s *session.Session, ref session.Ref, d time.
 // stray traffic and its handling of our cancellation; then stderr gets a
 // moment to catch up, as it is a pipe of its own.
 func settle(ctx context.Context, s *session.Session, rec *recorder) {
-	_, err := s.Do(ctx, "ping", nil, session.CallOptions{Timeout: barrierTimeout, NoProgressToken: true})
+	err := mcp.Ping(ctx, s, barrierTimeout)
 	if err != nil && errors.Is(err, session.ErrSessionClosed) {
 		return
 	}

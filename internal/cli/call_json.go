@@ -9,6 +9,8 @@ import "strconv"
 func (r *callReport) textWarnings() []jsonWarning {
 	var ws []jsonWarning
 	ws = flagInvalidText(ws, "/tool", r.Tool)
+	ws = flagInvalidText(ws, "/uri", r.URI)
+	ws = flagInvalidText(ws, "/prompt", r.Prompt)
 	if r.Error != nil {
 		ws = flagInvalidText(ws, "/error/message", r.Error.Message)
 	}
@@ -30,5 +32,6 @@ func (s reportServer) textWarnings() []jsonWarning {
 	var ws []jsonWarning
 	ws = flagInvalidText(ws, "/server/name", s.Name)
 	ws = flagInvalidText(ws, "/server/version", s.Version)
-	return flagInvalidText(ws, "/server/protocolVersion", s.ProtocolVersion)
+	ws = flagInvalidText(ws, "/server/protocolVersion", s.ProtocolVersion)
+	return flagInvalidText(ws, "/server/negotiation", s.Negotiation)
 }

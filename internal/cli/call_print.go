@@ -18,8 +18,13 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	line := func(label, format string, a ...any) {
 		fmt.Fprintf(w, "%-9s %s\n", label, fmt.Sprintf(format, a...))
 	}
-	line("tool", "%s  (request %s)", termtext.Line(r.Tool), r.RequestID)
-	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion))
+	label, target := r.target()
+	line(label, "%s  (request %s)", termtext.Line(target), r.RequestID)
+	if r.Retried != nil {
+		line("retry", "request %s was refused for its headers (%s); tools listed again and the call sent again",
+			r.Retried.RequestID, termtext.Line(r.Retried.Error))
+	}
+	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), r.Server.protocolText())
 	state := r.State
 	if r.isError {
 		state += ", with a tool error (isError)"
@@ -41,22 +46,38 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		printProgressList(w, r.Progress, n)
 	}
 	if r.Cancel != nil {
-		line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
-		if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
-			line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+		if !r.Cancel.LateObservable {
+			// The era's cancel: the stream closed, nothing was sent.
+			line("cancel", "stream closed at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			line("", "%s", r.Cancel.Meaning)
+			if len(r.Late) == 0 {
+				line("late", "not observable: with its stream closed nothing more can arrive for the request, so the wire cannot show whether the server stopped")
+			} else {
+				printLate(line, r.Late, f.waitLate > 0, r.watched)
+			}
+		} else {
+			line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
+				line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+			}
+			printLate(line, r.Late, f.waitLate > 0, r.watched)
 		}
-		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
+	printLog(w, r.Log, r.LogCount)
 	if f.waitLate > 0 && r.Cancel == nil {
 		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))
 	}
+	printAsked(w, r.ServerRequests, r.ServerRequestCount)
 	if n := max(r.StrayCount, len(r.Stray)); n > 0 {
 		line("stray", "%s for no request in flight (responses, or progress after the response)", english.Plural(n, "message"))
 	}
 	printConnection(line, r)
+	if r.Saved != nil {
+		line("saved", "%s", termtext.Line(savedLine(r.Saved)))
+	}
 	if r.Result != nil {
 		fmt.Fprintln(w, "result")
-		printResult(w, r.Result)
+		printResult(w, r.Method, r.Result)
 	}
 	if r.Error != nil {
 		msg := termtext.Line(r.Error.Message)
@@ -188,16 +209,16 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 	}
 }
 
-// printResult shows a CallToolResult's content, text as text; any other
-// result as one line of JSON.
-func printResult(w io.Writer, raw json.RawMessage) {
-	res, ok := toolresult.Describe(raw)
+// printResult shows a tool result's content, a resource's contents or a
+// prompt's messages, text as text; any other result as one line of JSON.
+func printResult(w io.Writer, method string, raw json.RawMessage) {
+	res, ok := toolresult.DescribeFor(method, raw)
 	if !ok {
 		fmt.Fprintf(w, "  %s\n", termtext.Line(compactJSON(raw)))
 		return
 	}
 	for _, b := range res.Blocks {
-		if b.Tag == "text" || b.Tag == "" {
+		if (b.Tag == "text" && b.Head == "") || b.Tag == "" {
 			printLines(w, "  ", b.Lines)
 			continue
 		}

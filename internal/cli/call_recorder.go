@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -23,10 +24,13 @@ const (
 // progress notifications (all of them for --json, else the first and last
 // few), late and stray traffic, and the server's stderr, with exact counts.
 //
-// The call is the first tools/call we sent: its RequestStarted comes before
+// The call is the first request of its method we sent (tools/call for
+// call, resources/read for read...): its RequestStarted comes before
 // any of its events, even when a fast server answers before Call returns.
 type recorder struct {
 	seq atomic.Uint64 // the call's Seq, once known, for lateAnswer
+
+	method string // the request's method: the first one sent is the one reported
 
 	keepAll bool // keep every progress notification (--json)
 
@@ -42,8 +46,11 @@ type recorder struct {
 	strayCount    int
 	stderr        []string
 	stderrCount   int
-	lastLine      time.Time // when the last stderr line came
+	lastLine      time.Time       // when the last stderr line came
+	logs          []loggedMessage // the first maxLogKept notifications/message
+	logCount      int
 	conn          connectionLog
+	asked         serverRequests
 
 	lateAnswer     chan struct{} // closed at a late response or error for seq
 	lateAnswerOnce sync.Once
@@ -52,8 +59,8 @@ type recorder struct {
 
 // newRecorder reads sub until it ends; Subscribe before the call so that
 // nothing is missed.
-func newRecorder(sub *session.Subscription, keepAll bool) *recorder {
-	r := &recorder{keepAll: keepAll, lateAnswer: make(chan struct{}), done: make(chan struct{}), conn: newConnectionLog()}
+func newRecorder(sub *session.Subscription, keepAll bool, method string) *recorder {
+	r := &recorder{method: method, keepAll: keepAll, lateAnswer: make(chan struct{}), done: make(chan struct{}), conn: newConnectionLog()}
 	go func() {
 		defer close(r.done)
 		for e := range sub.C {
@@ -66,12 +73,13 @@ func newRecorder(sub *session.Subscription, keepAll bool) *recorder {
 func (r *recorder) apply(e session.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.asked.apply(e)
 	if r.conn.apply(e) {
 		return
 	}
 	switch e := e.(type) {
 	case session.RequestStarted:
-		if r.callSeq == 0 && !e.Info.Incoming && e.Info.Method == "tools/call" {
+		if r.callSeq == 0 && !e.Info.Incoming && e.Info.Method == r.method {
 			r.callSeq, r.callStart = e.Info.Seq, e.Info.Started
 		}
 	case session.ProgressUpdated:
@@ -98,6 +106,10 @@ func (r *recorder) apply(e session.Event) {
 		r.strayCount++
 		if len(r.stray) < maxStrayKept {
 			r.stray = append(r.stray, e)
+		}
+	case session.NotificationArrived:
+		if e.Method == mcp.LogMessage {
+			r.recordLog(e)
 		}
 	case session.StderrLine:
 		r.stderrCount++

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -13,12 +14,15 @@ import (
 // the request was sent. Lists are never null, so they can be counted
 // without checks.
 type callReport struct {
-	RequestID session.ID      `json:"requestId"`
-	Method    string          `json:"method"`
-	Tool      string          `json:"tool"`
-	State     string          `json:"state"`
-	Result    json.RawMessage `json:"result,omitempty"`
-	Error     *reportError    `json:"error,omitempty"`
+	RequestID session.ID `json:"requestId"`
+	Method    string     `json:"method"`
+	// Tool, URI or Prompt names what the request is about, by method.
+	Tool   string          `json:"tool,omitempty"`
+	URI    string          `json:"uri,omitempty"`
+	Prompt string          `json:"prompt,omitempty"`
+	State  string          `json:"state"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *reportError    `json:"error,omitempty"`
 	// TimeoutMs is the call's timeout, restarted by each progress, and
 	// MaxTimeoutMs its hard limit; 0 means none.
 	TimeoutMs    float64 `json:"timeoutMs"`
@@ -28,7 +32,10 @@ type callReport struct {
 	Progress      []reportProgress `json:"progress"`
 	ProgressCount int              `json:"progressCount"`
 	Cancel        *reportCancel    `json:"cancel"`
-	Late          []reportLate     `json:"late"`
+	// Retried is set when this call is the retry of one the server
+	// refused with HeaderMismatch (-32020), after listing the tools again.
+	Retried *reportRetry `json:"retried,omitempty"`
+	Late    []reportLate `json:"late"`
 	// Stray lists the first 1000 stray responses; StrayCount counts all.
 	Stray      []reportStray `json:"stray"`
 	StrayCount int           `json:"strayCount"`
@@ -41,9 +48,21 @@ type callReport struct {
 	// 1000 lines of StderrLines.
 	Stderr      []string `json:"stderr"`
 	StderrLines int      `json:"stderrLines"`
+	// ServerRequests are the requests the server sent mcpoke meanwhile
+	// (the first 1000; ServerRequestCount counts all): roots/list,
+	// sampling, elicitation, tasks/get, and what became of each.
+	ServerRequests     []reportAsked `json:"serverRequests"`
+	ServerRequestCount int           `json:"serverRequestCount"`
 	// Duplicates, noise, oversize, malformed and violations (see
 	// connectionReport): each a count and the first few.
 	connectionReport
+
+	// Log lists the server's log messages (notifications/message) from
+	// the request's start on; LogCount counts them all.
+	Log      []reportLog `json:"log"`
+	LogCount int         `json:"logCount"`
+	// Saved says what read --out wrote.
+	Saved *reportSaved `json:"saved,omitempty"`
 
 	isError bool          // the result says isError
 	watched time.Duration // how long after the cancel late traffic was awaited
@@ -74,6 +93,20 @@ type reportCancel struct {
 	// protocol version.
 	Mode    string `json:"mode"`
 	Meaning string `json:"meaning"`
+	// How says what went on the wire: notification, stream closed, both,
+	// or tasks/cancel.
+	How string `json:"how"`
+	// LateObservable is false when nothing could arrive after the cancel
+	// (protocol 2026-07-28 over Streamable HTTP closes the request's
+	// stream): an empty late list then proves nothing.
+	LateObservable bool `json:"lateObservable"`
+}
+
+// reportRetry is the first attempt of a call retried after a
+// HeaderMismatch.
+type reportRetry struct {
+	RequestID session.ID `json:"requestId"`
+	Error     string     `json:"error"`
 }
 
 type reportLate struct {
@@ -91,11 +124,29 @@ type reportServer struct {
 	Name            string `json:"name"`
 	Version         string `json:"version"`
 	ProtocolVersion string `json:"protocolVersion"`
+	// Era is "modern" (2026-07-28: no handshake) or "legacy"
+	// (initialize); Negotiation says how the version was reached.
+	Era         string `json:"era,omitempty"`
+	Negotiation string `json:"negotiation,omitempty"`
 }
 
-// serverOf is the report's view of what the server said in initialize.
+// serverOf is the report's view of what the server said in initialize
+// or server/discover.
 func serverOf(p session.PeerInfo) reportServer {
-	return reportServer{p.ServerInfo.Name, p.ServerInfo.Version, p.ProtocolVersion}
+	return reportServer{p.ServerInfo.Name, p.ServerInfo.Version, p.ProtocolVersion, p.Era(), p.Negotiation}
+}
+
+// protocolText is the version with its era and how it was reached, for
+// text reports: "2026-07-28 (modern, by server/discover)".
+func (s reportServer) protocolText() string {
+	t := termtext.Line(s.ProtocolVersion)
+	switch {
+	case s.Era != "" && s.Negotiation != "":
+		t += " (" + s.Era + ", by " + termtext.Line(s.Negotiation) + ")"
+	case s.Era != "":
+		t += " (" + s.Era + ")"
+	}
+	return t
 }
 
 // buildReport combines the request table's final view of the call with
@@ -117,6 +168,12 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 		Stray:        []reportStray{},
 		Stderr:       []string{},
 	}
+	switch target := mcp.RequestTarget(info.Method, info.Params); info.Method {
+	case "resources/read":
+		rep.URI = target
+	case "prompts/get":
+		rep.Prompt = target
+	}
 	switch {
 	case info.State == session.Completed:
 		rep.Result = info.Result
@@ -129,7 +186,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 		rep.Error = &reportError{Message: info.Failure}
 	}
 	if !info.CancelAt.IsZero() {
-		rep.Cancel = &reportCancel{Reason: info.CancelReason}
+		rep.Cancel = &reportCancel{Reason: info.CancelReason, How: cancelHow(info), LateObservable: info.CancelWire.LateObservable()}
 		if !info.CancelSentAt.IsZero() {
 			rep.Cancel.SentAtMs = at(info.CancelSentAt)
 		}
@@ -157,15 +214,28 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 	rep.StrayCount = len(rep.Stray) + rec.strayCount - len(rec.stray)
 	rep.Stderr = append(rep.Stderr, rec.keptStderr()...)
 	rep.StderrLines = rec.stderrCount
+	rep.Log, rep.LogCount = rec.logsSince(start, info.Seq)
 	rep.connectionReport = rec.conn.report(info.Seq, start)
 	return rep
+}
+
+// target is the report's first line: what kind of thing the request is
+// about, and which.
+func (r *callReport) target() (label, name string) {
+	switch {
+	case r.URI != "":
+		return "resource", r.URI
+	case r.Prompt != "":
+		return "prompt", r.Prompt
+	}
+	return "tool", r.Tool
 }
 
 // exitCode is the process status the report calls for.
 func (r *callReport) exitCode() int {
 	switch r.State {
 	case session.Completed.String():
-		if r.isError {
+		if r.isError || (r.Saved != nil && r.Saved.Error != "") {
 			return ExitFailed
 		}
 		return ExitOK

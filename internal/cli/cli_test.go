@@ -182,6 +182,7 @@ func TestExitCodesInHelp(t *testing.T) {
 func TestPrintReportSanitizesServerText(t *testing.T) {
 	code := int64(-1)
 	r := &callReport{
+		Method: "tools/call",
 		Tool:   "t",
 		State:  "failed",
 		Server: reportServer{Name: "evil\x1b]0;title\x07", Version: "1\u202e", ProtocolVersion: "x"},

@@ -27,8 +27,9 @@ mcpoke starts it by itself when no server is given. Its log, including every
 cancellation it receives (request id, tool, reason, how long the work had run),
 goes to stderr.
 
-With --http it serves Streamable HTTP (protocols 2025-03-26 to 2025-11-25) at
-http://ADDR/mcp, with sessions, the GET stream and resumable streams; with
+With --http it serves Streamable HTTP at http://ADDR/mcp in both eras: protocol
+2026-07-28 (each request on its own; closing its stream cancels it) and
+2025-03-26 to 2025-11-25, with sessions, the GET stream and resumable streams; with
 --sse the legacy HTTP+SSE transport (2024-11-05) at http://ADDR/sse. Both may
 be given. Port 0 picks a free port; the URL is printed on stderr. Only
 loopback addresses are served unless --allow-remote; requests from pages of

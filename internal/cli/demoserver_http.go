@@ -43,7 +43,7 @@ func serveDemoHTTP(ctx context.Context, stderr io.Writer, f demoServerFlags) err
 		}
 	}()
 	if f.http != "" {
-		h := transport.NewHTTPServer(transport.HTTPServerConfig{Serve: serve, AllowRemote: f.allowRemote})
+		h := demo.HTTPHandler(stderr, demo.Options{ConformanceTools: f.conformance}, f.allowRemote)
 		mux := http.NewServeMux()
 		l, err := listenDemo(f.http, f.allowRemote, "--http")
 		if err != nil {

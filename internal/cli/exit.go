@@ -9,7 +9,7 @@ import (
 const (
 	ExitOK        = 0 // the tool call completed
 	ExitFailed    = 1 // the call failed, or the tool reported an error (isError)
-	ExitUsage     = 2 // bad usage or input; the server could not be started or did not declare tools
+	ExitUsage     = 2 // bad usage or input; the server could not be started or did not declare the capability
 	ExitCancelled = 3 // the call was cancelled (--cancel-after)
 	ExitTimedOut  = 4 // the call timed out (--timeout)
 )
@@ -18,7 +18,7 @@ const exitCodesHelp = `Exit codes:
   0  completed
   1  failed, or the tool returned an error result (isError)
   2  bad usage or input (nothing was sent to the server), or the server could not be started,
-     or it did not declare the tools capability (--force sends anyway)
+     or it did not declare the capability needed: tools, resources, prompts (--force sends anyway)
   3  cancelled (--cancel-after)
   4  timed out (--timeout)`
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
-	"github.com/mcpoke/mcpoke/session"
 )
 
 func newPingCommand(g *globalFlags) *cobra.Command {
@@ -72,7 +72,7 @@ func runPing(ctx context.Context, w io.Writer, g *globalFlags, spec connect.Spec
 	failed := 0
 	for range count {
 		start := time.Now()
-		_, err := srv.Session.Do(ctx, "ping", nil, session.CallOptions{Timeout: timeout, NoProgressToken: true})
+		err := mcp.Ping(ctx, srv.Session, timeout)
 		p := pingResult{Ms: ms(time.Since(start))}
 		if err != nil {
 			p.Error, failed = err.Error(), failed+1
@@ -90,8 +90,9 @@ func runPing(ctx context.Context, w io.Writer, g *globalFlags, spec connect.Spec
 	if asJSON {
 		out := struct {
 			Server reportServer `json:"server"`
+			Method string       `json:"method"`
 			Pings  []pingResult `json:"pings"`
-		}{serverOf(peer), pings}
+		}{serverOf(peer), mcp.PingMethod(srv.Session), pings}
 		if err := writeJSON(w, out, out.Server.textWarnings()); err != nil {
 			return err
 		}
@@ -99,6 +100,9 @@ func runPing(ctx context.Context, w io.Writer, g *globalFlags, spec connect.Spec
 	}
 	fmt.Fprintf(w, "%s %s, protocol %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),
 		termtext.Line(peer.ProtocolVersion), english.Plural(len(pings), "ping"))
+	if m := mcp.PingMethod(srv.Session); m != "ping" {
+		fmt.Fprintf(w, "(protocol %s has no ping: each is a %s)\n", termtext.Line(peer.ProtocolVersion), m)
+	}
 	for i, p := range pings {
 		if p.Error != "" {
 			fmt.Fprintf(w, "ping %d  failed after %s: %s\n", i+1, human(p.Ms), termtext.Line(p.Error))

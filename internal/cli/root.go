@@ -45,6 +45,10 @@ type globalFlags struct {
 	cancelMode string
 	// An OAuth client registered beforehand (see auth.go).
 	clientID, clientSecret string
+	// client says how the server's own requests are answered.
+	client clientSideFlags
+	// protocol is the TUI's --protocol (each command has its own).
+	protocol string
 }
 
 // settleFlag adds --settle to fl, for g.
@@ -162,6 +166,7 @@ built-in demo server (mcpoke demo-server).
 		return withCode(ExitUsage, &flagError{err})
 	})
 	root.Flags().StringVar(&g.cancelMode, "cancel-mode", "notify", "how the UI cancels over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
+	protocolFlag(root.Flags(), &g.protocol)
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "client config FILE with the server (Claude Desktop, Cursor or VS Code format)")
 	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")
@@ -175,12 +180,14 @@ built-in demo server (mcpoke demo-server).
 	pf.StringVar(&g.caCert, "ca-cert", "", "trust the PEM certificates in FILE besides the system roots")
 	pf.BoolVar(&g.insecure, "insecure", false, "do not verify TLS certificates (dangerous: anyone on the path can read and change the traffic)")
 
+	addClientSideFlags(pf, &g.client)
 	pf.BoolVar(&g.force, "force", false, "send requests the server did not declare a capability for "+
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newPingCommand(g), newBenchCommand(g), newCheckCommand(g),
 		newDiagramCommand(g), newDemoServerCommand(), newAuthCommand(g))
 	authFlags(root, g)
+	root.AddCommand(newResourcesCommand(g), newReadCommand(g), newPromptsCommand(g), newPromptCommand(g))
 	return root
 }
 

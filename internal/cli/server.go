@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -99,19 +98,30 @@ type serverOptions struct {
 	// auth, if set, authorizes a server reached by URL; nil means the
 	// usual OAuth provider with the terminal prompt.
 	auth *auth.Provider
+	// asked, if set, receives the log of the server's questions and how
+	// the flags answered them.
+	asked func(*askLog)
 }
 
 // openServer starts the server and initializes it; its log and
 // transcript files close with it. A server that cannot be started or
 // fails the handshake is bad input: exit 2, with its stderr.
 func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o serverOptions) (*connect.Conn, error) {
-	if o.protocol != "" && !slices.Contains(session.SupportedVersions, o.protocol) {
-		return nil, usageError("--protocol %q is not a version mcpoke implements; it speaks %s",
-			o.protocol, strings.Join(session.SupportedVersions, ", "))
+	if err := checkProtocol(o.protocol); err != nil {
+		return nil, err
 	}
 	opts := connect.Options{Session: o.session, CloseGrace: closeGrace, Protocol: o.protocol, InitTimeout: g.initTimeout, HTTP: httpOptions(g)}
 	if err := setAuthorizer(&opts, g, spec, o.auth); err != nil {
 		return nil, err
+	}
+	cs, asked, err := headlessClientSide(&g.client, spec, o.protocol)
+	if err != nil {
+		return nil, err
+	}
+	cs.Install(&opts.Session)
+	opts.Capabilities = cs.Capabilities(o.protocol)
+	if o.asked != nil {
+		o.asked(asked)
 	}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {
@@ -155,10 +165,20 @@ func closeAll(cs []io.Closer) {
 	}
 }
 
-// protocolFlag adds --protocol, the version offered in initialize.
+// protocolFlag adds --protocol: auto, or the version to speak.
 func protocolFlag(fl *pflag.FlagSet, p *string) {
-	fl.StringVar(p, "protocol", "", "protocol VERSION to offer in initialize: "+
-		strings.Join(session.SupportedVersions, ", ")+" (default "+session.LatestVersion+")")
+	fl.StringVar(p, "protocol", connect.ProtocolAuto, "protocol VERSION to speak: auto (server/discover, falling back to initialize), "+
+		strings.Join(session.ModernVersions, ", ")+" (server/discover, no handshake) or "+
+		strings.Join(session.SupportedVersions, ", ")+" (initialize)")
+}
+
+// checkProtocol refuses a --protocol mcpoke does not speak.
+func checkProtocol(p string) error {
+	if p == "" || p == connect.ProtocolAuto || session.Speaks(p) {
+		return nil
+	}
+	return usageError("--protocol %q is not a version mcpoke implements; use auto or one of %s",
+		p, strings.Join(session.AllVersions(), ", "))
 }
 
 // setAuthorizer gives a server reached by URL its OAuth provider: p, or

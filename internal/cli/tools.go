@@ -70,10 +70,11 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 	peer := srv.Peer()
 	if asJSON {
 		out := struct {
-			Server reportServer `json:"server"`
-			Tools  []mcp.Tool   `json:"tools"` // each as the server sent it
-			Hidden []toolHidden `json:"hiddenText,omitempty"`
-		}{serverOf(peer), tools, hiddenOf(tools)}
+			Server       reportServer     `json:"server"`
+			Capabilities declaredBothWays `json:"capabilities"`
+			Tools        []mcp.Tool       `json:"tools"` // each as the server sent it
+			Hidden       []toolHidden     `json:"hiddenText,omitempty"`
+		}{serverOf(peer), declaredOf(srv), tools, hiddenOf(tools)}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	head := fmt.Sprintf("%s %s: %s", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(tools), "tool"))
@@ -81,6 +82,7 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		head += fmt.Sprintf(", %d with hidden text", n)
 	}
 	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, declaredLine(srv))
 	for _, t := range tools {
 		printTool(w, t)
 	}

@@ -24,14 +24,29 @@ func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force b
 		}
 		warn(stderr, "the server did not declare the tools capability; sending tools/list and tools/call anyway (--force)")
 	}
-	list, err := mcp.ListTools(ctx, srv.Session, mcp.ListOptions{Force: force})
+	list, err := mcp.ListTools(ctx, srv.Session, listOptions(srv, force))
 	if err != nil {
 		return nil, false, err
 	}
 	if list.Incomplete != nil {
 		warn(stderr, list.Incomplete.Error())
 	}
+	warnRejected(stderr, list.Rejected)
 	return list.Tools, list.Incomplete == nil, nil
+}
+
+// listOptions are how tools are listed on srv: over Streamable HTTP in
+// protocol 2026-07-28 a tool whose x-mcp-header marks break the rules is
+// left out, as the spec says.
+func listOptions(srv *connect.Conn, force bool) mcp.ListOptions {
+	return mcp.ListOptions{Force: force, RejectBadHeaders: srv.Transport() == "http" && srv.Session.Modern()}
+}
+
+// warnRejected says which tools were left out of the list, and why.
+func warnRejected(stderr io.Writer, rejected []mcp.RejectedTool) {
+	for _, r := range rejected {
+		warn(stderr, fmt.Sprintf("tool %s left out: its inputSchema's x-mcp-header is invalid (%v)", r.Name, r.Why))
+	}
 }
 
 // warn prints a warning line on stderr. Warnings quote the server (a

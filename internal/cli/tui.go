@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui"
 )
@@ -30,7 +31,11 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	if err != nil {
 		return err
 	}
-	opts := connect.Options{InitTimeout: g.initTimeout, HTTP: httpOptions(g), Session: session.Config{SettleWindow: g.settleWindow(), CancelMode: mode}}
+	if err := checkProtocol(g.protocol); err != nil {
+		return err
+	}
+	opts := connect.Options{InitTimeout: g.initTimeout, HTTP: httpOptions(g), Protocol: g.protocol,
+		Session: session.Config{SettleWindow: g.settleWindow(), CancelMode: mode}}
 	if g.logFile != "" {
 		// One log for every connection of the run, reconnects included.
 		f, err := openOutput("log", g.logFile)
@@ -39,6 +44,10 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		}
 		defer f.Close()
 		opts.Log = f
+	}
+	policy, roots, err := tuiClientSide(&g.client, spec)
+	if err != nil {
+		return err
 	}
 	var program *tea.Program
 	login := &tuiLogin{send: func(msg tea.Msg) {
@@ -54,8 +63,19 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 			}
 			return connect.Start(spec, o)
 		},
+		ConnectAnswering: func(_ context.Context, cs *mcp.ClientSide) (*connect.Conn, error) {
+			o, err := login.options(g, spec, opts)
+			if err != nil {
+				return nil, err
+			}
+			cs.Install(&o.Session) // a session of its own: fresh handler maps
+			o.Capabilities = cs.Capabilities(o.Protocol)
+			return connect.Start(spec, o)
+		},
 		AuthState:  login.state,
 		OpenURL:    auth.OpenBrowser,
+		Roots:      roots,
+		Policy:     policy,
 		Demo:       isDemo(spec),
 		Force:      g.force,
 		Timeout:    defaultCallTimeout,

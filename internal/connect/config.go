@@ -84,6 +84,9 @@ type configEntry struct {
 		ClientID     string `json:"clientId"`
 		ClientSecret string `json:"clientSecret"`
 	} `json:"oauth"`
+	// Roots is mcpoke's own: directories (or file:// URIs) offered to
+	// the server as roots.
+	Roots []string `json:"roots"`
 }
 
 // utf8BOM starts files that some Windows editors save.
@@ -152,6 +155,12 @@ func parseEntry(name string, raw json.RawMessage, x *expander) (Spec, error) {
 	if e.OAuth != nil {
 		spec.ClientID, spec.ClientSecret = e.OAuth.ClientID, e.OAuth.ClientSecret
 	}
+	for _, r := range e.Roots {
+		if !strings.Contains(r, "://") && !filepath.IsAbs(r) {
+			r = filepath.Join(x.vars.Workspace, r)
+		}
+		spec.Roots = append(spec.Roots, r)
+	}
 	switch e.Type {
 	case "http", "streamableHttp", "streamable-http":
 		spec.Transport = "http"
@@ -194,6 +203,9 @@ func (e *configEntry) expand(x *expander) error {
 	}
 	for i := range e.Args {
 		one(&e.Args[i])
+	}
+	for i := range e.Roots {
+		one(&e.Roots[i])
 	}
 	for k, v := range e.Env {
 		one(&v)

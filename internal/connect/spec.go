@@ -41,6 +41,9 @@ type Spec struct {
 	// server's authorization server, when registered beforehand (config
 	// entry "oauth": {"clientId", "clientSecret"}).
 	ClientID, ClientSecret string
+	// Roots are the config entry's roots: directories (absolute) or
+	// file:// URIs, offered to the server with roots/list.
+	Roots []string
 	// Inputs are the ${input:ID} values the config asks the user for;
 	// WithInputs fills them in. Start refuses a spec that still has some.
 	Inputs []Input

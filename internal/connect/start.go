@@ -2,11 +2,13 @@ package connect
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clock"
@@ -42,8 +44,15 @@ type Options struct {
 	// CloseGrace is how long Close waits for the server at each step
 	// before escalating; 0 means the transport's default.
 	CloseGrace time.Duration
-	// Protocol is the version Initialize offers; empty means the latest.
+	// Protocol chooses the protocol version: "" initialize with the
+	// latest legacy version (what tests and embedders get); a legacy
+	// version, initialize with it; a modern one (2026-07-28),
+	// server/discover with it and no fallback; ProtocolAuto the spec's
+	// probe, server/discover then initialize (what the CLI passes).
 	Protocol string
+	// ProbeTimeout bounds ProtocolAuto's server/discover probe; 0 means
+	// DefaultProbeTimeout.
+	ProbeTimeout time.Duration
 	// InitTimeout bounds the wait for initialize's answer; 0 means
 	// DefaultInitTimeout.
 	InitTimeout time.Duration
@@ -54,6 +63,9 @@ type Options struct {
 	// see package internal/auth). While it logs in, the wait for
 	// initialize's answer does not run out.
 	Auth transport.Authorizer
+	// Capabilities are the client capabilities initialize declares;
+	// nil declares none ({}). Declare only what Session.Handlers answer.
+	Capabilities json.RawMessage
 }
 
 // Conn is a connected server: its process (if mcpoke started one), the
@@ -75,6 +87,9 @@ type Conn struct {
 	peer   session.PeerInfo
 	// discarded counts what the server wrote that could not be used.
 	discarded *discards
+	// stage is the request of the handshake under way, for messages:
+	// "server/discover" or "initialize".
+	stage atomic.Value
 
 	closeAfter sync.Once
 }
@@ -147,7 +162,9 @@ func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 	return &Conn{Spec: spec, Session: session.New(tap, cfg), tap: tap, opts: opts, log: cfg.Logger, clock: cfg.Clock, discarded: d}
 }
 
-// Initialize runs the MCP handshake, offering Options.Protocol. When the
+// Initialize reaches a protocol version as Options.Protocol says: the MCP
+// handshake (initialize), or in the modern era server/discover, or the
+// probe that chooses between them. When the
 // server exits, refuses, or does not answer within Options.InitTimeout
 // (or before ctx ends), the error is a *StartError that quotes the
 // server's stderr, and the connection is closed.
@@ -166,28 +183,26 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		// initialize cannot be cancelled (MCP spec), so the session waits
-		// for its answer whatever ctx does; the select below gives up on it.
-		peer, err := c.Session.Initialize(context.Background(), session.InitializeOptions{
-			ProtocolVersion: c.opts.Protocol,
-			ClientInfo:      clientInfo,
-		})
+		// The handshake runs to its end whatever ctx does (initialize
+		// cannot be cancelled); the select below gives up on it.
+		peer, err := c.handshake(ctx)
 		done <- outcome{peer, err}
 	}()
 	var o outcome
 	select {
 	case o = <-done:
 	case <-ctx.Done():
-		err := fmt.Errorf("no answer to initialize: %w", context.Cause(ctx))
+		stage := c.Stage()
+		err := fmt.Errorf("no answer to %s: %w", stage, context.Cause(ctx))
 		if errors.Is(err, context.DeadlineExceeded) {
 			what := ""
 			if sum := c.discarded.summary(); sum != "" {
 				what = "; " + sum
 			}
-			err = fmt.Errorf("no answer to initialize within %s%s; is it an MCP server speaking stdio? "+
-				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", timeout, what)
+			err = fmt.Errorf("no answer to %s within %s%s; is it an MCP server speaking stdio? "+
+				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", stage, timeout, what)
 			if c.remote != nil {
-				err = fmt.Errorf("no answer to initialize within %s from %s%s; is it an MCP endpoint? (allow longer with --init-timeout)", timeout, c.Spec.CommandLine(), what)
+				err = fmt.Errorf("no answer to %s within %s from %s%s; is it an MCP endpoint? (allow longer with --init-timeout)", stage, timeout, c.Spec.CommandLine(), what)
 			}
 		}
 		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
@@ -198,10 +213,19 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 	if o.err == nil {
 		c.peer = o.peer
 		c.log.Info("initialized", "name", o.peer.ServerInfo.Name, "version", o.peer.ServerInfo.Version,
-			"protocolVersion", o.peer.ProtocolVersion)
+			"protocolVersion", o.peer.ProtocolVersion, "era", o.peer.Era(), "by", o.peer.Negotiation)
 		return o.peer, nil
 	}
 	return o.peer, c.initializeError(o.err)
+}
+
+// Stage names the request the handshake is at: "server/discover" or
+// "initialize".
+func (c *Conn) Stage() string {
+	if s, ok := c.stage.Load().(string); ok {
+		return s
+	}
+	return "initialize"
 }
 
 // stderrInError is how many of the server's last stderr lines an error
@@ -237,6 +261,14 @@ func (c *Conn) initializeError(err error) error {
 
 // Peer is what the server said in initialize; zero before it answered.
 func (c *Conn) Peer() session.PeerInfo { return c.peer }
+
+// Declared is the capabilities object mcpoke's initialize declares.
+func (c *Conn) Declared() json.RawMessage {
+	if c.opts.Capabilities == nil {
+		return json.RawMessage(`{}`)
+	}
+	return c.opts.Capabilities
+}
 
 // Transport names the transport, for display: "stdio", "http"
 // (Streamable HTTP), "sse" (legacy HTTP+SSE) or "memory".

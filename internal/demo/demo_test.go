@@ -107,7 +107,7 @@ func TestInitializeNegotiatesVersion(t *testing.T) {
 		if strings.Contains(peer.Instructions, "\n") {
 			t.Errorf("instructions are more than one line: %q", peer.Instructions)
 		}
-		if string(peer.Capabilities) != `{"tools":{}}` {
+		if string(peer.Capabilities) != `{"completions":{},"logging":{},"prompts":{},"resources":{"subscribe":true},"tools":{}}` {
 			t.Errorf("capabilities %s", peer.Capabilities)
 		}
 	}
@@ -154,7 +154,7 @@ func TestListToolsHasSchemasWithDescriptionsAndDefaults(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, ","); got != "sleep,stubborn,flood,echo,fail" {
+	if got := strings.Join(names, ","); got != "sleep,stubborn,flood,echo,fail,ask,roots" {
 		t.Errorf("tools %s", got)
 	}
 }
@@ -190,7 +190,7 @@ func TestFailModes(t *testing.T) {
 func TestBadCallsAreInvalidParams(t *testing.T) {
 	cli, _ := start(t)
 	for _, tc := range []struct{ name, args, want string }{
-		{"nope", `{}`, `unknown tool "nope"; this server has: sleep, stubborn, flood, echo, fail`},
+		{"nope", `{}`, `unknown tool "nope"; this server has: sleep, stubborn, flood, echo, fail, ask, roots`},
 		{"sleep", `{"seconds":"ten"}`, `invalid arguments for sleep: argument "seconds"`},
 		{"sleep", `{"secs":1}`, `additional properties 'secs' not allowed`},
 		{"echo", `{}`, `missing property 'text'`},

@@ -11,7 +11,7 @@ import (
 const echoSchema = `{
   "type": "object",
   "properties": {
-    "text": {"type": "string", "description": "The text to send back."}
+    "text": {"type": "string", "description": "The text to send back.", "x-mcp-header": "Text"}
   },
   "required": ["text"],
   "additionalProperties": false
@@ -26,7 +26,7 @@ func echoTool() *tool {
 		Tool: mcp.Tool{
 			Name:        "echo",
 			Title:       "Echo",
-			Description: "Answers at once with the text it was given.",
+			Description: "Answers at once with the text it was given. Over Streamable HTTP in protocol 2026-07-28 the text also travels in the Mcp-Param-Text header.",
 			InputSchema: json.RawMessage(echoSchema),
 		},
 		run: runEcho,

@@ -14,9 +14,12 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
+	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/version"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
@@ -38,6 +41,21 @@ type server struct {
 	// cancellation, before its work starts; the call may block. Tests use
 	// it to cancel at a known point instead of after a sleep.
 	ignoring func(session.ID)
+
+	// Resources, prompts and logging (resources.go, prompts.go,
+	// logging.go): when the server started, for demo://ticker; how often
+	// it ticks and how long each step of a slow read takes (tests shorten
+	// them); the subscriptions and the client's log level.
+	started   time.Time
+	tickEvery time.Duration
+	slowStep  time.Duration
+	subs      subscriptions
+	level     logLevel
+	// fixtures adds the conformance suite's resources and prompts
+	// (conformance_rest.go) to the demo's own.
+	fixtures bool
+	mu       sync.Mutex
+	client   mcp.ClientFeatures // what the client declared in initialize
 }
 
 // NewSession serves the demo server on conn. Its log (text format) goes
@@ -53,7 +71,8 @@ func NewSession(conn transport.Conn, log io.Writer) *session.Session {
 func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Options) *session.Session {
 	srv := newServer(log)
 	if opts.ConformanceTools {
-		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+		srv.tools = append(srv.tools, prepareTools(append(conformanceTools(), conformanceAskTools()...))...)
+		srv.fixtures = true
 	}
 	if len(sessionID) > 8 {
 		sessionID = sessionID[:8]
@@ -68,6 +87,18 @@ func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Option
 	return s
 }
 
+// ServeRequest serves one request of protocol 2026-07-28 over HTTP, on
+// the conn the transport made for it: no session, and a client that
+// closes the response cancels it, which the log says as
+// signal="stream closed".
+func ServeRequest(conn transport.Conn, log io.Writer, opts Options) *session.Session {
+	srv := newServer(log)
+	if opts.ConformanceTools {
+		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+	}
+	return srv.serve(conn)
+}
+
 func newServer(log io.Writer) *server {
 	if log == nil {
 		log = io.Discard
@@ -75,20 +106,33 @@ func newServer(log io.Writer) *server {
 	return &server{
 		log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		tools: allTools(),
+
+		started:   time.Now(),
+		tickEvery: defaultTickEvery,
+		slowStep:  time.Second,
 	}
 }
 
 func (srv *server) serve(conn transport.Conn) *session.Session {
 	srv.conn = conn
-	return session.New(conn, session.Config{
-		Logger:     srv.log,
-		DrainOnEOF: time.Second,
-		Handlers: map[string]session.Handler{
-			"initialize": srv.initialize,
-			"tools/list": srv.listTools,
-			"tools/call": srv.callTool,
-		},
+	handlers := map[string]session.Handler{
+		"initialize": srv.initialize,
+		"tools/list": srv.listTools,
+		"tools/call": srv.callTool,
+	}
+	maps.Copy(handlers, srv.restHandlers())
+	s := session.New(conn, session.Config{
+		Logger:        srv.log,
+		DrainOnEOF:    time.Second,
+		Handlers:      srv.bothEras(handlers),
+		Notifications: map[string]session.NotificationHandler{"notifications/roots/list_changed": srv.rootsChanged},
+		SettleWindow:  settleGrace,
 	})
+	go func() {
+		<-s.Done()
+		srv.stopSubscriptions()
+	}()
+	return s
 }
 
 // Serve runs the demo server over r and w (stdin and stdout of `mcpoke
@@ -111,18 +155,20 @@ type initializeResult struct {
 // speaks it, else with the latest one, as the lifecycle spec asks.
 func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, error) {
 	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
 	}
 	if err := json.Unmarshal(in.Params, &p); err != nil {
 		return nil, &session.RPCError{Code: session.CodeInvalidParams, Message: "initialize: params must be an object: " + err.Error()}
 	}
+	srv.noteClient(p.Capabilities)
 	v := session.LatestVersion
 	if slices.Contains(session.SupportedVersions, p.ProtocolVersion) {
 		v = p.ProtocolVersion
 	}
 	return initializeResult{
 		ProtocolVersion: v,
-		Capabilities:    map[string]any{"tools": map[string]any{}},
+		Capabilities:    withRestCapabilities(map[string]any{"tools": map[string]any{}}),
 		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
 		Instructions:    instructions,
 	}, nil

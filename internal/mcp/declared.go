@@ -69,6 +69,13 @@ func CheckDeclared(peer session.PeerInfo, method string) error {
 		declared = caps.Prompts != nil
 	case "resources":
 		declared = caps.Resources != nil
+		if method == "resources/subscribe" || method == "resources/unsubscribe" {
+			// Subscribing has an option of its own within resources.
+			declared = declared && caps.Resources.Subscribe
+			if !declared {
+				return &CapabilityError{Method: method, Capability: "resources.subscribe"}
+			}
+		}
 	case "logging":
 		declared = caps.Logging
 	case "completions":

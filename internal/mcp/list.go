@@ -31,6 +31,10 @@ type ListOptions struct {
 	// Force sends the request even when the server did not declare its
 	// capability; without it that is a *CapabilityError (ErrNotDeclared).
 	Force bool
+	// RejectBadHeaders drops tools whose x-mcp-header marks break the
+	// rules (HeaderParams), as clients over Streamable HTTP MUST in
+	// protocol 2026-07-28; ToolList.Rejected says which and why.
+	RejectBadHeaders bool
 }
 
 // Paging stopped before the server's last page. The list holds what came
@@ -52,6 +56,17 @@ type ToolList struct {
 	// when paging stopped before the last page: Tools is then what came
 	// before it. Show it; do not take the list for the whole.
 	Incomplete error
+	// Rejected are the tools ListOptions.RejectBadHeaders dropped.
+	Rejected []RejectedTool
+	// Cache is what the first page says about itself: resultType and, in
+	// the modern era, ttlMs and cacheScope.
+	Cache ResultMeta
+}
+
+// RejectedTool is a tool left out of the list, and why.
+type RejectedTool struct {
+	Name string
+	Why  error
 }
 
 // ListTools sends tools/list, following nextCursor to the last page. A
@@ -69,10 +84,17 @@ func ListTools(ctx context.Context, s *session.Session, opts ListOptions) (ToolL
 		if err := json.Unmarshal(page, &p); err != nil {
 			return "", fmt.Errorf("malformed result: %w", err)
 		}
+		if list.Pages == 1 {
+			list.Cache = ReadResultMeta(page)
+		}
 		for _, raw := range p.Tools {
 			t, err := ParseTool(raw)
 			if err != nil {
 				return "", err
+			}
+			if _, err := HeaderParams(t.InputSchema); err != nil && opts.RejectBadHeaders {
+				list.Rejected = append(list.Rejected, RejectedTool{t.Name, err})
+				continue
 			}
 			list.Tools = append(list.Tools, t)
 		}

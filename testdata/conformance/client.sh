@@ -27,6 +27,9 @@ initialize)
 	exec "$mcpoke" ping --url "$url" ;;
 tools_call)
 	exec "$mcpoke" call add_numbers --args '{"a":5,"b":3}' --url "$url" ;;
+elicitation-sep1034-client-defaults)
+	# The server asks for a form and checks that every default came back.
+	exec "$mcpoke" call test_client_elicitation_defaults --elicit accept-defaults --url "$url" ;;
 sse-retry)
 	exec "$mcpoke" call test_reconnection --unlisted --timeout 10s --url "$url" ;;
 *)

@@ -106,7 +106,7 @@ func buildBinary(t *testing.T) string {
 }
 
 // startTmux opens the UI on the built-in demo server in a 120×35 pane.
-func startTmux(t *testing.T) *tmux {
+func startTmux(t *testing.T, args ...string) *tmux {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv(requireTmuxEnv) == "1" {
 			t.Fatalf("tmux is not installed and %s=1", requireTmuxEnv)
@@ -115,11 +115,11 @@ func startTmux(t *testing.T) *tmux {
 	}
 	bin := buildBinary(t)
 	x := &tmux{t: t, socket: fmt.Sprintf("mcpoke-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	if out, err := x.run("new-session", "-d", "-x", "120", "-y", "35", "-s", "ui", bin); err != nil {
+	if out, err := x.run(append([]string{"new-session", "-d", "-x", "120", "-y", "35", "-s", "ui", bin}, args...)...); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	t.Cleanup(func() { x.run("kill-server") })
-	x.waitFor("● ready", "TOOLS 5", "Try it: select sleep, press enter twice, then c")
+	x.waitFor("● ready", "TOOLS 7", "Try it: select sleep, press enter twice, then c")
 	return x
 }
 

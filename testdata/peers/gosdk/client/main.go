@@ -23,17 +23,18 @@ func main() {
 	url := flag.String("url", "", "the server's MCP endpoint, such as http://127.0.0.1:8080/mcp")
 	sse := flag.Bool("sse", false, "use the legacy HTTP+SSE transport; -url is then the SSE endpoint")
 	reconnect := flag.Bool("reconnect", false, "also call test_reconnection (demo-server --conformance-tools), whose answer arrives only on the resumed stream")
+	protocol := flag.String("protocol", "", "the protocol version to ask for (default: the SDK's latest, 2026-07-28, probed with server/discover)")
 	flag.Parse()
 	if *url == "" {
 		log.Fatal("usage: client -url http://HOST:PORT/mcp [-sse]")
 	}
-	if err := run(*url, *sse, *reconnect); err != nil {
+	if err := run(*url, *sse, *reconnect, *protocol); err != nil {
 		fmt.Fprintln(os.Stderr, "gosdk client:", err)
 		os.Exit(1)
 	}
 }
 
-func run(url string, sse, reconnect bool) error {
+func run(url string, sse, reconnect bool, protocol string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var progress atomic.Int32
@@ -51,7 +52,7 @@ func run(url string, sse, reconnect bool) error {
 	if sse {
 		transport = &mcp.SSEClientTransport{Endpoint: url}
 	}
-	cs, err := client.Connect(ctx, transport, nil)
+	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}

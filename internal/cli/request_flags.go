@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"github.com/spf13/pflag"
+)
+
+// addRequestFlags adds the flags call, read and prompt share: cancel,
+// timeouts, late traffic, transcript, JSON, diagram and the server's
+// stderr. what names the request in the help ("call", "read").
+func addRequestFlags(fl *pflag.FlagSet, f *callFlags, what string) {
+	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the "+what+" after DUR (notifications/cancelled)")
+	fl.DurationVar(&f.timeout, "timeout", defaultCallTimeout, "give up on the "+what+" after DUR without an answer or progress: it ends timed_out and is cancelled on the wire (0: never)")
+	fl.DurationVar(&f.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the "+what+" after DUR in all, whatever progress it makes (0: never)")
+	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
+	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic; "+
+		"after a response, listen DUR for traffic that follows it (progress after completion, duplicates)")
+	fl.StringVar(&f.cancelMode, "cancel-mode", "notify", "how to cancel over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
+	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
+	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
+	protocolFlag(fl, &f.protocol)
+	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
+	fl.StringVar(&f.diagram, "diagram", "", "after the report, draw the "+what+" as a sequence diagram: mermaid or text "+
+		"(with --json, as the string \"diagram\"); mcpoke diagram draws the same from a --transcript file")
+}
+
+// check refuses flag values that make no sense together, before anything
+// starts.
+func (f *callFlags) check() error {
+	if f.waitLate < 0 || f.cancelAfter < 0 || f.timeout < 0 || f.maxTimeout < 0 {
+		return usageError("durations must not be negative")
+	}
+	if f.reason != "" && f.cancelAfter == 0 {
+		return usageError("--reason goes with --cancel-after")
+	}
+	return nil
+}

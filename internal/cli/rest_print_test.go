@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// A resource's contents and a prompt's messages pass termtext like a
+// tool's result; a blob shows as its type and size, never as bytes.
+func TestPrintReadAndPromptResultsSanitize(t *testing.T) {
+	for _, tc := range []struct {
+		method, result string
+		want           []string
+	}{
+		{"resources/read", `{"contents":[{"uri":"a://x\u001b[2J","mimeType":"text/plain","text":"one\ntwo\u202e\n"},{"uri":"b://y","mimeType":"image/png","blob":"iVBORw0K"}]}`,
+			[]string{"[text a://x\\x1b[2J (text/plain)]", "    one\n    two\\u202e\n", "[blob b://y (image/png), 6 B]"}},
+		{"prompts/get", `{"description":"d\u0007","messages":[{"role":"user\u001b]0;t","content":{"type":"text","text":"hi"}}]}`,
+			[]string{"[description]", "d\\x07", "[user\\x1b]0;t text]", "    hi"}},
+	} {
+		var b bytes.Buffer
+		printReport(&b, &callReport{Method: tc.method, URI: "u", State: "completed", Result: json.RawMessage(tc.result)}, &callFlags{})
+		out := b.String()
+		for _, c := range out {
+			if c < 0x20 && c != '\n' || c == 0x202e {
+				t.Fatalf("%s: control character %U reached the output:\n%q", tc.method, c, out)
+			}
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: output lacks %q:\n%s", tc.method, w, out)
+			}
+		}
+	}
+}
+
+func TestPrintLogEscapesAndSaysWhatCameWithTheRequest(t *testing.T) {
+	var b bytes.Buffer
+	printLog(&b, []reportLog{
+		{AtMs: 1, Level: "error", Logger: "db\x1b[2J", Data: json.RawMessage(`{"e":"x\u0007"}`), Related: true},
+		{AtMs: 2, Level: "loud", Data: json.RawMessage(`"plain"`), Problem: "unknown level"},
+	}, 3)
+	out := b.String()
+	for _, w := range []string{"log       3 messages from the server while it ran", `error   db\x1b[2J {"e":"x\u0007"} (with this request)`,
+		"loud    plain (unknown level)", "… 1 more not kept"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package connect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// ProtocolAuto is Options.Protocol's value for choosing the era the spec's
+// way: server/discover first, initialize when that fails.
+const ProtocolAuto = "auto"
+
+// DefaultProbeTimeout bounds the server/discover probe of ProtocolAuto: a
+// legacy server may never answer a request before initialize, and the
+// spec then says to fall back. A slow modern server that answers later
+// still wins: its initialize is refused with the versions it speaks, and
+// the session turns modern.
+const DefaultProbeTimeout = 3 * time.Second
+
+// eras remembers, per server, the version ProtocolAuto reached, for the
+// life of this process: a reconnect goes straight to that era (the spec's
+// "cache the result for the lifetime of the server"), and probes again if
+// it fails.
+var eras sync.Map // eraKey → version
+
+func eraKey(s Spec) string {
+	if s.URL != "" {
+		return "url " + s.URL
+	}
+	return "cmd " + s.Dir + "\x00" + s.CommandLine()
+}
+
+// ForgetEras drops what ProtocolAuto remembered; for tests.
+func ForgetEras() { eras.Clear() }
+
+// handshake reaches a protocol version with the server as opts.Protocol
+// says: "" initialize with the latest legacy version; a legacy version
+// initialize with it; a modern version server/discover with it, no
+// fallback; auto the probe. stage is kept up to date for messages.
+func (c *Conn) handshake(ctx context.Context) (session.PeerInfo, error) {
+	p := c.opts.Protocol
+	switch {
+	case p == ProtocolAuto:
+		return c.negotiate(ctx)
+	case session.IsModern(p):
+		peer, err := c.discover(ctx, p, 0)
+		if err != nil {
+			var vr *session.VersionRefusedError
+			if !errors.As(err, &vr) {
+				err = fmt.Errorf("%w; --protocol %s speaks only that version (a legacy server answers initialize: try --protocol auto)", err, p)
+			}
+			return peer, err
+		}
+		return c.done(peer, "server/discover, as --protocol says")
+	}
+	peer, err := c.initialize(p)
+	if err != nil {
+		return peer, err
+	}
+	how := "initialize"
+	if p != "" {
+		how += ", as --protocol says"
+	}
+	return c.done(peer, how)
+}
+
+// negotiate is ProtocolAuto: the remembered era, else server/discover;
+// a DiscoverResult means modern, an UnsupportedProtocolVersion error
+// names the versions to pick from, and anything else (an error, no
+// answer within the probe timeout) means a legacy server: initialize. An
+// initialize refused with UnsupportedProtocolVersion turns modern.
+func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
+	key := eraKey(c.Spec)
+	if v, ok := eras.Load(key); ok && !session.IsModern(v.(string)) {
+		peer, err := c.initialize(v.(string))
+		if err == nil {
+			return c.done(peer, "initialize, the era found before")
+		}
+		if !c.Session.Alive() {
+			return peer, err
+		}
+		eras.Delete(key) // the cached assumption failed: probe again
+	}
+	probe := c.opts.ProbeTimeout
+	if probe <= 0 {
+		probe = DefaultProbeTimeout
+	}
+	peer, err := c.discover(ctx, session.ModernVersion, probe)
+	if err == nil {
+		eras.Store(key, peer.ProtocolVersion)
+		return c.done(peer, "server/discover")
+	}
+	var vr *session.VersionRefusedError
+	if errors.As(err, &vr) {
+		return c.afterRefusal(ctx, key, vr, "server/discover")
+	}
+	var unsent *session.SendError
+	if !c.Session.Alive() || ctx.Err() != nil || errors.As(err, &unsent) {
+		// No server answered: there is nothing to fall back to.
+		return session.PeerInfo{}, err
+	}
+	if modernError(err) {
+		// A modern server that refused the request itself (a header or a
+		// capability): falling back would only hide that.
+		return session.PeerInfo{}, err
+	}
+	probeErr := err
+	peer, err = c.initialize(session.LatestVersion)
+	if errors.As(err, &vr) {
+		return c.afterRefusal(ctx, key, vr, "initialize")
+	}
+	if err != nil {
+		return peer, err
+	}
+	eras.Store(key, peer.ProtocolVersion)
+	return c.done(peer, "initialize, after server/discover failed: "+strings.TrimPrefix(probeErr.Error(), "server/discover: "))
+}
+
+// afterRefusal continues with the version the server said it speaks
+// after refusing ours (during step).
+func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.VersionRefusedError, step string) (session.PeerInfo, error) {
+	v, ok := session.PickVersion(vr.Supported)
+	if !ok || v == vr.Requested {
+		return session.PeerInfo{}, fmt.Errorf("no protocol version in common: %w; mcpoke speaks %v", vr, session.AllVersions())
+	}
+	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, strings.Join(vr.Supported, ", "))
+	if session.IsModern(v) {
+		peer, err := c.discover(ctx, v, 0)
+		if err != nil {
+			return peer, err
+		}
+		eras.Store(key, v)
+		return c.done(peer, "server/discover with "+v+": "+how)
+	}
+	peer, err := c.initialize(v)
+	if err != nil {
+		return peer, err
+	}
+	eras.Store(key, v)
+	return c.done(peer, "initialize with "+v+": "+how)
+}
+
+// modernError reports whether err is an error only a modern server
+// sends: a header mismatch or a missing client capability.
+func modernError(err error) bool {
+	var rpcErr *session.RPCError
+	return errors.As(err, &rpcErr) && (rpcErr.Code == session.CodeHeaderMismatch || rpcErr.Code == session.CodeMissingClientCapability)
+}
+
+// discover sends server/discover at version; timeout 0 means none but ctx.
+func (c *Conn) discover(ctx context.Context, version string, timeout time.Duration) (session.PeerInfo, error) {
+	c.stage.Store("server/discover")
+	return c.Session.Discover(ctx, session.DiscoverOptions{
+		ModernOptions: session.ModernOptions{ProtocolVersion: version, ClientInfo: clientInfo, Capabilities: c.opts.Capabilities},
+		Timeout:       timeout,
+		QuietTimeout:  timeout > 0,
+	})
+}
+
+// initialize runs the legacy handshake offering version ("" the latest).
+// initialize cannot be cancelled (MCP spec), so the session waits for its
+// answer whatever happens; Initialize's timeout gives up on it.
+func (c *Conn) initialize(version string) (session.PeerInfo, error) {
+	c.stage.Store("initialize")
+	peer, err := c.Session.Initialize(context.Background(), session.InitializeOptions{
+		ProtocolVersion: version,
+		ClientInfo:      clientInfo,
+		Capabilities:    c.opts.Capabilities,
+	})
+	if vr, ok := session.AsVersionRefused(err, version); ok {
+		return peer, vr
+	}
+	return peer, err
+}
+
+// done records how the version was reached.
+func (c *Conn) done(peer session.PeerInfo, how string) (session.PeerInfo, error) {
+	peer.Negotiation = how
+	c.Session.SetNegotiation(how)
+	return peer, nil
+}

@@ -1,0 +1,94 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// RequestMeta is what a modern request declares in its _meta. A legacy
+// request has none of it: Version is "".
+type RequestMeta struct {
+	Version      string                  `json:"io.modelcontextprotocol/protocolVersion"`
+	Capabilities json.RawMessage         `json:"io.modelcontextprotocol/clientCapabilities"`
+	ClientInfo   *session.Implementation `json:"io.modelcontextprotocol/clientInfo"`
+	LogLevel     string                  `json:"io.modelcontextprotocol/logLevel"`
+}
+
+// ReadRequestMeta reads the modern fields of a request's params._meta;
+// zero when there are none (a legacy request) or params are not an object.
+func ReadRequestMeta(params json.RawMessage) RequestMeta {
+	var p struct {
+		Meta RequestMeta `json:"_meta"`
+	}
+	if !bytes.Contains(params, []byte(session.MetaProtocolVersion)) || json.Unmarshal(params, &p) != nil {
+		return RequestMeta{}
+	}
+	return p.Meta
+}
+
+// ResultMeta is what a result says about itself besides its payload:
+// resultType (always, "complete" when absent), and in the modern era the
+// server's identity and, for lists and reads, how long it may be cached.
+type ResultMeta struct {
+	// Type is resultType: "complete" when the server sent none.
+	Type string
+	// ServerInfo is _meta io.modelcontextprotocol/serverInfo, if sent.
+	ServerInfo *session.Implementation
+	// TTL is ttlMs, if sent: how long the result may be reused; CacheScope
+	// is "public" or "private", if sent.
+	TTL        *int64
+	CacheScope string
+}
+
+// ReadResultMeta reads a result's resultType, serverInfo, ttlMs and
+// cacheScope; what is absent or of the wrong type is left zero, since
+// these fields only inform the display.
+func ReadResultMeta(result json.RawMessage) ResultMeta {
+	var r struct {
+		ResultType json.RawMessage `json:"resultType"`
+		TTL        json.RawMessage `json:"ttlMs"`
+		CacheScope json.RawMessage `json:"cacheScope"`
+		Meta       struct {
+			ServerInfo *session.Implementation `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
+	}
+	m := ResultMeta{Type: session.ResultComplete}
+	if json.Unmarshal(result, &r) != nil {
+		return m
+	}
+	var s string
+	if json.Unmarshal(r.ResultType, &s) == nil && s != "" {
+		m.Type = s
+	}
+	var ttl int64
+	if json.Unmarshal(r.TTL, &ttl) == nil && r.TTL != nil {
+		m.TTL = &ttl
+	}
+	if json.Unmarshal(r.CacheScope, &s) == nil {
+		m.CacheScope = s
+	}
+	m.ServerInfo = r.Meta.ServerInfo
+	return m
+}
+
+// Describe says the cache hints in one line, such as "ttl 60s, public";
+// "" when the result gave none.
+func (m ResultMeta) Describe() string {
+	var out string
+	if m.TTL != nil {
+		out = fmt.Sprintf("ttl %dms", *m.TTL)
+		if *m.TTL%1000 == 0 {
+			out = fmt.Sprintf("ttl %ds", *m.TTL/1000)
+		}
+	}
+	if m.CacheScope != "" {
+		if out != "" {
+			out += ", "
+		}
+		out += "cache " + m.CacheScope
+	}
+	return out
+}

@@ -1,0 +1,53 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// ListenFilter is what a subscriptions/listen opts in to (the spec's
+// SubscriptionFilter): a server sends no notification type the client did
+// not ask for.
+type ListenFilter struct {
+	ToolsListChanged      bool     `json:"toolsListChanged,omitempty"`
+	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
+	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+}
+
+// Empty reports whether the filter opts in to nothing.
+func (f ListenFilter) Empty() bool {
+	return !f.ToolsListChanged && !f.PromptsListChanged && !f.ResourcesListChanged && len(f.ResourceSubscriptions) == 0
+}
+
+// ListChangesOf opts in to every list change the server declared it
+// notifies (listChanged in its capabilities).
+func ListChangesOf(caps ServerCapabilities) ListenFilter {
+	return ListenFilter{
+		ToolsListChanged:     caps.Tools != nil && caps.Tools.ListChanged,
+		PromptsListChanged:   caps.Prompts != nil && caps.Prompts.ListChanged,
+		ResourcesListChanged: caps.Resources != nil && caps.Resources.ListChanged,
+	}
+}
+
+// ErrListenNeedsModern: subscriptions/listen exists from protocol
+// 2026-07-28 on; earlier servers notify on their own (the GET stream).
+var ErrListenNeedsModern = errors.New("subscriptions/listen is part of protocol 2026-07-28; this session speaks an earlier one, whose server notifies without it")
+
+// Listen opens a subscriptions/listen stream for what f opts in to and
+// returns its handle: a request with no timeout that stays pending while
+// the server delivers notifications tagged with its id (the session files
+// them, see session.Listening). Cancelling it closes the subscription by
+// the era's rule: its stream closed over HTTP, notifications/cancelled
+// on stdio. It ends completed when the server ends it.
+func Listen(ctx context.Context, s *session.Session, f ListenFilter) (*session.Call, error) {
+	if !s.Modern() {
+		return nil, ErrListenNeedsModern
+	}
+	params := struct {
+		Notifications ListenFilter `json:"notifications"`
+	}{f}
+	return s.Call(ctx, "subscriptions/listen", params, session.CallOptions{NoProgressToken: true})
+}

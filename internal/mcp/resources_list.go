@@ -1,0 +1,85 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// ResourceList is what ListResources read. Incomplete is as in ToolList.
+type ResourceList struct {
+	Resources  []Resource
+	Pages      int
+	Incomplete error
+}
+
+// TemplateList is what ListResourceTemplates read. Incomplete is as in
+// ToolList.
+type TemplateList struct {
+	Templates  []ResourceTemplate
+	Pages      int
+	Incomplete error
+}
+
+// ListResources sends resources/list, following nextCursor to the last
+// page, as ListTools does for tools.
+func ListResources(ctx context.Context, s *session.Session, opts ListOptions) (ResourceList, error) {
+	var list ResourceList
+	err := listPages(ctx, s, "resources/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+		var p struct {
+			Resources  []json.RawMessage `json:"resources"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(page, &p); err != nil {
+			return "", fmt.Errorf("malformed result: %w", err)
+		}
+		for _, raw := range p.Resources {
+			r, err := ParseResource(raw)
+			if err != nil {
+				return "", err
+			}
+			list.Resources = append(list.Resources, r)
+		}
+		return p.NextCursor, nil
+	})
+	list.Incomplete, err = stoppedEarly(err)
+	return list, err
+}
+
+// ListResourceTemplates sends resources/templates/list, following
+// nextCursor to the last page.
+func ListResourceTemplates(ctx context.Context, s *session.Session, opts ListOptions) (TemplateList, error) {
+	var list TemplateList
+	err := listPages(ctx, s, "resources/templates/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+		var p struct {
+			Templates  []json.RawMessage `json:"resourceTemplates"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(page, &p); err != nil {
+			return "", fmt.Errorf("malformed result: %w", err)
+		}
+		for _, raw := range p.Templates {
+			t, err := ParseResourceTemplate(raw)
+			if err != nil {
+				return "", err
+			}
+			list.Templates = append(list.Templates, t)
+		}
+		return p.NextCursor, nil
+	})
+	list.Incomplete, err = stoppedEarly(err)
+	return list, err
+}
+
+// stoppedEarly splits listPages' error into the reason a list was cut
+// short (kept with the list) and a real failure.
+func stoppedEarly(err error) (incomplete, failed error) {
+	var stopped *pagingStopped
+	if errors.As(err, &stopped) {
+		return stopped.err, nil
+	}
+	return nil, err
+}

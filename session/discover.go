@@ -1,0 +1,157 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DiscoverOptions are what server/discover declares, and how long it may
+// take.
+type DiscoverOptions struct {
+	ModernOptions
+	// Timeout bounds the wait for the answer; 0 means none but ctx.
+	Timeout time.Duration
+	// QuietTimeout: when Timeout expires, nothing is sent to cancel the
+	// request (see CallOptions.QuietTimeout): a probe that got no answer
+	// went, as far as we can tell, to a legacy server.
+	QuietTimeout bool
+}
+
+// VersionRefusedError: the server does not speak the version we asked
+// for. Supported lists what it does speak, from the data of an
+// UnsupportedProtocolVersion error (-32022) or from server/discover's
+// supportedVersions.
+type VersionRefusedError struct {
+	Requested string
+	Supported []string
+	// Err is the server's error, nil when server/discover answered but did
+	// not list the version.
+	Err *RPCError
+}
+
+// Error implements error.
+func (e *VersionRefusedError) Error() string {
+	sup := "it named none it supports"
+	if len(e.Supported) > 0 {
+		sup = "it supports " + strings.Join(e.Supported, ", ")
+	}
+	how := "server/discover does not list it"
+	if e.Err != nil {
+		how = e.Err.Error()
+	}
+	return fmt.Sprintf("the server does not support protocol %s (%s); %s", e.Requested, how, sup)
+}
+
+// Unwrap returns the server's error.
+func (e *VersionRefusedError) Unwrap() error {
+	if e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// AsVersionRefused reads err as a refusal of the protocol version: a
+// *VersionRefusedError, or an *RPCError with code -32022 whose data names
+// the supported versions. requested fills in what the data leaves out.
+func AsVersionRefused(err error, requested string) (*VersionRefusedError, bool) {
+	var vr *VersionRefusedError
+	if errors.As(err, &vr) {
+		return vr, true
+	}
+	var rpcErr *RPCError
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeUnsupportedProtocolVersion {
+		return nil, false
+	}
+	var d struct {
+		Supported []string `json:"supported"`
+		Requested string   `json:"requested"`
+	}
+	_ = json.Unmarshal(rpcErr.Data, &d)
+	if d.Requested != "" {
+		requested = d.Requested
+	}
+	return &VersionRefusedError{Requested: requested, Supported: d.Supported, Err: rpcErr}, true
+}
+
+// PickVersion chooses, from the versions a server supports, the one to
+// use: the newest modern version both sides speak, else the newest legacy
+// one (to be reached through initialize). ok is false when none is shared.
+func PickVersion(supported []string) (version string, ok bool) {
+	for _, list := range [][]string{ModernVersions, SupportedVersions} {
+		for _, v := range slices.Backward(list) {
+			if slices.Contains(supported, v) {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// discoverResult is server/discover's answer (DiscoverResult).
+type discoverResult struct {
+	SupportedVersions []string        `json:"supportedVersions"`
+	Capabilities      json.RawMessage `json:"capabilities"`
+	Instructions      string          `json:"instructions"`
+	ResultType        string          `json:"resultType"`
+	Meta              struct {
+		ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo"`
+	} `json:"_meta"`
+}
+
+// Discover sends server/discover in the modern era, with opts in its
+// _meta. When the server answers and lists the version asked for, the
+// session stays modern: every later request carries the same _meta, and
+// Peer says what the server is. On any error the session is left legacy,
+// ready for Initialize or another Discover; a *VersionRefusedError (see
+// AsVersionRefused) says which versions the server speaks instead.
+func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo, error) {
+	s.UseModern(opts.ModernOptions)
+	s.mu.Lock()
+	version := s.modern.version
+	s.mu.Unlock()
+	res, err := s.Do(ctx, "server/discover", nil, CallOptions{NoProgressToken: true, Timeout: opts.Timeout, QuietTimeout: opts.QuietTimeout})
+	if err != nil {
+		s.useLegacy()
+		if vr, ok := AsVersionRefused(err, version); ok {
+			return PeerInfo{}, vr
+		}
+		return PeerInfo{}, fmt.Errorf("server/discover: %w", err)
+	}
+	var r discoverResult
+	if err := json.Unmarshal(res, &r); err != nil {
+		s.useLegacy()
+		return PeerInfo{}, fmt.Errorf("server/discover: malformed result: %w", err)
+	}
+	if r.SupportedVersions == nil {
+		// Not a DiscoverResult (a legacy server may answer anything).
+		s.useLegacy()
+		return PeerInfo{}, errors.New("server/discover: the result has no supportedVersions, so it is no DiscoverResult")
+	}
+	if !slices.Contains(r.SupportedVersions, version) {
+		s.useLegacy()
+		return PeerInfo{}, &VersionRefusedError{Requested: version, Supported: r.SupportedVersions}
+	}
+	peer := PeerInfo{ProtocolVersion: version, Capabilities: r.Capabilities, Instructions: r.Instructions,
+		SupportedVersions: r.SupportedVersions}
+	if r.Meta.ServerInfo != nil {
+		peer.ServerInfo = *r.Meta.ServerInfo
+	}
+	s.mu.Lock()
+	s.peer = peer
+	s.mu.Unlock()
+	return peer, nil
+}
+
+// SetNegotiation records in words how the protocol version was reached,
+// for Peer to show (such as "server/discover" or "initialize, after
+// server/discover failed: ...").
+func (s *Session) SetNegotiation(how string) {
+	s.mu.Lock()
+	s.peer.Negotiation = how
+	s.mu.Unlock()
+}

@@ -1,0 +1,25 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// ResultComplete is the resultType of an ordinary result, and what a
+// result without one counts as.
+const ResultComplete = "complete"
+
+// resultTypeOf reads a result's resultType, "complete" when it has none
+// (or it is not a string): clients MUST treat a missing one so.
+func resultTypeOf(result json.RawMessage) string {
+	if !bytes.Contains(result, []byte(`"resultType"`)) {
+		return ResultComplete
+	}
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.ResultType == "" {
+		return ResultComplete
+	}
+	return r.ResultType
+}

@@ -1,0 +1,107 @@
+// An interop peer for mcpoke's tests: a server on the TypeScript SDK v2
+// (@modelcontextprotocol/server 2.4.0), which speaks protocol 2026-07-28 and,
+// for 2025-era clients, the old handshake. Its slow tool honours its abort
+// signal and logs on stderr how the cancel arrived, so a test (or a person)
+// sees what the server saw.
+//
+//   node testdata/peers/ts/v2_server.mjs              # stdio
+//   node testdata/peers/ts/v2_server.mjs --http PORT  # Streamable HTTP at http://127.0.0.1:PORT/mcp
+//
+// The SDK is loaded from $MCPOKE_PEERS_DIR (default ~/.cache/mcpoke-peers),
+// where .ci/run installs it.
+import { createServer } from "node:http";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const peers = process.env.MCPOKE_PEERS_DIR || join(homedir(), ".cache", "mcpoke-peers");
+const load = (p) => import(pathToFileURL(join(peers, "node_modules", p)).href);
+const { McpServer, createMcpHandler } = await load("@modelcontextprotocol/server/dist/index.mjs");
+const { serveStdio } = await load("@modelcontextprotocol/server/dist/stdio.mjs");
+const { z } = await load("zod/index.js");
+
+const log = (msg) => process.stderr.write(`ts-v2: ${msg}\n`);
+const sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+
+// how says how a cancel reached the tool: a notifications/cancelled names
+// its reason; a closed HTTP stream aborts with the transport's own.
+const how = (reason) => {
+  const text = reason instanceof Error ? reason.message : String(reason);
+  return /closed|disconnect|abort/i.test(text) && !/notifications\/cancelled/.test(text) ? `stream closed (${text})` : `notifications/cancelled (${text})`;
+};
+
+function newServer() {
+  const server = new McpServer({ name: "ts-v2-peer", version: "2.4.0" }, { capabilities: { tools: {} } });
+  server.registerTool(
+    "slow",
+    {
+      description: "Works for a while with progress; stops when cancelled and logs how the cancel arrived.",
+      inputSchema: z.object({ seconds: z.number().default(10), steps: z.number().int().default(10) }),
+    },
+    async ({ seconds, steps }, ctx) => {
+      const id = ctx.mcpReq.id;
+      const token = ctx.mcpReq._meta?.progressToken;
+      log(`slow ${id} started (${seconds}s in ${steps} steps)`);
+      const started = Date.now();
+      try {
+        for (let i = 1; i <= steps; i++) {
+          await sleep((seconds * 1000) / steps, ctx.mcpReq.signal);
+          if (token !== undefined) {
+            await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: i, total: steps } });
+          }
+        }
+      } catch (e) {
+        log(`slow ${id} cancelled after ${Date.now() - started}ms: ${how(ctx.mcpReq.signal.reason ?? e)}`);
+        throw e;
+      }
+      log(`slow ${id} finished`);
+      return { content: [{ type: "text", text: `slept ${seconds}s in ${steps} steps` }] };
+    },
+  );
+  server.registerTool(
+    "echo",
+    { description: "Answers with its text.", inputSchema: z.object({ text: z.string() }) },
+    async ({ text }) => ({ content: [{ type: "text", text }] }),
+  );
+  return server;
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] !== "--http") {
+  serveStdio(() => newServer(), { onerror: (e) => log(`error: ${e.message}`) });
+} else {
+  const handler = createMcpHandler(() => newServer(), { onerror: (e) => log(`error: ${e.message}`) });
+  const http = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const abort = new AbortController();
+    // A client that closes the response (mcpoke's cancel in 2026-07-28)
+    // aborts the web request the SDK serves.
+    res.on("close", () => {
+      if (!res.writableFinished) abort.abort(new Error("client closed the response stream"));
+    });
+    const body = chunks.length ? Buffer.concat(chunks) : undefined;
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers: req.headers,
+      body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
+      signal: abort.signal,
+    });
+    const response = await handler.fetch(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return res.end();
+    try {
+      for await (const chunk of response.body) res.write(chunk);
+    } catch {
+      // the client went away
+    }
+    res.end();
+  });
+  http.listen(Number(argv[1] || 0), "127.0.0.1", () => {
+    log(`Streamable HTTP at http://127.0.0.1:${http.address().port}/mcp`);
+  });
+}

@@ -1,0 +1,185 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
+)
+
+// Protocol 2026-07-28 ("modern") on Streamable HTTP: each request stands
+// alone, with no session, no GET stream and no resumption; its POST
+// mirrors the body's protocol version, method and name in headers, so
+// that intermediaries can route it without reading the body. The
+// transport reads them from the frame it sends: the version from
+// params._meta, which the session writes.
+
+// Header names of the modern Streamable HTTP transport.
+const (
+	HeaderMethod      = "Mcp-Method"
+	HeaderName        = "Mcp-Name"
+	HeaderParamPrefix = "Mcp-Param-"
+)
+
+// metaProtocolVersion is the _meta key that declares a request modern.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// modernFirst is the first modern protocol version; versions are dates,
+// so they order as text.
+const modernFirst = "2026-07-28"
+
+// IsModernVersion reports whether a protocol version is 2026-07-28 or
+// later, for the transport's own rules.
+func IsModernVersion(v string) bool {
+	return len(v) == len(modernFirst) && v[4] == '-' && v[7] == '-' && v >= modernFirst
+}
+
+// modernHeaders are the headers a modern request's POST carries; version
+// is "" for a legacy request.
+type modernHeaders struct {
+	version, method, name string
+	hasName               bool
+	// params are the Mcp-Param headers, by name, values not encoded.
+	params map[string]string
+}
+
+// namedMethods are those whose Mcp-Name header mirrors params.name or
+// params.uri.
+var namedMethods = map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+
+// peekModern reads what a request's POST must mirror in headers: the
+// protocol version in params._meta and, for named methods, the name or
+// URI. Legacy requests (no such version) need nothing.
+func peekModern(frame []byte, method string) modernHeaders {
+	if !bytes.Contains(frame, []byte(metaProtocolVersion)) {
+		return modernHeaders{}
+	}
+	var m struct {
+		Params struct {
+			Name *string `json:"name"`
+			URI  *string `json:"uri"`
+			Meta struct {
+				Version string `json:"io.modelcontextprotocol/protocolVersion"`
+			} `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(frame, &m) != nil || !IsModernVersion(m.Params.Meta.Version) {
+		return modernHeaders{}
+	}
+	h := modernHeaders{version: m.Params.Meta.Version, method: method}
+	switch namedMethods[method] {
+	case "name":
+		if m.Params.Name != nil {
+			h.name, h.hasName = *m.Params.Name, true
+		}
+	case "uri":
+		if m.Params.URI != nil {
+			h.name, h.hasName = *m.Params.URI, true
+		}
+	}
+	return h
+}
+
+// apply sets the headers on a POST.
+func (m modernHeaders) apply(h http.Header) {
+	if m.version == "" {
+		return
+	}
+	h.Set(HeaderProtocolVersion, m.version)
+	h.Set(HeaderMethod, m.method)
+	if m.hasName {
+		h.Set(HeaderName, EncodeHeaderValue(m.name))
+	}
+	for name, v := range m.params {
+		h.Set(HeaderParamPrefix+name, EncodeHeaderValue(v))
+	}
+}
+
+// describe lists the mirrored headers for the wire log, "" when there
+// are none to show: "Mcp-Name: echo, Mcp-Param-Text: hi".
+func (m modernHeaders) describe() string {
+	var parts []string
+	if m.hasName {
+		parts = append(parts, HeaderName+": "+EncodeHeaderValue(m.name))
+	}
+	names := make([]string, 0, len(m.params))
+	for n := range m.params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		parts = append(parts, HeaderParamPrefix+n+": "+EncodeHeaderValue(m.params[n]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SetParamHeaders implements ParamHeaderSetter: the next Send of request
+// id (a modern one) carries these Mcp-Param headers.
+func (h *HTTP) SetParamHeaders(id []byte, params map[string]string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.params == nil {
+		h.params = map[string]map[string]string{}
+	}
+	h.params[idKey(id)] = params
+}
+
+// EncodeHeaderValue is v as a header value of the modern transport: as it
+// is when it is plain visible ASCII (spaces and tabs inside allowed),
+// else in the base64 sentinel form =?base64?...?= of its UTF-8 bytes,
+// which is also used for a plain value that looks like that form.
+func EncodeHeaderValue(v string) string {
+	if headerSafe(v) && !(strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=")) {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+// DecodeHeaderValue undoes EncodeHeaderValue; ok is false for a sentinel
+// whose base64 is invalid.
+func DecodeHeaderValue(v string) (string, bool) {
+	if !strings.HasPrefix(v, "=?base64?") || !strings.HasSuffix(v, "?=") || len(v) < len("=?base64??=") {
+		return v, true
+	}
+	b, err := base64.StdEncoding.DecodeString(v[len("=?base64?") : len(v)-len("?=")])
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// headerSafe: visible ASCII, space and tab (RFC 9110 field values), with
+// no space or tab at either end, which a header would lose.
+func headerSafe(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 && c != '\t') || c > 0x7e {
+			return false
+		}
+	}
+	return strings.TrimSpace(v) == v
+}
+
+// StreamBroke is the Why of a KindRequestError whose request was lost: its
+// response stream broke before the answer, and the protocol version (2026-07-28)
+// has no resumption. The request must be re-issued under a new id.
+const StreamBroke = "stream broke"
+
+// lost fails a modern request whose stream ended without its answer,
+// unless we closed it (a cancel) or are closing.
+func (h *HTTP) lost(ctx context.Context, st *requestStream, what string) {
+	if st.answered.Load() || st.byUs.Load() || ctx.Err() != nil || h.ctx.Err() != nil {
+		return
+	}
+	h.q.push(Message{Kind: wire.KindRequestError, ID: st.id, Why: StreamBroke,
+		Data: []byte(fmt.Sprintf("request %s lost: %s, and protocol %s has no resumption; re-issue it under a new id", idKey(st.id), what, modernFirst))})
+}
+
+// HasRequestStreams implements RequestStreams: every request has its own
+// response stream, until a fallback to the legacy HTTP+SSE transport.
+func (h *HTTP) HasRequestStreams() bool { return h.legacy.Load() == nil }

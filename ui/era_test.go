@@ -1,0 +1,238 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/clocktest"
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// demoOverHTTP serves the demo server over Streamable HTTP, both eras,
+// through wrap when given; its log is returned as it grows.
+func demoOverHTTP(t *testing.T, wrap func(http.Handler) http.Handler) (url string, log *syncBuffer) {
+	t.Helper()
+	log = &syncBuffer{}
+	h := demo.HTTPHandler(log, demo.Options{}, false)
+	var handler http.Handler = h
+	if wrap != nil {
+		handler = wrap(h)
+	}
+	srv := httptest.NewServer(handler)
+	t.Cleanup(func() { h.Close(); srv.Close() })
+	return srv.URL + "/mcp", log
+}
+
+// syncBuffer is a log many goroutines write.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// httpModel runs the UI on url, with the protocol chosen.
+func httpModel(t *testing.T, url, protocol string) *driver {
+	t.Helper()
+	connect.ForgetEras()
+	clock := newFakeClock()
+	opts := connect.Options{Protocol: protocol, Session: session.Config{Clock: clock}}
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return connect.Start(connect.URLSpec(url), opts) },
+		now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 140, 30)
+	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	t.Cleanup(func() {
+		if d.m.conn != nil {
+			d.m.conn.Close()
+		}
+	})
+	return d
+}
+
+// startSleep calls sleep for long enough and waits for its first progress.
+func startSleep(d *driver) {
+	d.t.Helper()
+	d.m.setFocus(focusTools)
+	d.m.tools.Select("sleep")
+	d.key("enter")
+	d.key("enter")
+	d.waitFor("sleep's first progress", func() bool {
+		r := d.m.table.Selected()
+		return r != nil && r.tool == "sleep" && r.progressCount > 0
+	})
+}
+
+// Over Streamable HTTP in 2026-07-28 a cancel closes the stream: the
+// row says so, and that late traffic cannot be seen; the demo's log says
+// it stopped on the closed stream. The same cancel in 2025-11-25 is a
+// notification, watched for late traffic.
+func TestHTTPCancelInBothEras(t *testing.T) {
+	url, log := demoOverHTTP(t, nil)
+	d := httpModel(t, url, connect.ProtocolAuto)
+	d.waitScreen("MCP 2026-07-28 (modern)", "server/discover")
+	startSleep(d)
+	d.key("c")
+	d.waitScreen("⊘ cancelled", "stream closed, late not observable",
+		"stream closed at +", "nothing sent (the cancel of protocol", "late not observable")
+	d.waitFor("the demo's log", func() bool { return strings.Contains(log.String(), `signal="stream closed"`) })
+
+	d2 := httpModel(t, url, "2025-11-25")
+	d2.waitScreen("MCP 2025-11-25 (legacy)", "initialize")
+	startSleep(d2)
+	d2.key("c")
+	d2.waitScreen("cancelling", "as notification")
+	d2.waitFor("the demo's log", func() bool { return strings.Contains(log.String(), "signal=notifications/cancelled") })
+	if strings.Contains(d2.screen(), "not observable") {
+		t.Error("a 2025-11-25 cancel says late traffic is not observable")
+	}
+}
+
+// cutSleep breaks the response stream of the first tools/call after its
+// first event: the network dropping it.
+func cutSleep(next http.Handler) http.Handler {
+	var once sync.Once
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Method") != "tools/call" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		cut := false
+		once.Do(func() { cut = true })
+		if !cut {
+			next.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(&cutWriter{ResponseWriter: w}, r)
+	})
+}
+
+// cutWriter drops the connection after the first write.
+type cutWriter struct {
+	http.ResponseWriter
+	done bool
+}
+
+func (c *cutWriter) Write(b []byte) (int, error) {
+	if c.done {
+		return 0, io.ErrClosedPipe
+	}
+	n, err := c.ResponseWriter.Write(b)
+	c.ResponseWriter.(http.Flusher).Flush()
+	if conn, _, herr := http.NewResponseController(c.ResponseWriter).Hijack(); herr == nil {
+		conn.Close()
+	}
+	c.done = true
+	return n, err
+}
+
+func (c *cutWriter) Flush() {}
+
+// A broken stream loses its request: the row says when, and r re-issues
+// it under a new id.
+func TestLostRequestIsReissued(t *testing.T) {
+	url, _ := demoOverHTTP(t, cutSleep)
+	d := httpModel(t, url, session.ModernVersion)
+	d.m.setFocus(focusTools)
+	d.m.tools.Select("sleep")
+	d.key("enter")
+	d.key("enter")
+	d.waitScreen("✗ failed", "lost: stream broke at +", "press r to re-issue it under a new id")
+	d.m.setFocus(focusRequests)
+	d.key("r")
+	d.waitScreen("re-issuing lost #3 tools/call sleep under a new id", "4    tools/call sleep")
+}
+
+// modernListenServer is a modern server that notifies tool list changes:
+// it acknowledges a subscription and sends one change on it.
+func modernListenServer(t *testing.T) (*connect.Conn, *clocktest.Clock) {
+	t.Helper()
+	a, b := transporttest.Pipe()
+	srv := session.New(b, session.Config{Handlers: map[string]session.Handler{
+		"server/discover": func(context.Context, *session.Incoming) (any, error) {
+			return map[string]any{"resultType": "complete", "supportedVersions": []string{session.ModernVersion}, "ttlMs": 0, "cacheScope": "public",
+				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
+				"_meta":        map[string]any{session.MetaServerInfo: map[string]any{"name": "notifier", "version": "1"}}}, nil
+		},
+		"tools/list": func(context.Context, *session.Incoming) (any, error) {
+			return map[string]any{"resultType": "complete", "ttlMs": 60000, "cacheScope": "public",
+				"tools": []any{map[string]any{"name": "t", "inputSchema": map[string]any{"type": "object"}}}}, nil
+		},
+		"subscriptions/listen": func(ctx context.Context, in *session.Incoming) (any, error) {
+			tag := map[string]any{session.MetaSubscriptionID: in.ID}
+			_ = in.Session().Notify("notifications/subscriptions/acknowledged", map[string]any{"_meta": tag, "notifications": map[string]any{"toolsListChanged": true}})
+			_ = in.Session().Notify("notifications/tools/list_changed", map[string]any{"_meta": tag})
+			<-ctx.Done()
+			return nil, ctx.Err()
+		},
+	}})
+	connect.ForgetEras()
+	clock := newFakeClock()
+	c := connect.Attach(connect.Spec{Name: "notifier"}, a, connect.Options{Protocol: connect.ProtocolAuto, Session: session.Config{Clock: clock}})
+	t.Cleanup(func() { c.Close(); srv.Close() })
+	return c, clock
+}
+
+// selectMethod selects the first row of method.
+func (d *driver) selectMethod(method string) {
+	d.t.Helper()
+	d.m.setFocus(focusRequests)
+	for _, r := range d.m.store.rows {
+		if r.method == method {
+			d.m.table.SelectSeq(r.seq)
+			d.send(tickMsg{})
+			return
+		}
+	}
+	d.t.Fatalf("no %s row", method)
+}
+
+// In 2026-07-28 the UI opts in to the list changes the server notifies
+// with subscriptions/listen: the row shows the acknowledgement and the
+// notifications, and a tools change lists the tools again.
+func TestListenRowAndToolsChange(t *testing.T) {
+	conn, clock := modernListenServer(t)
+	used := false
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) {
+		if used {
+			return nil, errors.New("connected twice")
+		}
+		used = true
+		return conn, nil
+	}, now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 140, 30)
+	d.waitScreen("subscriptions/listen", "listening: 1 notification", "the server's tools changed")
+	d.selectMethod("subscriptions/listen")
+	d.waitScreen(`subscription acknowledged {"toolsListChanged":true} · 1 notification`, "notifications/tools/list_changed")
+}
+
+// A modern list result says how long it may be cached.
+func TestDetailShowsCacheHints(t *testing.T) {
+	conn, clock := modernListenServer(t)
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
+		now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 140, 30)
+	d.waitScreen("the server's tools changed (tools/list_changed)")
+	d.selectMethod("tools/list")
+	d.waitScreen("cache ttl 60s, cache public")
+}

@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+)
+
+// logSize is how many log messages the pane keeps, newest.
+const logSize = 2000
+
+// logLine is one notifications/message, ready to draw: every string
+// escaped.
+type logLine struct {
+	at     time.Time
+	level  string
+	logger string
+	data   string
+	// problem says what was wrong with the notification; related names
+	// the request or task it came with, when the server said so.
+	problem string
+	related string
+}
+
+// newLogLine reads one notification's params.
+func newLogLine(at time.Time, params json.RawMessage, size int) logLine {
+	l := logLine{at: at}
+	if params == nil && size > 0 {
+		l.problem = fmt.Sprintf("params of %s not kept", english.Plural(size, "byte"))
+		return l
+	}
+	e, err := mcp.ParseLogMessage(params)
+	if err != nil {
+		l.problem = termtext.Line(err.Error())
+		return l
+	}
+	l.level, l.logger, l.problem = termtext.Line(e.Level), termtext.Line(e.Logger), e.Problem
+	if e.RelatedTask != "" {
+		l.related = "task " + termtext.Line(e.RelatedTask)
+	}
+	var s string
+	if json.Unmarshal(e.Data, &s) == nil {
+		l.data = termtext.Line(s)
+	} else {
+		var b bytes.Buffer
+		if json.Compact(&b, e.Data) == nil {
+			l.data = termtext.Line(b.String())
+		} else {
+			l.data = termtext.Line(string(e.Data))
+		}
+	}
+	return l
+}
+
+// logPane shows the server's log messages (notifications/message),
+// following the end unless scrolled back.
+type logPane struct {
+	c       *common
+	lines   []logLine
+	dropped int
+	start   time.Time
+	// level is the level last set with logging/setLevel, "" before.
+	level  string
+	scroll scroller
+
+	width, height int
+	focusable
+}
+
+func newLogPane(c *common) *logPane { return &logPane{c: c} }
+
+// Reset forgets every message, for a new connection starting at start.
+func (p *logPane) Reset(start time.Time) {
+	*p = logPane{c: p.c, start: start, width: p.width, height: p.height, focusable: p.focusable, scroll: scroller{height: p.scroll.height}}
+}
+
+// SetSize sets the pane's size, title included.
+func (p *logPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.scroll.height = max(h-1, 1)
+	p.scroll.clamp()
+}
+
+// Add appends a message; dropped counts those a flood cost.
+func (p *logPane) Add(lines []logLine, dropped int) {
+	follow := p.scroll.atBottom()
+	p.dropped += dropped
+	p.lines = append(p.lines, lines...)
+	if over := len(p.lines) - logSize; over > logSize/4 {
+		n := copy(p.lines, p.lines[over:])
+		clear(p.lines[n:])
+		p.lines = p.lines[:n]
+		p.dropped += over
+	}
+	p.scroll.total = len(p.lines)
+	if follow {
+		p.scroll.offset = p.scroll.total
+	}
+	p.scroll.clamp()
+}
+
+// Update implements bodyPane: scrolling keys.
+func (p *logPane) Update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if n, ok := navScroll(p.c.Keys.Nav, k, p.scroll.height); ok {
+			p.scroll.Scroll(n)
+		}
+	}
+	return nil
+}
+
+// Scroll moves the view n lines.
+func (p *logPane) Scroll(n int) { p.scroll.Scroll(n) }
+
+// lineView renders one message: time, level, logger, what it came with,
+// its data, and what was wrong with it.
+func (p *logPane) lineView(l logLine) []string {
+	st := p.c.Styles
+	level := l.level
+	if level == "" {
+		level = "?"
+	}
+	style := st.Text
+	switch r := mcp.LevelRank(l.level); {
+	case r >= mcp.LevelRank("error"):
+		style = st.StateFailed
+	case r == mcp.LevelRank("warning"):
+		style = st.BadgeWarn
+	case r == mcp.LevelRank("debug"):
+		style = st.Muted
+	}
+	text := st.Muted.Render(fmt.Sprintf("%7s", formatOffset(l.at.Sub(p.start)))) + " " + style.Render(fmt.Sprintf("%-7s", level))
+	if l.logger != "" {
+		text += " " + st.Key.Render(l.logger)
+	}
+	if l.related != "" {
+		text += " " + st.Badge.Render(l.related)
+	}
+	text += " " + l.data
+	if l.problem != "" {
+		text += " " + st.BadgeWarn.Render("("+l.problem+")")
+	}
+	return wrapLines(text, p.width)
+}
+
+// View renders the pane.
+func (p *logPane) View() string {
+	st := p.c.Styles
+	title := "SERVER LOG " + english.Plural(len(p.lines)+p.dropped, "message")
+	if p.level != "" {
+		title += " · level " + p.level
+	}
+	out := []string{st.paneTitleView(p.focused, title, p.width)}
+	if len(p.lines) == 0 {
+		out = append(out, st.Muted.Render(clip("no log messages (notifications/message); "+
+			p.c.Keys.Global.LogLevel.Help().Key+" sets the level", p.width)))
+	}
+	if p.dropped > 0 {
+		out = append(out, st.Muted.Render(clip(english.Plural(p.dropped, "older message")+" not kept", p.width)))
+	}
+	room := p.height - len(out)
+	if p.scroll.atBottom() {
+		var tail []string
+		for i := len(p.lines) - 1; i >= 0 && len(tail) < room; i-- {
+			tail = append(p.lineView(p.lines[i]), tail...)
+		}
+		out = append(out, tail[max(len(tail)-room, 0):]...)
+		return padLines(out, p.width, p.height)
+	}
+	for i := p.scroll.offset; i < len(p.lines) && len(out) < p.height; i++ {
+		out = append(out, p.lineView(p.lines[i])...)
+	}
+	return padLines(out, p.width, p.height)
+}
+
+// formatOffset is a time since the connection started: "+1.25s".
+func formatOffset(d time.Duration) string {
+	return fmt.Sprintf("+%.2fs", d.Seconds())
+}

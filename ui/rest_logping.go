@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// pingTimeout bounds the ping key's ping.
+const pingTimeout = 10 * time.Second
+
+// ping sends ping; its round trip is shown when it answers.
+func (m *Model) ping() tea.Cmd {
+	if !m.ready() {
+		return nil
+	}
+	return requestCmd(m.gen, m.conn.Session, "ping", nil, pingTimeout, purpose{kind: purposePing}, "ping")
+}
+
+// openLogLevel asks for the level the server should log at.
+func (m *Model) openLogLevel() tea.Cmd {
+	if !m.ready() || !m.declared("logging/setLevel") {
+		return nil
+	}
+	level := m.logs.level
+	if level == "" {
+		level = "debug"
+	}
+	return m.prompt.Open(promptLogLevel, "log level ("+strings.Join(mcp.LogLevels, ", ")+"):", level)
+}
+
+// setLogLevel sends logging/setLevel.
+func (m *Model) setLogLevel(level string) tea.Cmd {
+	params, err := mcp.SetLevelParams(level)
+	if err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	if !m.ready() {
+		return nil
+	}
+	return requestCmd(m.gen, m.conn.Session, "logging/setLevel", params, m.timeout, purpose{kind: purposeSetLevel, level: level},
+		"logging/setLevel "+level)
+}
+
+// roundTrip says how long a ping took, to the microsecond below a second:
+// a local server answers in well under a millisecond.
+func roundTrip(d time.Duration) string {
+	if d >= time.Second {
+		return formatDuration(d)
+	}
+	return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond))
+}
+
+// notified takes one notification from the server: log messages go to
+// the log pane, resource updates mark the resource, list changes list
+// again.
+func (m *Model) notified(n session.NotificationArrived, logs *[]logLine) tea.Cmd {
+	switch n.Method {
+	case mcp.LogMessage:
+		l := newLogLine(n.At, n.Params, n.Size)
+		if n.Related.Seq != 0 {
+			// It came with a request of ours (on its own HTTP stream).
+			what := "#" + termtext.Line(n.Related.ID.String())
+			if r := m.store.get(n.Related.Seq); r != nil {
+				what = r.label()
+			}
+			l.related = strings.TrimSpace(what + " " + l.related)
+		}
+		*logs = append(*logs, l)
+	case mcp.ResourceUpdated:
+		uri, err := mcp.ParseResourceUpdated(n.Params)
+		if err != nil {
+			m.setStatus(err.Error(), true)
+			return nil
+		}
+		m.resources.Mark(uri, func(r *resourceMark) { r.updates++ })
+	case mcp.ResourcesListChanged:
+		return m.relistRest(false)
+	case mcp.PromptsListChanged:
+		return m.relistRest(true)
+	}
+	return nil
+}
