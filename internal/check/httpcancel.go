@@ -117,7 +117,7 @@ func grade(res *Result, parts []part) {
 func (r *runner) postedCancel(ctx context.Context, version string) part {
 	p := part{name: "POSTed cancel", rule: ruleStopWork}
 	if isModern(version) {
-		return p.skip("not in this era: under %s the client cancels by closing the request's stream, not by POSTing notifications/cancelled", version)
+		return p.skip("not in this era (under %s the client cancels by closing the request's stream)", version)
 	}
 	if r.tool == nil {
 		return p.skip("%s", r.noTool)
@@ -170,7 +170,7 @@ func (r *runner) droppedStream(ctx context.Context, version string) part {
 	p := part{name: "dropped stream", rule: ruleDropNotCancel}
 	switch {
 	case isModern(version):
-		return p.skip("not in this era: under %s a closed stream is the cancellation and streams are not resumed", version)
+		return p.skip("not in this era (under %s a closed stream is the cancellation; streams are not resumed)", version)
 	case r.tool == nil:
 		return p.skip("%s", r.noTool)
 	}
@@ -331,5 +331,5 @@ func (r *runner) closedStream(_ context.Context, version string) part {
 	if !isModern(version) {
 		return p.skip("not in this era: under %s a closed stream is not a cancel (the dropped-stream part tests that)", version)
 	}
-	return p.skip("mcpoke check does not test %s's closed-stream cancellation yet", version)
+	return p.skip("not tested yet: mcpoke check does not close a stream to cancel under %s yet", version)
 }
