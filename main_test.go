@@ -74,8 +74,10 @@ func TestScripts(t *testing.T) {
 			}
 			return everything != "", nil
 		},
-		Cmds:     scriptCommands,
-		Deadline: time.Now().Add(5 * time.Minute),
+		Cmds: scriptCommands,
+		// Under go test's 10-minute default: the interop scripts hold
+		// mcpoke check runs of 15-20 s each, and two scripts run at a time.
+		Deadline: time.Now().Add(8 * time.Minute),
 	})
 }
 

@@ -326,6 +326,11 @@ func (r *runner) waitDone(ctx context.Context, c *session.Call, d time.Duration)
 // cancellation (the server MUST take it so, and send nothing more for
 // it); the work should stop, and a following call should see no leftover
 // effects where the tool reports them.
+//
+// To be written here: cancel a call once underway (the session closes its
+// stream in this era), then grade on what the transport and a following
+// call show; quoteWire and r.wire give the HTTP side as for the parts
+// above, and a Fail on ruleCloseCancels is a broken MUST.
 func (r *runner) closedStream(_ context.Context, version string) part {
 	p := part{name: "closed stream", rule: ruleCloseCancels}
 	if !isModern(version) {
