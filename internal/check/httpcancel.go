@@ -334,7 +334,7 @@ func (r *runner) waitDone(ctx context.Context, c *session.Call, d time.Duration)
 func (r *runner) closedStream(_ context.Context, version string) part {
 	p := part{name: "closed stream", rule: ruleCloseCancels}
 	if !isModern(version) {
-		return p.skip("not in this era: under %s a closed stream is not a cancel (the dropped-stream part tests that)", version)
+		return p.skip("not in this era (under %s a closed stream is not a cancel: the dropped-stream part tests that)", version)
 	}
 	return p.skip("not tested yet: mcpoke check does not close a stream to cancel under %s yet", version)
 }
