@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -74,8 +73,7 @@ func TestScripts(t *testing.T) {
 			}
 			return everything != "", nil
 		},
-		Cmds:     scriptCommands,
-		Deadline: time.Now().Add(5 * time.Minute),
+		Cmds: scriptCommands,
 	})
 }
 
