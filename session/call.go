@@ -23,6 +23,10 @@ type CallOptions struct {
 	MaxTimeout time.Duration
 	// NoProgressToken leaves _meta.progressToken out of this request.
 	NoProgressToken bool
+
+	// forTask is the task row a tasks/get, tasks/result or tasks/cancel
+	// is sent for (see Request.GetTask); its answer is applied there.
+	forTask *request
 }
 
 // Call is an outgoing request in flight: an async handle.
@@ -119,7 +123,12 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
 	r := &request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
-		Params: p, State: Pending, Started: s.clock.Now()}, token: token}
+		Params: p, State: Pending, Started: s.clock.Now()}, token: token, opts: opts,
+		taskAugmented: bytes.Contains(p, []byte(`"task"`)) && taskAugmented(p)}
+	if t := opts.forTask; t != nil {
+		r.forTask, r.info.Parent = t, t.info.Ref()
+		r.opts.forTask = nil
+	}
 	s.table.add(r)
 	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
 	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts

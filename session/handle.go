@@ -78,6 +78,14 @@ func (s *Session) cancellable(ref Ref) (*request, error) {
 	if r.info.Method == "initialize" {
 		return nil, ErrInitializeNotCancellable
 	}
+	if isTaskCancel(r) {
+		return nil, fmt.Errorf("%w: it is the cancellation of a task", ErrNotCancellable)
+	}
+	if t := r.taskRow; t != nil && r.info.State.Final() {
+		// The request ended with its CreateTaskResult; what runs on is
+		// its task, which is what cancelling it means.
+		r = t
+	}
 	switch st := r.info.State; st {
 	case Pending:
 		return r, nil

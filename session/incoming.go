@@ -162,6 +162,8 @@ func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time)
 		s.handleCancelled(m.Params)
 	case "notifications/progress":
 		s.handleProgress(m.Params, frame, at)
+	case "notifications/tasks/status":
+		s.handleTaskStatus(m.Params, frame, at)
 	}
 	if h := s.cfg.Notifications[m.Method]; h != nil {
 		h(s, m.Params)
@@ -230,6 +232,10 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 	if err == nil {
 		if r = s.table.outgoing(token.raw); r != nil && r.token != token {
 			r = nil
+		}
+		if r != nil && r.taskRow != nil {
+			// The token stays the task's until it ends (MCP 2025-11-25).
+			r = r.taskRow
 		}
 	}
 	if fractionalNumber(p.Token) {

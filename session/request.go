@@ -24,6 +24,9 @@ const (
 	LateResponse LateKind = iota
 	LateError
 	LateProgress
+	// LateStatus is a task's status (notifications/tasks/status or the
+	// answer to tasks/get) after its cancel.
+	LateStatus
 )
 
 // String implements fmt.Stringer with the names used in JSON output.
@@ -35,6 +38,8 @@ func (k LateKind) String() string {
 		return "error"
 	case LateProgress:
 		return "progress"
+	case LateStatus:
+		return "status"
 	}
 	return "unknown"
 }
@@ -118,12 +123,32 @@ type RequestInfo struct {
 	// them all, and LateKinds by LateKind.
 	Late       []LateFrame
 	LateCount  int
-	LateKinds  [3]int
+	LateKinds  [4]int
 	Duplicates int
 
-	// TaskID is set for a task-augmented request once the peer created
-	// its task; such a request is cancelled with tasks/cancel.
+	// TaskID is set on a task row (see taskCreated): the task the server
+	// created for the request Parent names. A task is cancelled with
+	// tasks/cancel, never notifications/cancelled.
 	TaskID string
+	// Parent names the row this one belongs to: for a task row, the
+	// request that created it; for tasks/get, tasks/result and
+	// tasks/cancel sent for a task, that task's row. Seq 0: none.
+	Parent Ref
+	// TaskRow names the task row a request created with its
+	// CreateTaskResult. Seq 0: none.
+	TaskRow Ref
+	// Task is the task as the server described it last (a status after
+	// a terminal one is not taken); nil on rows that are no task.
+	Task *TaskState
+	// TaskUpdates keeps the first maxTaskUpdates statuses that changed
+	// the task's status or message, and the late ones; TaskUpdateCount
+	// counts them all. TaskPolls counts the answers to tasks/get.
+	TaskUpdates     []TaskUpdate
+	TaskUpdateCount int
+	TaskPolls       int
+	// TaskCancel is what came of tasks/cancel; nil until it was answered
+	// (or will not be).
+	TaskCancel *TaskCancelAnswer
 }
 
 // LateFrom is when late traffic starts to count: when the cancellation

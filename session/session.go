@@ -125,6 +125,8 @@ type Session struct {
 	closeErr error
 	peer     PeerInfo
 	offered  string // the protocol version Initialize offered
+	// early keeps the statuses of tasks not yet created (see rememberEarly).
+	early map[string]TaskUpdate
 
 	// onIllegalMove, when set, receives illegal state changes instead of
 	// the default (see illegalMove); the interleavings test sets it.
@@ -156,6 +158,21 @@ type request struct {
 
 	cancelHandler context.CancelFunc // incoming only
 	ignoreCancel  bool               // incoming: the handler answers anyway
+
+	// opts are the options it was sent with; a task it creates inherits
+	// its timeouts.
+	opts CallOptions
+	// taskAugmented: params carry a task member, so the request may be
+	// answered with a CreateTaskResult and is never cancelled with
+	// notifications/cancelled.
+	taskAugmented bool
+	// taskRow is the task row the request created; forTask the task row a
+	// tasks/get, tasks/result or tasks/cancel was sent for.
+	taskRow, forTask *request
+	// arrivedAt is when its response arrived, by the tap's clock.
+	arrivedAt time.Time
+	// changed is closed at the row's next change (see Request.Watch).
+	changed chan struct{}
 }
 
 // New starts a session on conn. It reads conn until conn ends or Close.
@@ -244,7 +261,7 @@ func (s *Session) Close() error {
 // Callers hold s.mu.
 func (s *Session) setState(r *request, to State, reason string) {
 	from := r.info.State
-	if !legalMove(r.info.Incoming, from, to) {
+	if !legalMove(r.info.Incoming, from, to) && (r.info.TaskID == "" || !legalTaskMove(from, to)) {
 		s.illegalMove(r, to, reason)
 		return
 	}
@@ -257,9 +274,13 @@ func (s *Session) setState(r *request, to State, reason string) {
 	if len(s.subs) > 0 {
 		s.emit(StateChanged{Ref: r.info.Ref(), From: from, To: to, At: now, Reason: reason})
 	}
+	s.changed(r)
 	if to.Final() {
 		if r.call != nil {
 			r.call.resolve(r)
+		}
+		if r.forTask != nil {
+			s.taskOpEnded(r)
 		}
 		s.table.finish()
 	}

@@ -42,10 +42,14 @@ const (
 	// ViolationProgressAfterResponse: progress for a request that was
 	// already answered (progress MUST stop at completion). It is stray.
 	ViolationProgressAfterResponse
+	// ViolationMalformedTask: a CreateTaskResult, or an answer to tasks/get,
+	// that is not a usable task (no taskId, another task's, a task id
+	// created twice).
+	ViolationMalformedTask
 )
 
 var violationNames = [...]string{"", "malformed_error", "result_and_error", "jsonrpc_version", "non_integer_id",
-	"batch", "progress_missing", "progress_not_a_number", "progress_not_increasing", "progress_after_response"}
+	"batch", "progress_missing", "progress_not_a_number", "progress_not_increasing", "progress_after_response", "malformed_task"}
 
 // String implements fmt.Stringer with the names used in JSON output and
 // transcripts; "" for NoViolation.
