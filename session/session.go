@@ -232,6 +232,10 @@ func (s *Session) emit(e Event) {
 	}
 }
 
+// Clock is the session's source of time (Config.Clock): what runs beside
+// the session, such as a task's polling, keeps to it.
+func (s *Session) Clock() clock.Clock { return s.clock }
+
 // Done is closed when the session has ended.
 func (s *Session) Done() <-chan struct{} { return s.done }
 

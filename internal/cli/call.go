@@ -62,7 +62,7 @@ violations by the server, each as a count and the first few.
 
 Arguments are checked against the tool's inputSchema before anything is sent.
 Without a server command (after --) or --config, the built-in demo server is used;
-its tools are sleep, stubborn, flood, echo and fail.
+its tools are sleep, stubborn, flood, echo, fail and research (a task).
 
 ` + exitCodesHelp,
 		Example: `  # A tool with arguments

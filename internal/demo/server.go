@@ -27,12 +27,13 @@ const ServerName = "mcpoke-demo"
 
 // instructions is one line: clients show it under the server's name.
 const instructions = "mcpoke demo server: call sleep and cancel it, stubborn to see a late response, " +
-	"flood for 10,000 progress notifications, echo, and fail for both kinds of error."
+	"flood for 10,000 progress notifications, echo, fail for both kinds of error, and research, a task to cancel with tasks/cancel."
 
 // server holds what the handlers share.
 type server struct {
 	log   *slog.Logger
 	tools []*tool
+	tasks *taskStore
 	conn  transport.Conn // set by serve
 	// ignoring, if set, is called by stubborn once its request ignores
 	// cancellation, before its work starts; the call may block. Tests use
@@ -75,20 +76,28 @@ func newServer(log io.Writer) *server {
 	return &server{
 		log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		tools: allTools(),
+		tasks: newTaskStore(),
 	}
 }
 
 func (srv *server) serve(conn transport.Conn) *session.Session {
 	srv.conn = conn
-	return session.New(conn, session.Config{
+	s := session.New(conn, session.Config{
 		Logger:     srv.log,
 		DrainOnEOF: time.Second,
 		Handlers: map[string]session.Handler{
 			"initialize": srv.initialize,
 			"tools/list": srv.listTools,
 			"tools/call": srv.callTool,
+			// Tasks (tasks.go).
+			"tasks/get":    srv.tasks.getTask,
+			"tasks/result": srv.tasks.taskResult,
+			"tasks/list":   srv.tasks.listTasks,
+			"tasks/cancel": srv.tasks.cancelTask,
 		},
 	})
+	srv.tasks.bind(s)
+	return s
 }
 
 // Serve runs the demo server over r and w (stdin and stdout of `mcpoke
@@ -120,9 +129,13 @@ func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, err
 	if slices.Contains(session.SupportedVersions, p.ProtocolVersion) {
 		v = p.ProtocolVersion
 	}
+	caps := map[string]any{"tools": map[string]any{}}
+	if v >= "2025-11-25" { // the first version with tasks
+		caps["tasks"] = taskCapability
+	}
 	return initializeResult{
 		ProtocolVersion: v,
-		Capabilities:    map[string]any{"tools": map[string]any{}},
+		Capabilities:    caps,
 		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
 		Instructions:    instructions,
 	}, nil
