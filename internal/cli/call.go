@@ -29,6 +29,8 @@ type callFlags struct {
 	stderr      bool
 	diagram     string
 	cancelMode  string
+	// task calls the tool as a task where its taskSupport is optional.
+	task bool
 	// unlisted calls the tool without tools/list and argument checks.
 	unlisted bool
 }
@@ -107,12 +109,14 @@ its tools are sleep, stubborn, flood, echo, fail and research (a task).
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON OBJECT")
-	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the call after DUR (notifications/cancelled)")
+	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the call after DUR (notifications/cancelled; tasks/cancel for a task)")
 	fl.DurationVar(&f.timeout, "timeout", defaultCallTimeout, "give up on the call after DUR without an answer or progress: it ends timed_out and is cancelled on the wire (0: never)")
 	fl.DurationVar(&f.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the call after DUR in all, whatever progress it makes (0: never)")
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
 	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic; "+
 		"after a response, listen DUR for traffic that follows it (progress after completion, duplicates)")
+	fl.BoolVar(&f.task, "task", false, "call the tool as a task (tasks/get, tasks/result; --cancel-after sends tasks/cancel) where its taskSupport is optional; "+
+		"a tool that requires a task is always called as one")
 	fl.BoolVar(&f.unlisted, "unlisted", false, "call the tool without listing tools first nor checking --args (for servers that hide a tool, or tests)")
 	fl.StringVar(&f.cancelMode, "cancel-mode", "notify", "how to cancel over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
@@ -179,13 +183,25 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	}
 	defer srv.Close()
 	var params json.RawMessage
+	var tool *mcp.Tool
 	if f.unlisted {
 		params, err = mcp.CallToolParams(toolName, args)
 	} else {
-		_, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+		var t mcp.Tool
+		t, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+		tool = &t
 	}
 	if err != nil {
 		return err
+	}
+	asTask, err := decideCallTask(srv, tool, f.task, g.force)
+	if err != nil {
+		return err
+	}
+	if asTask {
+		if params, err = mcp.AsTaskParams(params, 0); err != nil {
+			return err
+		}
 	}
 
 	c, err := srv.Session.Call(ctx, "tools/call", params, callTimeouts(f.timeout, f.maxTimeout))
@@ -202,30 +218,53 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		defer timer.Stop()
 	}
 	_, state, _ := c.Result()
+	// A task lives on after the call's CreateTaskResult: the report is
+	// about how the task ended.
+	ref := c.Ref()
+	task, isTask := followCallTask(ctx, srv.Session, ref)
+	if isTask {
+		ref, state = task.Ref(), task.State
+		rec.seq.Store(task.Seq)
+	}
 
 	var watched time.Duration
 	if ctx.Err() == nil {
 		if state == session.Cancelled || state == session.TimedOut {
-			watched = waitLate(ctx, srv.Session, c.Ref(), rec, f.waitLate)
+			watched = waitLate(ctx, srv.Session, ref, rec, f.waitLate)
 		} else if f.waitLate > 0 {
-			watched = waitAfter(ctx, srv.Session, c.Ref(), f.waitLate)
+			watched = waitAfter(ctx, srv.Session, ref, f.waitLate)
 		}
 		// Always: what the server sent before answering the ping is in
 		// the report, so stray and duplicates do not vary from run to run.
 		settle(ctx, srv.Session, rec)
 	}
 	info, _ := srv.Session.Request(c.Ref()).Info()
+	if isTask {
+		task, _ = srv.Session.Request(ref).Info()
+	}
 	srv.Close()
 	select {
 	case <-rec.done:
 	case <-time.After(recorderWait):
 	}
 
-	rep := buildReport(info, rec, srv.Peer())
+	final := info
+	if isTask {
+		// The task's end, timed from when the call was sent.
+		final = task
+		final.Started = info.Started
+	}
+	rep := buildReport(final, rec, srv.Peer())
+	if isTask {
+		rep.Task = taskReportOf(task, info.Started)
+	}
 	rep.watched = watched
 	if rep.Cancel != nil {
 		rep.Cancel.Mode = mode.String()
 		rep.Cancel.Meaning = cancelMeaning(mode, srv.Transport(), rep.Server.ProtocolVersion)
+		if isTask {
+			rep.Cancel.Mode, rep.Cancel.Meaning = "tasks/cancel", "the task was cancelled with tasks/cancel, as the spec asks of a task"
+		}
 	}
 	if f.json {
 		var out any = rep

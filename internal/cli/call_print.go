@@ -26,6 +26,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	}
 	line("state", "%s after %s", state, human(r.ElapsedMs))
 	line("timeout", "%s", describeTimeout(r.TimeoutMs, r.MaxTimeoutMs))
+	if r.Task != nil {
+		printTask(line, r.Task)
+	}
 	if n := max(r.ProgressCount, len(r.Progress)); len(r.Progress) > 0 {
 		last := r.Progress[len(r.Progress)-1]
 		head := fmt.Sprintf("%s; last %s at %s", english.Plural(n, "notification"), progressText(last), human(last.AtMs))
@@ -39,6 +42,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
 		if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
 			line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+		}
+		if r.Task != nil && r.Task.Cancel != nil {
+			line("answer", "%s", taskCancelText(r.Task.Cancel))
 		}
 		printLate(line, r.Late, f.waitLate > 0, r.watched)
 	}
@@ -158,7 +164,7 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 		return
 	}
 	label := "late"
-	for _, kind := range []string{"response", "error", "progress"} {
+	for _, kind := range []string{"response", "error", "progress", "status"} {
 		var first, last float64
 		n := 0
 		for _, l := range late {

@@ -32,6 +32,7 @@ type recorder struct {
 
 	mu            sync.Mutex
 	callSeq       uint64
+	taskSeq       uint64 // the task row the call created, if any
 	callStart     time.Time
 	progress      []reportProgress // all, or the first progressEnds; as --json prints them
 	lastProgress  []reportProgress // the last progressEnds, when not all are kept
@@ -74,8 +75,12 @@ func (r *recorder) apply(e session.Event) {
 		if r.callSeq == 0 && !e.Info.Incoming && e.Info.Method == "tools/call" {
 			r.callSeq, r.callStart = e.Info.Seq, e.Info.Started
 		}
+		if e.Info.TaskID != "" && e.Info.Parent.Seq == r.callSeq {
+			r.taskSeq = e.Info.Seq
+		}
 	case session.ProgressUpdated:
-		if e.Ref.Seq == r.callSeq {
+		// A task's progress goes on with the call's token.
+		if e.Ref.Seq == r.callSeq || (e.Ref.Seq == r.taskSeq && r.taskSeq != 0) {
 			p := e.Progress
 			if p.Message == r.lastMessage {
 				p.Message = r.lastMessage // one string for a million "step"s

@@ -178,6 +178,7 @@ built-in demo server (mcpoke demo-server).
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newPingCommand(g), newBenchCommand(g), newCheckCommand(g),
 		newDiagramCommand(), newDemoServerCommand())
+	root.AddCommand(newTasksCommand(g))
 	return root
 }
 
