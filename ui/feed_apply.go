@@ -19,10 +19,18 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		m.stderr.Add(b.Stderr, b.StderrDropped)
 	}
 	var fetch []*requestRow
+	var tasks []session.Ref
 	for _, item := range b.Items {
 		switch e := item.(type) {
 		case session.RequestStarted:
 			m.store.started(e.Info)
+			if e.Info.TaskID != "" && !e.Info.State.Final() {
+				tasks = append(tasks, e.Info.Ref())
+			}
+		case session.TaskUpdated:
+			m.store.taskUpdated(e)
+		case session.TaskCancelAnswered:
+			m.store.taskCancelAnswered(e)
 		case *progressRun:
 			m.store.progressed(e)
 		case session.StateChanged:
@@ -77,6 +85,15 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		cmds = append(cmds, m.relistTools(true))
 	}
 	if m.conn != nil {
+		for _, ref := range tasks {
+			cmds = append(cmds, followTaskCmd(m.gen, m.conn.Session, ref))
+			// The task is what runs on: select it in place of its creator.
+			if r := m.store.get(ref.Seq); r != nil {
+				if sel := m.table.Selected(); (sel != nil && sel.seq == r.parent.Seq) || m.table.wantSelected == r.parent.Seq {
+					m.table.SelectSeq(ref.Seq)
+				}
+			}
+		}
 		for _, r := range fetch {
 			if !r.incoming {
 				cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))

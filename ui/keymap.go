@@ -26,6 +26,8 @@ type globalKeys struct {
 	ListTools key.Binding
 	// WriteTranscript writes what the wire log keeps as NDJSON.
 	WriteTranscript key.Binding
+	// Tasks shows only the task rows, or every row again.
+	Tasks key.Binding
 }
 
 // navKeys move inside the focused pane.
@@ -58,6 +60,7 @@ type editorKeys struct {
 	ToggleJSON    key.Binding
 	Choose        key.Binding // flip a boolean, step an enum
 	Close         key.Binding
+	AsTask        key.Binding // call the tool as a task, where it may be one
 }
 
 // promptKeys work in the one-line prompt (reason, timeout, filter).
@@ -85,6 +88,7 @@ func defaultKeyMap() *keyMap {
 			Reconnect:       b([]string{"ctrl+r"}, "ctrl+r", "reconnect"),
 			ListTools:       b([]string{"L"}, "L", "list tools again"),
 			WriteTranscript: b([]string{"W"}, "W", "write transcript"),
+			Tasks:           b([]string{"K"}, "K", "tasks"),
 		},
 		Nav: navKeys{
 			Up:       b([]string{"up", "k"}, "↑/k", "up"),
@@ -111,6 +115,7 @@ func defaultKeyMap() *keyMap {
 			ToggleJSON:    b([]string{"ctrl+t"}, "ctrl+t", "form/JSON"),
 			Choose:        b([]string{"space", "left", "right"}, "space/←/→", "choose"),
 			Close:         b([]string{"esc"}, "esc", "close"),
+			AsTask:        b([]string{"ctrl+k"}, "ctrl+k", "as task"),
 		},
 		Prompt: promptKeys{
 			Accept: b([]string{"enter"}, "enter", "ok"),
@@ -132,7 +137,8 @@ func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
 		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout},
-		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect},
+		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect,
+			k.Global.Tasks},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},
 	}
 }
@@ -163,7 +169,7 @@ func (h editorHelp) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (h editorHelp) FullHelp() [][]key.Binding {
 	e := h.k.Editor
-	return [][]key.Binding{{h.send(), e.SendUnchecked, e.Next, e.Prev}, {e.Choose, e.ToggleJSON, e.Close}}
+	return [][]key.Binding{{h.send(), e.SendUnchecked, e.Next, e.Prev}, {e.Choose, e.ToggleJSON, e.Close, e.AsTask}}
 }
 
 // promptHelp is the help shown while the prompt is open.

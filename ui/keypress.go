@@ -64,6 +64,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.openTranscriptPrompt()
 	case key.Matches(k, g.ListTools):
 		return m.relistTools(false)
+	case key.Matches(k, g.Tasks):
+		m.toggleTasks()
 	case key.Matches(k, rq.Cancel):
 		return m.cancelSelected(reasonUser)
 	case key.Matches(k, rq.CancelAll):
@@ -117,6 +119,8 @@ func (m *Model) back() {
 		m.tools.SetFilter("")
 	case m.focus == focusRequests && m.table.filter != "":
 		m.table.SetFilter("")
+	case m.focus == focusRequests && m.table.tasksOnly:
+		m.toggleTasks()
 	}
 }
 
@@ -134,7 +138,9 @@ func (m *Model) open() tea.Cmd {
 			return nil
 		}
 		m.setEditing(true)
-		return m.editor.Open(*t)
+		cmd := m.editor.Open(*t)
+		m.editor.SetTaskChoice(m.taskChoice(*t))
+		return cmd
 	case focusRequests:
 		m.setFocus(focusBottom)
 		m.bottom = bottomDetail
@@ -155,7 +161,7 @@ func (m *Model) editorKey(k tea.KeyPressMsg) tea.Cmd {
 	case editorSend:
 		m.setEditing(false)
 		m.editor.Remember(m.editor.tool.Name, args)
-		return tea.Batch(cmd, m.callTool(m.editor.tool.Name, args))
+		return tea.Batch(cmd, m.callToolAs(m.editor.tool.Name, args, m.editor.asTask))
 	}
 	return cmd
 }

@@ -208,6 +208,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
+	case taskFollowedMsg:
+		m.taskFollowed(msg)
 	default:
 		// Blink and other messages of the focused input.
 		if m.prompt.active {

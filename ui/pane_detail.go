@@ -146,6 +146,9 @@ func (d *detail) content() []string {
 	if !r.cancelAt.IsZero() {
 		out = append(out, d.cancelLines()...)
 	}
+	if r.isTask() {
+		out = append(out, d.taskLines()...)
+	}
 	// Most telling first: late traffic, the outcome, progress; params,
 	// which the user wrote, last.
 	if len(r.late) > 0 || r.lateProgress > 0 || r.lateResponses > 0 {
@@ -237,9 +240,13 @@ func (d *detail) lateLines() []string {
 	st := d.c.Styles
 	r := d.row
 	var out []string
-	total := r.lateResponses + r.lateProgress
+	total := r.lateResponses + r.lateProgress + r.lateStatus
+	kinds := fmt.Sprintf(" (%s, %d progress", english.Plural(r.lateResponses, "response"), r.lateProgress)
+	if r.lateStatus > 0 {
+		kinds += ", " + fmt.Sprintf("%d status", r.lateStatus)
+	}
 	out = append(out, st.BadgeWarn.Render("late traffic: "+english.Plural(total, "frame"))+
-		st.Muted.Render(fmt.Sprintf(" (%s, %d progress) · recorded, never delivered", english.Plural(r.lateResponses, "response"), r.lateProgress)))
+		st.Muted.Render(kinds+") · recorded, never delivered"))
 	for _, f := range r.late {
 		head := "  " + st.BadgeWarn.Render(fmt.Sprintf("+%-6s", formatDuration(f.AfterCancel))) + " " +
 			st.Muted.Render(fmt.Sprintf("%-8s", f.Kind)) + " "

@@ -80,6 +80,9 @@ func badges(r *requestRow, now time.Time) []badge {
 		}
 		out = append(out, badge{text: what + n + last, short: []string{"late progress" + n, "late prog" + n}, warn: true})
 	}
+	if b, ok := lateStatusBadge(r); ok {
+		out = append(out, b)
+	}
 	if r.duplicates > 0 {
 		s := "duplicate"
 		if r.duplicates > 1 {
