@@ -140,8 +140,11 @@ func (d *detail) content() []string {
 	if t := timeoutLine(r); t != "" && !r.incoming && r.method != "initialize" {
 		out = append(out, st.Muted.Render(t))
 	}
-	if d.cancel != "" {
-		out = append(out, st.Muted.Render(d.cancel))
+	if note := d.cancel; note != "" {
+		if r.isTask() {
+			note = strings.Replace(note, " to cancel,", " to cancel it with tasks/cancel,", 1)
+		}
+		out = append(out, st.Muted.Render(note))
 	}
 	if !r.cancelAt.IsZero() {
 		out = append(out, d.cancelLines()...)
@@ -199,7 +202,7 @@ func (d *detail) cancelLines() []string {
 	}
 	// The settle window is the session watching, not the server running:
 	// its own figure, never part of "ran".
-	if took, ok := r.settled(); ok {
+	if took, ok := r.settled(); ok && !r.isTask() { // a task's cancel has an answer instead
 		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
 	return []string{line}

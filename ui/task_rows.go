@@ -182,11 +182,7 @@ func (d *detail) taskLines() []string {
 	}
 	out := []string{head}
 	if r.parent.Seq != 0 {
-		how := "created by the CreateTaskResult of request " + termtext.Line(r.parent.ID.String())
-		if !r.state.Final() {
-			how += "; " + d.c.Keys.Requests.Cancel.Help().Key + " cancels it with tasks/cancel"
-		}
-		out = append(out, st.Muted.Render(how))
+		out = append(out, st.Muted.Render("created by the CreateTaskResult of request "+termtext.Line(r.parent.ID.String())))
 	}
 	for _, u := range r.taskUpdates {
 		line := "  " + st.Muted.Render(fmt.Sprintf("%-7s", d.rel(u.At))) + " " + termtext.Line(u.Status)
