@@ -177,11 +177,15 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 			last = l.AfterCancelMs
 			n++
 		}
+		plural := kind
+		if kind == "status" {
+			plural = "statuses"
+		}
 		switch {
 		case n == 1:
 			line(label, "1 %s, %s after the cancel", kind, human(first))
 		case n > 1:
-			line(label, "%d %s, %s to %s after the cancel", n, kind, human(first), human(last))
+			line(label, "%d %s, %s to %s after the cancel", n, plural, human(first), human(last))
 		default:
 			continue
 		}
