@@ -68,6 +68,10 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 			s.setState(r, Completed, "")
 			if r.taskAugmented {
 				s.taskCreated(r, m.Result, frame, now)
+			} else if unsolicitedTask(m.Result) {
+				s.violate(r, ViolationUnsolicitedTask, m.ID, frame, "the server answered request "+r.info.ID.String()+
+					" with a CreateTaskResult, but the request did not ask for a task (no task member in its params); "+
+					"it is taken as the result and no task is followed")
 			}
 		}
 	case Cancelling, Cancelled, TimedOut:

@@ -80,6 +80,23 @@ func createdTask(result json.RawMessage) (t TaskState, ok bool, err error) {
 	return t, true, err
 }
 
+// unsolicitedTask reports whether a result is a CreateTaskResult (a task
+// with an id, and no content of a result): what a server must not send
+// to a request that did not ask for a task.
+func unsolicitedTask(result json.RawMessage) bool {
+	if !bytes.Contains(result, []byte(`"task"`)) {
+		return false
+	}
+	var r struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.Content != nil {
+		return false
+	}
+	_, ok, err := createdTask(result)
+	return ok && err == nil
+}
+
 // TaskVia says which message brought a task's status.
 type TaskVia uint8
 

@@ -389,3 +389,29 @@ func TestLegalTaskMoves(t *testing.T) {
 		t.Fatalf("task moves %v, want %s", got, want)
 	}
 }
+
+// A CreateTaskResult for a request that asked for no task is flagged, and
+// taken as the result: no task row.
+func TestUnsolicitedCreateTaskResultIsFlagged(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "x"}, CallOptions{})
+	h.readFrame()
+	h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{"task":{"taskId":"t1","status":"working"}}}`, c.ID())
+	if _, st, _ := waitResult(t, c); st != Completed {
+		t.Fatalf("state %v", st)
+	}
+	v := h.events.waitFor(t, "the violation", func(e Event) bool {
+		v, ok := e.(Violation)
+		return ok && v.Kind == ViolationUnsolicitedTask
+	}).(Violation)
+	if v.Ref.Seq != c.Seq() {
+		t.Errorf("violation about seq %d", v.Ref.Seq)
+	}
+	if info, _ := h.s.Request(c.Ref()).Info(); info.TaskRow.Seq != 0 {
+		t.Error("a task row for a task nobody asked for")
+	}
+	// A tool result that mentions a task is no CreateTaskResult.
+	if unsolicitedTask(json.RawMessage(`{"content":[],"task":{"taskId":"x","status":"working"}}`)) {
+		t.Error("a result with content taken for a CreateTaskResult")
+	}
+}

@@ -46,10 +46,14 @@ const (
 	// that is not a usable task (no taskId, another task's, a task id
 	// created twice).
 	ViolationMalformedTask
+	// ViolationUnsolicitedTask: a CreateTaskResult for a request that did
+	// not ask for a task. It is taken as the result, and no task is
+	// followed.
+	ViolationUnsolicitedTask
 )
 
 var violationNames = [...]string{"", "malformed_error", "result_and_error", "jsonrpc_version", "non_integer_id",
-	"batch", "progress_missing", "progress_not_a_number", "progress_not_increasing", "progress_after_response", "malformed_task"}
+	"batch", "progress_missing", "progress_not_a_number", "progress_not_increasing", "progress_after_response", "malformed_task", "unsolicited_task"}
 
 // String implements fmt.Stringer with the names used in JSON output and
 // transcripts; "" for NoViolation.
