@@ -319,7 +319,7 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 	}
 	if r.tool != "" {
 		method += " " + r.tool
-		if lipWidth(method) > cols.method && r.method == "tools/call" {
+		if lipWidth(method) > cols.method && r.method == "tools/call" && !r.isTask() {
 			method = "call " + r.tool // the tool says more than "tools/call"
 		}
 	}
