@@ -415,3 +415,33 @@ func TestUnsolicitedCreateTaskResultIsFlagged(t *testing.T) {
 		t.Error("a result with content taken for a CreateTaskResult")
 	}
 }
+
+// A task row times out as its call would have, and is cancelled with
+// tasks/cancel; so is the task of a call that timed out before its
+// CreateTaskResult came, which arrives late.
+func TestTaskTimeoutsCancelWithTasksCancel(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	_, ref := taskCall(t, h, "t1", CallOptions{Timeout: time.Second})
+	h.clock.Advance(time.Second)
+	if m := h.readFrame(); m.Method != "tasks/cancel" || string(m.Params) != `{"taskId":"t1"}` {
+		t.Fatalf("got %s %s", m.Method, m.Params)
+	}
+	h.events.waitFor(t, "timed out", isState(ref.Seq, TimedOut))
+
+	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "r", "task": map[string]any{}}, CallOptions{Timeout: time.Second})
+	h.readFrame()
+	h.clock.Advance(time.Second)
+	if _, st, _ := waitResult(t, c); st != TimedOut {
+		t.Fatalf("call %v", st)
+	}
+	h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{"task":{"taskId":"t2","status":"working"}}}`, c.ID())
+	if m := h.readFrame(); m.Method != "tasks/cancel" || string(m.Params) != `{"taskId":"t2"}` {
+		t.Fatalf("got %s %s", m.Method, m.Params)
+	}
+	info, _ := h.s.Request(c.Ref()).Info()
+	task, _ := h.s.Request(info.TaskRow).Info()
+	if task.State != TimedOut || info.LateKinds[LateResponse] != 1 {
+		t.Fatalf("task %v, late responses of the call %d", task.State, info.LateKinds[LateResponse])
+	}
+	noCancelNotification(t, h)
+}
