@@ -123,11 +123,13 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
 	r := &request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
-		Params: p, State: Pending, Started: s.clock.Now()}, token: token, opts: opts,
-		taskAugmented: bytes.Contains(p, []byte(`"task"`)) && taskAugmented(p)}
-	if t := opts.forTask; t != nil {
-		r.forTask, r.info.Parent = t, t.info.Ref()
-		r.opts.forTask = nil
+		Params: p, State: Pending, Started: s.clock.Now()}, token: token}
+	switch {
+	case opts.forTask != nil:
+		r.task = &taskLinks{forTask: opts.forTask}
+		r.info.Task = &TaskInfo{Parent: opts.forTask.info.Ref()}
+	case bytes.Contains(p, []byte(`"task"`)) && taskAugmented(p):
+		r.task = &taskLinks{augmented: true}
 	}
 	s.table.add(r)
 	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}

@@ -60,7 +60,7 @@ func (s *Session) sendCancels(rs []*request) {
 	targets := make([]target, len(rs))
 	s.mu.Lock()
 	for i, r := range rs {
-		targets[i] = target{r.info.ID, r.info.CancelReason, r.info.TaskID, r.taskAugmented && r.info.TaskID == ""}
+		targets[i] = target{r.info.ID, r.info.CancelReason, r.info.TaskID, r.taskAugmented() && r.info.TaskID == ""}
 	}
 	s.mu.Unlock()
 
@@ -213,7 +213,7 @@ func (s *Session) cancelCreatedTask(parent, t *request, frame []byte, now time.T
 
 // isTaskCancel reports whether r is a tasks/cancel sent for a task row:
 // a cancellation, which is not itself cancelled.
-func isTaskCancel(r *request) bool { return r.forTask != nil && r.info.Method == "tasks/cancel" }
+func isTaskCancel(r *request) bool { return r.forTask() != nil && r.info.Method == "tasks/cancel" }
 
 // taskCancelTimeout bounds the wait for a tasks/cancel answer, so that a
 // task request never stays cancelling for good.

@@ -84,7 +84,7 @@ func (s *Session) cancellable(ref Ref) (*request, error) {
 	if isTaskCancel(r) {
 		return nil, fmt.Errorf("%w: it is the cancellation of a task", ErrNotCancellable)
 	}
-	if t := r.taskRow; t != nil && r.info.State.Final() {
+	if t := r.taskRow(); t != nil && r.info.State.Final() {
 		// The request ended with its CreateTaskResult; what runs on is
 		// its task, which is what cancelling it means.
 		r = t

@@ -233,9 +233,9 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 		if r = s.table.outgoing(token.raw); r != nil && r.token != token {
 			r = nil
 		}
-		if r != nil && r.taskRow != nil {
+		if r != nil && r.taskRow() != nil {
 			// The token stays the task's until it ends (MCP 2025-11-25).
-			r = r.taskRow
+			r = r.taskRow()
 		}
 	}
 	if fractionalNumber(p.Token) {

@@ -127,28 +127,30 @@ type RequestInfo struct {
 	Duplicates int
 
 	// TaskID is set on a task row (see taskCreated): the task the server
-	// created for the request Parent names. A task is cancelled with
+	// created for the request Task.Parent names. A task is cancelled with
 	// tasks/cancel, never notifications/cancelled.
 	TaskID string
-	// Parent names the row this one belongs to: for a task row, the
-	// request that created it; for tasks/get, tasks/result and
-	// tasks/cancel sent for a task, that task's row. Seq 0: none.
-	Parent Ref
-	// TaskRow names the task row a request created with its
-	// CreateTaskResult. Seq 0: none.
-	TaskRow Ref
-	// Task is the task as the server described it last (a status after
-	// a terminal one is not taken); nil on rows that are no task.
-	Task *TaskState
-	// TaskUpdates keeps the first maxTaskUpdates statuses that changed
-	// the task's status or message, and the late ones; TaskUpdateCount
-	// counts them all. TaskPolls counts the answers to tasks/get.
-	TaskUpdates     []TaskUpdate
-	TaskUpdateCount int
-	TaskPolls       int
-	// TaskCancel is what came of tasks/cancel; nil until it was answered
-	// (or will not be).
-	TaskCancel *TaskCancelAnswer
+	// Task is what the row has to do with tasks; nil for most requests,
+	// which keeps the row small.
+	Task *TaskInfo
+}
+
+// TaskParent names the row this one belongs to (see TaskInfo.Parent);
+// Seq 0 when none.
+func (i RequestInfo) TaskParent() Ref {
+	if i.Task == nil {
+		return Ref{}
+	}
+	return i.Task.Parent
+}
+
+// TaskRow names the task row the request created with its
+// CreateTaskResult; Seq 0 when none.
+func (i RequestInfo) TaskRow() Ref {
+	if i.Task == nil {
+		return Ref{}
+	}
+	return i.Task.Row
 }
 
 // LateFrom is when late traffic starts to count: when the cancellation

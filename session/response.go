@@ -53,7 +53,8 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 		s.log.Warn("stray response", "id", string(m.ID))
 		return nil
 	}
-	r.arrivedAt = now
+	s.arrival = now
+	defer func() { s.arrival = time.Time{} }()
 	switch r.info.State {
 	case Pending:
 		switch {
@@ -66,7 +67,7 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 		default:
 			r.info.Result = m.Result
 			s.setState(r, Completed, "")
-			if r.taskAugmented {
+			if r.taskAugmented() {
 				s.taskCreated(r, m.Result, frame, now)
 			} else if unsolicitedTask(m.Result) {
 				s.violate(r, ViolationUnsolicitedTask, m.ID, frame, "the server answered request "+r.info.ID.String()+
@@ -75,13 +76,13 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 			}
 		}
 	case Cancelling, Cancelled, TimedOut:
-		if r.taskAugmented && r.taskRow == nil && unusable == "" && rpcErr == nil {
+		if r.taskAugmented() && r.taskRow() == nil && unusable == "" && rpcErr == nil {
 			if t := s.taskCreated(r, m.Result, frame, now); t != nil {
 				return s.cancelCreatedTask(r, t, frame, now)
 			}
 		}
 		s.late(r, kind, now, frame)
-		if r.taskAugmented && r.info.State == Cancelling {
+		if r.taskAugmented() && r.info.State == Cancelling {
 			// No task came to cancel: nothing more is awaited.
 			s.setState(r, Cancelled, r.info.CancelReason)
 		}

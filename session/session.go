@@ -127,6 +127,12 @@ type Session struct {
 	offered  string // the protocol version Initialize offered
 	// early keeps the statuses of tasks not yet created (see rememberEarly).
 	early map[string]TaskUpdate
+	// watchers are the channels Request.Watch handed out, by row; each is
+	// closed at its row's next change.
+	watchers map[*request]chan struct{}
+	// arrival is when the response being applied arrived, by the tap's
+	// clock; zero outside applyResponse.
+	arrival time.Time
 
 	// onIllegalMove, when set, receives illegal state changes instead of
 	// the default (see illegalMove); the interleavings test sets it.
@@ -146,33 +152,64 @@ type request struct {
 
 	timer, maxTimer clock.Timer
 	timeout         time.Duration
-	resetOnProgress bool
 	stopCtxWatch    func() bool
 
 	// token is the progressToken sent with the request; zero when none.
 	// Progress is matched by it, never by the request's id.
 	token ID
 
-	written      bool // the request frame was handed to the transport
-	cancelQueued bool // Cancel came before it was written
-
 	cancelHandler context.CancelFunc // incoming only
-	ignoreCancel  bool               // incoming: the handler answers anyway
 
-	// opts are the options it was sent with; a task it creates inherits
-	// its timeouts.
-	opts CallOptions
-	// taskAugmented: params carry a task member, so the request may be
+	// The flags sit together: a row is small, the table holds thousands.
+	resetOnProgress bool
+	written         bool // the request frame was handed to the transport
+	cancelQueued    bool // Cancel came before it was written
+	ignoreCancel    bool // incoming: the handler answers anyway
+
+	// task links the request to tasks; nil for most requests, which
+	// keeps the row small: the table holds thousands.
+	task *taskLinks
+}
+
+// taskLinks are a request's ties to tasks.
+type taskLinks struct {
+	// augmented: params carry a task member, so the request may be
 	// answered with a CreateTaskResult and is never cancelled with
 	// notifications/cancelled.
-	taskAugmented bool
-	// taskRow is the task row the request created; forTask the task row a
+	augmented bool
+	// row is the task row the request created; forTask the task row a
 	// tasks/get, tasks/result or tasks/cancel was sent for.
-	taskRow, forTask *request
-	// arrivedAt is when its response arrived, by the tap's clock.
-	arrivedAt time.Time
-	// changed is closed at the row's next change (see Request.Watch).
-	changed chan struct{}
+	row, forTask *request
+}
+
+// taskAugmented reports whether r asked for a task.
+func (r *request) taskAugmented() bool { return r.task != nil && r.task.augmented }
+
+// taskRow is the task row r created, or nil.
+func (r *request) taskRow() *request {
+	if r.task == nil {
+		return nil
+	}
+	return r.task.row
+}
+
+// forTask is the task row r was sent for, or nil.
+func (r *request) forTask() *request {
+	if r.task == nil {
+		return nil
+	}
+	return r.task.forTask
+}
+
+// editTask returns a copy of r's task record to change, in place of the
+// one snapshots share. Callers hold s.mu.
+func (r *request) editTask() *TaskInfo {
+	t := &TaskInfo{}
+	if r.info.Task != nil {
+		*t = *r.info.Task
+	}
+	r.info.Task = t
+	return t
 }
 
 // New starts a session on conn. It reads conn until conn ends or Close.
@@ -283,7 +320,7 @@ func (s *Session) setState(r *request, to State, reason string) {
 		if r.call != nil {
 			r.call.resolve(r)
 		}
-		if r.forTask != nil {
+		if r.forTask() != nil {
 			s.taskOpEnded(r)
 		}
 		s.table.finish()

@@ -138,6 +138,30 @@ type TaskUpdate struct {
 	AfterCancel time.Duration
 }
 
+// TaskInfo is what a row has to do with tasks. The session replaces it
+// whole on every change, so a snapshot's never changes under its reader.
+type TaskInfo struct {
+	// Parent names the row this one belongs to: for a task row, the
+	// request that created it; for tasks/get, tasks/result and
+	// tasks/cancel sent for a task, that task's row. Seq 0: none.
+	Parent Ref
+	// Row names the task row a request created with its
+	// CreateTaskResult. Seq 0: none.
+	Row Ref
+	// State is, on a task row, the task as the server described it last
+	// (a status after a terminal one is not taken).
+	State TaskState
+	// Updates keeps the first maxTaskUpdates statuses that changed the
+	// task's status or message, and the late ones; UpdateCount counts
+	// them all. Polls counts the answers to tasks/get.
+	Updates     []TaskUpdate
+	UpdateCount int
+	Polls       int
+	// Cancel is what came of tasks/cancel; nil until it was answered (or
+	// will not be).
+	Cancel *TaskCancelAnswer
+}
+
 // TaskCancelAnswer is what came of tasks/cancel.
 type TaskCancelAnswer struct {
 	At time.Time

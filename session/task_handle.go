@@ -43,8 +43,9 @@ func (h Request) taskRequest(ctx context.Context, method string, opts CallOption
 
 // Watch returns a snapshot of the request and a channel that is closed
 // at its next change: a new state, a task status, a task's cancel
-// answered, a task created. ok is false when the table does not keep the
-// request.
+// answered, a task created. For a request already final the channel is
+// closed: what comes after its end (late traffic) is not watched. ok is
+// false when the table does not keep the request.
 func (h Request) Watch() (info RequestInfo, changed <-chan struct{}, ok bool) {
 	s := h.s
 	s.mu.Lock()
@@ -53,11 +54,22 @@ func (h Request) Watch() (info RequestInfo, changed <-chan struct{}, ok bool) {
 	if r == nil {
 		return RequestInfo{}, nil, false
 	}
-	if r.changed == nil {
-		r.changed = make(chan struct{})
+	if r.info.State.Final() {
+		return r.info, closedChan, true // watchers wait for the end, which this is
 	}
-	return r.info, r.changed, true
+	ch, ok := s.watchers[r]
+	if !ok {
+		ch = make(chan struct{})
+		if s.watchers == nil {
+			s.watchers = map[*request]chan struct{}{}
+		}
+		s.watchers[r] = ch
+	}
+	return r.info, ch, true
 }
+
+// closedChan is what Watch returns for a row that cannot change.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // Wait waits until the request is final, or ctx ends, and returns its
 // snapshot. Ending ctx does not cancel it.

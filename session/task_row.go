@@ -42,25 +42,23 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 		return nil
 	}
 	now := s.clock.Now()
+	ti := &TaskInfo{Parent: parent.info.Ref(), State: st}
 	t := &request{
 		info: RequestInfo{ID: parent.info.ID, Method: parent.info.Method, Tool: parent.info.Tool,
-			Params: parent.info.Params, State: Pending, Started: now, TaskID: st.ID,
-			Parent: parent.info.Ref(), Task: &st},
+			Params: parent.info.Params, State: Pending, Started: now, TaskID: st.ID, Task: ti},
 		token:   parent.token, // progress goes on until the task ends
 		written: true,
 	}
 	if early, ok := s.early[st.ID]; ok {
 		delete(s.early, st.ID)
-		t.info.TaskUpdates = append(t.info.TaskUpdates, early)
-		t.info.TaskUpdateCount++
+		ti.Updates = append(ti.Updates, early)
 	}
-	t.info.TaskUpdates = append(t.info.TaskUpdates,
-		TaskUpdate{At: at, Via: TaskViaCreated, Status: st.Status, StatusMessage: st.StatusMessage})
-	t.info.TaskUpdateCount++
+	ti.Updates = append(ti.Updates, TaskUpdate{At: at, Via: TaskViaCreated, Status: st.Status, StatusMessage: st.StatusMessage})
+	ti.UpdateCount = len(ti.Updates)
 	s.table.add(t)
-	parent.taskRow = t
-	parent.info.TaskRow = t.info.Ref()
-	s.startTimers(t, parent.opts)
+	parent.task.row = t
+	parent.editTask().Row = t.info.Ref()
+	s.startTimers(t, inherited(parent))
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: t.info})
 	}
@@ -69,6 +67,16 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 		s.endTaskCancelledByServer(t, st)
 	}
 	return t
+}
+
+// inherited are the timeouts a task row takes from the request that
+// created it.
+func inherited(parent *request) CallOptions {
+	o := CallOptions{Timeout: parent.timeout, ResetTimeoutOnProgress: parent.resetOnProgress, MaxTimeout: parent.info.MaxTimeout}
+	if o.MaxTimeout == 0 {
+		o.MaxTimeout = -1 // it had none
+	}
+	return o
 }
 
 // rememberEarly keeps the status of a task not yet known: a server may
@@ -109,21 +117,22 @@ func (s *Session) handleTaskStatus(params json.RawMessage, frame []byte, at time
 func (s *Session) applyTaskStatus(t *request, st TaskState, via TaskVia, at time.Time, frame []byte) {
 	u := TaskUpdate{At: at, Via: via, Status: st.Status, StatusMessage: st.StatusMessage}
 	state := t.info.State
-	if via == TaskViaGet {
-		t.info.TaskPolls++
-	}
 	if state != Pending && via != TaskViaCancel {
 		u.Late, u.AfterCancel = true, t.afterCancel(at)
 		s.late(t, LateStatus, at, frame)
 	}
-	prev := t.info.Task
-	if prev == nil || !TaskStatusTerminal(prev.Status) {
-		t.info.Task = &st
+	ti := t.editTask()
+	if via == TaskViaGet {
+		ti.Polls++
 	}
-	if u.Late || prev == nil || prev.Status != st.Status || prev.StatusMessage != st.StatusMessage {
-		t.info.TaskUpdateCount++
-		if len(t.info.TaskUpdates) < maxTaskUpdates {
-			t.info.TaskUpdates = append(t.info.TaskUpdates, u)
+	prev := ti.State
+	if !TaskStatusTerminal(prev.Status) {
+		ti.State = st
+	}
+	if u.Late || prev.Status != st.Status || prev.StatusMessage != st.StatusMessage {
+		ti.UpdateCount++
+		if len(ti.Updates) < maxTaskUpdates {
+			ti.Updates = append(ti.Updates, u)
 		}
 		if len(s.subs) > 0 {
 			s.emit(TaskUpdated{Ref: t.info.Ref(), Update: u, Task: st})
@@ -137,7 +146,7 @@ func (s *Session) applyTaskStatus(t *request, st TaskState, via TaskVia, at time
 		if st.Status == TaskCancelled {
 			s.endTaskCancelledByServer(t, st)
 		}
-	case state == Cancelling && t.info.TaskCancel.Refused() && st.Status == TaskCancelled:
+	case state == Cancelling && ti.Cancel.Refused() && st.Status == TaskCancelled:
 		s.setState(t, Cancelled, t.info.CancelReason)
 	}
 	s.changed(t)
@@ -158,8 +167,8 @@ func (s *Session) endTaskCancelledByServer(t *request, st TaskState) {
 // tasks/cancel to the task row it was sent for, once that request is
 // final. Callers hold s.mu.
 func (s *Session) taskOpEnded(op *request) {
-	t := op.forTask
-	at := op.arrivedAt
+	t := op.forTask()
+	at := s.arrival // the answer's, when one ended it
 	if at.IsZero() {
 		at = op.info.Ended
 	}
@@ -214,7 +223,7 @@ func (s *Session) failTask(t *request, why string, rpcErr *RPCError, data []byte
 // taskResult applies the answer to tasks/result: what the request would
 // have answered, so the task row's result or error. Callers hold s.mu.
 func (s *Session) taskResult(t *request, op *request, at time.Time) {
-	acts := t.info.State == Pending || (t.info.State == Cancelling && t.info.TaskCancel.Refused())
+	acts := t.info.State == Pending || (t.info.State == Cancelling && t.info.Task.Cancel.Refused())
 	switch op.info.State {
 	case Completed:
 		if acts {
@@ -263,7 +272,7 @@ func (s *Session) taskCancelAnswered(t *request, op *request, at time.Time) {
 	default:
 		a.Failure = op.info.State.String()
 	}
-	t.info.TaskCancel = &a
+	t.editTask().Cancel = &a
 	if len(s.subs) > 0 {
 		s.emit(TaskCancelAnswered{Ref: t.info.Ref(), Answer: a})
 	}
@@ -280,7 +289,7 @@ func (s *Session) taskCancelAnswered(t *request, op *request, at time.Time) {
 	case op.info.State == Completed && stErr == nil:
 		reason += " (tasks/cancel answered status " + clipText(st.Status, 40) + ", not cancelled)"
 	case a.Refused():
-		if last := t.info.Task; last != nil && last.Status == TaskCancelled {
+		if t.info.Task.State.Status == TaskCancelled {
 			break
 		}
 		// Its terminal status and result come from tasks/get and
@@ -289,7 +298,7 @@ func (s *Session) taskCancelAnswered(t *request, op *request, at time.Time) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if t.info.State == Cancelling {
-				s.setState(t, Cancelled, t.info.CancelReason+" (tasks/cancel refused: "+t.info.TaskCancel.Error.Error()+")")
+				s.setState(t, Cancelled, t.info.CancelReason+" (tasks/cancel refused: "+t.info.Task.Cancel.Error.Error()+")")
 			}
 		})
 		s.changed(t)
@@ -308,8 +317,8 @@ func watched(st State) bool { return st == Cancelling || st == Cancelled || st =
 
 // changed wakes whoever watches r (Request.Watch). Callers hold s.mu.
 func (s *Session) changed(r *request) {
-	if r.changed != nil {
-		close(r.changed)
-		r.changed = nil
+	if ch, ok := s.watchers[r]; ok {
+		close(ch)
+		delete(s.watchers, r)
 	}
 }

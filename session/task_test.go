@@ -24,10 +24,10 @@ func taskCall(t *testing.T, h *harness, taskID string, opts CallOptions) (*Call,
 		t.Fatalf("the tools/call that created a task ended %v, want completed", st)
 	}
 	info, _ := h.s.Request(c.Ref()).Info()
-	if info.TaskRow.Seq == 0 {
+	if info.TaskRow().Seq == 0 {
 		t.Fatal("the CreateTaskResult made no task row")
 	}
-	return c, info.TaskRow
+	return c, info.TaskRow()
 }
 
 // cancelTaskRow cancels the task row and returns the tasks/cancel the
@@ -62,17 +62,17 @@ func TestCreateTaskResultMakesATaskRow(t *testing.T) {
 	if !ok {
 		t.Fatal("no task row")
 	}
-	if info.TaskID != "task-7" || info.State != Pending || info.Parent != c.Ref() || info.Method != "tools/call" || info.Tool != "research" {
+	if info.TaskID != "task-7" || info.State != Pending || info.TaskParent() != c.Ref() || info.Method != "tools/call" || info.Tool != "research" {
 		t.Fatalf("task row %+v", info)
 	}
-	if info.Task.Status != TaskWorking || info.Task.PollEvery() != 500*time.Millisecond || *info.Task.TTL != 60000 {
+	if info.Task.State.Status != TaskWorking || info.Task.State.PollEvery() != 500*time.Millisecond || *info.Task.State.TTL != 60000 {
 		t.Fatalf("task %+v", *info.Task)
 	}
 	if info.Timeout != time.Minute {
 		t.Errorf("the task row's timeout is %v; it should inherit the call's", info.Timeout)
 	}
-	if len(info.TaskUpdates) != 1 || info.TaskUpdates[0].Via != TaskViaCreated {
-		t.Errorf("updates %+v", info.TaskUpdates)
+	if len(info.Task.Updates) != 1 || info.Task.Updates[0].Via != TaskViaCreated {
+		t.Errorf("updates %+v", info.Task.Updates)
 	}
 	started := h.events.waitFor(t, "the task row started", func(e Event) bool {
 		s, ok := e.(RequestStarted)
@@ -90,7 +90,7 @@ func TestPlainAnswerToATaskCallMakesNoTaskRow(t *testing.T) {
 	h.readFrame()
 	h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}`, c.ID())
 	waitResult(t, c)
-	if info, _ := h.s.Request(c.Ref()).Info(); info.TaskRow.Seq != 0 {
+	if info, _ := h.s.Request(c.Ref()).Info(); info.TaskRow().Seq != 0 {
 		t.Fatal("a plain result made a task row")
 	}
 }
@@ -113,10 +113,10 @@ func TestTaskRequestIsCancelledWithTasksCancel(t *testing.T) {
 		t.Errorf("reason %q once tasks/cancel was answered, want the user's %q alone", end.Reason, "user")
 	}
 	info, _ := h.s.Request(ref).Info()
-	if info.TaskCancel == nil || info.TaskCancel.Status != TaskCancelled || info.Task.Status != TaskCancelled {
-		t.Fatalf("cancel answer %+v, task %+v", info.TaskCancel, info.Task)
+	if info.Task.Cancel == nil || info.Task.Cancel.Status != TaskCancelled || info.Task.State.Status != TaskCancelled {
+		t.Fatalf("cancel answer %+v, task %+v", info.Task.Cancel, info.Task)
 	}
-	if last := info.TaskUpdates[len(info.TaskUpdates)-1]; last.Via != TaskViaCancel || last.Late {
+	if last := info.Task.Updates[len(info.Task.Updates)-1]; last.Via != TaskViaCancel || last.Late {
 		t.Errorf("last update %+v, want the tasks/cancel answer, not late", last)
 	}
 	noCancelNotification(t, h)
@@ -176,12 +176,12 @@ func TestTaskStatusAfterCancelIsLate(t *testing.T) {
 		return ok && u.Ref.Seq == ref.Seq && u.Update.Status == TaskCompleted
 	})
 	info, _ := h.s.Request(ref).Info()
-	if info.State != Cancelled || info.LateKinds[LateStatus] != 2 || info.Task.Status != TaskCancelled {
+	if info.State != Cancelled || info.LateKinds[LateStatus] != 2 || info.Task.State.Status != TaskCancelled {
 		t.Fatalf("state %v, late statuses %d, task status %s; a status after a terminal one is not taken",
-			info.State, info.LateKinds[LateStatus], info.Task.Status)
+			info.State, info.LateKinds[LateStatus], info.Task.State.Status)
 	}
 	var late2 TaskUpdate
-	for _, u := range info.TaskUpdates {
+	for _, u := range info.Task.Updates {
 		if u.Status == TaskCompleted {
 			late2 = u
 		}
@@ -269,7 +269,7 @@ func TestCancelBeforeTheTaskExistsWaitsForItsID(t *testing.T) {
 		t.Fatalf("the call ended %v", st)
 	}
 	info, _ := h.s.Request(c.Ref()).Info()
-	task, _ := h.s.Request(info.TaskRow).Info()
+	task, _ := h.s.Request(info.TaskRow()).Info()
 	if task.State != Cancelling || task.CancelReason != "early" {
 		t.Fatalf("task row %v %q", task.State, task.CancelReason)
 	}
@@ -318,11 +318,11 @@ func TestTaskGetUpdatesAndFails(t *testing.T) {
 	h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{"taskId":"t1","status":"input_required","statusMessage":"which one?"}}`, g.ID())
 	waitResult(t, g)
 	info, _ := h.s.Request(ref).Info()
-	if info.Task.Status != TaskInputRequired || info.TaskPolls != 1 || info.State != Pending {
-		t.Fatalf("task %+v polls %d state %v", info.Task, info.TaskPolls, info.State)
+	if info.Task.State.Status != TaskInputRequired || info.Task.Polls != 1 || info.State != Pending {
+		t.Fatalf("task %+v polls %d state %v", info.Task, info.Task.Polls, info.State)
 	}
-	if gi, _ := h.s.Request(g.Ref()).Info(); gi.Parent != ref {
-		t.Errorf("tasks/get parent %+v, want the task row", gi.Parent)
+	if gi, _ := h.s.Request(g.Ref()).Info(); gi.TaskParent() != ref {
+		t.Errorf("tasks/get parent %+v, want the task row", gi.TaskParent())
 	}
 	g, _ = h.s.Request(ref).GetTask(context.Background(), CallOptions{})
 	h.readFrame()
@@ -343,9 +343,9 @@ func TestEarlyTaskStatusIsKept(t *testing.T) {
 	h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{"task":{"taskId":"t1","status":"working","statusMessage":"Gathering"}}}`, c.ID())
 	waitResult(t, c)
 	info, _ := h.s.Request(c.Ref()).Info()
-	task, _ := h.s.Request(info.TaskRow).Info()
-	if len(task.TaskUpdates) != 2 || task.TaskUpdates[0].Via != TaskViaNotification {
-		t.Fatalf("updates %+v", task.TaskUpdates)
+	task, _ := h.s.Request(info.TaskRow()).Info()
+	if len(task.Task.Updates) != 2 || task.Task.Updates[0].Via != TaskViaNotification {
+		t.Fatalf("updates %+v", task.Task.Updates)
 	}
 }
 
@@ -407,7 +407,7 @@ func TestUnsolicitedCreateTaskResultIsFlagged(t *testing.T) {
 	if v.Ref.Seq != c.Seq() {
 		t.Errorf("violation about seq %d", v.Ref.Seq)
 	}
-	if info, _ := h.s.Request(c.Ref()).Info(); info.TaskRow.Seq != 0 {
+	if info, _ := h.s.Request(c.Ref()).Info(); info.TaskRow().Seq != 0 {
 		t.Error("a task row for a task nobody asked for")
 	}
 	// A tool result that mentions a task is no CreateTaskResult.
@@ -439,7 +439,7 @@ func TestTaskTimeoutsCancelWithTasksCancel(t *testing.T) {
 		t.Fatalf("got %s %s", m.Method, m.Params)
 	}
 	info, _ := h.s.Request(c.Ref()).Info()
-	task, _ := h.s.Request(info.TaskRow).Info()
+	task, _ := h.s.Request(info.TaskRow()).Info()
 	if task.State != TimedOut || info.LateKinds[LateResponse] != 1 {
 		t.Fatalf("task %v, late responses of the call %d", task.State, info.LateKinds[LateResponse])
 	}

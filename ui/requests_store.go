@@ -201,7 +201,7 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 		timeout: info.Timeout, maxTimeout: info.MaxTimeout}
 	s.append(r)
 	s.bySeq[r.seq] = r
-	r.parent = info.Parent
+	r.parent = info.TaskParent()
 	if info.TaskID != "" {
 		s.taskStarted(r, info)
 	}

@@ -45,7 +45,7 @@ func followTaskCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
 // isPoll reports whether a request is a tasks/get mcpoke sent for a task
 // row: the task row counts it instead of showing it.
 func isPoll(info session.RequestInfo) bool {
-	return info.Method == "tasks/get" && info.Parent.Seq != 0 && !info.Incoming
+	return info.Method == "tasks/get" && info.TaskParent().Seq != 0 && !info.Incoming
 }
 
 // isTask reports whether the row is a task.
@@ -111,13 +111,11 @@ func (s *requestStore) taskCancelAnswered(e session.TaskCancelAnswered) *request
 // taskStarted fills a new task row from the session's first snapshot and
 // marks the row that created it.
 func (s *requestStore) taskStarted(r *requestRow, info session.RequestInfo) {
-	r.taskID, r.parent = info.TaskID, info.Parent
-	if info.Task != nil {
-		t := *info.Task
-		r.task = &t
-	}
-	r.taskUpdates = append(r.taskUpdates, info.TaskUpdates...)
-	if p := s.bySeq[info.Parent.Seq]; p != nil {
+	r.taskID = info.TaskID
+	t := info.Task.State
+	r.task = &t
+	r.taskUpdates = append(r.taskUpdates, info.Task.Updates...)
+	if p := s.bySeq[r.parent.Seq]; p != nil {
 		p.createdTask = info.Seq
 		p.touch()
 	}
@@ -125,7 +123,7 @@ func (s *requestStore) taskStarted(r *requestRow, info session.RequestInfo) {
 
 // polled counts a tasks/get sent for a task row.
 func (s *requestStore) polled(info session.RequestInfo) {
-	if r := s.bySeq[info.Parent.Seq]; r != nil {
+	if r := s.bySeq[info.TaskParent().Seq]; r != nil {
 		r.polls++
 		r.touch()
 	}

@@ -163,7 +163,7 @@ func TestFlowTaskCancel(t *testing.T) {
 	// Its answer first, so that the new status comes by notification.
 	taskRow := tc.client.Request(session.Ref{Seq: 4, ID: session.IntID(3)})
 	deadline := time.Now().Add(10 * time.Second)
-	for info, _ := taskRow.Info(); info.TaskPolls < 1; info, _ = taskRow.Info() {
+	for info, _ := taskRow.Info(); info.Task.Polls < 1; info, _ = taskRow.Info() {
 		if time.Now().After(deadline) {
 			t.Fatal("the first poll was never answered")
 		}

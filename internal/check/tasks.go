@@ -120,12 +120,12 @@ func (r *runner) startTask(ctx context.Context, tool string, args []byte, ev *Ev
 		return session.Request{}, "the task-augmented tools/call failed: " + err.Error()
 	}
 	info, _ := r.s.Request(c.Ref()).Info()
-	if info.TaskRow.Seq == 0 {
+	if info.TaskRow().Seq == 0 {
 		return session.Request{}, "the server answered the task-augmented tools/call without a task"
 	}
-	task := r.s.Request(info.TaskRow)
+	task := r.s.Request(info.TaskRow())
 	t, _ := task.Info()
-	ev.fact("the CreateTaskResult named task %s, %s", t.TaskID, t.Task.Status)
+	ev.fact("the CreateTaskResult named task %s, %s", t.TaskID, t.Task.State.Status)
 	return task, ""
 }
 
@@ -135,21 +135,21 @@ func (r *runner) startTask(ctx context.Context, tool string, args []byte, ev *Ev
 func (r *runner) cancelRunningTask(ctx context.Context, task session.Request, ev *Evidence,
 	fail func(Rule, string, ...any), res *Result) {
 	ended := func(i session.RequestInfo) bool {
-		return i.State.Final() || (i.Task != nil && session.TaskStatusTerminal(i.Task.Status))
+		return i.State.Final() || (i.Task != nil && session.TaskStatusTerminal(i.Task.State.Status))
 	}
 	waitFor(ctx, task, taskRunFor, ended)
 	if info, _ := task.Info(); ended(info) {
 		res.Status = Warn
 		ev.fact("the task ended (%s) within %s, before it could be cancelled: give a slower tool with --tool NAME --args JSON",
-			info.Task.Status, taskRunFor)
+			info.Task.State.Status, taskRunFor)
 		return
 	}
 	if err := task.Cancel("mcpoke check 7: tasks/cancel on a running task"); err != nil {
 		res.Status, res.Reason = Skip, "the task could not be cancelled: "+err.Error()
 		return
 	}
-	info := waitFor(ctx, task, r.opts.CallTimeout, func(i session.RequestInfo) bool { return i.TaskCancel != nil })
-	a := info.TaskCancel
+	info := waitFor(ctx, task, r.opts.CallTimeout, func(i session.RequestInfo) bool { return i.Task.Cancel != nil })
+	a := info.Task.Cancel
 	switch {
 	case a == nil || a.Failure != "":
 		why := "no answer within " + r.opts.CallTimeout.String()
@@ -231,7 +231,7 @@ func waitFor(ctx context.Context, h session.Request, d time.Duration, cond func(
 	defer deadline.Stop()
 	for {
 		info, changed, ok := h.Watch()
-		if !ok || cond(info) {
+		if !ok || cond(info) || info.State.Final() {
 			return info
 		}
 		select {

@@ -75,7 +75,7 @@ func (r *recorder) apply(e session.Event) {
 		if r.callSeq == 0 && !e.Info.Incoming && e.Info.Method == "tools/call" {
 			r.callSeq, r.callStart = e.Info.Seq, e.Info.Started
 		}
-		if e.Info.TaskID != "" && e.Info.Parent.Seq == r.callSeq {
+		if e.Info.TaskID != "" && e.Info.TaskParent().Seq == r.callSeq {
 			r.taskSeq = e.Info.Seq
 		}
 	case session.ProgressUpdated:

@@ -54,16 +54,15 @@ type reportTaskCancel struct {
 	Failure    string       `json:"failure,omitempty"`
 }
 
-// taskReportOf reads a task row for the report; times count from start,
-// when the call was sent.
+// taskReportOf reads a task row (Task is set) for the report; times
+// count from start, when the call was sent.
 func taskReportOf(t session.RequestInfo, start time.Time) *reportTask {
 	at := func(x time.Time) float64 { return ms(x.Sub(start)) }
-	r := &reportTask{ID: t.TaskID, Polls: t.TaskPolls, StatusCount: t.TaskUpdateCount, Statuses: []reportTaskStatus{}}
-	if st := t.Task; st != nil {
-		r.Status, r.StatusMessage, r.CreatedAt = st.Status, st.StatusMessage, st.CreatedAt
-		r.TTLMs, r.PollIntervalMs = st.TTL, st.PollInterval
-	}
-	for _, u := range t.TaskUpdates {
+	r := &reportTask{ID: t.TaskID, Polls: t.Task.Polls, StatusCount: t.Task.UpdateCount, Statuses: []reportTaskStatus{}}
+	st := t.Task.State
+	r.Status, r.StatusMessage, r.CreatedAt = st.Status, st.StatusMessage, st.CreatedAt
+	r.TTLMs, r.PollIntervalMs = st.TTL, st.PollInterval
+	for _, u := range t.Task.Updates {
 		s := reportTaskStatus{Status: u.Status, StatusMessage: u.StatusMessage, Via: u.Via.String(), AtMs: at(u.At), Late: u.Late}
 		if u.Late {
 			s.AfterCancelMs = ms(u.AfterCancel)
@@ -72,7 +71,7 @@ func taskReportOf(t session.RequestInfo, start time.Time) *reportTask {
 	}
 	if !t.CancelAt.IsZero() && !t.CancelSentAt.IsZero() {
 		c := &reportTaskCancel{Reason: t.CancelReason, SentAtMs: at(t.CancelSentAt)}
-		if a := t.TaskCancel; a != nil {
+		if a := t.Task.Cancel; a != nil {
 			answered := at(a.At)
 			c.AnsweredMs, c.Status, c.Refused, c.Failure = &answered, a.Status, a.Refused(), a.Failure
 			if a.Error != nil {
@@ -113,15 +112,15 @@ func decideCallTask(srv *connect.Conn, tool *mcp.Tool, asked bool, force bool) (
 // an interrupted plain call is cancelled, and waits for the end of that.
 func followCallTask(ctx context.Context, s *session.Session, call session.Ref) (session.RequestInfo, bool) {
 	info, _ := s.Request(call).Info()
-	if info.TaskRow.Seq == 0 {
+	if info.TaskRow().Seq == 0 {
 		return session.RequestInfo{}, false
 	}
-	task, err := mcp.FollowTask(ctx, s, info.TaskRow, mcp.FollowOptions{})
+	task, err := mcp.FollowTask(ctx, s, info.TaskRow(), mcp.FollowOptions{})
 	if err != nil && ctx.Err() != nil {
-		_ = s.Request(info.TaskRow).Cancel(fmt.Sprintf("cancelled by mcpoke: %v", context.Cause(ctx)))
+		_ = s.Request(info.TaskRow()).Cancel(fmt.Sprintf("cancelled by mcpoke: %v", context.Cause(ctx)))
 		wait, stop := context.WithTimeout(context.Background(), signalGrace/2)
 		defer stop()
-		task, _ = s.Request(info.TaskRow).Wait(wait)
+		task, _ = s.Request(info.TaskRow()).Wait(wait)
 	}
 	return task, true
 }

@@ -99,19 +99,19 @@ func NeedsResult(info session.RequestInfo) bool {
 	if info.Task == nil {
 		return false
 	}
-	switch info.Task.Status {
+	switch info.Task.State.Status {
 	case session.TaskInputRequired, session.TaskCompleted, session.TaskFailed:
 	default:
 		return false
 	}
-	return info.State == session.Pending || (info.State == session.Cancelling && info.TaskCancel.Refused())
+	return info.State == session.Pending || (info.State == session.Cancelling && info.Task.Cancel.Refused())
 }
 
 // pollEvery is the interval between polls: the server's, floored, or
 // the default.
 func pollEvery(info session.RequestInfo, opts FollowOptions) time.Duration {
 	if info.Task != nil {
-		if d := info.Task.PollEvery(); d > 0 {
+		if d := info.Task.State.PollEvery(); d > 0 {
 			return max(d, MinPollInterval)
 		}
 	}

@@ -184,10 +184,10 @@ func startTask(t *testing.T, cli *session.Session) session.Ref {
 		t.Fatal(err)
 	}
 	info, _ := cli.Request(c.Ref()).Info()
-	if info.TaskRow.Seq == 0 {
+	if info.TaskRow().Seq == 0 {
 		t.Fatal("no task row")
 	}
-	return info.TaskRow
+	return info.TaskRow()
 }
 
 // follow runs FollowTask in the background, moving the fake clock until
@@ -233,8 +233,8 @@ func TestFollowTaskPollsThenFetchesTheResult(t *testing.T) {
 	if ts.askedAt != session.TaskCompleted {
 		t.Errorf("tasks/result was sent while the task was %q; want once it completed", ts.askedAt)
 	}
-	if info.TaskPolls < 3 {
-		t.Errorf("%d polls", info.TaskPolls)
+	if info.Task.Polls < 3 {
+		t.Errorf("%d polls", info.Task.Polls)
 	}
 }
 
