@@ -75,7 +75,10 @@ type requestRow struct {
 	polls       int
 	taskCancel  *session.TaskCancelAnswer
 	lateStatus  int
-	createdTask uint64
+	// lateStatusOdd counts the late statuses other than cancelled: the
+	// server says its task goes on, or ended some other way.
+	lateStatusOdd int
+	createdTask   uint64
 	// info is the session's full record, fetched once the row settled:
 	// result, error, failure and cancel times live there.
 	info *session.RequestInfo

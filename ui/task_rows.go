@@ -92,6 +92,9 @@ func (s *requestStore) taskUpdated(e session.TaskUpdated) *requestRow {
 	if len(r.taskUpdates) < rowTaskUpdates {
 		r.taskUpdates = append(r.taskUpdates, e.Update)
 	}
+	if e.Update.Late && e.Update.Status != session.TaskCancelled {
+		r.lateStatusOdd++
+	}
 	r.touch()
 	return r
 }
@@ -217,13 +220,14 @@ func taskCancelLine(st *styles, at string, a *session.TaskCancelAnswer) string {
 // msDuration is a JSON number of milliseconds as a Duration.
 func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
 
-// lateStatusBadge is the badge of a task's statuses after its cancel.
+// lateStatusBadge is the badge of a task's statuses after its cancel: a
+// warning when one says the task is anything but cancelled.
 func lateStatusBadge(r *requestRow) (badge, bool) {
 	if r.lateStatus == 0 {
 		return badge{}, false
 	}
 	n := " ×" + strconv.Itoa(r.lateStatus)
-	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: true}, true
+	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: r.lateStatusOdd > 0}, true
 }
 
 // taskChoice is how the tool may be called by the rules of tasks, for
