@@ -181,3 +181,27 @@ func TestFlowTaskCancel(t *testing.T) {
 	tc.server.tasks.set(session.TaskCancelled, "stopped at last")
 	f.golden("cancelled", "⊘ cancelled", "status after cancel ×1", "late +0.1s")
 }
+
+// A late status that agrees with the cancel is noted; one that says the
+// task goes on is a warning.
+func TestLateStatusBadge(t *testing.T) {
+	s := newRequestStore()
+	r := s.started(session.RequestInfo{Seq: 1, ID: session.IntID(1), Method: "tools/call", TaskID: "t",
+		Task: &session.TaskInfo{State: session.TaskState{ID: "t", Status: "working"}}})
+	late := func(status string) {
+		s.lateArrived(r.ref(), []session.LateFrame{{Kind: session.LateStatus}}, session.LateFrame{Kind: session.LateStatus}, 1)
+		s.taskUpdated(session.TaskUpdated{Ref: r.ref(), Update: session.TaskUpdate{Status: status, Late: true},
+			Task: session.TaskState{ID: "t", Status: status}})
+	}
+	late(session.TaskCancelled)
+	if b, ok := lateStatusBadge(r); !ok || b.warn || b.text != "status after cancel ×1" {
+		t.Fatalf("badge %+v %v", b, ok)
+	}
+	late(session.TaskWorking)
+	if b, _ := lateStatusBadge(r); !b.warn || b.text != "status after cancel ×2" {
+		t.Fatalf("badge %+v", b)
+	}
+	if r.lateProgress != 0 || r.lateResponses != 0 {
+		t.Errorf("late statuses counted as progress %d or responses %d", r.lateProgress, r.lateResponses)
+	}
+}
