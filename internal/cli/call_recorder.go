@@ -96,7 +96,8 @@ func (r *recorder) apply(e session.Event) {
 	case session.LateArrived:
 		r.late = append(r.late, e)
 		// A late event needs a cancel first, which needs the Seq.
-		if e.Ref.Seq == r.seq.Load() && e.Late.Kind != session.LateProgress {
+		// A late status is not an answer: more may follow.
+		if k := e.Late.Kind; e.Ref.Seq == r.seq.Load() && (k == session.LateResponse || k == session.LateError) {
 			r.lateAnswerOnce.Do(func() { close(r.lateAnswer) })
 		}
 	case session.StrayArrived:
