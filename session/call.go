@@ -39,6 +39,10 @@ type CallOptions struct {
 	// without it such a server sends none. Ignored by legacy sessions,
 	// whose level is set with logging/setLevel.
 	LogLevel string
+
+	// forTask is the task row a tasks/get, tasks/result or tasks/cancel
+	// is sent for (see Request.GetTask); its answer is applied there.
+	forTask *request
 }
 
 // Call is an outgoing request in flight: an async handle.
@@ -149,6 +153,13 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
 	r := &request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
 		Params: p, State: Pending, Started: s.clock.Now()}, token: token}
+	switch {
+	case opts.forTask != nil:
+		r.task = &taskLinks{forTask: opts.forTask}
+		r.info.Task = &TaskInfo{Parent: opts.forTask.info.Ref()}
+	case bytes.Contains(p, []byte(`"task"`)) && taskAugmented(p):
+		r.task = &taskLinks{augmented: true}
+	}
 	s.table.add(r)
 	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
 	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts

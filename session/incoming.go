@@ -166,6 +166,8 @@ func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time)
 		s.handleCancelled(m.Params, frame)
 	case "notifications/progress":
 		s.handleProgress(m.Params, frame, at)
+	case "notifications/tasks/status":
+		s.handleTaskStatus(m.Params, frame, at)
 	default:
 		s.subscriptionNote(m.Method, m.Params, frame, at)
 		s.emitNotification(m.Method, m.Params, at)
@@ -241,6 +243,10 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 	if err == nil {
 		if r = s.table.outgoing(token.raw); r != nil && r.token != token {
 			r = nil
+		}
+		if r != nil && r.taskRow() != nil {
+			// The token stays the task's until it ends (MCP 2025-11-25).
+			r = r.taskRow()
 		}
 	}
 	if fractionalNumber(p.Token) {

@@ -148,7 +148,7 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 	case 6:
 		r.underLoad(ctx, res)
 	case 7:
-		r.tasks(res)
+		r.tasks(ctx, res)
 	case 8:
 		res.Status, res.Reason = Skip, httpCheckSkip(r.conn.Transport())
 	case 9:

@@ -188,6 +188,7 @@ built-in demo server (mcpoke demo-server).
 		newDiagramCommand(g), newDemoServerCommand(), newAuthCommand(g))
 	authFlags(root, g)
 	root.AddCommand(newResourcesCommand(g), newReadCommand(g), newPromptsCommand(g), newPromptCommand(g))
+	root.AddCommand(newTasksCommand(g))
 	return root
 }
 

@@ -23,7 +23,7 @@ type tool struct {
 // Each definition is read back as a client would read it, which compiles
 // its schema once and fixes the entry tools/list sends.
 func allTools() []*tool {
-	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool()})
+	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool(), researchTool()})
 }
 
 // prepareTools reads each definition back as a client would.
@@ -89,6 +89,9 @@ func (srv *server) callTool(ctx context.Context, in *session.Incoming) (any, err
 	}
 	if err := t.Schema.Validate(args); err != nil {
 		return nil, invalidParams("invalid arguments for %s: %v", t.Name, err)
+	}
+	if res, err, asTask := srv.runAsTask(in, t, args); asTask {
+		return res, err
 	}
 	return t.run(ctx, srv, in, args)
 }
