@@ -30,6 +30,7 @@ type benchFlags struct {
 	json         bool
 	transcript   string
 	protocol     string
+	floor        bool
 }
 
 func newBenchCommand(g *globalFlags) *cobra.Command {
@@ -79,6 +80,7 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
 	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE (it slows the calls a little)")
+	fl.BoolVar(&f.floor, "floor", false, "also measure this machine's floor, a raw pipe ping-pong between two processes with the same message sizes, and give the figures as ratios to it")
 	protocolFlag(fl, &f.protocol)
 	return cmd
 }
@@ -99,6 +101,10 @@ type benchReport struct {
 	Histogram   []histogramBucket `json:"histogram"`
 	CallsPerSec float64           `json:"callsPerSec"`
 	Cancel      *cancelStats      `json:"cancel,omitempty"`
+	// Floor is the raw pipe ping-pong measured in the same run (--floor);
+	// P50VsFloor is p50 over the floor's p50.
+	Floor      *floorStats `json:"floor,omitempty"`
+	P50VsFloor float64     `json:"p50VsFloor,omitempty"`
 }
 
 func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec connect.Spec, f *benchFlags) error {
@@ -142,6 +148,16 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	}
 	if wall > 0 {
 		rep.CallsPerSec = float64(len(rounds)) / wall.Seconds()
+	}
+	if f.floor && ctx.Err() == nil {
+		reqSize, respSize, err := frameSizes(ctx, srv.Session, params)
+		if err == nil {
+			rep.Floor, err = measureFloor(ctx, reqSize, respSize, warmup, f.n)
+		}
+		if err != nil {
+			return err
+		}
+		rep.P50VsFloor = ratio(rep.P50Ms, rep.Floor.P50Ms)
 	}
 	if f.cancelProbes > 0 && ctx.Err() == nil {
 		cs := probeCancel(ctx, srv, params, f.cancelProbes, f.watch)
@@ -228,6 +244,7 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 		human(r.P50Ms), human(r.P90Ms), human(r.P99Ms), human(r.MaxMs), human(r.MinMs), human(r.MeanMs))
 	printHistogram(w, r.Histogram)
 	fmt.Fprintf(w, "throughput  %.0f calls/s, %d errors\n", r.CallsPerSec, r.Errors)
+	printFloor(w, r)
 	if c := r.Cancel; c != nil {
 		probes := english.Plural(c.Probes, "probe")
 		if c.Probes < f.cancelProbes {

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/internal/floor"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// floorEchoCommand is the far end of bench --floor: mcpoke itself,
+// answering each line on stdin with a line of --size bytes. Hidden: it is
+// a measuring instrument, not a feature.
+const floorEchoCommand = "floor-echo"
+
+func newFloorEchoCommand() *cobra.Command {
+	var size int
+	cmd := &cobra.Command{
+		Use:    floorEchoCommand,
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return floor.Echo(cmd.InOrStdin(), os.Stdout, floor.Line(size))
+		},
+	}
+	cmd.Flags().IntVar(&size, "size", 100, "bytes in each answer line")
+	return cmd
+}
+
+// floorStats is the pipe floor measured beside a bench run, in ms.
+type floorStats struct {
+	P50Ms        float64 `json:"p50Ms"`
+	P90Ms        float64 `json:"p90Ms"`
+	P99Ms        float64 `json:"p99Ms"`
+	CallsPerSec  float64 `json:"callsPerSec"`
+	RequestBytes int     `json:"requestBytes"`
+	ReplyBytes   int     `json:"replyBytes"`
+}
+
+// frameSizes makes one call and returns the sizes of its request and
+// response lines on stdio, as the session writes and the server answers.
+func frameSizes(ctx context.Context, s *session.Session, params json.RawMessage) (req, resp int, err error) {
+	res, err := s.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
+	if err != nil {
+		return 0, 0, err
+	}
+	// The envelopes around params and result, with a 3-digit id and the
+	// progress token the session adds.
+	const reqEnvelope = len(`{"jsonrpc":"2.0","id":100,"method":"tools/call","params":}`) + len(`"_meta":{"progressToken":100},`)
+	const respEnvelope = len(`{"jsonrpc":"2.0","id":100,"result":}`)
+	return len(params) + reqEnvelope, len(res) + respEnvelope, nil
+}
+
+// measureFloor runs the raw pipe ping-pong against a child mcpoke with
+// the given line sizes: warmup, then n round trips.
+func measureFloor(ctx context.Context, reqSize, respSize, warmup, n int) (*floorStats, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	p, err := floor.Start(exec.CommandContext(ctx, self, floorEchoCommand, "--size", strconv.Itoa(respSize)))
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	start := time.Now()
+	rounds, err := p.Measure(reqSize, warmup, n, func() bool { return ctx.Err() != nil })
+	if err != nil && ctx.Err() == nil {
+		return nil, fmt.Errorf("the pipe floor: %w", err)
+	}
+	wall := time.Since(start)
+	st := summarize(rounds)
+	fs := &floorStats{P50Ms: st.P50Ms, P90Ms: st.P90Ms, P99Ms: st.P99Ms, RequestBytes: reqSize, ReplyBytes: respSize}
+	var sum time.Duration
+	for _, r := range rounds {
+		sum += r
+	}
+	if sum > 0 && wall > 0 {
+		fs.CallsPerSec = float64(len(rounds)) / sum.Seconds()
+	}
+	return fs, nil
+}
+
+// ratio is a/b rounded to 2 decimals, 0 when b is 0.
+func ratio(a, b float64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(int(a/b*100+0.5)) / 100
+}
+
+func printFloor(w io.Writer, r *benchReport) {
+	f := r.Floor
+	if f == nil {
+		return
+	}
+	fmt.Fprintf(w, "pipe floor  p50 %s  p90 %s  p99 %s  %.0f round trips/s  (raw %d/%d-byte lines between two processes)\n",
+		human(f.P50Ms), human(f.P90Ms), human(f.P99Ms), f.CallsPerSec, f.RequestBytes, f.ReplyBytes)
+	fmt.Fprintf(w, "vs floor    p50 %s = %.1f× this machine's pipe floor; p90 %.1f×, p99 %.1f×\n",
+		human(r.P50Ms), r.P50VsFloor, ratio(r.P90Ms, f.P90Ms), ratio(r.P99Ms, f.P99Ms))
+}
