@@ -207,9 +207,5 @@ func toolName(method string, params json.RawMessage) string {
 	if method != "tools/call" || len(params) == 0 {
 		return ""
 	}
-	var p struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(params, &p)
-	return p.Name
+	return stringMember(params, "name")
 }

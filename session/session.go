@@ -50,6 +50,12 @@ type Config struct {
 	// Handlers answer incoming requests by method. ping is answered
 	// unless overridden; any other unknown method gets -32601.
 	Handlers map[string]Handler
+	// Immediate, for a method, is tried before its Handler on the
+	// session's reader goroutine: a request it answers (ok) is answered
+	// there and then, without a goroutine or a context. It must not block:
+	// the next frame waits for it. It declines (ok false) what takes time,
+	// which then goes to Handlers.
+	Immediate map[string]ImmediateHandler
 	// Notifications receive incoming notifications by method, besides
 	// those the session handles itself (cancelled, progress).
 	Notifications map[string]NotificationHandler
@@ -81,6 +87,10 @@ type Config struct {
 // after a cancel no response is sent, whatever the handler returns. A
 // *RPCError result is sent as that error; any other error as -32603.
 type Handler func(ctx context.Context, req *Incoming) (any, error)
+
+// ImmediateHandler answers an incoming request at once, or declines it
+// (ok false) for the method's Handler. See Config.Immediate.
+type ImmediateHandler func(req *Incoming) (result any, err error, ok bool)
 
 // NotificationHandler receives one incoming notification. It runs on the
 // session's reader goroutine, so it must return quickly.

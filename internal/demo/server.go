@@ -88,6 +88,7 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 			"tools/list": srv.listTools,
 			"tools/call": srv.callTool,
 		},
+		Immediate: map[string]session.ImmediateHandler{"tools/call": srv.callImmediately},
 	})
 }
 
