@@ -66,6 +66,9 @@ type Message struct {
 	// ID is the raw JSON id of the request a KindRequestError is about,
 	// type kept (3 is not "3").
 	ID []byte
+	// Valid says the transport checked that a KindFrame's Data is one JSON
+	// value in valid UTF-8, so that the receiver need not scan it again.
+	Valid bool
 }
 
 // BOMStripped is the Why of the KindNoise note delivered when a UTF-8

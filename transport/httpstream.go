@@ -125,7 +125,7 @@ func (h *HTTP) deliver(st *requestStream, data []byte) {
 			h.mu.Unlock()
 		}
 	}
-	h.q.push(Message{Kind: kind, Data: data, Why: why})
+	h.q.push(Message{Kind: kind, Data: data, Why: why, Valid: kind == wire.KindFrame})
 }
 
 // readStream delivers each SSE event of body as a frame until the stream
