@@ -99,3 +99,21 @@ func BenchmarkRoundTripVsFloor(b *testing.B) {
 func nanotime() int64 { return int64(time.Since(epoch)) }
 
 var epoch = time.Now()
+
+// BenchmarkRoundTripTimeout is BenchmarkRoundTrip with a timeout on each
+// call, as `mcpoke bench` sets one: the timer's cost per call.
+func BenchmarkRoundTripTimeout(b *testing.B) {
+	for _, timeout := range []time.Duration{0, 30 * time.Second} {
+		b.Run(timeout.String(), func(b *testing.B) {
+			cli, _ := newBenchPairWith(b, true)
+			params := json.RawMessage(`{"text":"hi"}`)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := cli.Do(ctx, "echo", params, CallOptions{Timeout: timeout}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
