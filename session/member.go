@@ -64,3 +64,11 @@ func stringMember(obj []byte, key string) string {
 	_ = json.Unmarshal(v, &s)
 	return s
 }
+
+// Tool is params.name of an incoming tools/call, as the session read it
+// once for the request table ("" for other methods).
+func (in *Incoming) Tool() string { return in.r.info.Tool }
+
+// ParamsMember returns the value of key in the request's params, or nil,
+// without decoding the rest of them.
+func (in *Incoming) ParamsMember(key string) json.RawMessage { return member(in.Params, key) }

@@ -6,24 +6,22 @@ import (
 )
 
 // callImmediately answers a tools/call for a tool that answers at once
-// (echo, fail) on the session's reader, with its params decoded once:
-// no goroutine, no context, no second parse for the name or the
-// arguments. Anything else, including params it cannot read, is declined
+// (echo, fail) on the session's reader, its arguments decoded once and
+// its name as the session read it: no goroutine, no context, no second
+// parse. Anything else, including params it cannot read, is declined
 // for callTool, which says what is wrong.
 func (srv *server) callImmediately(in *session.Incoming) (any, error, bool) {
-	v, err := toolschema.Decode(in.Params)
-	if err != nil {
-		return nil, nil, false
-	}
-	p, _ := v.(map[string]any)
-	name, _ := p["name"].(string)
-	t := srv.find(name)
+	t := srv.find(in.Tool())
 	if t == nil || t.immediate == nil {
 		return nil, nil, false
 	}
-	args := p["arguments"]
-	if args == nil { // absent or null: no arguments
-		args = map[string]any{}
+	var args any = map[string]any{}
+	if raw := in.ParamsMember("arguments"); raw != nil && string(raw) != "null" {
+		v, err := toolschema.Decode(raw)
+		if err != nil {
+			return nil, nil, false
+		}
+		args = v
 	}
 	if err := t.Schema.ValidateValue(args); err != nil {
 		return nil, invalidParams("invalid arguments for %s: %v", t.Name, err), true
