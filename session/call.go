@@ -96,6 +96,13 @@ func (c *Call) resolve(r *request) {
 // When ctx ends while the request is in flight, the request is cancelled
 // with ctx's cause as the reason.
 func (s *Session) Call(ctx context.Context, method string, params any, opts CallOptions) (*Call, error) {
+	return s.call(ctx, method, params, opts, true)
+}
+
+// call is Call; watch says whether ctx is watched for the request's
+// life. Do watches it itself while it waits, which spares each call a
+// context.AfterFunc.
+func (s *Session) call(ctx context.Context, method string, params any, opts CallOptions, watch bool) (*Call, error) {
 	p, err := marshalParams(params)
 	if err != nil {
 		return nil, err
@@ -143,7 +150,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 			s.setState(r, Cancelled, r.info.CancelReason)
 		}
 	}
-	if !queued && r.info.State == Pending && ctx.Done() != nil {
+	if watch && !queued && r.info.State == Pending && ctx.Done() != nil {
 		ref := r.info.Ref()
 		r.stopCtxWatch = context.AfterFunc(ctx, func() {
 			_ = s.Request(ref).Cancel("context: " + context.Cause(ctx).Error())
@@ -163,11 +170,17 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 // the request is cancelled (unless it is initialize, which cannot be) and
 // Do returns ctx's error at once, without waiting for the settle window.
 func (s *Session) Do(ctx context.Context, method string, params any, opts CallOptions) (json.RawMessage, error) {
-	c, err := s.Call(ctx, method, params, opts)
+	c, err := s.call(ctx, method, params, opts, false)
 	if err != nil {
 		return nil, err
 	}
-	return c.Wait(ctx)
+	select {
+	case <-c.done:
+		return c.result, c.err
+	case <-ctx.Done():
+		_ = s.Request(c.Ref()).Cancel("context: " + context.Cause(ctx).Error())
+		return nil, ctx.Err()
+	}
 }
 
 // startTimers arms the request's timeouts. Callers hold s.mu.
