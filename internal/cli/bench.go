@@ -133,8 +133,15 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		return fmt.Errorf("the first call to %s failed, so there is nothing to measure: %w", quote(t.Name), err)
 	}
 	warmup := min(50, f.n/10)
+	var fl *floorRun
+	if f.floor {
+		if fl, err = startFloor(ctx, srv.Session, params, warmup); err != nil {
+			return err
+		}
+		defer fl.close()
+	}
 	runCalls(ctx, srv.Session, params, warmup, f.concurrency)
-	rounds, errs, wall := runCalls(ctx, srv.Session, params, f.n, f.concurrency)
+	rounds, errs, wall := measureCalls(ctx, srv.Session, params, f, fl)
 
 	rep := benchReport{
 		Server:       serverOf(srv.Peer()),
@@ -149,14 +156,11 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	if wall > 0 {
 		rep.CallsPerSec = float64(len(rounds)) / wall.Seconds()
 	}
-	if f.floor && ctx.Err() == nil {
-		reqSize, respSize, err := frameSizes(ctx, srv.Session, params)
-		if err == nil {
-			rep.Floor, err = measureFloor(ctx, reqSize, respSize, warmup, f.n)
-		}
-		if err != nil {
-			return err
-		}
+	if fl != nil && fl.err != nil {
+		return fmt.Errorf("the pipe floor: %w", fl.err)
+	}
+	if fl != nil {
+		rep.Floor = fl.stats()
 		rep.P50VsFloor = ratio(rep.P50Ms, rep.Floor.P50Ms)
 	}
 	if f.cancelProbes > 0 && ctx.Err() == nil {

@@ -59,34 +59,87 @@ func frameSizes(ctx context.Context, s *session.Session, params json.RawMessage)
 	return len(params) + reqEnvelope, len(res) + respEnvelope, nil
 }
 
-// measureFloor runs the raw pipe ping-pong against a child mcpoke with
-// the given line sizes: warmup, then n round trips.
-func measureFloor(ctx context.Context, reqSize, respSize, warmup, n int) (*floorStats, error) {
+// floorRun is the pipe floor's far end and the round trips measured so
+// far.
+type floorRun struct {
+	peer               *floor.Peer
+	reqSize, replySize int
+	rounds             []time.Duration
+	err                error
+}
+
+// startFloor starts the floor's far end (a child mcpoke in floor-echo
+// mode) with the sizes of one call's request and response, and warms it.
+func startFloor(ctx context.Context, s *session.Session, params json.RawMessage, warmup int) (*floorRun, error) {
+	reqSize, replySize, err := frameSizes(ctx, s, params)
+	if err != nil {
+		return nil, fmt.Errorf("the first call failed, so there is nothing to measure: %w", err)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	p, err := floor.Start(exec.CommandContext(ctx, self, floorEchoCommand, "--size", strconv.Itoa(respSize)))
+	p, err := floor.Start(exec.CommandContext(ctx, self, floorEchoCommand, "--size", strconv.Itoa(replySize)))
 	if err != nil {
 		return nil, err
 	}
-	defer p.Close()
-	start := time.Now()
-	rounds, err := p.Measure(reqSize, warmup, n, func() bool { return ctx.Err() != nil })
-	if err != nil && ctx.Err() == nil {
+	fr := &floorRun{peer: p, reqSize: reqSize, replySize: replySize}
+	if _, err := p.Measure(reqSize, warmup, 0, nil); err != nil {
+		p.Close()
 		return nil, fmt.Errorf("the pipe floor: %w", err)
 	}
-	wall := time.Since(start)
-	st := summarize(rounds)
-	fs := &floorStats{P50Ms: st.P50Ms, P90Ms: st.P90Ms, P99Ms: st.P99Ms, RequestBytes: reqSize, ReplyBytes: respSize}
+	return fr, nil
+}
+
+// measure makes n more round trips.
+func (fr *floorRun) measure(ctx context.Context, n int) {
+	if fr.err != nil {
+		return
+	}
+	rounds, err := fr.peer.Measure(fr.reqSize, 0, n, func() bool { return ctx.Err() != nil })
+	fr.rounds = append(fr.rounds, rounds...)
+	if err != nil && ctx.Err() == nil {
+		fr.err = err
+	}
+}
+
+func (fr *floorRun) close() { fr.peer.Close() }
+
+func (fr *floorRun) stats() *floorStats {
+	st := summarize(fr.rounds)
+	fs := &floorStats{P50Ms: st.P50Ms, P90Ms: st.P90Ms, P99Ms: st.P99Ms, RequestBytes: fr.reqSize, ReplyBytes: fr.replySize}
 	var sum time.Duration
-	for _, r := range rounds {
+	for _, r := range fr.rounds {
 		sum += r
 	}
-	if sum > 0 && wall > 0 {
-		fs.CallsPerSec = float64(len(rounds)) / sum.Seconds()
+	if sum > 0 {
+		fs.CallsPerSec = float64(len(fr.rounds)) / sum.Seconds()
 	}
-	return fs, nil
+	return fs
+}
+
+// floorSlice is how many calls, then as many floor round trips, are
+// taken at a time, one after the other, so that a noisy neighbour weighs
+// on both alike.
+const floorSlice = 20
+
+// measureCalls is runCalls of -n calls; with the floor, in slices
+// alternating with as many floor round trips.
+func measureCalls(ctx context.Context, s *session.Session, params json.RawMessage, f *benchFlags, fr *floorRun) ([]time.Duration, int, time.Duration) {
+	if fr == nil {
+		return runCalls(ctx, s, params, f.n, f.concurrency)
+	}
+	var rounds []time.Duration
+	var errs int
+	var wall time.Duration
+	for done := 0; done < f.n && ctx.Err() == nil; {
+		n := min(floorSlice, f.n-done)
+		done += n
+		r, e, w := runCalls(ctx, s, params, n, f.concurrency)
+		rounds, errs, wall = append(rounds, r...), errs+e, wall+w
+		fr.measure(ctx, n)
+	}
+	return rounds, errs, wall
 }
 
 // ratio is a/b rounded to 2 decimals, 0 when b is 0.
