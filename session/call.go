@@ -193,7 +193,7 @@ func (s *Session) startTimers(r *request, opts CallOptions) {
 	}
 	if max > 0 {
 		r.info.MaxTimeout = max
-		r.maxTimer = s.clock.AfterFunc(max, func() {
+		r.maxTimer = s.deadlines.AfterFunc(max, func() {
 			s.expire(r, fmt.Sprintf("timeout after %s (maximum)", max))
 		})
 	}
@@ -210,7 +210,7 @@ func (s *Session) armTimeout(r *request, d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	r.timer = s.clock.AfterFunc(d, func() {
+	r.timer = s.deadlines.AfterFunc(d, func() {
 		s.expire(r, fmt.Sprintf("timeout after %s", d))
 	})
 }

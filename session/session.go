@@ -145,6 +145,9 @@ type Session struct {
 
 	handlers sync.WaitGroup
 	done     chan struct{}
+
+	// deadlines times every request's timeouts with one timer.
+	deadlines *deadlines
 }
 
 // request is a row of the table. info is guarded by Session.mu.
@@ -179,7 +182,8 @@ func New(conn transport.Conn, cfg Config) *Session {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Clock == nil {
+	realClock := cfg.Clock == nil
+	if realClock {
 		cfg.Clock = clock.Real()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -194,6 +198,7 @@ func New(conn transport.Conn, cfg Config) *Session {
 		table:  newRequestTable(cfg.MaxFinished),
 		done:   make(chan struct{}),
 	}
+	s.deadlines = &deadlines{clock: cfg.Clock, lazy: realClock}
 	go s.read()
 	return s
 }
