@@ -185,6 +185,12 @@ const benchCallTimeout = 30 * time.Second
 // error.
 func benchCall(ctx context.Context, s *session.Session, params json.RawMessage) error {
 	res, err := s.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
+	return resultError(res, err)
+}
+
+// resultError is benchCall's verdict on a call's outcome; bench reads it
+// after the clock stopped, so that decoding the result is not timed.
+func resultError(res json.RawMessage, err error) error {
 	if err != nil {
 		return err
 	}
@@ -210,8 +216,9 @@ func runCalls(ctx context.Context, s *session.Session, params json.RawMessage, n
 		wg.Go(func() {
 			for ctx.Err() == nil && started.Add(1) <= int64(n) {
 				t0 := time.Now()
-				err := benchCall(ctx, s, params)
+				res, err := s.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
 				d := time.Since(t0)
+				err = resultError(res, err)
 				if err != nil && ctx.Err() != nil {
 					return // cut short by the interrupt: not measured
 				}
