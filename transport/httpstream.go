@@ -133,6 +133,7 @@ func (h *HTTP) deliver(st *requestStream, data []byte) {
 // It keeps st's last event id and retry for resume.
 func (h *HTTP) readStream(ctx context.Context, st *requestStream, body io.Reader, what string) (events int, lastID string, retry time.Duration, err error) {
 	sr := newSSEReader(body, h.opts.MaxFrameSize)
+	defer sr.release()
 	if st != nil {
 		lastID, retry = st.lastID, st.retry
 	}
