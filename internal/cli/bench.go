@@ -102,7 +102,8 @@ type benchReport struct {
 	CallsPerSec float64           `json:"callsPerSec"`
 	Cancel      *cancelStats      `json:"cancel,omitempty"`
 	// Floor is the raw pipe ping-pong measured in the same run (--floor);
-	// P50VsFloor is p50 over the floor's p50.
+	// P50VsFloor is the median, over slices of 20 calls, of their p50 over
+	// the p50 of the floor's round trips taken right after them.
 	Floor      *floorStats `json:"floor,omitempty"`
 	P50VsFloor float64     `json:"p50VsFloor,omitempty"`
 }
@@ -161,7 +162,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	}
 	if fl != nil {
 		rep.Floor = fl.stats()
-		rep.P50VsFloor = ratio(rep.P50Ms, rep.Floor.P50Ms)
+		rep.P50VsFloor = fl.p50Ratio()
 	}
 	if f.cancelProbes > 0 && ctx.Err() == nil {
 		cs := probeCancel(ctx, srv, params, f.cancelProbes, f.watch)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"time"
 
@@ -65,7 +66,10 @@ type floorRun struct {
 	peer               *floor.Peer
 	reqSize, replySize int
 	rounds             []time.Duration
-	err                error
+	// ratios holds, for each slice, the calls' median over the floor's
+	// median beside it.
+	ratios []float64
+	err    error
 }
 
 // startFloor starts the floor's far end (a child mcpoke in floor-echo
@@ -91,16 +95,34 @@ func startFloor(ctx context.Context, s *session.Session, params json.RawMessage,
 	return fr, nil
 }
 
-// measure makes n more round trips.
-func (fr *floorRun) measure(ctx context.Context, n int) {
-	if fr.err != nil {
+// measure makes as many round trips as calls made just before, and
+// keeps the ratio of their medians.
+func (fr *floorRun) measure(ctx context.Context, calls []time.Duration) {
+	if fr.err != nil || len(calls) == 0 {
 		return
 	}
-	rounds, err := fr.peer.Measure(fr.reqSize, 0, n, func() bool { return ctx.Err() != nil })
+	rounds, err := fr.peer.Measure(fr.reqSize, 0, len(calls), func() bool { return ctx.Err() != nil })
 	fr.rounds = append(fr.rounds, rounds...)
 	if err != nil && ctx.Err() == nil {
 		fr.err = err
 	}
+	if len(rounds) > 0 {
+		if f := summarize(rounds).P50Ms; f > 0 {
+			fr.ratios = append(fr.ratios, summarize(calls).P50Ms/f)
+		}
+	}
+}
+
+// p50Ratio is the median of the slices' ratios: the p50 against the floor
+// measured beside it, which a machine that is busy at one moment and
+// idle the next leaves alone where it moves the two p50s apart.
+func (fr *floorRun) p50Ratio() float64 {
+	if len(fr.ratios) == 0 {
+		return 0
+	}
+	s := slices.Clone(fr.ratios)
+	slices.Sort(s)
+	return ratio(s[(len(s)-1)/2], 1)
 }
 
 func (fr *floorRun) close() { fr.peer.Close() }
@@ -137,7 +159,7 @@ func measureCalls(ctx context.Context, s *session.Session, params json.RawMessag
 		done += n
 		r, e, w := runCalls(ctx, s, params, n, f.concurrency)
 		rounds, errs, wall = append(rounds, r...), errs+e, wall+w
-		fr.measure(ctx, n)
+		fr.measure(ctx, r)
 	}
 	return rounds, errs, wall
 }
