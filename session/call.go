@@ -91,6 +91,12 @@ func (c *Call) resolve(r *request) {
 	close(c.done)
 }
 
+// outgoingCall is a request of ours and its Call, in one allocation.
+type outgoingCall struct {
+	request
+	call Call
+}
+
 // Call sends a request and returns its handle once the frame was written.
 // params may be nil, json.RawMessage, or anything encoding/json takes.
 // When ctx ends while the request is in flight, the request is cancelled
@@ -124,11 +130,13 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 			token = id // positional params cannot carry one
 		}
 	}
-	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
-	r := &request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
-		Params: p, State: Pending, Started: s.clock.Now()}, token: token}
+	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
+	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
+		Params: p, State: Pending, Started: s.clock.Now()}, token: token}}
+	r := &rc.request
 	s.table.add(r)
-	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
+	rc.call = Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
+	r.call = &rc.call
 	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
