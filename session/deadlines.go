@@ -104,6 +104,18 @@ func (ds *deadlines) rearm() {
 	ds.timer = ds.clock.AfterFunc(first.Sub(ds.clock.Now()), ds.fire)
 }
 
+// stop disarms the clock timer for good, lazy or not: the session ended,
+// and its requests' deadlines with it.
+func (ds *deadlines) stop() {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	ds.lazy = false
+	if ds.timer != nil {
+		ds.timer.Stop()
+		ds.timer = nil
+	}
+}
+
 // fire runs the callbacks of every deadline due and re-arms for the next.
 func (ds *deadlines) fire() {
 	ds.mu.Lock()

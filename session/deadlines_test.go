@@ -97,3 +97,14 @@ func TestDeadlinesLazyKeepsTheTimer(t *testing.T) {
 		t.Fatalf("at 2s: fired %d, %d armed; want 1, 0", fired, c.Armed())
 	}
 }
+
+// A session that ends leaves no timer of its deadlines armed, lazy or not.
+func TestDeadlinesStopDisarms(t *testing.T) {
+	c := clocktest.New()
+	ds := &deadlines{clock: c, lazy: true}
+	ds.AfterFunc(time.Second, func() {}).Stop()
+	ds.stop()
+	if n := c.Armed(); n != 0 {
+		t.Fatalf("%d clock timers armed after stop, want 0", n)
+	}
+}

@@ -367,6 +367,7 @@ func (s *Session) shutdown(err error) {
 		sub.end()
 	}
 	s.mu.Unlock()
+	s.deadlines.stop()
 	if closeErr != nil {
 		s.log.Info("session ended", "err", closeErr)
 	}
