@@ -67,7 +67,7 @@ type Message struct {
 	// type kept (3 is not "3").
 	ID []byte
 	// Valid says the transport checked that a KindFrame's Data is one JSON
-	// value in valid UTF-8, so that the receiver need not scan it again.
+	// value (json.Valid), so that the receiver need not scan it again.
 	Valid bool
 }
 
