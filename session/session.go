@@ -49,6 +49,12 @@ type Config struct {
 	// Handlers answer incoming requests by method. ping is answered
 	// unless overridden; any other unknown method gets -32601.
 	Handlers map[string]Handler
+	// Immediate, for a method, is tried before its Handler on the
+	// session's reader goroutine: a request it answers (ok) is answered
+	// there and then, without a goroutine or a context. It must not block:
+	// the next frame waits for it. It declines (ok false) what takes time,
+	// which then goes to Handlers.
+	Immediate map[string]ImmediateHandler
 	// Notifications receive incoming notifications by method, besides
 	// those the session handles itself (cancelled, progress).
 	Notifications map[string]NotificationHandler
@@ -80,6 +86,10 @@ type Config struct {
 // after a cancel no response is sent, whatever the handler returns. A
 // *RPCError result is sent as that error; any other error as -32603.
 type Handler func(ctx context.Context, req *Incoming) (any, error)
+
+// ImmediateHandler answers an incoming request at once, or declines it
+// (ok false) for the method's Handler. See Config.Immediate.
+type ImmediateHandler func(req *Incoming) (result any, err error, ok bool)
 
 // NotificationHandler receives one incoming notification. It runs on the
 // session's reader goroutine, so it must return quickly.
@@ -148,6 +158,9 @@ type Session struct {
 
 	handlers sync.WaitGroup
 	done     chan struct{}
+
+	// deadlines times every request's timeouts with one timer.
+	deadlines *deadlines
 }
 
 // request is a row of the table. info is guarded by Session.mu.
@@ -229,7 +242,8 @@ func New(conn transport.Conn, cfg Config) *Session {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Clock == nil {
+	realClock := cfg.Clock == nil
+	if realClock {
 		cfg.Clock = clock.Real()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -244,6 +258,7 @@ func New(conn transport.Conn, cfg Config) *Session {
 		table:  newRequestTable(cfg.MaxFinished),
 		done:   make(chan struct{}),
 	}
+	s.deadlines = &deadlines{clock: cfg.Clock, lazy: realClock}
 	go s.read()
 	return s
 }
@@ -442,6 +457,7 @@ func (s *Session) shutdown(err error) {
 		sub.end()
 	}
 	s.mu.Unlock()
+	s.deadlines.stop()
 	if closeErr != nil && !streamCancel {
 		s.log.Info("session ended", "err", closeErr)
 	}

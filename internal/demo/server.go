@@ -134,6 +134,7 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		Handlers:      srv.bothEras(handlers),
 		Notifications: map[string]session.NotificationHandler{"notifications/roots/list_changed": srv.rootsChanged},
 		SettleWindow:  settleGrace,
+		Immediate:     map[string]session.ImmediateHandler{"tools/call": srv.callImmediately},
 	})
 	srv.tasks.bind(s)
 	go func() {

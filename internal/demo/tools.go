@@ -17,6 +17,10 @@ type tool struct {
 	// run does the work, with arguments already checked against
 	// InputSchema.
 	run func(ctx context.Context, srv *server, in *session.Incoming, args json.RawMessage) (any, error)
+	// immediate, if set, answers at once from arguments decoded and
+	// checked once (see callImmediately); run stays for the same answer
+	// through a handler.
+	immediate func(args map[string]any) (any, error)
 }
 
 // allTools returns the demo's tools in the order tools/list shows them.
