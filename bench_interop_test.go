@@ -36,11 +36,12 @@ func BenchmarkEchoVersusSDK(b *testing.B) {
 }
 
 // BenchmarkEchoVersusSDKOverHTTP is BenchmarkEchoVersusSDK over Streamable
-// HTTP: `mcpoke bench --url` and the TypeScript SDK's
-// StreamableHTTPClientTransport, one after the other, against the demo
-// server (`mcpoke demo-server --http`) and the reference server
-// (`node server-everything streamableHttp`). Run with -benchtime 1x: each
-// iteration is 2000 calls per client per server.
+// HTTP: `mcpoke bench --url`, the TypeScript SDK's
+// StreamableHTTPClientTransport and the Go SDK's StreamableClientTransport
+// (testdata/peers/gosdk/bench, when it builds), one after the other,
+// against the demo server (`mcpoke demo-server --http`) and the reference
+// server (`node server-everything streamableHttp`). Run with -benchtime
+// 1x: each iteration is 2000 calls per client per server.
 func BenchmarkEchoVersusSDKOverHTTP(b *testing.B) {
 	sdk := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "sdk")
 	if _, err := os.Stat(sdk); err != nil {
@@ -50,6 +51,7 @@ func BenchmarkEchoVersusSDKOverHTTP(b *testing.B) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
+	gosdk := buildGoSDKBench(b)
 	servers := []struct {
 		name, args string
 		start      func(b *testing.B) string
@@ -66,12 +68,20 @@ func BenchmarkEchoVersusSDKOverHTTP(b *testing.B) {
 			// No cancel probes: the SDK client makes none, and their
 			// watch would only add a second per run.
 			args := []string{"--args", srv.args, "-n", "2000"}
-			var ours, theirs benchFigures
+			var ours, theirs, goSDK benchFigures
 			for b.Loop() {
 				ours = runBench(b, bin, append([]string{"bench", "--json", "--cancel-probes", "0", "--transport", "http", "--url", url}, args...)...)
 				theirs = runBench(b, "node", append([]string{filepath.Join("testdata", "bench", "sdk_echo_bench.mjs"), "--url", url}, args...)...)
+				if gosdk != "" {
+					goSDK = runBench(b, gosdk, "-url", url, "-args", srv.args, "-n", "2000")
+				}
 			}
 			reportVersus(b, ours, theirs)
+			if gosdk != "" {
+				b.ReportMetric(goSDK.P50Ms, "gosdk-p50-ms")
+				b.ReportMetric(goSDK.P99Ms, "gosdk-p99-ms")
+				b.ReportMetric(goSDK.CallsPerSec, "gosdk-calls/s")
+			}
 		})
 	}
 }
@@ -108,6 +118,19 @@ func startReferenceHTTP(b *testing.B) string {
 			b.Fatalf("the reference server does not listen on 127.0.0.1:%s after 30s", port)
 		}
 	}
+}
+
+// buildGoSDKBench builds testdata/peers/gosdk/bench, the Go SDK's client
+// making bench's calls, or returns "" when it cannot be built here.
+func buildGoSDKBench(b *testing.B) string {
+	bin := filepath.Join(b.TempDir(), "gosdk-bench")
+	cmd := exec.Command("go", "build", "-o", bin, "./bench")
+	cmd.Dir = filepath.Join("testdata", "peers", "gosdk")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Logf("the Go SDK's bench client does not build, left out: %v\n%s", err, out)
+		return ""
+	}
+	return bin
 }
 
 // reportVersus reports both clients' figures side by side.

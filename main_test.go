@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -75,9 +74,6 @@ func TestScripts(t *testing.T) {
 			return everything != "", nil
 		},
 		Cmds: scriptCommands,
-		// Under go test's 10-minute default: the interop scripts hold
-		// mcpoke check runs of 15-20 s each, and two scripts run at a time.
-		Deadline: time.Now().Add(8 * time.Minute),
 	})
 }
 

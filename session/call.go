@@ -39,6 +39,10 @@ type CallOptions struct {
 	// without it such a server sends none. Ignored by legacy sessions,
 	// whose level is set with logging/setLevel.
 	LogLevel string
+
+	// forTask is the task row a tasks/get, tasks/result or tasks/cancel
+	// is sent for (see Request.GetTask); its answer is applied there.
+	forTask *request
 }
 
 // Call is an outgoing request in flight: an async handle.
@@ -107,11 +111,24 @@ func (c *Call) resolve(r *request) {
 	close(c.done)
 }
 
+// outgoingCall is a request of ours and its Call, in one allocation.
+type outgoingCall struct {
+	request
+	call Call
+}
+
 // Call sends a request and returns its handle once the frame was written.
 // params may be nil, json.RawMessage, or anything encoding/json takes.
 // When ctx ends while the request is in flight, the request is cancelled
 // with ctx's cause as the reason.
 func (s *Session) Call(ctx context.Context, method string, params any, opts CallOptions) (*Call, error) {
+	return s.call(ctx, method, params, opts, true)
+}
+
+// call is Call; watch says whether ctx is watched for the request's
+// life. Do watches it itself while it waits, which spares each call a
+// context.AfterFunc.
+func (s *Session) call(ctx context.Context, method string, params any, opts CallOptions, watch bool) (*Call, error) {
 	p, err := marshalParams(params)
 	if err != nil {
 		return nil, err
@@ -146,11 +163,20 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 			token = id // positional params cannot carry one
 		}
 	}
-	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
-	r := &request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
-		Params: p, State: Pending, Started: s.clock.Now()}, token: token}
+	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
+	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
+		Params: p, State: Pending, Started: s.clock.Now()}, token: token}}
+	r := &rc.request
+	switch {
+	case opts.forTask != nil:
+		r.task = &taskLinks{forTask: opts.forTask}
+		r.info.Task = &TaskInfo{Parent: opts.forTask.info.Ref()}
+	case bytes.Contains(p, []byte(`"task"`)) && taskAugmented(p):
+		r.task = &taskLinks{augmented: true}
+	}
 	s.table.add(r)
-	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
+	rc.call = Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
+	r.call = &rc.call
 	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
@@ -175,7 +201,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 			s.setState(r, Cancelled, r.info.CancelReason)
 		}
 	}
-	if !queued && r.info.State == Pending && ctx.Done() != nil {
+	if watch && !queued && r.info.State == Pending && ctx.Done() != nil {
 		ref := r.info.Ref()
 		r.stopCtxWatch = context.AfterFunc(ctx, func() {
 			_ = s.Request(ref).Cancel("context: " + context.Cause(ctx).Error())
@@ -195,11 +221,17 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 // the request is cancelled (unless it is initialize, which cannot be) and
 // Do returns ctx's error at once, without waiting for the settle window.
 func (s *Session) Do(ctx context.Context, method string, params any, opts CallOptions) (json.RawMessage, error) {
-	c, err := s.Call(ctx, method, params, opts)
+	c, err := s.call(ctx, method, params, opts, false)
 	if err != nil {
 		return nil, err
 	}
-	return c.Wait(ctx)
+	select {
+	case <-c.done:
+		return c.result, c.err
+	case <-ctx.Done():
+		_ = s.Request(c.Ref()).Cancel("context: " + context.Cause(ctx).Error())
+		return nil, ctx.Err()
+	}
 }
 
 // startTimers arms the request's timeouts. Callers hold s.mu.
@@ -213,7 +245,7 @@ func (s *Session) startTimers(r *request, opts CallOptions) {
 	}
 	if max > 0 {
 		r.info.MaxTimeout = max
-		r.maxTimer = s.clock.AfterFunc(max, func() {
+		r.maxTimer = s.deadlines.AfterFunc(max, func() {
 			s.expire(r, fmt.Sprintf("timeout after %s (maximum)", max))
 		})
 	}
@@ -230,7 +262,7 @@ func (s *Session) armTimeout(r *request, d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	r.timer = s.clock.AfterFunc(d, func() {
+	r.timer = s.deadlines.AfterFunc(d, func() {
 		s.expire(r, fmt.Sprintf("timeout after %s", d))
 	})
 }
@@ -240,9 +272,5 @@ func toolName(method string, params json.RawMessage) string {
 	if method != "tools/call" || len(params) == 0 {
 		return ""
 	}
-	var p struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(params, &p)
-	return p.Name
+	return stringMember(params, "name")
 }

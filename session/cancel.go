@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -18,7 +17,7 @@ func (s *Session) CancelAll(reason string) int {
 	var ready []*request
 	n := 0
 	for _, r := range s.table.order {
-		if r.info.Incoming || r.info.State != Pending || r.info.Method == "initialize" {
+		if r.info.Incoming || r.info.State != Pending || r.info.Method == "initialize" || isTaskCancel(r) {
 			continue
 		}
 		n++
@@ -56,11 +55,12 @@ func (s *Session) sendCancels(rs []*request) {
 	type target struct {
 		id             ID
 		reason, taskID string
+		awaitTask      bool
 	}
 	targets := make([]target, len(rs))
 	s.mu.Lock()
 	for i, r := range rs {
-		targets[i] = target{r.info.ID, r.info.CancelReason, r.info.TaskID}
+		targets[i] = target{r.info.ID, r.info.CancelReason, r.info.TaskID, r.taskAugmented() && r.info.TaskID == ""}
 	}
 	s.mu.Unlock()
 
@@ -68,6 +68,10 @@ func (s *Session) sendCancels(rs []*request) {
 	var settling []*request
 	for i, r := range rs {
 		id, reason, taskID := targets[i].id, targets[i].reason, targets[i].taskID
+		if targets[i].awaitTask {
+			s.awaitTaskToCancel(r)
+			continue
+		}
 		var at time.Time
 		var err error
 		var how CancelWire
@@ -181,33 +185,60 @@ func (s *Session) notifyCancelled(id ID, reason string, how CancelWire) (time.Ti
 	return at, how, err
 }
 
-// cancelTask sends tasks/cancel for a task-augmented request, says when it
-// was written, and ends the request cancelled when the
-// peer has answered.
+// cancelTask sends tasks/cancel for the task row r and says when it was
+// written; the answer ends r (see taskCancelAnswered).
 func (s *Session) cancelTask(r *request, taskID string) (time.Time, error) {
 	params, _ := json.Marshal(map[string]string{"taskId": taskID})
-	c, err := s.Call(s.ctx, "tasks/cancel", json.RawMessage(params), CallOptions{NoProgressToken: true, Timeout: taskCancelTimeout})
-	if err != nil {
-		var at time.Time
-		if c != nil {
-			at = c.sentAt
-		}
-		return at, err
+	c, err := s.Call(s.ctx, "tasks/cancel", json.RawMessage(params),
+		CallOptions{NoProgressToken: true, Timeout: taskCancelTimeout, forTask: r})
+	if c == nil {
+		return time.Time{}, err
 	}
-	go func() {
-		_, _, err := c.Result()
+	return c.sentAt, err
+}
+
+// awaitTaskToCancel: r asked for a task and was cancelled before its
+// CreateTaskResult named the task. Nothing is sent now, since a
+// task-augmented request is cancelled only with tasks/cancel (MCP
+// 2025-11-25); the CreateTaskResult, when it comes, has its task cancelled
+// (see cancelCreatedTask). Should none come, r ends cancelled in the end.
+func (s *Session) awaitTaskToCancel(r *request) {
+	s.clock.AfterFunc(taskCancelTimeout, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if r.info.State == Cancelling {
-			reason := r.info.CancelReason
-			if err != nil {
-				reason += fmt.Sprintf(" (tasks/cancel: %v)", err)
-			}
-			s.setState(r, Cancelled, reason)
+			s.setState(r, Cancelled, r.info.CancelReason+" (no task was created to cancel)")
 		}
-	}()
-	return c.sentAt, nil
+	})
 }
+
+// cancelCreatedTask hands the cancel of parent, decided before its
+// CreateTaskResult came, to the task t it created: parent ends (cancelled,
+// or as it timed out), t moves to cancelling (or timed out) with the same
+// reason, and the caller sends tasks/cancel. Callers hold s.mu.
+func (s *Session) cancelCreatedTask(parent, t *request, frame []byte, now time.Time) *request {
+	reason := parent.info.CancelReason
+	was := parent.info.State
+	if was == Cancelling {
+		s.setState(parent, Cancelled, reason)
+	} else {
+		s.late(parent, LateResponse, now, frame)
+	}
+	if t.info.State != Pending {
+		return nil // the server made it cancelled
+	}
+	if was == TimedOut {
+		t.info.CancelReason, t.info.CancelAt = reason, s.clock.Now()
+		s.setState(t, TimedOut, reason)
+		return t
+	}
+	s.markCancelling(t, reason)
+	return t
+}
+
+// isTaskCancel reports whether r is a tasks/cancel sent for a task row:
+// a cancellation, which is not itself cancelled.
+func isTaskCancel(r *request) bool { return r.forTask() != nil && r.info.Method == "tasks/cancel" }
 
 // taskCancelTimeout bounds the wait for a tasks/cancel answer, so that a
 // task request never stays cancelling for good.

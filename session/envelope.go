@@ -27,7 +27,7 @@ func parseEnvelope(frame []byte, m *wireMessage) error {
 		}
 		keyEnd, escaped := skipString(frame, i)
 		if escaped {
-			return json.Unmarshal(frame, m)
+			return parseEnvelopeSlow(frame, m)
 		}
 		key := frame[i+1 : keyEnd-1]
 		i = skipSpace(frame, keyEnd)
@@ -50,9 +50,11 @@ func parseEnvelope(frame []byte, m *wireMessage) error {
 				return errors.New("method is not a string")
 			}
 			if bytes.IndexByte(val, '\\') >= 0 || !utf8.Valid(val) {
-				if err := json.Unmarshal(val, &m.Method); err != nil {
+				var method string // not &m.Method: that would put m on the heap
+				if err := json.Unmarshal(val, &method); err != nil {
 					return err
 				}
+				m.Method = method
 			} else {
 				m.Method = string(val[1 : len(val)-1])
 			}
@@ -77,6 +79,15 @@ func parseEnvelope(frame []byte, m *wireMessage) error {
 }
 
 var errNotObject = errors.New("not a JSON object")
+
+// parseEnvelopeSlow is encoding/json's reading, into a copy: handing m
+// itself to json.Unmarshal would put every message on the heap.
+func parseEnvelopeSlow(frame []byte, m *wireMessage) error {
+	var tmp wireMessage
+	err := json.Unmarshal(frame, &tmp)
+	*m = tmp
+	return err
+}
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {

@@ -43,11 +43,14 @@ func (h Request) CanCancel() error {
 }
 
 // Cancel asks the peer to stop the request: it moves to cancelling at once
-// and notifications/cancelled {requestId, reason} is sent (for a task,
-// tasks/cancel) after the request itself was written. It refuses, sending
-// nothing, with the error CanCancel gives. From the moment Cancel returns,
-// nothing that arrives for the request is delivered as its result: it is
-// recorded as late traffic.
+// and notifications/cancelled {requestId, reason} is sent after the
+// request itself was written. A task is cancelled with tasks/cancel
+// instead (MCP 2025-11-25), and so is the request that created it, whose
+// task is what runs on; a request that asked for a task and has no
+// CreateTaskResult yet sends nothing until that result names the task. It
+// refuses, sending nothing, with the error CanCancel gives. From the
+// moment Cancel returns, nothing that arrives for the request is delivered
+// as its result: it is recorded as late traffic.
 func (h Request) Cancel(reason string) error {
 	s := h.s
 	s.mu.Lock()
@@ -77,6 +80,14 @@ func (s *Session) cancellable(ref Ref) (*request, error) {
 	}
 	if r.info.Method == "initialize" {
 		return nil, ErrInitializeNotCancellable
+	}
+	if isTaskCancel(r) {
+		return nil, fmt.Errorf("%w: it is the cancellation of a task", ErrNotCancellable)
+	}
+	if t := r.taskRow(); t != nil && r.info.State.Final() {
+		// The request ended with its CreateTaskResult; what runs on is
+		// its task, which is what cancelling it means.
+		r = t
 	}
 	switch st := r.info.State; st {
 	case Pending:

@@ -88,11 +88,10 @@ func (s *Session) handleRequest(m *wireMessage) {
 		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}))
 		return
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
 	r := &request{
 		info: RequestInfo{ID: id, Incoming: true, Method: m.Method,
 			Tool: toolName(m.Method, m.Params), Params: m.Params, State: Pending, Started: s.clock.Now()},
-		cancelHandler: cancel,
+		cancelHandler: func() {}, // answered before any cancel is read, if immediate
 	}
 	s.table.add(r)
 	if len(s.subs) > 0 {
@@ -100,7 +99,6 @@ func (s *Session) handleRequest(m *wireMessage) {
 	}
 	if h == nil {
 		s.mu.Unlock()
-		cancel()
 		s.respond(r, nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found: " + m.Method})
 		return
 	}
@@ -109,6 +107,16 @@ func (s *Session) handleRequest(m *wireMessage) {
 
 	in := &Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r}
 	in.token, _ = progressTokenOf(m.Params)
+	if q := s.cfg.Immediate[m.Method]; q != nil {
+		if res, err, ok := q(in); ok {
+			s.respond(r, res, err)
+			s.handlers.Done()
+			return
+		}
+	}
+	// Only the reader cancels a handler (handleCancelled), and it is here.
+	ctx, cancel := context.WithCancel(s.ctx)
+	r.cancelHandler = cancel
 	go func() {
 		defer s.handlers.Done()
 		defer cancel()
@@ -166,6 +174,8 @@ func (s *Session) handleNotification(m *wireMessage, frame []byte, at time.Time)
 		s.handleCancelled(m.Params, frame)
 	case "notifications/progress":
 		s.handleProgress(m.Params, frame, at)
+	case "notifications/tasks/status":
+		s.handleTaskStatus(m.Params, frame, at)
 	default:
 		s.subscriptionNote(m.Method, m.Params, frame, at)
 		s.emitNotification(m.Method, m.Params, at)
@@ -241,6 +251,10 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 	if err == nil {
 		if r = s.table.outgoing(token.raw); r != nil && r.token != token {
 			r = nil
+		}
+		if r != nil && r.taskRow() != nil {
+			// The token stays the task's until it ends (MCP 2025-11-25).
+			r = r.taskRow()
 		}
 	}
 	if fractionalNumber(p.Token) {

@@ -123,7 +123,7 @@ func TestLateCountsPastTheCap(t *testing.T) {
 	h.events.waitFor(t, "the late response", isLate(c.Seq(), LateResponse))
 	info, _ := h.s.Request(c.Ref()).Info()
 	if len(info.Late) != maxLateFrames || info.LateCount != maxLateFrames+501 ||
-		info.LateKinds != [3]int{LateResponse: 1, LateProgress: maxLateFrames + 500} {
+		info.LateKinds != [4]int{LateResponse: 1, LateProgress: maxLateFrames + 500} {
 		t.Fatalf("kept %d, count %d, by kind %v", len(info.Late), info.LateCount, info.LateKinds)
 	}
 }

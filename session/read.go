@@ -39,7 +39,7 @@ func (s *Session) handleInbound(m transport.Message) {
 	case wire.KindFrame:
 		s.pretty.reset()
 		s.relatedID = m.ID
-		s.handleFrame(m.Data, at)
+		s.handleFrame(m.Data, at, m.Valid)
 		s.relatedID = nil
 	case wire.KindNoise:
 		if m.Why == transport.BOMStripped {
@@ -112,7 +112,9 @@ func (s *Session) noise(line []byte, oversize int, cause NoiseCause, why string,
 }
 
 // handleFrame dispatches one frame: a message, or a batch (2025-03-26).
-func (s *Session) handleFrame(frame []byte, at time.Time) {
+// valid says the transport already checked it is JSON (Message.Valid):
+// each frame is scanned for validity once.
+func (s *Session) handleFrame(frame []byte, at time.Time, valid bool) {
 	trimmed := bytes.TrimSpace(frame)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var batch []json.RawMessage
@@ -122,15 +124,15 @@ func (s *Session) handleFrame(frame []byte, at time.Time) {
 		}
 		s.checkBatch(frame)
 		for _, m := range batch {
-			s.handleMessage(m, at)
+			s.handleMessage(m, at, true)
 		}
 		return
 	}
-	s.handleMessage(frame, at)
+	s.handleMessage(frame, at, valid)
 }
 
-func (s *Session) handleMessage(frame []byte, at time.Time) {
-	if !json.Valid(frame) {
+func (s *Session) handleMessage(frame []byte, at time.Time, valid bool) {
+	if !valid && !json.Valid(frame) {
 		s.noise(frame, 0, NoiseNotJSON, "not JSON", at)
 		return
 	}

@@ -24,6 +24,9 @@ const (
 	LateResponse LateKind = iota
 	LateError
 	LateProgress
+	// LateStatus is a task's status (notifications/tasks/status or the
+	// answer to tasks/get) after its cancel.
+	LateStatus
 )
 
 // String implements fmt.Stringer with the names used in JSON output.
@@ -35,6 +38,8 @@ func (k LateKind) String() string {
 		return "error"
 	case LateProgress:
 		return "progress"
+	case LateStatus:
+		return "status"
 	}
 	return "unknown"
 }
@@ -134,12 +139,34 @@ type RequestInfo struct {
 	// them all, and LateKinds by LateKind.
 	Late       []LateFrame
 	LateCount  int
-	LateKinds  [3]int
+	LateKinds  [4]int
 	Duplicates int
 
-	// TaskID is set for a task-augmented request once the peer created
-	// its task; such a request is cancelled with tasks/cancel.
+	// TaskID is set on a task row (see taskCreated): the task the server
+	// created for the request Task.Parent names. A task is cancelled with
+	// tasks/cancel, never notifications/cancelled.
 	TaskID string
+	// Task is what the row has to do with tasks; nil for most requests,
+	// which keeps the row small.
+	Task *TaskInfo
+}
+
+// TaskParent names the row this one belongs to (see TaskInfo.Parent);
+// Seq 0 when none.
+func (i RequestInfo) TaskParent() Ref {
+	if i.Task == nil {
+		return Ref{}
+	}
+	return i.Task.Parent
+}
+
+// TaskRow names the task row the request created with its
+// CreateTaskResult; Seq 0 when none.
+func (i RequestInfo) TaskRow() Ref {
+	if i.Task == nil {
+		return Ref{}
+	}
+	return i.Task.Row
 }
 
 // LateFrom is when late traffic starts to count: when the cancellation

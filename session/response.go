@@ -29,6 +29,16 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte, kinds []Violation
 			truncate(frame, 200)
 		kinds, details = append(kinds, ViolationResultAndError), append(details, unusable)
 	}
+	if toCancel := s.applyResponse(m, frame, kinds, details, unusable, rpcErr, kind, now); toCancel != nil {
+		s.sendCancels([]*request{toCancel})
+	}
+}
+
+// applyResponse is handleResponse under s.mu. It returns a task row to
+// cancel at once: one created by a request cancelled before its
+// CreateTaskResult came, which named the task to cancel.
+func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationKind, details []string,
+	unusable string, rpcErr *RPCError, kind LateKind, now time.Time) (toCancel *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Index by the id's exact JSON text: "1" never finds request 1. The
@@ -41,8 +51,10 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte, kinds []Violation
 		id, _ := ParseID(m.ID)
 		s.emit(StrayArrived{At: now, Kind: kind, ID: id, Data: kept(frame), Size: len(frame)})
 		s.log.Warn("stray response", "id", string(m.ID))
-		return
+		return nil
 	}
+	s.arrival = now
+	defer func() { s.arrival = time.Time{} }()
 	switch r.info.State {
 	case Pending:
 		switch {
@@ -56,14 +68,31 @@ func (s *Session) handleResponse(m *wireMessage, frame []byte, kinds []Violation
 			r.info.Result = m.Result
 			r.info.ResultType = resultTypeOf(m.Result)
 			s.setState(r, Completed, "")
+			if r.taskAugmented() {
+				s.taskCreated(r, m.Result, frame, now)
+			} else if unsolicitedTask(m.Result) {
+				s.violate(r, ViolationUnsolicitedTask, m.ID, frame, "the server answered request "+r.info.ID.String()+
+					" with a CreateTaskResult, but the request did not ask for a task (no task member in its params); "+
+					"it is taken as the result and no task is followed")
+			}
 		}
 	case Cancelling, Cancelled, TimedOut:
+		if r.taskAugmented() && r.taskRow() == nil && unusable == "" && rpcErr == nil {
+			if t := s.taskCreated(r, m.Result, frame, now); t != nil {
+				return s.cancelCreatedTask(r, t, frame, now)
+			}
+		}
 		s.late(r, kind, now, frame)
+		if r.taskAugmented() && r.info.State == Cancelling {
+			// No task came to cancel: nothing more is awaited.
+			s.setState(r, Cancelled, r.info.CancelReason)
+		}
 	default:
 		r.info.Duplicates++
 		s.emit(DuplicateArrived{Ref: r.info.Ref(), At: now, Data: kept(frame), Size: len(frame)})
 		s.log.Warn("duplicate response", "id", r.info.ID.String())
 	}
+	return nil
 }
 
 // late records traffic for a request we cancelled or that timed out.

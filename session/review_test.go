@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,33 +11,6 @@ import (
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/transport"
 )
-
-// A task whose tasks/cancel is never answered still ends cancelled.
-func TestTaskCancelUnansweredEndsCancelled(t *testing.T) {
-	h := newHarness(t, harnessOpts{})
-	c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "research"}, CallOptions{})
-	h.readFrame()
-	h.s.mu.Lock()
-	h.s.table.out[c.ID().raw].info.TaskID = "t1"
-	h.s.mu.Unlock()
-	if err := h.s.Request(c.Ref()).Cancel("user"); err != nil {
-		t.Fatal(err)
-	}
-	if m := h.readFrame(); m.Method != "tasks/cancel" {
-		t.Fatalf("got %s", m.Method)
-	}
-	if info, _ := h.s.Request(c.Ref()).Info(); info.State != Cancelling {
-		t.Fatalf("before tasks/cancel is answered: %v", info.State)
-	}
-	h.clock.Advance(taskCancelTimeout)
-	if _, st, _ := waitResult(t, c); st != Cancelled {
-		t.Fatalf("state %v", st)
-	}
-	end := h.events.waitFor(t, "cancelled", isState(c.Seq(), Cancelled)).(StateChanged)
-	if !strings.HasPrefix(end.Reason, "user (tasks/cancel: ") {
-		t.Errorf("reason %q, want the user's reason and why tasks/cancel failed", end.Reason)
-	}
-}
 
 // initialize that times out ends timed_out, and no cancel is ever sent.
 func TestInitializeTimeoutSendsNoCancel(t *testing.T) {

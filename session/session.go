@@ -49,6 +49,12 @@ type Config struct {
 	// Handlers answer incoming requests by method. ping is answered
 	// unless overridden; any other unknown method gets -32601.
 	Handlers map[string]Handler
+	// Immediate, for a method, is tried before its Handler on the
+	// session's reader goroutine: a request it answers (ok) is answered
+	// there and then, without a goroutine or a context. It must not block:
+	// the next frame waits for it. It declines (ok false) what takes time,
+	// which then goes to Handlers.
+	Immediate map[string]ImmediateHandler
 	// Notifications receive incoming notifications by method, besides
 	// those the session handles itself (cancelled, progress).
 	Notifications map[string]NotificationHandler
@@ -80,6 +86,10 @@ type Config struct {
 // after a cancel no response is sent, whatever the handler returns. A
 // *RPCError result is sent as that error; any other error as -32603.
 type Handler func(ctx context.Context, req *Incoming) (any, error)
+
+// ImmediateHandler answers an incoming request at once, or declines it
+// (ok false) for the method's Handler. See Config.Immediate.
+type ImmediateHandler func(req *Incoming) (result any, err error, ok bool)
 
 // NotificationHandler receives one incoming notification. It runs on the
 // session's reader goroutine, so it must return quickly.
@@ -127,6 +137,14 @@ type Session struct {
 	// modern is set while the session speaks a modern revision: what
 	// every request carries in _meta.
 	modern *modernMeta
+	// early keeps the statuses of tasks not yet created (see rememberEarly).
+	early map[string]TaskUpdate
+	// watchers are the channels Request.Watch handed out, by row; each is
+	// closed at its row's next change.
+	watchers map[*request]chan struct{}
+	// arrival is when the response being applied arrived, by the tap's
+	// clock; zero outside applyResponse.
+	arrival time.Time
 
 	// onIllegalMove, when set, receives illegal state changes instead of
 	// the default (see illegalMove); the interleavings test sets it.
@@ -140,6 +158,9 @@ type Session struct {
 
 	handlers sync.WaitGroup
 	done     chan struct{}
+
+	// deadlines times every request's timeouts with one timer.
+	deadlines *deadlines
 }
 
 // request is a row of the table. info is guarded by Session.mu.
@@ -149,20 +170,65 @@ type request struct {
 
 	timer, maxTimer clock.Timer
 	timeout         time.Duration
-	resetOnProgress bool
-	// quietTimeout: a timeout sends no cancellation (initialize, probes).
-	quietTimeout bool
-	stopCtxWatch func() bool
+	stopCtxWatch    func() bool
 
 	// token is the progressToken sent with the request; zero when none.
 	// Progress is matched by it, never by the request's id.
 	token ID
 
-	written      bool // the request frame was handed to the transport
-	cancelQueued bool // Cancel came before it was written
-
 	cancelHandler context.CancelFunc // incoming only
-	ignoreCancel  bool               // incoming: the handler answers anyway
+
+	// The flags sit together: a row is small, the table holds thousands.
+	resetOnProgress bool
+	quietTimeout    bool // a timeout sends no cancellation (initialize, probes)
+	written         bool // the request frame was handed to the transport
+	cancelQueued    bool // Cancel came before it was written
+	ignoreCancel    bool // incoming: the handler answers anyway
+
+	// task links the request to tasks; nil for most requests, which
+	// keeps the row small: the table holds thousands.
+	task *taskLinks
+}
+
+// taskLinks are a request's ties to tasks.
+type taskLinks struct {
+	// augmented: params carry a task member, so the request may be
+	// answered with a CreateTaskResult and is never cancelled with
+	// notifications/cancelled.
+	augmented bool
+	// row is the task row the request created; forTask the task row a
+	// tasks/get, tasks/result or tasks/cancel was sent for.
+	row, forTask *request
+}
+
+// taskAugmented reports whether r asked for a task.
+func (r *request) taskAugmented() bool { return r.task != nil && r.task.augmented }
+
+// taskRow is the task row r created, or nil.
+func (r *request) taskRow() *request {
+	if r.task == nil {
+		return nil
+	}
+	return r.task.row
+}
+
+// forTask is the task row r was sent for, or nil.
+func (r *request) forTask() *request {
+	if r.task == nil {
+		return nil
+	}
+	return r.task.forTask
+}
+
+// editTask returns a copy of r's task record to change, in place of the
+// one snapshots share. Callers hold s.mu.
+func (r *request) editTask() *TaskInfo {
+	t := &TaskInfo{}
+	if r.info.Task != nil {
+		*t = *r.info.Task
+	}
+	r.info.Task = t
+	return t
 }
 
 // New starts a session on conn. It reads conn until conn ends or Close.
@@ -176,7 +242,8 @@ func New(conn transport.Conn, cfg Config) *Session {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Clock == nil {
+	realClock := cfg.Clock == nil
+	if realClock {
 		cfg.Clock = clock.Real()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -191,6 +258,7 @@ func New(conn transport.Conn, cfg Config) *Session {
 		table:  newRequestTable(cfg.MaxFinished),
 		done:   make(chan struct{}),
 	}
+	s.deadlines = &deadlines{clock: cfg.Clock, lazy: realClock}
 	go s.read()
 	return s
 }
@@ -222,6 +290,10 @@ func (s *Session) emit(e Event) {
 	}
 }
 
+// Clock is the session's source of time (Config.Clock): what runs beside
+// the session, such as a task's polling, keeps to it.
+func (s *Session) Clock() clock.Clock { return s.clock }
+
 // Done is closed when the session has ended.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
@@ -251,7 +323,7 @@ func (s *Session) Close() error {
 // Callers hold s.mu.
 func (s *Session) setState(r *request, to State, reason string) {
 	from := r.info.State
-	if !legalMove(r.info.Incoming, from, to) {
+	if !legalMove(r.info.Incoming, from, to) && (r.info.TaskID == "" || !legalTaskMove(from, to)) {
 		s.illegalMove(r, to, reason)
 		return
 	}
@@ -264,9 +336,13 @@ func (s *Session) setState(r *request, to State, reason string) {
 	if len(s.subs) > 0 {
 		s.emit(StateChanged{Ref: r.info.Ref(), From: from, To: to, At: now, Reason: reason})
 	}
+	s.changed(r)
 	if to.Final() {
 		if r.call != nil {
 			r.call.resolve(r)
+		}
+		if r.forTask() != nil {
+			s.taskOpEnded(r)
 		}
 		s.table.finish()
 	}
@@ -381,6 +457,7 @@ func (s *Session) shutdown(err error) {
 		sub.end()
 	}
 	s.mu.Unlock()
+	s.deadlines.stop()
 	if closeErr != nil && !streamCancel {
 		s.log.Info("session ended", "err", closeErr)
 	}

@@ -55,6 +55,17 @@ var (
 	}
 )
 
+// The moves a task row has besides those of an outgoing request: the
+// server may cancel a task itself, and a task whose cancel the server
+// refused as already ended ends as it did.
+var taskMoves = map[State][]State{
+	Pending:    {Cancelled},
+	Cancelling: {Completed, Failed},
+}
+
+// legalTaskMove reports whether a task row may move so, beyond legalMove.
+func legalTaskMove(from, to State) bool { return slices.Contains(taskMoves[from], to) }
+
 // legalMove reports whether a request may move from one state to another.
 func legalMove(incoming bool, from, to State) bool {
 	moves := outgoingMoves

@@ -11,14 +11,17 @@ import (
 //
 // Invariants:
 //   - order holds every row kept, sorted by Seq (Seq only grows);
-//   - out holds exactly the outgoing rows of order, by id text; a
+//   - out holds exactly the outgoing rows of order but task rows, by id text; a
 //     request leaves out only when trim drops it from order;
 //   - in holds the incoming rows whose handler has not answered yet;
+//   - tasks holds the task rows of order, by task id (a task row shares
+//     the id of the request that created it, so it is never in out);
 //   - finished counts the rows of order in a final state;
 //   - after a trim, exactly maxFinished finished rows remain, the newest.
 type requestTable struct {
 	out         map[string]*request // outgoing, by id JSON text
 	in          map[string]*request // incoming not yet answered, by id JSON text
+	tasks       map[string]*request // task rows, by task id
 	order       []*request          // every row kept, by Seq
 	finished    int                 // rows of order in a final state
 	nextSeq     uint64
@@ -29,6 +32,7 @@ func newRequestTable(maxFinished int) requestTable {
 	return requestTable{
 		out:         make(map[string]*request),
 		in:          make(map[string]*request),
+		tasks:       make(map[string]*request),
 		maxFinished: maxFinished,
 	}
 }
@@ -37,9 +41,12 @@ func newRequestTable(maxFinished int) requestTable {
 func (t *requestTable) add(r *request) {
 	t.nextSeq++
 	r.info.Seq = t.nextSeq
-	if r.info.Incoming {
+	switch {
+	case r.info.TaskID != "":
+		t.tasks[r.info.TaskID] = r // it shares its creator's id
+	case r.info.Incoming:
 		t.in[r.info.ID.raw] = r
-	} else {
+	default:
 		t.out[r.info.ID.raw] = r
 	}
 	t.order = append(t.order, r)
@@ -92,7 +99,10 @@ func (t *requestTable) trim() {
 		if drop > 0 && r.info.State.Final() {
 			drop--
 			t.finished--
-			if !r.info.Incoming {
+			switch {
+			case r.info.TaskID != "":
+				delete(t.tasks, r.info.TaskID)
+			case !r.info.Incoming:
 				delete(t.out, r.info.ID.raw)
 			}
 			continue

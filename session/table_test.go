@@ -101,8 +101,8 @@ func TestFinishedRequestLeavesNoTimerArmed(t *testing.T) {
 		h := newHarness(t, harnessOpts{})
 		c, _ := h.s.Call(context.Background(), "x", nil, opts)
 		h.readFrame()
-		if n := h.clock.Armed(); n != 2 {
-			t.Fatalf("%d timers armed for a call with a resetting timeout, want 2", n)
+		if n := h.clock.Armed(); n != 1 {
+			t.Fatalf("%d timers armed for a call with a resetting timeout, want 1 (its timeout and maximum share the session's timer)", n)
 		}
 		h.peerSend("%s", answer)
 		waitResult(t, c)

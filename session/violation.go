@@ -57,11 +57,19 @@ const (
 	// a request, which it must not (multi round-trip requests replaced
 	// them). It is handled all the same.
 	ViolationServerRequest
+	// ViolationMalformedTask: a CreateTaskResult, or an answer to tasks/get,
+	// that is not a usable task (no taskId, another task's, a task id
+	// created twice).
+	ViolationMalformedTask
+	// ViolationUnsolicitedTask: a CreateTaskResult for a request that did
+	// not ask for a task. It is taken as the result, and no task is
+	// followed.
+	ViolationUnsolicitedTask
 )
 
 var violationNames = [...]string{"", "malformed_error", "result_and_error", "jsonrpc_version", "non_integer_id",
 	"batch", "progress_missing", "progress_not_a_number", "progress_not_increasing", "progress_after_response",
-	"server_cancel", "subscription_unknown", "subscription_before_ack", "server_request"}
+	"server_cancel", "subscription_unknown", "subscription_before_ack", "server_request", "malformed_task", "unsolicited_task"}
 
 // String implements fmt.Stringer with the names used in JSON output and
 // transcripts; "" for NoViolation.

@@ -191,14 +191,10 @@ func progressTokenOf(params json.RawMessage) (ID, bool) {
 	if !bytes.Contains(params, []byte(`"progressToken"`)) {
 		return ID{}, false
 	}
-	var p struct {
-		Meta struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil || p.Meta.ProgressToken == nil {
+	token := member(member(params, "_meta"), "progressToken")
+	if token == nil || string(token) == "null" {
 		return ID{}, false
 	}
-	id, err := ParseID(p.Meta.ProgressToken)
+	id, err := ParseID(token)
 	return id, err == nil
 }

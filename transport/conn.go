@@ -71,6 +71,9 @@ type Message struct {
 	// RPCError is the JSON-RPC error object a KindRequestError carries
 	// when the server refused the request with one that named no id.
 	RPCError []byte
+	// Valid says the transport checked that a KindFrame's Data is one JSON
+	// value (json.Valid), so that the receiver need not scan it again.
+	Valid bool
 }
 
 // BOMStripped is the Why of the KindNoise note delivered when a UTF-8

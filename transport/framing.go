@@ -85,7 +85,7 @@ func (f *frameReader) message(line []byte, size int, over bool) Message {
 			Why: fmt.Sprintf("a frame of %s, over the size limit of %s", wire.FormatSize(size), wire.FormatSize(f.max))}
 	}
 	kind, why := classify(line)
-	return Message{Kind: kind, Data: line, Why: why}
+	return Message{Kind: kind, Data: line, Why: why, Valid: kind == wire.KindFrame}
 }
 
 // lineReader reads newline-terminated lines of bounded length without ever

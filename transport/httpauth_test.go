@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
@@ -95,6 +96,15 @@ func TestAuthorizedRetryInSameSession(t *testing.T) {
 	}
 	if err := h.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`)); err != nil {
 		t.Fatal(err)
+	}
+	// Send returns once the body is written; the handler runs after.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		n := len(seen)
+		mu.Unlock()
+		if n >= 4 {
+			break
+		}
 	}
 	h.Close()
 	mu.Lock()

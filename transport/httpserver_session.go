@@ -196,7 +196,7 @@ func (s *httpSession) openStream(reqs []routing, jsonOnly bool) (*eventStream, b
 // is full. It fails when the session ends or the client gives up.
 func (s *httpSession) deliver(frame []byte, gone <-chan struct{}) bool {
 	select {
-	case s.inbound <- Message{Kind: wire.KindFrame, Data: frame}:
+	case s.inbound <- Message{Kind: wire.KindFrame, Data: frame, Valid: true}: // checked by splitBatch
 		return true
 	case <-s.done:
 		return false

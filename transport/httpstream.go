@@ -137,7 +137,7 @@ func (h *HTTP) deliver(st *requestStream, data []byte) {
 			h.mu.Unlock()
 		}
 	}
-	m := Message{Kind: kind, Data: data, Why: why}
+	m := Message{Kind: kind, Data: data, Why: why, Valid: kind == wire.KindFrame}
 	if st != nil && kind == wire.KindFrame {
 		m.ID = st.id // it came on st's own stream: related to st
 	}
@@ -149,6 +149,7 @@ func (h *HTTP) deliver(st *requestStream, data []byte) {
 // It keeps st's last event id and retry for resume.
 func (h *HTTP) readStream(ctx context.Context, st *requestStream, body io.Reader, what string) (events int, lastID string, retry time.Duration, err error) {
 	sr := newSSEReader(body, h.opts.MaxFrameSize)
+	defer sr.release()
 	if st != nil {
 		lastID, retry = st.lastID, st.retry
 		st.live.reading(body, lastID)

@@ -156,7 +156,7 @@ func (l *LegacySSE) read(sr *sseReader) {
 			l.q.push(Message{Kind: wire.KindNoise, Data: ev.Data})
 		default:
 			kind, why := classify(ev.Data)
-			l.q.push(Message{Kind: kind, Data: ev.Data, Why: why})
+			l.q.push(Message{Kind: kind, Data: ev.Data, Why: why, Valid: kind == wire.KindFrame})
 		}
 	}
 }

@@ -214,7 +214,7 @@ func (h *SSEServer) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	select {
-	case s.inbound <- Message{Kind: wire.KindFrame, Data: body}:
+	case s.inbound <- Message{Kind: wire.KindFrame, Data: body, Valid: true}: // checked by splitBatch
 	case <-s.done:
 		httpError(w, http.StatusNotFound, "the session ended before the message was taken")
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +32,9 @@ type fakeServer struct {
 	// nextCursor, when set, ends every tools/list page: a server whose
 	// paging loops.
 	nextCursor string
+	// tasks, when set before the UI connects, makes the server declare
+	// tasks and run tools/call with a task member as one (faketasks_test.go).
+	tasks *fakeTasks
 }
 
 // fakeCall is one tools/call the test controls.
@@ -82,8 +86,13 @@ func newFakeServer(t *testing.T, conn *transporttest.End, tools []map[string]any
 				if fs.initErr != nil {
 					return nil, fs.initErr
 				}
+				caps := map[string]any{"tools": map[string]any{}}
+				if fs.tasks != nil {
+					caps["tasks"] = map[string]any{"list": map[string]any{}, "cancel": map[string]any{},
+						"requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}
+				}
 				return map[string]any{"protocolVersion": session.LatestVersion, "serverInfo": fs.info,
-					"capabilities": map[string]any{"tools": map[string]any{}}}, nil
+					"capabilities": caps}, nil
 			},
 			"tools/list": func(ctx context.Context, in *session.Incoming) (any, error) {
 				if fs.listErr != nil {
@@ -94,7 +103,10 @@ func newFakeServer(t *testing.T, conn *transporttest.End, tools []map[string]any
 				}
 				return map[string]any{"tools": fs.tools}, nil
 			},
-			"tools/call": fs.call,
+			"tools/call":   fs.call,
+			"tasks/get":    fs.taskHandler("tasks/get"),
+			"tasks/result": fs.taskHandler("tasks/result"),
+			"tasks/cancel": fs.taskHandler("tasks/cancel"),
 		},
 		Notifications: map[string]session.NotificationHandler{
 			"notifications/cancelled": func(_ *session.Session, params json.RawMessage) {
@@ -116,6 +128,9 @@ func (fs *fakeServer) call(ctx context.Context, in *session.Incoming) (any, erro
 		Arguments json.RawMessage `json:"arguments"`
 	}
 	_ = json.Unmarshal(in.Params, &p)
+	if fs.tasks != nil && strings.Contains(string(in.Params), `"task":`) {
+		return fs.tasks.create(fs.srv), nil
+	}
 	switch p.Name {
 	case "echo":
 		var a struct{ Text string }

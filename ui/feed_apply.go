@@ -21,10 +21,18 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	var fetch []*requestRow
 	var logs []logLine
 	var notified []tea.Cmd
+	var tasks []session.Ref
 	for _, item := range b.Items {
 		switch e := item.(type) {
 		case session.RequestStarted:
 			m.store.started(e.Info)
+			if e.Info.TaskID != "" && !e.Info.State.Final() {
+				tasks = append(tasks, e.Info.Ref())
+			}
+		case session.TaskUpdated:
+			m.store.taskUpdated(e)
+		case session.TaskCancelAnswered:
+			m.store.taskCancelAnswered(e)
 		case *progressRun:
 			m.store.progressed(e)
 		case session.StateChanged:
@@ -90,6 +98,15 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		cmds = append(cmds, m.relistTools(true))
 	}
 	if m.conn != nil {
+		for _, ref := range tasks {
+			cmds = append(cmds, followTaskCmd(m.gen, m.conn.Session, ref))
+			// The task is what runs on: select it in place of its creator.
+			if r := m.store.get(ref.Seq); r != nil {
+				if sel := m.table.Selected(); (sel != nil && sel.seq == r.parent.Seq) || m.table.wantSelected == r.parent.Seq {
+					m.table.SelectSeq(ref.Seq)
+				}
+			}
+		}
 		for _, r := range fetch {
 			// The server's requests too: their detail shows the answer.
 			cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))

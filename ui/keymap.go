@@ -35,6 +35,8 @@ type globalKeys struct {
 	Ping          key.Binding
 	Log           key.Binding
 	LogLevel      key.Binding
+	// Tasks shows only the task rows, or every row again.
+	Tasks key.Binding
 }
 
 // navKeys move inside the focused pane.
@@ -71,6 +73,7 @@ type editorKeys struct {
 	// NextSuggestion and PrevSuggestion put a completion in the field.
 	NextSuggestion key.Binding
 	PrevSuggestion key.Binding
+	AsTask         key.Binding // call the tool as a task, where it may be one
 }
 
 // askKeys answer the server's question in its panel (sampling,
@@ -117,6 +120,7 @@ func defaultKeyMap() *keyMap {
 			Ping:            b([]string{"p"}, "p", "ping"),
 			Log:             b([]string{"l"}, "l", "server log"),
 			LogLevel:        b([]string{"V"}, "V", "log level"),
+			Tasks:           b([]string{"K"}, "K", "tasks"),
 		},
 		Nav: navKeys{
 			Up:       b([]string{"up", "k"}, "↑/k", "up"),
@@ -147,6 +151,7 @@ func defaultKeyMap() *keyMap {
 
 			NextSuggestion: b([]string{"ctrl+n"}, "ctrl+n", "next suggestion"),
 			PrevSuggestion: b([]string{"ctrl+p"}, "ctrl+p", "prev suggestion"),
+			AsTask:         b([]string{"ctrl+k"}, "ctrl+k", "as task"),
 		},
 		Prompt: promptKeys{
 			Accept: b([]string{"enter"}, "enter", "ok"),
@@ -177,7 +182,8 @@ func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
 		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout, k.Requests.Timeline},
-		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect, k.Ask.AddRoot},
+		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect, k.Ask.AddRoot,
+			k.Global.Tasks},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},
 		{k.Global.ShowTools, k.Global.ShowResources, k.Global.ShowPrompts, k.Global.Subscribe, k.Global.Ping, k.Global.Log, k.Global.LogLevel},
 	}
@@ -209,7 +215,7 @@ func (h editorHelp) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (h editorHelp) FullHelp() [][]key.Binding {
 	e := h.k.Editor
-	return [][]key.Binding{{h.send(), e.SendUnchecked, e.Next, e.Prev}, {e.Choose, e.ToggleJSON, e.Close},
+	return [][]key.Binding{{h.send(), e.SendUnchecked, e.Next, e.Prev}, {e.Choose, e.ToggleJSON, e.Close, e.AsTask},
 		{e.NextSuggestion, e.PrevSuggestion}}
 }
 

@@ -73,6 +73,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.relistTools(false)
 	case key.Matches(k, m.c.Keys.Ask.AddRoot):
 		return m.addRoot()
+	case key.Matches(k, g.Tasks):
+		m.toggleTasks()
 	case key.Matches(k, rq.Cancel):
 		return m.cancelSelected(reasonUser)
 	case key.Matches(k, rq.CancelAll):
@@ -163,6 +165,8 @@ func (m *Model) back() {
 		m.setLeftFilter("")
 	case m.focus == focusRequests && m.table.filter != "":
 		m.table.SetFilter("")
+	case m.focus == focusRequests && m.table.tasksOnly:
+		m.toggleTasks()
 	}
 }
 
@@ -186,7 +190,9 @@ func (m *Model) open() tea.Cmd {
 			return nil
 		}
 		m.setEditing(true)
-		return m.editor.Open(*t)
+		cmd := m.editor.Open(*t)
+		m.editor.SetTaskChoice(m.taskChoice(*t))
+		return cmd
 	case focusRequests:
 		// From the timeline too: back to the requests, detail below.
 		m.timelineOn = false
@@ -222,7 +228,7 @@ func (m *Model) editorKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.editor.target.kind != targetTool {
 			return tea.Batch(cmd, m.sendTarget(m.editor.target, args))
 		}
-		return tea.Batch(cmd, m.callTool(m.editor.tool.Name, args))
+		return tea.Batch(cmd, m.callToolAs(m.editor.tool.Name, args, m.editor.asTask))
 	}
 	return tea.Batch(cmd, m.editorChanged(before))
 }

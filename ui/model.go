@@ -252,6 +252,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.rootAdded(msg)
 	case urlOpenedMsg:
 		return m.urlOpened(msg)
+	case taskFollowedMsg:
+		m.taskFollowed(msg)
 	default:
 		// Blink and other messages of the focused input.
 		if m.prompt.active {

@@ -423,6 +423,8 @@ func TestCancelAllShownCancelsOnlyTheFilteredRows(t *testing.T) {
 	d.keyDone("C")
 	d.waitScreen("cancelling 1 pending request that the filter /stubborn shows; 2 hidden pending requests left running",
 		"2 pending · 1 cancelling")
+	// The server reads the cancel on its own goroutine.
+	d.waitFor("the cancel to reach the server", func() bool { return len(tc.server.seenCancels()) > 0 })
 	if cs := tc.server.seenCancels(); len(cs) != 1 || string(cs[0].RequestID) != "4" {
 		t.Errorf("server saw cancels %+v, want only #4 stubborn", cs)
 	}

@@ -140,8 +140,11 @@ func (d *detail) content() []string {
 	if t := timeoutLine(r); t != "" && !r.incoming && r.method != "initialize" {
 		out = append(out, st.Muted.Render(t))
 	}
-	if d.cancel != "" {
-		out = append(out, st.Muted.Render(d.cancel))
+	if note := d.cancel; note != "" {
+		if r.isTask() {
+			note = strings.Replace(note, " to cancel,", " to cancel it with tasks/cancel,", 1)
+		}
+		out = append(out, st.Muted.Render(note))
 	}
 	if r.incoming {
 		out = append(out, d.askDetail()...)
@@ -151,6 +154,9 @@ func (d *detail) content() []string {
 	}
 	if r.method == "subscriptions/listen" && !r.incoming {
 		out = append(out, d.listenLines()...)
+	}
+	if r.isTask() {
+		out = append(out, d.taskLines()...)
 	}
 	// Most telling first: late traffic, the outcome, progress; params,
 	// which the user wrote, last.
@@ -211,7 +217,7 @@ func (d *detail) cancelLines() []string {
 	}
 	// The settle window is the session watching, not the server running:
 	// its own figure, never part of "ran".
-	if took, ok := r.settled(); ok && !r.cancelWire.ByStreamClose {
+	if took, ok := r.settled(); ok && !r.cancelWire.ByStreamClose && !r.isTask() { // a task's cancel has an answer instead
 		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
 	out := []string{line}
@@ -257,9 +263,13 @@ func (d *detail) lateLines() []string {
 	st := d.c.Styles
 	r := d.row
 	var out []string
-	total := r.lateResponses + r.lateProgress
+	total := r.lateResponses + r.lateProgress + r.lateStatus
+	kinds := fmt.Sprintf(" (%s, %d progress", english.Plural(r.lateResponses, "response"), r.lateProgress)
+	if r.lateStatus > 0 {
+		kinds += ", " + fmt.Sprintf("%d status", r.lateStatus)
+	}
 	out = append(out, st.BadgeWarn.Render("late traffic: "+english.Plural(total, "frame"))+
-		st.Muted.Render(fmt.Sprintf(" (%s, %d progress) · recorded, never delivered", english.Plural(r.lateResponses, "response"), r.lateProgress)))
+		st.Muted.Render(kinds+") · recorded, never delivered"))
 	for _, f := range r.late {
 		head := "  " + st.BadgeWarn.Render(fmt.Sprintf("+%-6s", formatDuration(f.AfterCancel))) + " " +
 			st.Muted.Render(fmt.Sprintf("%-8s", f.Kind)) + " "

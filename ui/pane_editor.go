@@ -58,6 +58,13 @@ type argEditor struct {
 
 	offset        int
 	width, height int
+
+	// taskChoice is how the tool may be called (mcp.TaskChoiceFor);
+	// asTask whether it goes as a task, which AsTask flips where the
+	// user may choose.
+	taskChoice mcp.TaskChoice
+	asTask     bool
+	taskNote   string // why AsTask did nothing, until the next key
 }
 
 func newArgEditor(c *common) *argEditor {
@@ -177,6 +184,9 @@ func (e *argEditor) Update(msg tea.Msg) (editorAction, json.RawMessage, tea.Cmd)
 			return editorClose, nil, nil
 		case key.Matches(k, keys.ToggleJSON):
 			return editorNone, nil, e.toggleMode()
+		case key.Matches(k, keys.AsTask):
+			e.toggleTask()
+			return editorNone, nil, nil
 		case key.Matches(k, keys.SendJSON) || (!e.jsonMode && key.Matches(k, keys.Send)):
 			if args, ok := e.collect(); ok {
 				return editorSend, args, nil
@@ -449,6 +459,9 @@ func (e *argEditor) View() string {
 	if e.jsonMode {
 		mode = "JSON"
 	}
+	if e.asTask {
+		mode += " · as a task"
+	}
 	// The editor has the keys while it is open: marked as focused.
 	head := []string{st.Title.Render(clip(focusMark+title, w-8)) + " " + st.Muted.Render("("+mode+")")}
 	if d := termtext.Line(e.tool.Description); d != "" {
@@ -459,6 +472,9 @@ func (e *argEditor) View() string {
 		head = append(head, desc...)
 	}
 	head = append(head, hiddenLines(st, e.tool.Hidden, w)...)
+	if line := e.taskLine(); line != "" {
+		head = append(head, wrapLines(st.Muted.Render(line), w)...)
+	}
 	if e.schemaErr != "" {
 		head = append(head, wrapLines(st.BadgeWarn.Render(e.schemaErr), w)...)
 	}

@@ -18,6 +18,7 @@ type requestTable struct {
 	store *requestStore
 
 	filter      string        // as typed, for the title and to edit again
+	tasksOnly   bool          // only task rows (K)
 	match       string        // filter, lower case
 	filtered    []*requestRow // rows matching filter, when there is one
 	filteredVer uint64
@@ -70,7 +71,7 @@ func (t *requestTable) visibleRows() int { return max(t.height-2, 1) }
 
 // rows is the list on screen: every row, or those matching the filter.
 func (t *requestTable) rows() []*requestRow {
-	if t.match == "" {
+	if t.match == "" && !t.tasksOnly {
 		return t.store.rows
 	}
 	if t.filteredVer != t.store.version {
@@ -90,6 +91,9 @@ func (t *requestTable) refilter() {
 	t.filteredVer = t.store.version
 	t.filtered = t.filtered[:0]
 	for _, r := range t.store.rows {
+		if t.tasksOnly && !r.isTask() {
+			continue
+		}
 		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+rowStateWord(r)), t.match) {
 			t.filtered = append(t.filtered, r)
 		}
@@ -98,7 +102,7 @@ func (t *requestTable) refilter() {
 
 // Filtered reports whether a filter hides rows, and the rows it shows.
 func (t *requestTable) Filtered() ([]*requestRow, bool) {
-	if t.match == "" {
+	if t.match == "" && !t.tasksOnly {
 		return nil, false
 	}
 	return t.rows(), true
@@ -257,6 +261,12 @@ func (t *requestTable) View() string {
 	if t.filter != "" {
 		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.len(), termtext.Line(t.filter))
 	}
+	if t.tasksOnly {
+		title = "TASKS" + strings.TrimPrefix(title, "REQUESTS")
+		if t.filter == "" {
+			title = fmt.Sprintf("TASKS %d/%d", len(rows), t.store.len())
+		}
+	}
 	if n := t.store.dropped; n > 0 {
 		title += fmt.Sprintf(" (%d oldest not kept)", n)
 	}
@@ -271,6 +281,9 @@ func (t *requestTable) View() string {
 		fit("STATE", cols.state) + " " + fmt.Sprintf("%*s", cols.elapsed, elapsedHead) + " " + fit("PROGRESS · NOTES", cols.notes)
 	lines = append(lines, st.ColumnHead.Render(fit(headings, t.width)))
 	switch {
+	case len(rows) == 0 && t.tasksOnly && t.filter == "":
+		lines = append(lines, st.Muted.Render(clip("  no tasks yet: a tool that requires one runs as a task; "+
+			t.c.Keys.Global.Tasks.Help().Key+" shows every request", t.width)))
 	case len(rows) == 0 && t.filter != "":
 		lines = append(lines, st.Muted.Render(clip("  no match for /"+termtext.Line(t.filter)+"; esc clears", t.width)))
 	case len(rows) == 0:
@@ -301,9 +314,12 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 		id = "?"
 	}
 	method := r.method
+	if r.isTask() {
+		method = "task" // of the tool, created by the request with its id
+	}
 	if r.tool != "" {
 		method += " " + r.tool
-		if lipWidth(method) > cols.method && r.method == "tools/call" {
+		if lipWidth(method) > cols.method && r.method == "tools/call" && !r.isTask() {
 			method = "call " + r.tool // the tool says more than "tools/call"
 		}
 	}
@@ -373,6 +389,9 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	if r.progress != nil && (r.state == session.Pending || r.state == session.Cancelling) {
 		parts = append(parts, progressView(pt, r.progress, min(10, w/3), plain))
 	}
+	if note := t.taskNote(r); note != "" {
+		parts = append(parts, render(note, pt.muted))
+	}
 	var tail []string
 	if r.state == session.Failed && r.reason != "" {
 		tail = append(tail, render(termtext.Line(r.reason), pt.err))
@@ -391,4 +410,11 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	}
 	parts = append(parts, tail...)
 	return fit(strings.Join(parts, " "), w)
+}
+
+// SetTasksOnly shows only task rows, or every row again.
+func (t *requestTable) SetTasksOnly(on bool) {
+	t.tasksOnly = on
+	t.refilter()
+	t.sync(false)
 }

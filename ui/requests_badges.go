@@ -97,6 +97,9 @@ func badges(r *requestRow, now time.Time) []badge {
 		out = append(out, badge{text: "lost: stream broke at " + at,
 			short: []string{"lost: stream broke " + at, "lost " + at}, warn: true})
 	}
+	if b, ok := lateStatusBadge(r); ok {
+		out = append(out, b)
+	}
 	if r.duplicates > 0 {
 		s := "duplicate"
 		if r.duplicates > 1 {

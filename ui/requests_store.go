@@ -66,6 +66,22 @@ type requestRow struct {
 
 	// toolError: a tools/call result with isError: true.
 	toolError bool
+
+	// A task row (see task_rows.go): its task id, the request that
+	// created it, the task as the server last gave it, its statuses,
+	// polls, and what came of tasks/cancel. lateStatus counts statuses
+	// after the cancel. createdTask is, on the creator, the task row's Seq.
+	taskID      string
+	parent      session.Ref
+	task        *session.TaskState
+	taskUpdates []session.TaskUpdate
+	polls       int
+	taskCancel  *session.TaskCancelAnswer
+	lateStatus  int
+	// lateStatusOdd counts the late statuses other than cancelled: the
+	// server says its task goes on, or ended some other way.
+	lateStatusOdd int
+	createdTask   uint64
 	// info is the session's full record, fetched once the row settled:
 	// result, error, failure and cancel times live there.
 	info *session.RequestInfo
@@ -93,7 +109,11 @@ func (r *requestRow) label() string {
 	if r.incoming {
 		s = "incoming #" + id
 	}
-	s += " " + r.method
+	if r.isTask() {
+		s += " task"
+	} else {
+		s += " " + r.method
+	}
 	if r.tool != "" {
 		s += " " + r.tool
 	}
@@ -183,8 +203,13 @@ func (s *requestStore) append(r *requestRow) {
 	s.version++
 }
 
-// started adds the row for a new request.
+// started adds the row for a new request; a task's poll gets none, its
+// task row counts it.
 func (s *requestStore) started(info session.RequestInfo) *requestRow {
+	if isPoll(info) {
+		s.polled(info)
+		return nil
+	}
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
 		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
 		timeout: info.Timeout, maxTimeout: info.MaxTimeout}
@@ -195,6 +220,10 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	s.append(r)
 	s.bySeq[r.seq] = r
 	r.ask = s.asks[r.seq]
+	r.parent = info.TaskParent()
+	if info.TaskID != "" {
+		s.taskStarted(r, info)
+	}
 	s.counts[r.state]++
 	if r.state.Final() {
 		s.finished++
@@ -296,6 +325,14 @@ func (s *requestStore) lateArrived(ref session.Ref, frames []session.LateFrame, 
 	}
 	responses := 0
 	for _, f := range frames {
+		if f.Kind == session.LateStatus {
+			r.lateStatus++
+			responses++ // not progress either
+			if len(r.late) < rowLateFrames {
+				r.late = append(r.late, f)
+			}
+			continue
+		}
 		if f.Kind != session.LateProgress {
 			if r.lateResponses == 0 {
 				r.firstLate = f.AfterCancel

@@ -62,6 +62,9 @@ func rowStateWord(r *requestRow) string {
 	if r.toolError {
 		return toolErrorWord
 	}
+	if w, ok := taskStateWord(r); ok {
+		return w
+	}
 	return stateWord(r.state)
 }
 

@@ -17,8 +17,6 @@ var (
 		"cancellation.mdx, Timing Considerations", allVersions}
 	ruleIgnoreInvalid = Rule{Should, "Invalid cancellation notifications SHOULD be ignored: Unknown request IDs, Already completed requests, Malformed notifications",
 		"cancellation.mdx, Error Handling", allVersions}
-	ruleTasksCancel = Rule{Must, "For task-augmented requests, the tasks/cancel request MUST be used instead of the notifications/cancelled notification",
-		"cancellation.mdx, Behavior Requirements; tasks.mdx", []string{"2025-11-25"}}
 	ruleHTTPCancel = Rule{Should, "Disconnection SHOULD NOT be interpreted as the client cancelling its request (2025); the server MUST treat a client disconnect as cancellation of that request (2026-07-28)",
 		"transports.mdx; 2026-07-28 cancellation.mdx, Transport-Specific Cancellation", httpVersions}
 	ruleDropNotCancel = Rule{Should, "Disconnection SHOULD NOT be interpreted as the client cancelling its request. To cancel, the client SHOULD explicitly send an MCP CancelledNotification",
@@ -44,7 +42,7 @@ var catalogue = []definition{
 	{4, "Invalid cancels are ignored (unknown id, finished request, malformed)", ruleIgnoreInvalid},
 	{5, "A cancel with the right id value but the wrong JSON type cancels nothing", ruleIgnoreInvalid},
 	{6, "Under load, calls cancelled at random moments", ruleGraceful},
-	{7, "tasks/cancel ends a running task cancelled and refuses a finished one", ruleTasksCancel},
+	{7, "tasks/cancel ends a running task cancelled and refuses a finished one", ruleTaskCancelled},
 	{8, "Cancellation over HTTP (POSTed cancel, dropped or closed stream)", ruleHTTPCancel},
 	{9, "The server cancels its own requests correctly", ruleSenderIgnores},
 }

@@ -151,7 +151,7 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 	case 6:
 		r.underLoad(ctx, res)
 	case 7:
-		r.tasks(res)
+		r.tasks(ctx, res)
 	case 8:
 		r.httpCancellation(ctx, res)
 	case 9:

@@ -30,6 +30,7 @@ type benchFlags struct {
 	json         bool
 	transcript   string
 	protocol     string
+	floor        bool
 }
 
 func newBenchCommand(g *globalFlags) *cobra.Command {
@@ -79,6 +80,7 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
 	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE (it slows the calls a little)")
+	fl.BoolVar(&f.floor, "floor", false, "also measure this machine's floor, a raw pipe ping-pong between two processes with the same message sizes, and give the figures as ratios to it")
 	protocolFlag(fl, &f.protocol)
 	return cmd
 }
@@ -99,6 +101,11 @@ type benchReport struct {
 	Histogram   []histogramBucket `json:"histogram"`
 	CallsPerSec float64           `json:"callsPerSec"`
 	Cancel      *cancelStats      `json:"cancel,omitempty"`
+	// Floor is the raw pipe ping-pong measured in the same run (--floor);
+	// P50VsFloor is the median, over slices of 20 calls, of their p50 over
+	// the p50 of the floor's round trips taken right after them.
+	Floor      *floorStats `json:"floor,omitempty"`
+	P50VsFloor float64     `json:"p50VsFloor,omitempty"`
 }
 
 func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec connect.Spec, f *benchFlags) error {
@@ -134,8 +141,15 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		return fmt.Errorf("the first call to %s failed, so there is nothing to measure: %w", quote(t.Name), err)
 	}
 	warmup := min(50, f.n/10)
+	var fl *floorRun
+	if f.floor {
+		if fl, err = startFloor(ctx, srv.Session, req.params, warmup); err != nil {
+			return err
+		}
+		defer fl.close()
+	}
 	runCalls(ctx, srv.Session, req, warmup, f.concurrency)
-	rounds, errs, wall := runCalls(ctx, srv.Session, req, f.n, f.concurrency)
+	rounds, errs, wall := measureCalls(ctx, srv.Session, req, f, fl)
 
 	rep := benchReport{
 		Server:       serverOf(srv.Peer()),
@@ -149,6 +163,13 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	}
 	if wall > 0 {
 		rep.CallsPerSec = float64(len(rounds)) / wall.Seconds()
+	}
+	if fl != nil && fl.err != nil {
+		return fmt.Errorf("the pipe floor: %w", fl.err)
+	}
+	if fl != nil {
+		rep.Floor = fl.stats()
+		rep.P50VsFloor = fl.p50Ratio()
 	}
 	if f.cancelProbes > 0 && ctx.Err() == nil {
 		cs := probeCancel(ctx, srv, req, f.cancelProbes, f.watch)
@@ -179,6 +200,12 @@ type benchRequest struct {
 // error.
 func benchCall(ctx context.Context, s *session.Session, req benchRequest) error {
 	res, err := s.Do(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
+	return resultError(res, err)
+}
+
+// resultError is benchCall's verdict on a call's outcome; bench reads it
+// after the clock stopped, so that decoding the result is not timed.
+func resultError(res json.RawMessage, err error) error {
 	if err != nil {
 		return err
 	}
@@ -204,8 +231,9 @@ func runCalls(ctx context.Context, s *session.Session, req benchRequest, n, conc
 		wg.Go(func() {
 			for ctx.Err() == nil && started.Add(1) <= int64(n) {
 				t0 := time.Now()
-				err := benchCall(ctx, s, req)
+				res, err := s.Do(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
 				d := time.Since(t0)
+				err = resultError(res, err)
 				if err != nil && ctx.Err() != nil {
 					return // cut short by the interrupt: not measured
 				}
@@ -242,6 +270,7 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 		human(r.P50Ms), human(r.P90Ms), human(r.P99Ms), human(r.MaxMs), human(r.MinMs), human(r.MeanMs))
 	printHistogram(w, r.Histogram)
 	fmt.Fprintf(w, "throughput  %.0f calls/s, %d errors\n", r.CallsPerSec, r.Errors)
+	printFloor(w, r)
 	if c := r.Cancel; c != nil {
 		probes := english.Plural(c.Probes, "probe")
 		if c.Probes < f.cancelProbes {

@@ -28,6 +28,8 @@ type callFlags struct {
 	stderr      bool
 	diagram     string
 	cancelMode  string
+	// task calls the tool as a task where its taskSupport is optional.
+	task bool
 	// unlisted calls the tool without tools/list and argument checks.
 	unlisted bool
 }
@@ -61,7 +63,7 @@ violations by the server, each as a count and the first few.
 
 Arguments are checked against the tool's inputSchema before anything is sent.
 Without a server command (after --) or --config, the built-in demo server is used;
-its tools are sleep, stubborn, flood, echo, fail, ask and roots.
+its tools are sleep, stubborn, flood, echo, fail, ask, roots and research (a task).
 
 ` + exitCodesHelp,
 		Example: `  # A tool with arguments
@@ -103,6 +105,8 @@ its tools are sleep, stubborn, flood, echo, fail, ask and roots.
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON OBJECT")
+	fl.BoolVar(&f.task, "task", false, "call the tool as a task (tasks/get, tasks/result; --cancel-after sends tasks/cancel) where its taskSupport is optional; "+
+		"a tool that requires a task is always called as one")
 	fl.BoolVar(&f.unlisted, "unlisted", false, "call the tool without listing tools first nor checking --args (for servers that hide a tool, or tests)")
 	addRequestFlags(fl, f, "call")
 	return cmd
@@ -146,25 +150,38 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	defer run.srv.Close()
 	srv := run.srv
 	tool := mcp.Tool{Name: toolName}
+	var listed *mcp.Tool // nil for --unlisted
+	var params json.RawMessage
 	if f.unlisted {
-		_, err = mcp.CallToolParams(toolName, args)
+		params, err = mcp.CallToolParams(toolName, args)
 	} else {
-		tool, _, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+		tool, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+		listed = &tool
 	}
 	if err != nil {
 		return err
 	}
+	asTask, err := decideCallTask(srv, listed, f.task, g.force)
+	if err != nil {
+		return err
+	}
+	if asTask {
+		if params, err = mcp.AsTaskParams(params, 0); err != nil {
+			return err
+		}
+	}
 
-	return run.send(ctx, stdout, toolCall(srv, g, tool, args, f.unlisted, stderr), nil)
+	return run.send(ctx, stdout, toolCall(srv, g, tool, params, args, f.unlisted, stderr), nil)
 }
 
-// toolCall is the outgoing tools/call of tool with args: its Mcp-Param
-// headers in 2026-07-28, and the spec's one retry after HeaderMismatch
-// (the tools listed again, since a tool's x-mcp-header marks may have
-// changed), unless the call is --unlisted.
-func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, args json.RawMessage, unlisted bool, stderr io.Writer) outgoing {
+// toolCall is the outgoing tools/call of tool with params (args, and a
+// task member when it runs as a task): its Mcp-Param headers in
+// 2026-07-28, and the spec's one retry after HeaderMismatch (the tools
+// listed again, since a tool's x-mcp-header marks may have changed),
+// unless the call is --unlisted.
+func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args json.RawMessage, unlisted bool, stderr io.Writer) outgoing {
 	out := outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
-		return mcp.StartToolCall(ctx, srv.Session, tool, args, opts)
+		return mcp.StartToolCallParams(ctx, srv.Session, tool, params, opts)
 	}}
 	if unlisted {
 		return out

@@ -36,6 +36,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		line("state", "%s after %s", state, human(r.ElapsedMs))
 	}
 	line("timeout", "%s", describeTimeout(r.TimeoutMs, r.MaxTimeoutMs))
+	if r.Task != nil {
+		printTask(line, r.Task)
+	}
 	if n := max(r.ProgressCount, len(r.Progress)); len(r.Progress) > 0 {
 		last := r.Progress[len(r.Progress)-1]
 		head := fmt.Sprintf("%s; last %s at %s", english.Plural(n, "notification"), progressText(last), human(last.AtMs))
@@ -59,6 +62,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 			line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
 			if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
 				line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
+			}
+			if r.Task != nil && r.Task.Cancel != nil {
+				line("answer", "%s", taskCancelText(r.Task.Cancel))
 			}
 			printLate(line, r.Late, f.waitLate > 0, r.watched)
 		}
@@ -184,7 +190,7 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 		return
 	}
 	label := "late"
-	for _, kind := range []string{"response", "error", "progress"} {
+	for _, kind := range []string{"response", "error", "progress", "status"} {
 		var first, last float64
 		n := 0
 		for _, l := range late {
@@ -197,11 +203,15 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 			last = l.AfterCancelMs
 			n++
 		}
+		plural := kind
+		if kind == "status" {
+			plural = "statuses"
+		}
 		switch {
 		case n == 1:
 			line(label, "1 %s, %s after the cancel", kind, human(first))
 		case n > 1:
-			line(label, "%d %s, %s to %s after the cancel", n, kind, human(first), human(last))
+			line(label, "%d %s, %s to %s after the cancel", n, plural, human(first), human(last))
 		default:
 			continue
 		}

@@ -36,6 +36,7 @@ type recorder struct {
 
 	mu            sync.Mutex
 	callSeq       uint64
+	taskSeq       uint64 // the task row the call created, if any
 	callStart     time.Time
 	progress      []reportProgress // all, or the first progressEnds; as --json prints them
 	lastProgress  []reportProgress // the last progressEnds, when not all are kept
@@ -82,8 +83,12 @@ func (r *recorder) apply(e session.Event) {
 		if r.callSeq == 0 && !e.Info.Incoming && e.Info.Method == r.method {
 			r.callSeq, r.callStart = e.Info.Seq, e.Info.Started
 		}
+		if e.Info.TaskID != "" && e.Info.TaskParent().Seq == r.callSeq {
+			r.taskSeq = e.Info.Seq
+		}
 	case session.ProgressUpdated:
-		if e.Ref.Seq == r.callSeq {
+		// A task's progress goes on with the call's token.
+		if e.Ref.Seq == r.callSeq || (e.Ref.Seq == r.taskSeq && r.taskSeq != 0) {
 			p := e.Progress
 			if p.Message == r.lastMessage {
 				p.Message = r.lastMessage // one string for a million "step"s
@@ -99,7 +104,8 @@ func (r *recorder) apply(e session.Event) {
 	case session.LateArrived:
 		r.late = append(r.late, e)
 		// A late event needs a cancel first, which needs the Seq.
-		if e.Ref.Seq == r.seq.Load() && e.Late.Kind != session.LateProgress {
+		// A late status is not an answer: more may follow.
+		if k := e.Late.Kind; e.Ref.Seq == r.seq.Load() && (k == session.LateResponse || k == session.LateError) {
 			r.lateAnswerOnce.Do(func() { close(r.lateAnswer) })
 		}
 	case session.StrayArrived:

@@ -36,6 +36,11 @@ type callReport struct {
 	// refused with HeaderMismatch (-32020), after listing the tools again.
 	Retried *reportRetry `json:"retried,omitempty"`
 	Late    []reportLate `json:"late"`
+
+	// Task is the task the call created, when it ran as one; State and
+	// the rest are then the task's.
+	Task *reportTask `json:"task,omitempty"`
+
 	// Stray lists the first 1000 stray responses; StrayCount counts all.
 	Stray      []reportStray `json:"stray"`
 	StrayCount int           `json:"strayCount"`
@@ -194,7 +199,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	if rec.callSeq == info.Seq {
+	if rec.callSeq == info.Seq || (rec.taskSeq == info.Seq && info.TaskID != "") {
 		// The recorder's list as it is: --json may list a million.
 		if p := append(rec.progress, rec.lastProgress...); p != nil {
 			rep.Progress = p

@@ -117,7 +117,7 @@ func TestToolsEndlessPagesExitsNonZero(t *testing.T) {
 // An initialize that gets no answer says what the server wrote instead.
 func TestInitTimeoutNamesWhatWasDiscarded(t *testing.T) {
 	g := testGlobals()
-	g.initTimeout = 3 * time.Second
+	g.initTimeout = 8 * time.Second // room to read a 33 MiB frame on a loaded machine
 	var out, errOut bytes.Buffer
 	err := runCall(testContext(t), &out, &errOut, g, misbehavingSpec(t, "initnoise"), "t", &callFlags{})
 	want := "discarded while waiting: 1 line that is not JSON, 1 frame over the size limit (33 MiB), 1 byte-order mark"

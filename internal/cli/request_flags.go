@@ -8,7 +8,7 @@ import (
 // timeouts, late traffic, transcript, JSON, diagram and the server's
 // stderr. what names the request in the help ("call", "read").
 func addRequestFlags(fl *pflag.FlagSet, f *callFlags, what string) {
-	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the "+what+" after DUR (notifications/cancelled)")
+	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the "+what+" after DUR (notifications/cancelled; tasks/cancel for a task; over 2026-07-28 HTTP, closing its stream)")
 	fl.DurationVar(&f.timeout, "timeout", defaultCallTimeout, "give up on the "+what+" after DUR without an answer or progress: it ends timed_out and is cancelled on the wire (0: never)")
 	fl.DurationVar(&f.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the "+what+" after DUR in all, whatever progress it makes (0: never)")
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")

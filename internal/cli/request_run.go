@@ -105,36 +105,59 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 			_, state, _ = c.Result()
 		}
 	}
+	// A task lives on after the call's CreateTaskResult: the report is
+	// about how the task ended.
+	ref := c.Ref()
+	task, isTask := followCallTask(ctx, srv.Session, ref)
+	if isTask {
+		ref, state = task.Ref(), task.State
+		rec.seq.Store(task.Seq)
+	}
 
 	var watched time.Duration
 	if ctx.Err() == nil {
 		if state == session.Cancelled || state == session.TimedOut {
-			watched = waitLate(ctx, srv.Session, c.Ref(), rec, f.waitLate)
+			watched = waitLate(ctx, srv.Session, ref, rec, f.waitLate)
 		} else if f.waitLate > 0 {
-			watched = waitAfter(ctx, srv.Session, c.Ref(), f.waitLate)
+			watched = waitAfter(ctx, srv.Session, ref, f.waitLate)
 		}
 		// Always: what the server sent before answering the ping is in
 		// the report, so stray and duplicates do not vary from run to run.
 		settle(ctx, srv.Session, rec)
 	}
 	info, _ := srv.Session.Request(c.Ref()).Info()
+	if isTask {
+		task, _ = srv.Session.Request(ref).Info()
+	}
 	srv.Close()
 	select {
 	case <-rec.done:
 	case <-time.After(recorderWait):
 	}
 
-	rep := buildReport(info, rec, srv.Peer())
+	final := info
+	if isTask {
+		// The task's end, timed from when the call was sent.
+		final = task
+		final.Started = info.Started
+	}
+	rep := buildReport(final, rec, srv.Peer())
+	if isTask {
+		rep.Task = taskReportOf(task, info.Started)
+	}
 	rep.watched = watched
 	rep.Retried = retried
 	rep.ServerRequests, rep.ServerRequestCount = rec.serverRequests(info.Started, run.asked)
-	if d, ok := info.Settled(); ok && run.settle > 0 {
+	if d, ok := final.Settled(); ok && run.settle > 0 {
 		settled := ms(d)
 		rep.SettledMs = &settled
 	}
 	if rep.Cancel != nil {
 		rep.Cancel.Mode = run.mode.String()
 		rep.Cancel.Meaning = cancelMeaning(run.mode, info.CancelWire, srv.Transport(), rep.Server.ProtocolVersion)
+		if isTask {
+			rep.Cancel.Mode, rep.Cancel.Meaning = "tasks/cancel", "the task was cancelled with tasks/cancel, as the spec asks of a task"
+		}
 	}
 	if after != nil {
 		if err := after(rep); err != nil {

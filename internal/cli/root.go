@@ -186,8 +186,10 @@ built-in demo server (mcpoke demo-server).
 
 	root.AddCommand(newCallCommand(g), newToolsCommand(g), newPingCommand(g), newBenchCommand(g), newCheckCommand(g),
 		newDiagramCommand(g), newDemoServerCommand(), newAuthCommand(g))
+	root.AddCommand(newFloorEchoCommand())
 	authFlags(root, g)
 	root.AddCommand(newResourcesCommand(g), newReadCommand(g), newPromptsCommand(g), newPromptCommand(g))
+	root.AddCommand(newTasksCommand(g))
 	return root
 }
 

@@ -98,6 +98,9 @@ func printTool(w io.Writer, t mcp.Tool) {
 	}
 	fmt.Fprintln(w)
 	printHidden(w, t.Hidden)
+	if ts := t.TaskSupport(); ts != mcp.TaskForbidden {
+		fmt.Fprintf(w, "  runs as a task: %s (taskSupport)\n", ts)
+	}
 	if t.Description != "" {
 		fmt.Fprintf(w, "  %s\n", termtext.Line(firstParagraph(t.Description)))
 	}

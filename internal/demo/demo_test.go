@@ -107,8 +107,12 @@ func TestInitializeNegotiatesVersion(t *testing.T) {
 		if strings.Contains(peer.Instructions, "\n") {
 			t.Errorf("instructions are more than one line: %q", peer.Instructions)
 		}
-		if string(peer.Capabilities) != `{"completions":{},"logging":{},"prompts":{},"resources":{"subscribe":true},"tools":{}}` {
-			t.Errorf("capabilities %s", peer.Capabilities)
+		want := `{"completions":{},"logging":{},"prompts":{},"resources":{"subscribe":true},"tools":{}}`
+		if tc.want >= "2025-11-25" {
+			want = `{"completions":{},"logging":{},"prompts":{},"resources":{"subscribe":true},"tasks":{"cancel":{},"list":{},"requests":{"tools":{"call":{}}}},"tools":{}}`
+		}
+		if string(peer.Capabilities) != want {
+			t.Errorf("offer %s: capabilities %s, want %s", tc.offer, peer.Capabilities, want)
 		}
 	}
 }
@@ -138,6 +142,7 @@ func TestListToolsHasSchemasWithDescriptionsAndDefaults(t *testing.T) {
 		"flood":    {"count": 10000.0, "interval_ms": 0.0},
 		"echo":     {},
 		"fail":     {"mode": "tool-error"},
+		"research": {"seconds": 5.0},
 	}
 	var names []string
 	for _, tool := range list.Tools {
@@ -154,7 +159,7 @@ func TestListToolsHasSchemasWithDescriptionsAndDefaults(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, ","); got != "sleep,stubborn,flood,echo,fail,ask,roots" {
+	if got := strings.Join(names, ","); got != "sleep,stubborn,flood,echo,fail,ask,roots,research" {
 		t.Errorf("tools %s", got)
 	}
 }
@@ -190,7 +195,7 @@ func TestFailModes(t *testing.T) {
 func TestBadCallsAreInvalidParams(t *testing.T) {
 	cli, _ := start(t)
 	for _, tc := range []struct{ name, args, want string }{
-		{"nope", `{}`, `unknown tool "nope"; this server has: sleep, stubborn, flood, echo, fail, ask, roots`},
+		{"nope", `{}`, `unknown tool "nope"; this server has: sleep, stubborn, flood, echo, fail, ask, roots, research`},
 		{"sleep", `{"seconds":"ten"}`, `invalid arguments for sleep: argument "seconds"`},
 		{"sleep", `{"secs":1}`, `additional properties 'secs' not allowed`},
 		{"echo", `{}`, `missing property 'text'`},

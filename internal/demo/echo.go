@@ -29,8 +29,15 @@ func echoTool() *tool {
 			Description: "Answers at once with the text it was given. Over Streamable HTTP in protocol 2026-07-28 the text also travels in the Mcp-Param-Text header.",
 			InputSchema: json.RawMessage(echoSchema),
 		},
-		run: runEcho,
+		run:       runEcho,
+		immediate: echoNow,
 	}
+}
+
+// echoNow is runEcho for arguments the schema passed: text is a string.
+func echoNow(args map[string]any) (any, error) {
+	text, _ := args["text"].(string)
+	return textResult(text), nil
 }
 
 func runEcho(_ context.Context, _ *server, _ *session.Incoming, raw json.RawMessage) (any, error) {

@@ -33,7 +33,8 @@ func failTool() *tool {
 			Description: "Fails at once, either as a tool result with isError or as a JSON-RPC error.",
 			InputSchema: json.RawMessage(failSchema),
 		},
-		run: runFail,
+		run:       runFail,
+		immediate: failNow,
 	}
 }
 
@@ -42,7 +43,17 @@ func runFail(_ context.Context, _ *server, _ *session.Incoming, raw json.RawMess
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	if args.Mode == "rpc-error" {
+	return failWith(args.Mode)
+}
+
+// failNow is runFail for arguments the schema passed.
+func failNow(args map[string]any) (any, error) {
+	mode, _ := args["mode"].(string)
+	return failWith(mode)
+}
+
+func failWith(mode string) (any, error) {
+	if mode == "rpc-error" {
 		return nil, &session.RPCError{Code: failCode, Message: "fail: a JSON-RPC error, on purpose",
 			Data: json.RawMessage(`{"mode":"rpc-error"}`)}
 	}

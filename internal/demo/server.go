@@ -30,12 +30,13 @@ const ServerName = "mcpoke-demo"
 
 // instructions is one line: clients show it under the server's name.
 const instructions = "mcpoke demo server: call sleep and cancel it, stubborn to see a late response, " +
-	"flood for 10,000 progress notifications, echo, and fail for both kinds of error."
+	"flood for 10,000 progress notifications, echo, fail for both kinds of error, and research, a task to cancel with tasks/cancel."
 
 // server holds what the handlers share.
 type server struct {
 	log   *slog.Logger
 	tools []*tool
+	tasks *taskStore
 	conn  transport.Conn // set by serve
 	// ignoring, if set, is called by stubborn once its request ignores
 	// cancellation, before its work starts; the call may block. Tests use
@@ -110,6 +111,7 @@ func newServer(log io.Writer) *server {
 		started:   time.Now(),
 		tickEvery: defaultTickEvery,
 		slowStep:  time.Second,
+		tasks:     newTaskStore(),
 	}
 }
 
@@ -119,6 +121,11 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		"initialize": srv.initialize,
 		"tools/list": srv.listTools,
 		"tools/call": srv.callTool,
+		// Tasks (tasks.go).
+		"tasks/get":    srv.tasks.getTask,
+		"tasks/result": srv.tasks.taskResult,
+		"tasks/list":   srv.tasks.listTasks,
+		"tasks/cancel": srv.tasks.cancelTask,
 	}
 	maps.Copy(handlers, srv.restHandlers())
 	s := session.New(conn, session.Config{
@@ -127,7 +134,9 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		Handlers:      srv.bothEras(handlers),
 		Notifications: map[string]session.NotificationHandler{"notifications/roots/list_changed": srv.rootsChanged},
 		SettleWindow:  settleGrace,
+		Immediate:     map[string]session.ImmediateHandler{"tools/call": srv.callImmediately},
 	})
+	srv.tasks.bind(s)
 	go func() {
 		<-s.Done()
 		srv.stopSubscriptions()
@@ -166,9 +175,13 @@ func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, err
 	if slices.Contains(session.SupportedVersions, p.ProtocolVersion) {
 		v = p.ProtocolVersion
 	}
+	caps := map[string]any{"tools": map[string]any{}}
+	if v >= "2025-11-25" { // the first version with tasks
+		caps["tasks"] = taskCapability
+	}
 	return initializeResult{
 		ProtocolVersion: v,
-		Capabilities:    withRestCapabilities(map[string]any{"tools": map[string]any{}}),
+		Capabilities:    withRestCapabilities(caps),
 		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
 		Instructions:    instructions,
 	}, nil

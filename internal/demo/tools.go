@@ -17,13 +17,17 @@ type tool struct {
 	// run does the work, with arguments already checked against
 	// InputSchema.
 	run func(ctx context.Context, srv *server, in *session.Incoming, args json.RawMessage) (any, error)
+	// immediate, if set, answers at once from arguments decoded and
+	// checked once (see callImmediately); run stays for the same answer
+	// through a handler.
+	immediate func(args map[string]any) (any, error)
 }
 
 // allTools returns the demo's tools in the order tools/list shows them.
 // Each definition is read back as a client would read it, which compiles
 // its schema once and fixes the entry tools/list sends.
 func allTools() []*tool {
-	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool()})
+	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool(), researchTool()})
 }
 
 // prepareTools reads each definition back as a client would.
@@ -89,6 +93,9 @@ func (srv *server) callTool(ctx context.Context, in *session.Incoming) (any, err
 	}
 	if err := t.Schema.Validate(args); err != nil {
 		return nil, invalidParams("invalid arguments for %s: %v", t.Name, err)
+	}
+	if res, err, asTask := srv.runAsTask(in, t, args); asTask {
+		return res, err
 	}
 	return t.run(ctx, srv, in, args)
 }

@@ -43,6 +43,16 @@ func capabilityOf(method string) string {
 		return prefix
 	case "completion":
 		return "completions"
+	case "tasks":
+		// tasks/get and tasks/result need tasks at all; list and cancel
+		// have capabilities of their own.
+		switch method {
+		case "tasks/list":
+			return "tasks.list"
+		case "tasks/cancel":
+			return "tasks.cancel"
+		}
+		return "tasks"
 	}
 	return ""
 }
@@ -80,6 +90,12 @@ func CheckDeclared(peer session.PeerInfo, method string) error {
 		declared = caps.Logging
 	case "completions":
 		declared = caps.Completions
+	case "tasks":
+		declared = caps.Tasks != nil
+	case "tasks.list":
+		declared = caps.Tasks != nil && caps.Tasks.List
+	case "tasks.cancel":
+		declared = caps.Tasks != nil && caps.Tasks.Cancel
 	}
 	if !declared {
 		return &CapabilityError{Method: method, Capability: name}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpoke/mcpoke/session"
@@ -31,6 +32,9 @@ type Question struct {
 	why   func() string
 	reply chan answer
 	once  sync.Once
+	// answered is set by the first Answer: a second one is told so even
+	// when the request has ended since (its context is then done too).
+	answered atomic.Bool
 }
 
 type answer struct {
@@ -63,11 +67,15 @@ func (q *Question) Why() string {
 // SamplingDeclined. A withdrawn question refuses it with a *TooLateError
 // and nothing is sent; a second answer gets ErrAlreadyAnswered.
 func (q *Question) Answer(result json.RawMessage, err error) error {
+	if q.answered.Load() {
+		return ErrAlreadyAnswered
+	}
 	if q.ctx.Err() != nil {
 		return &TooLateError{Why: q.why()}
 	}
 	taken := false
 	q.once.Do(func() {
+		q.answered.Store(true)
 		q.reply <- answer{result, err}
 		taken = true
 	})

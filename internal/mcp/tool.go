@@ -110,12 +110,17 @@ func (t Tool) MarshalJSON() ([]byte, error) {
 	if len(t.Raw) > 0 {
 		return t.Raw, nil
 	}
+	var exec *Execution
+	if t.Execution != (Execution{}) {
+		exec = &t.Execution
+	}
 	return json.Marshal(struct {
 		Name        string          `json:"name"`
 		Title       string          `json:"title,omitempty"`
 		Description string          `json:"description,omitempty"`
 		InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-	}{t.Name, t.Title, t.Description, t.InputSchema})
+		Execution   *Execution      `json:"execution,omitempty"`
+	}{t.Name, t.Title, t.Description, t.InputSchema, exec})
 }
 
 // clip shortens s to n bytes for messages.

@@ -53,11 +53,23 @@ func Compile(schema []byte) (*Schema, error) {
 // Validate checks args, a JSON value, against the schema. The error lists
 // the first few problems on one line, naming each argument.
 func (s *Schema) Validate(args []byte) error {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	inst, err := Decode(args)
 	if err != nil {
 		return fmt.Errorf("arguments are not JSON: %w", err)
 	}
-	err = s.compiled.Validate(inst)
+	return s.ValidateValue(inst)
+}
+
+// Decode decodes JSON as ValidateValue takes it: numbers stay exact
+// (json.Number). A server that checks the arguments of a tools/call and
+// then reads them decodes its params once with it.
+func Decode(b []byte) (any, error) {
+	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+}
+
+// ValidateValue is Validate for arguments already decoded by Decode.
+func (s *Schema) ValidateValue(inst any) error {
+	err := s.compiled.Validate(inst)
 	var ve *jsonschema.ValidationError
 	if err == nil || !errors.As(err, &ve) {
 		return err

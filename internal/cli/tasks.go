@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+)
+
+func newTasksCommand(g *globalFlags) *cobra.Command {
+	var asJSON bool
+	var protocol string
+	cmd := &cobra.Command{
+		Use:   "tasks [--json] [-- CMD ARGS...]",
+		Short: "List a server's tasks (tasks/list)",
+		Long: `List the tasks a server keeps (tasks/list, every page, MCP 2025-11-25): each task's
+id, status, status message, when it was created and last updated, its ttl and poll
+interval. Servers keep tasks per client, often per connection, so a server started
+for this command usually has none: point it at a long-lived server (--url).
+mcpoke call runs a task-augmented tool to its end; in the TUI, K lists the tasks.`,
+		Example: `  # The tasks of a server over HTTP
+  mcpoke tasks --url http://127.0.0.1:3001/mcp
+
+  # As JSON, each task as the server sent it
+  mcpoke tasks --json -- node server.js`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if n := toolArgCount(cmd, args); n > 0 {
+				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke tasks -- node server.js", quote(args[0]))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			spec, err := resolveSpec(g, dashArgs(cmd, args))
+			if err != nil {
+				return err
+			}
+			return runTasks(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tasks": [...]} as one JSON object`)
+	protocolFlag(cmd.Flags(), &protocol)
+	return cmd
+}
+
+func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool) error {
+	srv, err := openServer(ctx, g, spec, serverOptions{protocol: protocol})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if err := mcp.CheckDeclared(srv.Peer(), "tasks/list"); err != nil {
+		if !g.force {
+			return withCode(ExitUsage, err)
+		}
+		warn(stderr, "the server did not declare tasks.list; sending tasks/list anyway (--force)")
+	}
+	list, err := mcp.ListTasks(ctx, srv.Session, mcp.ListOptions{Force: g.force})
+	if err != nil {
+		return err
+	}
+	exit := func(err error) error {
+		if err == nil && list.Incomplete != nil {
+			return quietExit(ExitFailed)
+		}
+		return err
+	}
+	if list.Incomplete != nil {
+		warn(stderr, list.Incomplete.Error())
+	}
+	peer := srv.Peer()
+	if asJSON {
+		tasks := list.Raw
+		if tasks == nil {
+			tasks = []json.RawMessage{}
+		}
+		out := struct {
+			Server reportServer      `json:"server"`
+			Tasks  []json.RawMessage `json:"tasks"` // each as the server sent it
+		}{serverOf(peer), tasks}
+		return exit(writeJSON(w, out, out.Server.textWarnings()))
+	}
+	fmt.Fprintf(w, "%s %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(list.Tasks), "task"))
+	for _, t := range list.Tasks {
+		line := termtext.Line(t.ID) + "  " + termtext.Line(t.Status)
+		if t.StatusMessage != "" {
+			line += "  " + termtext.Line(t.StatusMessage)
+		}
+		fmt.Fprintln(w, line)
+		var facts []string
+		if t.CreatedAt != "" {
+			facts = append(facts, "created "+termtext.Line(t.CreatedAt))
+		}
+		if t.LastUpdatedAt != "" {
+			facts = append(facts, "updated "+termtext.Line(t.LastUpdatedAt))
+		}
+		if t.TTL != nil {
+			facts = append(facts, "ttl "+time.Duration(*t.TTL*float64(time.Millisecond)).String())
+		} else {
+			facts = append(facts, "ttl unlimited")
+		}
+		if d := t.PollEvery(); d > 0 {
+			facts = append(facts, "poll every "+d.String())
+		}
+		fmt.Fprintf(w, "  %s\n", strings.Join(facts, " · "))
+	}
+	return exit(nil)
+}

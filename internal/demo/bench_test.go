@@ -1,0 +1,31 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/mcpoke/mcpoke/internal/transporttest"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// BenchmarkEchoCall is one echo tools/call from a client session to the
+// demo server over the in-memory pipe, with a progress token and a
+// timeout as `mcpoke bench` sends it: both sessions' per-call paths.
+func BenchmarkEchoCall(b *testing.B) {
+	a, c := transporttest.Pipe()
+	srv := newServer(nil).serve(c)
+	cli := session.New(a, session.Config{SettleWindow: -1})
+	b.Cleanup(func() { cli.Close(); srv.Close() })
+	params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := cli.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchTimeout}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+const benchTimeout = 30e9

@@ -1,0 +1,54 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// TaskList is what ListTasks read.
+type TaskList struct {
+	Tasks []session.TaskState
+	// Raw holds each task as the server sent it, in the order of Tasks.
+	Raw []json.RawMessage
+	// Pages is how many pages were read.
+	Pages int
+	// Incomplete is set when paging stopped before the last page (see
+	// ToolList.Incomplete).
+	Incomplete error
+}
+
+// ListTasks sends tasks/list, following nextCursor to the last page. A
+// server that did not declare tasks.list is sent nothing unless
+// opts.Force: the error is then a *CapabilityError. A task that is not a
+// Task object is an error.
+func ListTasks(ctx context.Context, s *session.Session, opts ListOptions) (TaskList, error) {
+	var list TaskList
+	err := listPages(ctx, s, "tasks/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+		var p struct {
+			Tasks      []json.RawMessage `json:"tasks"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(page, &p); err != nil {
+			return "", fmt.Errorf("malformed result: %w", err)
+		}
+		for _, raw := range p.Tasks {
+			t, err := session.ParseTaskState(raw)
+			if err != nil {
+				return "", fmt.Errorf("%w: %s", err, clip(string(raw), 80))
+			}
+			list.Tasks = append(list.Tasks, t)
+			list.Raw = append(list.Raw, raw)
+		}
+		return p.NextCursor, nil
+	})
+	var stopped *pagingStopped
+	if errors.As(err, &stopped) {
+		list.Incomplete = stopped.err
+		return list, nil
+	}
+	return list, err
+}

@@ -1,0 +1,329 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// A task (MCP 2025-11-25) is a row of its own: the tools/call that created
+// it completed with its CreateTaskResult, and the task row lives on with
+// the server's status until it ends. The session applies every status
+// and the rules of its cancellation (tasks/cancel); the UI shows them and
+// runs mcp.FollowTask for each task, which polls it and fetches its
+// result. Its polls (tasks/get) get no rows: the task row counts them,
+// and the wire log has them.
+
+// rowTaskUpdates bounds the statuses one task row keeps.
+const rowTaskUpdates = 200
+
+// taskFollowedMsg: mcp.FollowTask returned for the task row seq.
+type taskFollowedMsg struct {
+	forGen
+	seq uint64
+	err error
+}
+
+// followTaskCmd drives a task row until it ends: polls at the server's
+// interval, tasks/result when it needs input or ended.
+func followTaskCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
+	return func() tea.Msg {
+		_, err := mcp.FollowTask(context.Background(), s, ref, mcp.FollowOptions{})
+		return taskFollowedMsg{forGen: forGen{gen}, seq: ref.Seq, err: err}
+	}
+}
+
+// isPoll reports whether a request is a tasks/get mcpoke sent for a task
+// row: the task row counts it instead of showing it.
+func isPoll(info session.RequestInfo) bool {
+	return info.Method == "tasks/get" && info.TaskParent().Seq != 0 && !info.Incoming
+}
+
+// isTask reports whether the row is a task.
+func (r *requestRow) isTask() bool { return r.taskID != "" }
+
+// taskStatus is the task's status as the server last gave it; "" when
+// the row is no task.
+func (r *requestRow) taskStatus() string {
+	if r.task == nil {
+		return ""
+	}
+	return r.task.Status
+}
+
+// cancelRefused: the server refused the row's tasks/cancel as the task
+// had already ended (-32602).
+func (r *requestRow) cancelRefused() bool { return r.taskCancel.Refused() }
+
+// taskStateWord is what the state column says for a task row still
+// running: the server's status while pending; that the cancel was
+// refused while it waits for the task's end.
+func taskStateWord(r *requestRow) (string, bool) {
+	switch {
+	case !r.isTask():
+		return "", false
+	case r.state == session.Pending && r.taskStatus() != "":
+		return strings.ReplaceAll(termtext.Line(r.taskStatus()), "_", " "), true
+	case r.state == session.Cancelling && r.cancelRefused():
+		return "cancel refused", true
+	}
+	return "", false
+}
+
+// taskUpdated applies a status the session took for a task row.
+func (s *requestStore) taskUpdated(e session.TaskUpdated) *requestRow {
+	r := s.bySeq[e.Ref.Seq]
+	if r == nil {
+		return nil
+	}
+	if r.task == nil || !session.TaskStatusTerminal(r.task.Status) {
+		t := e.Task
+		r.task = &t
+	}
+	if len(r.taskUpdates) < rowTaskUpdates {
+		r.taskUpdates = append(r.taskUpdates, e.Update)
+	}
+	if e.Update.Late && e.Update.Status != session.TaskCancelled {
+		r.lateStatusOdd++
+	}
+	r.touch()
+	return r
+}
+
+// taskCancelAnswered records the server's answer to the row's tasks/cancel.
+func (s *requestStore) taskCancelAnswered(e session.TaskCancelAnswered) *requestRow {
+	r := s.bySeq[e.Ref.Seq]
+	if r == nil {
+		return nil
+	}
+	a := e.Answer
+	r.taskCancel = &a
+	r.touch()
+	return r
+}
+
+// taskStarted fills a new task row from the session's first snapshot and
+// marks the row that created it.
+func (s *requestStore) taskStarted(r *requestRow, info session.RequestInfo) {
+	r.taskID = info.TaskID
+	t := info.Task.State
+	r.task = &t
+	r.taskUpdates = append(r.taskUpdates, info.Task.Updates...)
+	if p := s.bySeq[r.parent.Seq]; p != nil {
+		p.createdTask = info.Seq
+		p.touch()
+	}
+}
+
+// polled counts a tasks/get sent for a task row.
+func (s *requestStore) polled(info session.RequestInfo) {
+	if r := s.bySeq[info.TaskParent().Seq]; r != nil {
+		r.polls++
+		r.touch()
+	}
+}
+
+// taskNote is the row's note on its task: the task's status message, or,
+// for the call that created one, which row it is.
+func (t *requestTable) taskNote(r *requestRow) string {
+	switch {
+	case r.isTask() && r.task != nil && r.task.StatusMessage != "" && !r.state.Final():
+		return strconv.Quote(termtext.Line(r.task.StatusMessage))
+	case r.createdTask != 0:
+		if task := t.store.get(r.createdTask); task != nil {
+			return "→ task " + termtext.Line(shortTaskID(task.taskID))
+		}
+	case !r.isTask() && r.parent.Seq != 0:
+		if task := t.store.get(r.parent.Seq); task != nil && task.isTask() {
+			return "for task " + termtext.Line(shortTaskID(task.taskID))
+		}
+	}
+	return ""
+}
+
+// shortTaskID shortens the long random ids servers use.
+func shortTaskID(id string) string {
+	if len(id) > 12 {
+		return id[:8] + "…"
+	}
+	return id
+}
+
+// taskLines are the task section of a task row's detail: the task, its
+// statuses with their times (late ones after the cancel), and what came
+// of tasks/cancel.
+func (d *detail) taskLines() []string {
+	st := d.c.Styles
+	r := d.row
+	head := st.Key.Render("task") + " " + termtext.Line(r.taskID)
+	if t := r.task; t != nil {
+		head += " · " + termtext.Line(t.Status)
+		var facts []string
+		if p := t.PollEvery(); p > 0 {
+			facts = append(facts, "poll every "+formatDuration(p))
+		}
+		if t.TTL != nil {
+			facts = append(facts, "ttl "+formatDuration(msDuration(*t.TTL)))
+		} else {
+			facts = append(facts, "ttl unlimited")
+		}
+		if r.polls > 0 {
+			facts = append(facts, "polled "+english.Plural(r.polls, "time"))
+		}
+		head += st.Muted.Render(" · " + strings.Join(facts, " · "))
+	}
+	out := []string{head}
+	if r.parent.Seq != 0 {
+		out = append(out, st.Muted.Render("created by the CreateTaskResult of request "+termtext.Line(r.parent.ID.String())))
+	}
+	for _, u := range r.taskUpdates {
+		line := "  " + st.Muted.Render(fmt.Sprintf("%-7s", d.rel(u.At))) + " " + termtext.Line(u.Status)
+		if u.StatusMessage != "" {
+			line += " " + strconv.Quote(termtext.Line(u.StatusMessage))
+		}
+		line += st.Muted.Render(" (" + u.Via.String() + ")")
+		if u.Late {
+			line += " " + st.BadgeWarn.Render("late +"+formatDuration(u.AfterCancel)+" after the cancel")
+		}
+		out = append(out, line)
+	}
+	if a := r.taskCancel; a != nil {
+		out = append(out, taskCancelLine(st, d.rel(a.At), a))
+	}
+	return out
+}
+
+// taskCancelLine says what came of tasks/cancel.
+func taskCancelLine(st *styles, at string, a *session.TaskCancelAnswer) string {
+	label := st.Key.Render("tasks/cancel") + " "
+	switch {
+	case a.Refused():
+		return label + st.BadgeWarn.Render("refused "+at+": "+termtext.Line(a.Error.Message)) +
+			st.Muted.Render(fmt.Sprintf(" (%d): the task had already ended", a.Error.Code))
+	case a.Error != nil:
+		return label + st.StatusErr.Render(fmt.Sprintf("failed %s: %s (%d)", at, termtext.Line(a.Error.Message), a.Error.Code))
+	case a.Failure != "":
+		return label + st.StatusErr.Render("no answer: "+termtext.Line(a.Failure))
+	}
+	return label + st.Muted.Render("answered "+at+": the task is "+termtext.Line(a.Status))
+}
+
+// msDuration is a JSON number of milliseconds as a Duration.
+func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
+
+// lateStatusBadge is the badge of a task's statuses after its cancel: a
+// warning when one says the task is anything but cancelled.
+func lateStatusBadge(r *requestRow) (badge, bool) {
+	if r.lateStatus == 0 {
+		return badge{}, false
+	}
+	n := " ×" + strconv.Itoa(r.lateStatus)
+	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: r.lateStatusOdd > 0}, true
+}
+
+// taskChoice is how the tool may be called by the rules of tasks, for
+// this server.
+func (m *Model) taskChoice(t mcp.Tool) mcp.TaskChoice {
+	caps, err := mcp.ParseServerCapabilities(m.header.peer.Capabilities)
+	if err != nil {
+		return mcp.TaskChoice{}
+	}
+	return mcp.TaskChoiceFor(t, caps)
+}
+
+// SetTaskChoice says how the open tool may be called; it starts as the
+// rules say (a task when required).
+func (e *argEditor) SetTaskChoice(c mcp.TaskChoice) {
+	e.taskChoice, e.asTask, e.taskNote = c, c.AsTask, ""
+}
+
+// toggleTask flips "as a task" where the tool lets the user choose, and
+// says why not elsewhere.
+func (e *argEditor) toggleTask() {
+	k := e.c.Keys.Editor.AsTask.Help().Key
+	switch {
+	case e.taskChoice.Choosable:
+		e.asTask = !e.asTask
+		e.taskNote = ""
+	case e.asTask:
+		e.taskNote = k + ": this tool requires a task; it cannot be called plainly"
+	default:
+		e.taskNote = k + ": this tool cannot be called as a task (taskSupport " + e.tool.TaskSupport() +
+			", or the server has no task-augmented tools/call)"
+	}
+}
+
+// taskLine says how the call goes, when tasks are in play.
+func (e *argEditor) taskLine() string {
+	k := e.c.Keys.Editor.AsTask.Help().Key
+	switch {
+	case e.taskNote != "":
+		return e.taskNote
+	case e.taskChoice.Choosable && e.asTask:
+		return "runs as a task (tasks/get, tasks/result; c cancels it with tasks/cancel); " + k + " calls it plainly"
+	case e.taskChoice.Choosable:
+		return "may run as a task: " + k + " calls it as one"
+	case e.asTask:
+		return "runs as a task: the tool requires one (c cancels it with tasks/cancel)"
+	}
+	return termtext.Line(e.taskChoice.Note)
+}
+
+// toggleTasks shows only the task rows, or every row again: the tasks
+// mcpoke created, each with its whole life. A filter of the table rather
+// than tasks/list: the table has every task of this session with its
+// statuses, cancel and late traffic, and c works on its rows; the
+// server's list would show only what it still keeps, with none of that
+// (mcpoke tasks sends tasks/list).
+func (m *Model) toggleTasks() {
+	m.table.SetTasksOnly(!m.table.tasksOnly)
+	m.setFocus(focusRequests)
+	if m.table.tasksOnly {
+		m.setStatus("tasks only: "+english.Plural(len(m.table.rows()), "task")+"; "+
+			m.c.Keys.Global.Tasks.Help().Key+" shows every request again", false)
+		return
+	}
+	m.setStatus("every request", false)
+}
+
+// callToolAs sends tools/call, as a task when asTask.
+func (m *Model) callToolAs(name string, args []byte, asTask bool) tea.Cmd {
+	if !asTask {
+		return m.callTool(name, args)
+	}
+	if m.conn == nil {
+		return nil
+	}
+	params, err := mcp.CallToolParams(name, args)
+	if err == nil {
+		params, err = mcp.AsTaskParams(params, 0)
+	}
+	if err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	m.calledTool = true
+	m.setStatus("calling "+termtext.Line(name)+" as a task…", false)
+	return callCmd(m.gen, m.conn.Session, "tools/call", params, m.timeout, "tools/call "+termtext.Line(name)+" as a task")
+}
+
+// taskFollowed reports a task that mcpoke could not follow to its end.
+func (m *Model) taskFollowed(msg taskFollowedMsg) {
+	if msg.err == nil {
+		return
+	}
+	label := "task"
+	if r := m.store.get(msg.seq); r != nil {
+		label = r.label()
+	}
+	m.setStatus(termtext.Line(label)+": could not follow the task: "+msg.err.Error(), true)
+}
