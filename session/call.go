@@ -39,6 +39,8 @@ type CallOptions struct {
 	// without it such a server sends none. Ignored by legacy sessions,
 	// whose level is set with logging/setLevel.
 	LogLevel string
+	// Round links a multi round-trip retry to its original request.
+	Round Round
 }
 
 // Call is an outgoing request in flight: an async handle.
@@ -148,7 +150,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts Call
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+48), id, method, p)
 	r := &request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
-		Params: p, State: Pending, Started: s.clock.Now()}, token: token}
+		Params: p, State: Pending, Started: s.clock.Now(), Round: opts.Round}, token: token}
 	s.table.add(r)
 	r.call = &Call{id: id, seq: r.info.Seq, done: make(chan struct{})}
 	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts

@@ -137,6 +137,9 @@ type RequestInfo struct {
 	LateKinds  [3]int
 	Duplicates int
 
+	// Round links a multi round-trip retry to its original request.
+	Round Round
+
 	// TaskID is set for a task-augmented request once the peer created
 	// its task; such a request is cancelled with tasks/cancel.
 	TaskID string

@@ -73,6 +73,9 @@ func runAsk(ctx context.Context, srv *server, in *session.Incoming, raw json.Raw
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
+	if mcp.ReadRequestMeta(in.Params).Version != "" {
+		return runAskModern(srv, in, args)
+	}
 	client := srv.clientFeatures()
 	method, params, missing := askRequest(args, client)
 	if missing != "" {

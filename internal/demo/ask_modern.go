@@ -1,0 +1,60 @@
+package demo
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// In 2026-07-28 a server sends no requests of its own: the modern ask
+// answers input_required (multi round-trip requests) with what it wants
+// asked, and completes when the retry brings the answer. It keeps no
+// state: everything it needs comes back in requestState.
+
+// askInputKey is the key of the demo's one inputRequest.
+const askInputKey = "ask"
+
+// askStatePrefix starts the demo's requestState. Tampering with it can do
+// nothing worse than fail the call, so it carries no MAC (the spec allows
+// that); it is checked against the arguments all the same.
+const askStatePrefix = "mcpoke-demo/ask/v1:"
+
+// mrtrParams are what a modern retry adds to tools/call params.
+type mrtrParams struct {
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	RequestState   *string                    `json:"requestState"`
+}
+
+// runAskModern is ask in the modern era: round 1 asks, round 2 answers.
+// The client's capabilities are the request's own (_meta), not an
+// initialize's, of which there is none.
+func runAskModern(srv *server, in *session.Incoming, args askArgs) (any, error) {
+	client := mcp.ParseClientCapabilities(mcp.ReadRequestMeta(in.Params).Capabilities)
+	method, params, missing := askRequest(args, client)
+	if missing != "" {
+		return errorResult("the client did not declare " + missing + " in its request's clientCapabilities, " +
+			"so the demo server may not ask for it (mcpoke declares it in the UI, and headless with --sample or --elicit)"), nil
+	}
+	var p mrtrParams
+	_ = json.Unmarshal(in.Params, &p)
+	if p.RequestState == nil {
+		srv.log.Info("asked the client for input (input_required)", "id", in.ID.String(), "method", method)
+		return map[string]any{
+			"resultType":    mcp.ResultInputRequired,
+			"inputRequests": map[string]any{askInputKey: map[string]any{"method": method, "params": params}},
+			"requestState":  askStatePrefix + args.Kind,
+		}, nil
+	}
+	if kind, ok := strings.CutPrefix(*p.RequestState, askStatePrefix); !ok || kind != args.Kind {
+		return nil, invalidParams("ask: requestState %q is not one this server gave for kind %q", *p.RequestState, args.Kind)
+	}
+	answer, ok := p.InputResponses[askInputKey]
+	srv.log.Info("the client retried with its input", "id", in.ID.String(), "answered", ok)
+	if !ok {
+		return textResult(fmt.Sprintf("the client retried without an answer to %s (declined); the demo server does not ask again", method)), nil
+	}
+	return textResult(fmt.Sprintf("the client answered %s (in its retry's inputResponses): %s", method, answer)), nil
+}
