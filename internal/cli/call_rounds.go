@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,7 +22,7 @@ type reportRound struct {
 	// resultType when it completed.
 	State      string `json:"state"`
 	ResultType string `json:"resultType,omitempty"`
-	// RequestState is the length of the opaque requestState the server
+	// RequestStateBytes is the length of the opaque requestState the server
 	// gave, echoed exactly in the next round; absent when it gave none.
 	RequestStateBytes *int          `json:"requestStateBytes,omitempty"`
 	Inputs            []reportInput `json:"inputs,omitempty"`
@@ -52,7 +53,9 @@ func roundsReport(s *session.Session, rounds []mcp.Round, log *askLog) []reportR
 			rr.ResultType = info.ResultType
 		}
 		if r.Input != nil && r.Input.State != nil {
-			n := len(r.Input.State)
+			var state string
+			_ = json.Unmarshal(r.Input.State, &state)
+			n := len(state)
 			rr.RequestStateBytes = &n
 		}
 		for _, a := range r.Answers {
