@@ -64,6 +64,8 @@ func (m *Model) cancelRow(r *requestRow, reason string) tea.Cmd {
 	case m.conn == nil:
 		m.setStatus("not connected", true)
 		return nil
+	case m.abandonRounds(r):
+		return nil
 	}
 	return cancelCmd(m.gen, m.conn.Session, r, reason)
 }

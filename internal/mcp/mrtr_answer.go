@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -23,19 +24,28 @@ type InputAnswer struct {
 	Refused string
 }
 
-// AnswerInputs answers a round's inputRequests, of the request ref, with
+// AnswerInputs answers a round's inputRequests, of the request ref (the
+// round's own, which answered input_required), with
 // the same answerers as 2025's server requests: roots from the root list,
 // sampling and elicitation as Questions to the Asker (a person in the
 // TUI, a policy headless). It waits for every answer; when ctx ends first
 // the questions are withdrawn and it returns ErrAbandoned. responses are
 // the inputResponses to send: a declined question, or a request of a
 // feature mcpoke did not declare, has none (the server may ask again).
-func (c *ClientSide) AnswerInputs(ctx context.Context, ref session.Ref, round int, ir InputRequired) (map[string]json.RawMessage, []InputAnswer, error) {
+func (c *ClientSide) AnswerInputs(ctx context.Context, s *session.Session, ref session.Ref, round int, ir InputRequired) (map[string]json.RawMessage, []InputAnswer, error) {
 	answers := make([]InputAnswer, len(ir.Requests))
 	var asked []int
-	// One context for the round's questions: abandoning withdraws them all.
+	// One context for the round's questions: abandoning, or the session
+	// ending, withdraws them all.
 	qctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	go func() {
+		select {
+		case <-s.Done():
+			stop(errSessionEnded)
+		case <-qctx.Done():
+		}
+	}()
 	for i, r := range ir.Requests {
 		a := &answers[i]
 		a.Key, a.Method = r.Key, r.Method
@@ -49,7 +59,12 @@ func (c *ClientSide) AnswerInputs(ctx context.Context, ref session.Ref, round in
 			q.Ref, q.Method, q.Asked = ref, r.Method, c.clock.Now()
 			q.InputKey, q.Round = r.Key, round
 			q.ctx, q.reply = qctx, make(chan answer, 1)
-			q.why = func() string { return "the request was abandoned between rounds" }
+			q.why = func() string {
+				if errors.Is(context.Cause(qctx), errSessionEnded) {
+					return errSessionEnded.Error()
+				}
+				return "the request was abandoned between rounds"
+			}
 			a.Question = q
 			asked = append(asked, i)
 		}
@@ -73,6 +88,9 @@ func (c *ClientSide) AnswerInputs(ctx context.Context, ref session.Ref, round in
 	wg.Wait()
 	if ctx.Err() != nil {
 		return nil, answers, ErrAbandoned
+	}
+	if qctx.Err() != nil {
+		return nil, answers, context.Cause(qctx)
 	}
 	responses := map[string]json.RawMessage{}
 	for _, a := range answers {

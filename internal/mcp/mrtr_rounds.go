@@ -64,7 +64,7 @@ func (c *ClientSide) FollowRounds(ctx context.Context, s *session.Session, first
 		}
 		var responses map[string]json.RawMessage
 		if len(ir.Requests) > 0 {
-			responses, r.Answers, err = c.AnswerInputs(ctx, first.Ref(), r.N, ir)
+			responses, r.Answers, err = c.AnswerInputs(ctx, s, r.Call.Ref(), r.N, ir)
 			if err != nil {
 				return rounds, err
 			}
