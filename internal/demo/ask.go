@@ -61,7 +61,9 @@ func askTool() *tool {
 			Description: "Sends the client a request of its own: sampling/createMessage, elicitation/create " +
 				"(a form) or a url elicitation, and answers with what the client said. With cancel_after it " +
 				"cancels that request itself after so many seconds, as a server that times out does, and " +
-				"reports whether the client answered anyway (it must not).",
+				"reports whether the client answered anyway (it must not). In protocol 2026-07-28 it sends no " +
+				"request: it answers input_required with the question and completes when the client retries " +
+				"with its answer (multi round-trip requests); cancel_after does not apply there.",
 			InputSchema: json.RawMessage(askSchema),
 		},
 		run: runAsk,

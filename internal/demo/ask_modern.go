@@ -58,3 +58,34 @@ func runAskModern(srv *server, in *session.Incoming, args askArgs) (any, error) 
 	}
 	return textResult(fmt.Sprintf("the client answered %s (in its retry's inputResponses): %s", method, answer)), nil
 }
+
+// rootsStatePrefix is the demo's requestState for roots.
+const rootsStatePrefix = "mcpoke-demo/roots/v1"
+
+// runRootsModern is roots in the modern era: round 1 asks for roots/list
+// in inputRequests, round 2 lists what the client answered.
+func runRootsModern(srv *server, in *session.Incoming) (any, error) {
+	client := mcp.ParseClientCapabilities(mcp.ReadRequestMeta(in.Params).Capabilities)
+	if !client.Roots {
+		return errorResult("the client did not declare roots in its request's clientCapabilities, so the demo server " +
+			"may not ask for them (mcpoke declares them in the UI, and headless with --root DIR)"), nil
+	}
+	var p mrtrParams
+	_ = json.Unmarshal(in.Params, &p)
+	if p.RequestState == nil {
+		srv.log.Info("asked the client for its roots (input_required)", "id", in.ID.String())
+		return map[string]any{
+			"resultType":    mcp.ResultInputRequired,
+			"inputRequests": map[string]any{"roots": map[string]any{"method": "roots/list"}},
+			"requestState":  rootsStatePrefix,
+		}, nil
+	}
+	if *p.RequestState != rootsStatePrefix {
+		return nil, invalidParams("roots: requestState %q is not one this server gave", *p.RequestState)
+	}
+	answer, ok := p.InputResponses["roots"]
+	if !ok {
+		return textResult("the client retried without its roots; the demo server does not ask again"), nil
+	}
+	return rootsText(answer)
+}
