@@ -64,6 +64,8 @@ func (m *Model) inputRequired(seq uint64) tea.Cmd {
 		first, n = info.Round.First, info.Round.N
 	}
 	switch {
+	case !mcp.InputRequiredAllowed(info.Method):
+		note.stopped = mcp.ErrInputRequiredNotAllowed.Error()
 	case err != nil:
 		note.stopped = err.Error()
 	case n >= mcp.MaxRounds:

@@ -30,6 +30,20 @@ var ErrTooManyRounds = fmt.Errorf("the server still asks for input after %d roun
 // its questions were open); no retry was sent.
 var ErrAbandoned = errors.New("abandoned between rounds: no retry was sent")
 
+// InputRequiredAllowed reports whether a server may answer method with
+// input_required: only tools/call, prompts/get and resources/read.
+func InputRequiredAllowed(method string) bool {
+	switch method {
+	case "tools/call", "prompts/get", "resources/read":
+		return true
+	}
+	return false
+}
+
+// ErrInputRequiredNotAllowed: the server answered input_required to a
+// request that may not have one; mcpoke does not retry it.
+var ErrInputRequiredNotAllowed = errors.New("input_required is allowed only for tools/call, prompts/get and resources/read; not retried")
+
 // InputRequired is an input_required result, read once.
 type InputRequired struct {
 	// Requests are its inputRequests, by key in key order.

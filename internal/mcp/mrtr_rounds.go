@@ -59,6 +59,9 @@ func (c *ClientSide) FollowRounds(ctx context.Context, s *session.Session, first
 			return rounds, err
 		}
 		r.Input = &ir
+		if info, _ := s.Request(r.Call.Ref()).Info(); !InputRequiredAllowed(info.Method) {
+			return rounds, fmt.Errorf("%s: %w", info.Method, ErrInputRequiredNotAllowed)
+		}
 		if r.N >= MaxRounds {
 			return rounds, ErrTooManyRounds
 		}

@@ -242,3 +242,25 @@ func TestReadInputRequired(t *testing.T) {
 		}
 	}
 }
+
+// Only tools/call, prompts/get and resources/read may need input: any
+// other request answered input_required is not retried.
+func TestInputRequiredOnlyWhereAllowed(t *testing.T) {
+	a, b := transporttest.Pipe()
+	client := session.New(a, session.Config{})
+	server := session.New(b, session.Config{Handlers: map[string]session.Handler{
+		"tools/list": func(context.Context, *session.Incoming) (any, error) {
+			return json.RawMessage(`{"resultType":"input_required","requestState":"x"}`), nil
+		},
+	}})
+	t.Cleanup(func() { client.Close(); server.Close() })
+	cs := NewClientSide(ClientSideOptions{})
+	first, err := client.Call(context.Background(), "tools/list", nil, session.CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds, err := cs.FollowRounds(context.Background(), client, first, session.CallOptions{}, nil)
+	if !errors.Is(err, ErrInputRequiredNotAllowed) || len(rounds) != 1 {
+		t.Fatalf("FollowRounds = %d rounds, %v; want ErrInputRequiredNotAllowed and no retry", len(rounds), err)
+	}
+}
