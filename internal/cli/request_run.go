@@ -172,13 +172,18 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 		}
 	}
 	pic := run.pic
+	// The diagram follows a multi round-trip request from its first round.
+	drawID := rep.RequestID.String()
+	if len(rep.Rounds) > 0 {
+		drawID = rep.Rounds[0].RequestID.String()
+	}
 	if f.json {
 		var out any = rep
 		if pic != nil {
 			out = struct {
 				*callReport
 				Diagram string `json:"diagram"`
-			}{rep, pic.draw(rep.RequestID.String(), f, run.settle)}
+			}{rep, pic.draw(drawID, f, run.settle)}
 		}
 		if err := writeJSON(stdout, out, rep.textWarnings()); err != nil {
 			return err
@@ -186,7 +191,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	} else {
 		printReport(stdout, rep, f)
 		if pic != nil {
-			fmt.Fprintf(stdout, "\n%s", pic.draw(rep.RequestID.String(), f, run.settle))
+			fmt.Fprintf(stdout, "\n%s", pic.draw(drawID, f, run.settle))
 		}
 	}
 	return quietExit(rep.exitCode())
