@@ -38,6 +38,9 @@ func runAskModern(srv *server, in *session.Incoming, args askArgs) (any, error) 
 		return errorResult("the client did not declare " + missing + " in its request's clientCapabilities, " +
 			"so the demo server may not ask for it (mcpoke declares it in the UI, and headless with --sample or --elicit)"), nil
 	}
+	if m, ok := params.(map[string]any); ok && m["mode"] == "url" {
+		delete(m, "elicitationId") // not in the 2026-07-28 shape
+	}
 	var p mrtrParams
 	_ = json.Unmarshal(in.Params, &p)
 	if p.RequestState == nil {

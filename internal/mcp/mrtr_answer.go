@@ -127,7 +127,7 @@ func (c *ClientSide) inputQuestion(r InputRequest) (q *Question, result json.Raw
 		if !f.Elicitation() {
 			return nil, nil, "mcpoke did not declare elicitation to this server"
 		}
-		req, err := ParseElicitRequest(r.Params, f)
+		req, err := parseElicit(r.Params, f, false) // no elicitationId in 2026-07-28
 		if err != nil {
 			return nil, nil, err.Error()
 		}
