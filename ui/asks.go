@@ -218,6 +218,8 @@ func (m *Model) answered(msg answeredMsg) {
 	case msg.err != nil:
 		n.notSent = msg.err.Error()
 		m.setStatus(msg.what+": "+msg.err.Error(), true)
+	case m.retrySent(msg.seq):
+		// The round's retry says more, and may have been reported first.
 	default:
 		m.setStatus("answered #"+strconv.FormatUint(msg.seq, 10)+": "+msg.what, false)
 		if q := n.q; q != nil {

@@ -183,3 +183,9 @@ func roundBadges(r *requestRow) []badge {
 
 // needsInput reports whether the row waits for its round's answers.
 func (r *requestRow) needsInput() bool { return r.mrtr != nil && r.mrtr.waiting }
+
+// retrySent reports whether the row seq's next round was already sent.
+func (m *Model) retrySent(seq uint64) bool {
+	r := m.store.get(seq)
+	return r != nil && r.mrtr != nil && r.mrtr.next != 0
+}

@@ -159,3 +159,14 @@ func TestFlowInputRequired(t *testing.T) {
 	f.keys("enter")
 	f.golden("completed", "answered → #4", "round 2 of #3", "4 completed", "[text] the client answered elicitation/create")
 }
+
+// C abandons the rows that need input too.
+func TestCancelAllAbandonsRowsThatNeedInput(t *testing.T) {
+	d := newRoundsModel(t)
+	first := callAsk(d)
+	d.waitFor("the panel", func() bool { return d.m.asks.panel != nil })
+	d.key("esc")
+	d.key("C")
+	d.waitFor("abandoned", func() bool { return first.mrtr.abandoned })
+	d.waitScreen("abandoned between rounds")
+}
