@@ -232,6 +232,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case infoMsg:
 		m.store.setInfo(msg.seq, msg.info)
 		m.header.toolErrors = m.store.toolErrors
+		return m.inputRequired(msg.seq)
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false
@@ -248,6 +249,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.withdrawn(msg)
 	case answeredMsg:
 		m.answered(msg)
+	case roundSentMsg:
+		m.roundSent(msg)
 	case rootAddedMsg:
 		m.rootAdded(msg)
 	case urlOpenedMsg:

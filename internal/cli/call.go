@@ -182,6 +182,11 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args json.RawMessage, unlisted bool, stderr io.Writer) outgoing {
 	out := outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
 		return mcp.StartToolCallParams(ctx, srv.Session, tool, params, opts)
+	}, roundOpts: func(opts session.CallOptions) session.CallOptions {
+		if srv.Session.Modern() {
+			opts.ParamHeaders, _ = mcp.ParamHeaders(tool, args) // checked by the first round
+		}
+		return opts
 	}}
 	if unlisted {
 		return out
