@@ -241,7 +241,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case closedForQuitMsg:
 		return tea.Quit
 	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg,
-		listenOpenedMsg, listenEndedMsg:
+		listenOpenedMsg, listenEndedMsg, listenClosedMsg:
 		return m.updateRest(msg)
 	case askedMsg:
 		return m.asked(msg)

@@ -84,20 +84,16 @@ func (h *header) View() string {
 	if a := h.authView(); a != "" {
 		left = append(left, a)
 	}
+	timeoutAt := -1
 	if h.timeout > 0 {
+		timeoutAt = len(left)
 		left = append(left, st.Muted.Render("timeout "+formatDuration(h.timeout)))
 	}
 	if h.cancelMode != session.CancelNotify {
 		// A probe, not how a client should cancel: never silent.
 		left = append(left, st.BadgeWarn.Render("cancel "+h.cancelMode.String()))
 	}
-	if caps := declaredView(h.peer, h.declared); caps != "" {
-		left = append(left, st.Muted.Render(caps)) // last: the first to go on a narrow screen
-	}
-	l := strings.Join(left, sep)
-	// The counts get what the server's name leaves, and at least half.
-	r := h.countsView(max(h.width-lipWidth(l)-2, h.width/2))
-	l = clip(l, h.width-lipWidth(r)-2)
+	l, r := h.fitLine(left, timeoutAt, sep) // the capabilities go first on a narrow screen
 	line := l + strings.Repeat(" ", max(h.width-lipWidth(l)-lipWidth(r), 0)) + r
 	if h.state != connClosed {
 		return fit(line, h.width)

@@ -212,6 +212,8 @@ func (m *Model) updateRest(msg tea.Msg) tea.Cmd {
 		return m.listenOpened(msg)
 	case listenEndedMsg:
 		m.listenEnded(msg)
+	case listenClosedMsg:
+		m.listenClosed(msg)
 	case completionDueMsg:
 		return m.completionDue(msg)
 	case contentsSavedMsg:

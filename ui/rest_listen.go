@@ -81,15 +81,39 @@ func awaitListenCmd(gen int, c *session.Call) tea.Cmd {
 	}
 }
 
-// closeListenCmd cancels a listen by the era's rule; its end comes as
-// listenEndedMsg.
+// listenClosedMsg: the cancel of a listen was written (or refused); wire
+// is what it did, by the era's rule.
+type listenClosedMsg struct {
+	forGen
+	call *session.Call
+	wire session.CancelWire
+	err  error
+}
+
+// closeListenCmd cancels a listen by the era's rule.
 func closeListenCmd(gen int, s *session.Session, c *session.Call, why string) tea.Cmd {
 	return func() tea.Msg {
-		if err := s.Request(c.Ref()).Cancel(why); err != nil {
-			return listenEndedMsg{forGen: forGen{gen}, call: c, state: session.Failed, err: err}
+		h := s.Request(c.Ref())
+		err := h.Cancel(why)
+		msg := listenClosedMsg{forGen: forGen{gen}, call: c, err: err}
+		if info, ok := h.Info(); ok {
+			msg.wire = info.CancelWire
 		}
-		return nil
+		return msg
 	}
+}
+
+// closeHow says what closing a listen did on the wire.
+func closeHow(w session.CancelWire) string {
+	switch {
+	case w.ByStreamClose:
+		return "(its stream closed: the era's cancel over HTTP)"
+	case w.Notified && w.StreamClosed:
+		return "(notifications/cancelled, and its stream closed)"
+	case w.Notified:
+		return "(notifications/cancelled: the era's cancel on stdio)"
+	}
+	return ""
 }
 
 // subscribeModern subscribes to uri, or unsubscribes from it, through
@@ -120,7 +144,6 @@ func (m *Model) subscribeModern(uri string, subscribe bool) tea.Cmd {
 		return nil
 	}
 	l.change = change
-	m.setStatus("unsubscribing from "+termtext.Line(uri)+": closing subscriptions/listen #"+seqText(l.cur)+" "+m.listenCloseHow(), false)
 	return closeListenCmd(m.gen, m.conn.Session, l.cur, "unsubscribed from "+uri)
 }
 
@@ -134,14 +157,6 @@ func (m *Model) subscribedURIs() []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// listenCloseHow says how the era closes a listen on this transport.
-func (m *Model) listenCloseHow() string {
-	if m.header.transport == "stdio" {
-		return "(notifications/cancelled, the era's cancel on stdio)"
-	}
-	return "(its stream closed, the era's cancel over HTTP)"
 }
 
 // listenOpened follows a new listen: the first, or one replacing the
@@ -236,20 +251,39 @@ func (m *Model) listenEnded(msg listenEndedMsg) {
 		}
 		m.setStatus("subscriptions/listen #"+seqText(msg.call)+": "+why, true)
 	case l.cur:
-		change, had := l.change, m.subscribedURIs()
+		had := m.subscribedURIs()
 		l.cur, l.curURIs = nil, nil
-		if l.next == nil {
-			l.change = subChange{}
-		}
 		m.setSubscriptions(nil)
-		switch {
-		case change.uri != "" && !change.subscribe && l.next == nil:
-			m.setStatus("unsubscribed from "+termtext.Line(change.uri)+": closed subscriptions/listen #"+seqText(msg.call)+" "+m.listenCloseHow(), false)
-		case len(had) > 0:
+		if len(had) > 0 {
 			m.setStatus("subscriptions/listen #"+seqText(msg.call)+" ended ("+stateWord(msg.state)+"): no longer subscribed to "+
 				termtext.Line(strings.Join(had, ", "))+"; "+m.c.Keys.Global.Subscribe.Help().Key+" subscribes again", true)
 		}
 	}
+}
+
+// listenClosed follows the close of the open listen to unsubscribe from
+// its last resource: that close is the unsubscribe. (A listen replaced by
+// another closes quietly.)
+func (m *Model) listenClosed(msg listenClosedMsg) {
+	l := &m.rest.listen
+	if msg.call != l.cur || l.change.uri == "" || l.next != nil {
+		if msg.err != nil {
+			m.setStatus("closing subscriptions/listen #"+seqText(msg.call)+": "+termtext.Line(msg.err.Error()), true)
+		}
+		return
+	}
+	change := l.change
+	l.change = subChange{}
+	if msg.err != nil {
+		m.subscribeFailed(change)
+		m.setStatus("unsubscribe from "+termtext.Line(change.uri)+": closing subscriptions/listen #"+seqText(msg.call)+": "+
+			termtext.Line(msg.err.Error()), true)
+		return
+	}
+	l.cur, l.curURIs = nil, nil
+	m.setSubscriptions(nil)
+	m.setStatus(strings.TrimSpace("unsubscribed from "+termtext.Line(change.uri)+": closed subscriptions/listen #"+seqText(msg.call)+" "+
+		closeHow(msg.wire)), false)
 }
 
 // subscribeFailed puts uri back where it was before the press of s.
