@@ -108,6 +108,11 @@ func (d *detail) listenLines() []string {
 	}
 	out = append(out, st.Key.Render("subscription")+st.Muted.Render(" acknowledged "+termtext.Line(string(l.filter))+
 		" · "+english.Plural(l.count, "notification")))
+	var f mcp.ListenFilter
+	if json.Unmarshal(l.filter, &f) == nil && len(f.ResourceSubscriptions) > 0 {
+		out = append(out, st.Muted.Render("  carries the subscriptions of "+d.c.Keys.Global.Subscribe.Help().Key+
+			": 2026-07-28 has no resources/subscribe"))
+	}
 	for _, n := range l.last {
 		out = append(out, "  "+st.Muted.Render(d.rel(n.At))+" "+termtext.Line(n.Method))
 	}
