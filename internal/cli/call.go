@@ -28,6 +28,8 @@ type callFlags struct {
 	stderr      bool
 	diagram     string
 	cancelMode  string
+	// logLevel is the level the server is asked to log from (--log-level).
+	logLevel string
 	// unlisted calls the tool without tools/list and argument checks.
 	unlisted bool
 }

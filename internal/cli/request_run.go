@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -54,6 +55,14 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 	run.srv, err = openServer(ctx, g, spec, opts)
 	if err != nil {
 		return nil, err
+	}
+	if f.logLevel != "" {
+		// By the era's rule: the level in every request's _meta from now
+		// on, or logging/setLevel before the request.
+		if err := mcp.SetLogLevel(ctx, run.srv.Session, f.logLevel, f.timeout); err != nil {
+			run.srv.Close()
+			return nil, fmt.Errorf("--log-level %s: %w", f.logLevel, err)
+		}
 	}
 	return run, nil
 }
