@@ -74,9 +74,11 @@ func (h *header) View() string {
 	} else if h.label != "" {
 		left = append(left, st.Strong.Render(termtext.Line(h.label)))
 	}
+	eraAt, eraShort := -1, ""
 	if h.peer.ProtocolVersion != "" {
 		// The era says how requests are cancelled and whether a
 		// handshake happened: modern (server/discover) or legacy.
+		eraAt, eraShort = len(left), st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion))
 		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)+" ("+h.peer.Era()+")"))
 	}
 	left = append(left, st.Muted.Render(h.transport))
@@ -93,7 +95,8 @@ func (h *header) View() string {
 		// A probe, not how a client should cancel: never silent.
 		left = append(left, st.BadgeWarn.Render("cancel "+h.cancelMode.String()))
 	}
-	l, r := h.fitLine(left, timeoutAt, sep) // the capabilities go first on a narrow screen
+	// The capabilities go first on a narrow screen.
+	l, r := h.fitLine(headerLeft{parts: left, timeoutAt: timeoutAt, eraAt: eraAt, eraShort: eraShort}, sep)
 	line := l + strings.Repeat(" ", max(h.width-lipWidth(l)-lipWidth(r), 0)) + r
 	if h.state != connClosed {
 		return fit(line, h.width)

@@ -120,8 +120,12 @@ func closeHow(w session.CancelWire) string {
 // subscriptions/listen.
 func (m *Model) subscribeModern(uri string, subscribe bool) tea.Cmd {
 	l := &m.rest.listen
-	if l.next != nil {
+	switch {
+	case l.next != nil:
 		m.setStatus("waiting for the server to acknowledge subscriptions/listen #"+seqText(l.next)+"; try again then", true)
+		return nil
+	case l.change.uri != "":
+		m.setStatus("waiting for subscriptions/listen #"+seqText(l.cur)+" to close; try again then", true)
 		return nil
 	}
 	want := m.subscribedURIs()
@@ -151,7 +155,7 @@ func (m *Model) subscribeModern(uri string, subscribe bool) tea.Cmd {
 func (m *Model) subscribedURIs() []string {
 	var out []string
 	for uri, st := range m.rest.subs {
-		if st == subSubscribed || st == subUnsubscribing {
+		if st == subSubscribed {
 			out = append(out, uri)
 		}
 	}
