@@ -36,6 +36,7 @@ type heardListen struct {
 	id     session.ID
 	uris   []string
 	closed bool
+	end    chan struct{}
 }
 
 func newModernRestServer(t *testing.T, conn *transporttest.End) *modernRestServer {
@@ -74,7 +75,7 @@ func newModernRestServer(t *testing.T, conn *transporttest.End) *modernRestServe
 				Notifications mcp.ListenFilter `json:"notifications"`
 			}
 			_ = json.Unmarshal(in.Params, &p)
-			h := &heardListen{id: in.ID, uris: p.Notifications.ResourceSubscriptions}
+			h := &heardListen{id: in.ID, uris: p.Notifications.ResourceSubscriptions, end: make(chan struct{})}
 			rs.mu.Lock()
 			rs.listens = append(rs.listens, h)
 			agreed := p.Notifications
@@ -84,7 +85,12 @@ func newModernRestServer(t *testing.T, conn *transporttest.End) *modernRestServe
 			rs.mu.Unlock()
 			_ = in.Session().Notify("notifications/subscriptions/acknowledged", map[string]any{
 				"_meta": map[string]any{session.MetaSubscriptionID: in.ID}, "notifications": agreed})
-			<-ctx.Done()
+			select {
+			case <-ctx.Done():
+			case <-h.end:
+				// The server ends it: a final response.
+				return map[string]any{"resultType": "complete", "_meta": map[string]any{session.MetaSubscriptionID: in.ID}}, nil
+			}
 			rs.mu.Lock()
 			h.closed = true
 			rs.mu.Unlock()
@@ -101,6 +107,13 @@ func (rs *modernRestServer) updated(uri string) {
 	id := rs.listens[len(rs.listens)-1].id
 	rs.mu.Unlock()
 	_ = rs.srv.Notify(mcp.ResourceUpdated, map[string]any{"_meta": map[string]any{session.MetaSubscriptionID: id}, "uri": uri})
+}
+
+// endListen ends the newest listen, as a server shutting down does.
+func (rs *modernRestServer) endListen() {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	close(rs.listens[len(rs.listens)-1].end)
 }
 
 // heard is a copy of the listens the server received.
@@ -218,4 +231,22 @@ func TestModernLogLevelAndPing(t *testing.T) {
 	if rs.levels[0] != "" || rs.levels[2] != "warning" {
 		t.Fatalf("log levels per request %q", rs.levels)
 	}
+}
+
+// A listen the server ends takes its subscriptions with it, and the
+// status says so.
+func TestModernSubscriptionEndedByTheServer(t *testing.T) {
+	d, rs := newModernRestModel(t)
+	d.key("2")
+	d.waitScreen("RESOURCES 2")
+	d.selectEntry(d.m.resources, "res://a")
+	d.key("s")
+	d.waitScreen("subscribed to res://a through subscriptions/listen #5")
+	rs.endListen()
+	d.waitScreen("subscriptions/listen #5 ended (completed): no longer subscribed to res://a; s subscribes again")
+	if d.m.resources.marks["res://a"].subscribed || len(d.m.rest.subs) != 0 || d.m.rest.listen.cur != nil {
+		t.Fatal("still subscribed")
+	}
+	d.key("s")
+	d.waitScreen("subscribed to res://a through subscriptions/listen #6")
 }
