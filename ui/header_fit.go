@@ -7,11 +7,12 @@ import (
 
 // headerLeft is the left of the header's line, with what may go when the
 // screen is narrow: the timeout (timeoutAt, -1 for none), the era's name
-// after its version (eraAt, eraShort without it; -1 for none).
+// after its version (eraAt, eraShort without it; -1 for none), and the
+// server's name (nameAt, -1 for none), cut before the rest.
 type headerLeft struct {
-	parts            []string
-	timeoutAt, eraAt int
-	eraShort         string
+	parts                    []string
+	nameAt, timeoutAt, eraAt int
+	eraShort                 string
 }
 
 // fitLine lays out the header's line. On a narrow screen what matters
@@ -59,13 +60,13 @@ func (h *header) fitLine(left headerLeft, sep string) (l, r string) {
 			return l, glyphs
 		}
 	}
-	// The server's name (after mcpoke's, dropped by now) is cut to what
-	// the rest leaves it, and the line only when that is not enough.
-	if len(compact) > 1 && compact[1] != "" {
+	// The server's name is cut to what the rest leaves it, and the line
+	// only when that is not enough.
+	if left.nameAt > 0 {
 		rest := slices.Clone(compact)
-		rest[1] = ""
+		rest[left.nameAt] = ""
 		if room := h.width - lipWidth(glyphs) - 2 - lipWidth(join(rest)) - lipWidth(sep); room >= 8 {
-			compact[1] = clip(compact[1], room)
+			compact[left.nameAt] = clip(compact[left.nameAt], room)
 		}
 	}
 	l = join(compact)

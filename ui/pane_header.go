@@ -65,13 +65,16 @@ func (h *header) View() string {
 	sep := st.Muted.Render(" · ")
 	var left []string
 	left = append(left, st.App.Render("mcpoke"))
+	nameAt := -1
 	if name := h.peer.ServerInfo.Name; name != "" {
+		nameAt = len(left)
 		s := termtext.Line(name)
 		if v := h.peer.ServerInfo.Version; v != "" {
 			s += " " + termtext.Line(v)
 		}
 		left = append(left, st.Strong.Render(s))
 	} else if h.label != "" {
+		nameAt = len(left)
 		left = append(left, st.Strong.Render(termtext.Line(h.label)))
 	}
 	eraAt, eraShort := -1, ""
@@ -96,7 +99,7 @@ func (h *header) View() string {
 		left = append(left, st.BadgeWarn.Render("cancel "+h.cancelMode.String()))
 	}
 	// The capabilities go first on a narrow screen.
-	l, r := h.fitLine(headerLeft{parts: left, timeoutAt: timeoutAt, eraAt: eraAt, eraShort: eraShort}, sep)
+	l, r := h.fitLine(headerLeft{parts: left, nameAt: nameAt, timeoutAt: timeoutAt, eraAt: eraAt, eraShort: eraShort}, sep)
 	line := l + strings.Repeat(" ", max(h.width-lipWidth(l)-lipWidth(r), 0)) + r
 	if h.state != connClosed {
 		return fit(line, h.width)
