@@ -52,6 +52,7 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	}
 	m.startErr = nil
 	m.logs.perRequest = m.conn.Session.Modern()
+	m.eraKeyHelp(m.logs.perRequest)
 	if m.header.state == connConnecting {
 		m.header.state = connReady
 	}

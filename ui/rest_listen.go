@@ -301,3 +301,19 @@ func (m *Model) subscribeFailed(c subChange) {
 
 // seqText is a request's number, as its row and the status name it.
 func seqText(c *session.Call) string { return strconv.FormatUint(c.Seq(), 10) }
+
+// eraKeyHelp names what s, V and p do in the session's era: in
+// 2026-07-28 they subscribe through subscriptions/listen, set the level
+// sent with each request, and probe with server/discover.
+func (m *Model) eraKeyHelp(modern bool) {
+	g := &m.c.Keys.Global
+	if modern {
+		g.Subscribe.SetHelp("s", "subscribe (listen)")
+		g.LogLevel.SetHelp("V", "log level (per request)")
+		g.Ping.SetHelp("p", "ping (server/discover)")
+		return
+	}
+	g.Subscribe.SetHelp("s", "subscribe")
+	g.LogLevel.SetHelp("V", "log level")
+	g.Ping.SetHelp("p", "ping")
+}
