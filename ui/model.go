@@ -241,7 +241,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
-	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg:
+	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg,
+		listenOpenedMsg, listenEndedMsg, listenClosedMsg:
 		return m.updateRest(msg)
 	case askedMsg:
 		return m.asked(msg)

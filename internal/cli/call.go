@@ -30,6 +30,8 @@ type callFlags struct {
 	cancelMode  string
 	// task calls the tool as a task where its taskSupport is optional.
 	task bool
+	// logLevel is the level the server is asked to log from (--log-level).
+	logLevel string
 	// unlisted calls the tool without tools/list and argument checks.
 	unlisted bool
 }

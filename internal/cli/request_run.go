@@ -59,6 +59,14 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 	if err != nil {
 		return nil, err
 	}
+	if f.logLevel != "" {
+		// By the era's rule: the level in every request's _meta from now
+		// on, or logging/setLevel before the request.
+		if err := mcp.SetLogLevel(ctx, run.srv.Session, f.logLevel, f.timeout); err != nil {
+			run.srv.Close()
+			return nil, fmt.Errorf("--log-level %s: %w", f.logLevel, err)
+		}
+	}
 	return run, nil
 }
 
