@@ -43,6 +43,8 @@ type CallOptions struct {
 	// forTask is the task row a tasks/get, tasks/result or tasks/cancel
 	// is sent for (see Request.GetTask); its answer is applied there.
 	forTask *request
+	// Round links a multi round-trip retry to its original request.
+	Round Round
 }
 
 // Call is an outgoing request in flight: an async handle.
@@ -165,7 +167,7 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
 	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
-		Params: p, State: Pending, Started: s.clock.Now()}, token: token}}
+		Params: p, State: Pending, Started: s.clock.Now(), Round: opts.Round}, token: token}}
 	r := &rc.request
 	switch {
 	case opts.forTask != nil:

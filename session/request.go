@@ -142,6 +142,9 @@ type RequestInfo struct {
 	LateKinds  [4]int
 	Duplicates int
 
+	// Round links a multi round-trip retry to its original request.
+	Round Round
+
 	// TaskID is set on a task row (see taskCreated): the task the server
 	// created for the request Task.Parent names. A task is cancelled with
 	// tasks/cancel, never notifications/cancelled.

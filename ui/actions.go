@@ -64,6 +64,8 @@ func (m *Model) cancelRow(r *requestRow, reason string) tea.Cmd {
 	case m.conn == nil:
 		m.setStatus("not connected", true)
 		return nil
+	case m.abandonRounds(r):
+		return nil
 	}
 	return cancelCmd(m.gen, m.conn.Session, r, reason)
 }
@@ -89,8 +91,18 @@ func (m *Model) cancelAll() tea.Cmd {
 		return nil
 	}
 	rows, filtered := m.table.Filtered()
+	// Rows that need input are abandoned: cancelling between rounds.
+	abandoned, shown := 0, rows
 	if !filtered {
-		return cancelAllCmd(m.gen, m.conn.Session, reasonUser)
+		shown = m.store.rows
+	}
+	for _, r := range shown {
+		if r.needsInput() && m.abandonRounds(r) {
+			abandoned++
+		}
+	}
+	if !filtered {
+		return withAbandoned(cancelAllCmd(m.gen, m.conn.Session, reasonUser), abandoned)
 	}
 	var refs []session.Ref
 	for _, r := range rows {
@@ -99,10 +111,31 @@ func (m *Model) cancelAll() tea.Cmd {
 		}
 	}
 	hidden := m.store.counts[session.Pending] - len(refs)
-	return cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.filter, hidden)
+	return withAbandoned(cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.filter, hidden), abandoned)
+}
+
+// withAbandoned adds to cmd's cancelAllDoneMsg how many rows that needed
+// input it abandoned.
+func withAbandoned(cmd tea.Cmd, n int) tea.Cmd {
+	if n == 0 {
+		return cmd
+	}
+	return func() tea.Msg {
+		msg := cmd()
+		if done, ok := msg.(cancelAllDoneMsg); ok {
+			done.abandoned = n
+			return done
+		}
+		return msg
+	}
 }
 
 func (m *Model) cancelledAll(msg cancelAllDoneMsg) {
+	if msg.abandoned > 0 {
+		defer func() {
+			m.setStatus(m.status+"; "+english.Plural(msg.abandoned, "request")+" that needed input abandoned between rounds", false)
+		}()
+	}
 	if !msg.filtered {
 		if msg.n == 0 {
 			m.setStatus("nothing to cancel: no request is pending", true)

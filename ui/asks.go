@@ -28,10 +28,13 @@ type askState struct {
 	// open are the questions waiting for an answer, by request Seq.
 	open  map[uint64]*mcp.Question
 	panel *askPanel
+	// queued are more questions of one row, after its open one: a multi
+	// round-trip round may ask several at once.
+	queued map[uint64][]*mcp.Question
 }
 
 func newAskState(roots []mcp.Root) *askState {
-	return &askState{roots: mcp.NewRootList(roots...), open: map[uint64]*mcp.Question{}}
+	return &askState{roots: mcp.NewRootList(roots...), open: map[uint64]*mcp.Question{}, queued: map[uint64][]*mcp.Question{}}
 }
 
 // reset forgets the questions of a connection that is gone.
@@ -41,6 +44,20 @@ func (a *askState) reset() {
 	}
 	a.client, a.feed, a.panel = nil, nil, nil
 	a.open = map[uint64]*mcp.Question{}
+	a.queued = map[uint64][]*mcp.Question{}
+}
+
+// dequeue makes the next queued question of seq the open one.
+func (a *askState) dequeue(seq uint64) *mcp.Question {
+	qs := a.queued[seq]
+	if len(qs) == 0 {
+		return nil
+	}
+	a.open[seq] = qs[0]
+	if a.queued[seq] = qs[1:]; len(qs) == 1 {
+		delete(a.queued, seq)
+	}
+	return qs[0]
 }
 
 // connectCmd starts the server; with Options.ConnectAnswering, a client
@@ -95,8 +112,12 @@ func (m *Model) question(q *mcp.Question) tea.Cmd {
 		return func() tea.Msg { return answeredMsg{forGen: forGen{gen}, seq: q.Ref.Seq, what: how, err: pol.Answer(q)} }
 	}
 	n.waiting = true
-	m.asks.open[q.Ref.Seq] = q
 	watch := watchQuestionCmd(m.gen, q)
+	if open := m.asks.open[q.Ref.Seq]; open != nil && open != q {
+		m.asks.queued[q.Ref.Seq] = append(m.asks.queued[q.Ref.Seq], q)
+		return watch
+	}
+	m.asks.open[q.Ref.Seq] = q
 	if m.asks.panel == nil && !m.editing && !m.prompt.active {
 		return tea.Batch(watch, m.openPanel(q))
 	}
@@ -150,6 +171,7 @@ func (m *Model) withdrawn(msg withdrawnMsg) {
 		return // answered already: its request ended
 	}
 	delete(m.asks.open, msg.seq)
+	delete(m.asks.queued, msg.seq)
 	n := m.store.askNote(msg.seq)
 	n.waiting, n.withdrawn = false, msg.why
 	m.store.touchSeq(msg.seq)
@@ -177,7 +199,12 @@ func (m *Model) answer(q *mcp.Question, what string, result []byte, err error) t
 	m.store.touchSeq(q.Ref.Seq)
 	m.closePanel()
 	m.table.SelectSeq(q.Ref.Seq)
-	return answerCmd(m.gen, q, what, result, err)
+	cmd := answerCmd(m.gen, q, what, result, err)
+	if next := m.asks.dequeue(q.Ref.Seq); next != nil {
+		n.waiting = true
+		return tea.Batch(cmd, m.openPanel(next))
+	}
+	return cmd
 }
 
 // answered reports whether the answer was taken.
@@ -191,6 +218,8 @@ func (m *Model) answered(msg answeredMsg) {
 	case msg.err != nil:
 		n.notSent = msg.err.Error()
 		m.setStatus(msg.what+": "+msg.err.Error(), true)
+	case m.retrySent(msg.seq):
+		// The round's retry says more, and may have been reported first.
 	default:
 		m.setStatus("answered #"+strconv.FormatUint(msg.seq, 10)+": "+msg.what, false)
 		if q := n.q; q != nil {
@@ -202,7 +231,7 @@ func (m *Model) answered(msg answeredMsg) {
 
 // reopen shows the panel of the selected row's question, if it waits.
 func (m *Model) reopen(r *requestRow) (tea.Cmd, bool) {
-	if r == nil || !r.incoming {
+	if r == nil || (!r.incoming && !r.needsInput()) {
 		return nil, false
 	}
 	q := m.asks.open[r.seq]

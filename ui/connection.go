@@ -51,6 +51,8 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 		return m.startFailed(msg.err)
 	}
 	m.startErr = nil
+	m.logs.perRequest = m.conn.Session.Modern()
+	m.eraKeyHelp(m.logs.perRequest)
 	if m.header.state == connConnecting {
 		m.header.state = connReady
 	}

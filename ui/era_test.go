@@ -232,7 +232,7 @@ func TestDetailShowsCacheHints(t *testing.T) {
 	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 30)
-	d.waitScreen("the server's tools changed (tools/list_changed)")
+	d.waitScreen("the server's tools changed (tools/list_changed)", "   tools/list ")
 	d.selectMethod("tools/list")
 	d.waitScreen("cache ttl 60s, cache public")
 }

@@ -56,6 +56,7 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			m.store.strayArrived(e)
 		case session.SubscriptionNotified:
 			m.store.listened(e)
+			notified = append(notified, m.listenAcked(e))
 		case session.Closed:
 			m.sessionClosed(e)
 		case session.NotificationArrived:

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"strconv"
 
@@ -33,19 +32,13 @@ type listening struct {
 
 // listenCmd opens the subscription the server's capabilities call for,
 // or does nothing: a legacy session, or a server that notifies nothing.
+// Resource subscriptions replace it with one that names them too
+// (rest_listen.go).
 func listenCmd(gen int, s *session.Session) tea.Cmd {
 	if !s.Modern() {
 		return nil
 	}
-	caps, err := mcp.ParseServerCapabilities(s.Peer().Capabilities)
-	f := mcp.ListChangesOf(caps)
-	if err != nil || f.Empty() {
-		return nil
-	}
-	return func() tea.Msg {
-		_, err := mcp.Listen(context.Background(), s, f)
-		return callSentMsg{forGen: forGen{gen}, what: "subscriptions/listen", err: err}
-	}
+	return openListenCmd(gen, s, nil, subChange{})
 }
 
 // listened files a subscription's notification under its row.
@@ -115,6 +108,11 @@ func (d *detail) listenLines() []string {
 	}
 	out = append(out, st.Key.Render("subscription")+st.Muted.Render(" acknowledged "+termtext.Line(string(l.filter))+
 		" · "+english.Plural(l.count, "notification")))
+	var f mcp.ListenFilter
+	if json.Unmarshal(l.filter, &f) == nil && len(f.ResourceSubscriptions) > 0 {
+		out = append(out, st.Muted.Render("  carries the subscriptions of "+d.c.Keys.Global.Subscribe.Help().Key+
+			": 2026-07-28 has no resources/subscribe"))
+	}
 	for _, n := range l.last {
 		out = append(out, "  "+st.Muted.Render(d.rel(n.At))+" "+termtext.Line(n.Method))
 	}

@@ -232,6 +232,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case infoMsg:
 		m.store.setInfo(msg.seq, msg.info)
 		m.header.toolErrors = m.store.toolErrors
+		return m.inputRequired(msg.seq)
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false
@@ -240,7 +241,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
-	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg:
+	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg,
+		listenOpenedMsg, listenEndedMsg, listenClosedMsg:
 		return m.updateRest(msg)
 	case askedMsg:
 		return m.asked(msg)
@@ -248,6 +250,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.withdrawn(msg)
 	case answeredMsg:
 		m.answered(msg)
+	case roundSentMsg:
+		m.roundSent(msg)
 	case rootAddedMsg:
 		m.rootAdded(msg)
 	case urlOpenedMsg:

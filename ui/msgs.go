@@ -101,6 +101,8 @@ type cancelAllDoneMsg struct {
 	filtered bool
 	filter   string
 	hidden   int
+	// abandoned counts the rows that needed input, abandoned with them.
+	abandoned int
 }
 
 // canCancelMsg: the session's answer to "can this row be cancelled?".

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -164,6 +165,9 @@ func (p *askPanel) View() string {
 	who := "from " + st.Strong.Render(p.server) + st.Muted.Render(" · "+termtext.Line(q.Method))
 	if q.TaskID != "" {
 		who += st.Muted.Render(" · as task " + termtext.Line(q.TaskID) + " (its result waits for you)")
+	}
+	if q.InputKey != "" {
+		who += st.Muted.Render(fmt.Sprintf(" · input %q of round %d: the answer goes in the retry", termtext.Line(q.InputKey), q.Round))
 	}
 	head = append(head, clip(who, w))
 	var body []string

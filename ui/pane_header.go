@@ -65,18 +65,23 @@ func (h *header) View() string {
 	sep := st.Muted.Render(" · ")
 	var left []string
 	left = append(left, st.App.Render("mcpoke"))
+	nameAt := -1
 	if name := h.peer.ServerInfo.Name; name != "" {
+		nameAt = len(left)
 		s := termtext.Line(name)
 		if v := h.peer.ServerInfo.Version; v != "" {
 			s += " " + termtext.Line(v)
 		}
 		left = append(left, st.Strong.Render(s))
 	} else if h.label != "" {
+		nameAt = len(left)
 		left = append(left, st.Strong.Render(termtext.Line(h.label)))
 	}
+	eraAt, eraShort := -1, ""
 	if h.peer.ProtocolVersion != "" {
 		// The era says how requests are cancelled and whether a
 		// handshake happened: modern (server/discover) or legacy.
+		eraAt, eraShort = len(left), st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion))
 		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)+" ("+h.peer.Era()+")"))
 	}
 	left = append(left, st.Muted.Render(h.transport))
@@ -84,20 +89,17 @@ func (h *header) View() string {
 	if a := h.authView(); a != "" {
 		left = append(left, a)
 	}
+	timeoutAt := -1
 	if h.timeout > 0 {
+		timeoutAt = len(left)
 		left = append(left, st.Muted.Render("timeout "+formatDuration(h.timeout)))
 	}
 	if h.cancelMode != session.CancelNotify {
 		// A probe, not how a client should cancel: never silent.
 		left = append(left, st.BadgeWarn.Render("cancel "+h.cancelMode.String()))
 	}
-	if caps := declaredView(h.peer, h.declared); caps != "" {
-		left = append(left, st.Muted.Render(caps)) // last: the first to go on a narrow screen
-	}
-	l := strings.Join(left, sep)
-	// The counts get what the server's name leaves, and at least half.
-	r := h.countsView(max(h.width-lipWidth(l)-2, h.width/2))
-	l = clip(l, h.width-lipWidth(r)-2)
+	// The capabilities go first on a narrow screen.
+	l, r := h.fitLine(headerLeft{parts: left, nameAt: nameAt, timeoutAt: timeoutAt, eraAt: eraAt, eraShort: eraShort}, sep)
 	line := l + strings.Repeat(" ", max(h.width-lipWidth(l)-lipWidth(r), 0)) + r
 	if h.state != connClosed {
 		return fit(line, h.width)

@@ -67,8 +67,11 @@ type logPane struct {
 	dropped int
 	start   time.Time
 	// level is the level last set with logging/setLevel, "" before.
-	level  string
-	scroll scroller
+	level string
+	// perRequest: the session speaks 2026-07-28, where the level travels
+	// in each request's _meta and a server logs for no other request.
+	perRequest bool
+	scroll     scroller
 
 	width, height int
 	focusable
@@ -156,9 +159,15 @@ func (p *logPane) View() string {
 	title := "SERVER LOG " + english.Plural(len(p.lines)+p.dropped, "message")
 	if p.level != "" {
 		title += " · level " + p.level
+		if p.perRequest {
+			title += " (per request)"
+		}
 	}
 	out := []string{st.paneTitleView(p.focused, title, p.width)}
-	if len(p.lines) == 0 {
+	if len(p.lines) == 0 && p.perRequest && p.level == "" {
+		out = append(out, st.Muted.Render(clip("no log messages: in protocol 2026-07-28 a server logs only about requests that carry a log level; "+
+			p.c.Keys.Global.LogLevel.Help().Key+" sets one for the requests that follow", p.width)))
+	} else if len(p.lines) == 0 {
 		out = append(out, st.Muted.Render(clip("no log messages (notifications/message); "+
 			p.c.Keys.Global.LogLevel.Help().Key+" sets the level", p.width)))
 	}

@@ -48,6 +48,7 @@ func badges(r *requestRow, now time.Time) []badge {
 	if r.incoming {
 		out = append(out, askBadges(r)...)
 	}
+	out = append(out, roundBadges(r)...)
 	if r.stray {
 		s := "stray"
 		if r.strayCount > 1 {

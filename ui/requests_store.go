@@ -87,6 +87,10 @@ type requestRow struct {
 	info *session.RequestInfo
 	// ask is set for a request of the server's that asked a question.
 	ask *rowAsk
+	// round links a multi round-trip retry to its original; mrtr is set
+	// on a row that answered input_required.
+	round session.Round
+	mrtr  *rowRounds
 	// version changes whenever the row does, so views can cache.
 	version uint64
 }
@@ -212,7 +216,7 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	}
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
 		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
-		timeout: info.Timeout, maxTimeout: info.MaxTimeout}
+		timeout: info.Timeout, maxTimeout: info.MaxTimeout, round: info.Round}
 	if r.tool == "" && !r.incoming {
 		// What a resources/read, prompts/get or completion is about.
 		r.tool = mcp.RequestTarget(r.method, r.params)

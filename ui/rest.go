@@ -31,6 +31,9 @@ type restState struct {
 	// and one superseded while in flight is cancelled.
 	compN        int
 	compInFlight *session.Call
+	// listen is the subscriptions/listen of a modern session, which
+	// carries its resource subscriptions.
+	listen listenState
 	// listed: resources (0) or prompts (1) were asked for on this
 	// connection; relisting: they are being listed again.
 	listed, relisting [2]bool
@@ -205,6 +208,12 @@ func (m *Model) updateRest(msg tea.Msg) tea.Cmd {
 		return m.requestSent(msg)
 	case requestDoneMsg:
 		m.requestDone(msg)
+	case listenOpenedMsg:
+		return m.listenOpened(msg)
+	case listenEndedMsg:
+		m.listenEnded(msg)
+	case listenClosedMsg:
+		m.listenClosed(msg)
 	case completionDueMsg:
 		return m.completionDue(msg)
 	case contentsSavedMsg:
@@ -272,10 +281,10 @@ func (m *Model) requestDone(msg requestDoneMsg) {
 		m.setStatus("unsubscribe from "+termtext.Line(msg.uri)+": "+why, true)
 	case purposePing:
 		if ok {
-			m.setStatus(fmt.Sprintf("ping #%d answered: %s round trip", msg.seq, roundTrip(msg.ran)), false)
+			m.setStatus(fmt.Sprintf("%s #%d answered: %s round trip%s", msg.method, msg.seq, roundTrip(msg.ran), pingNote(msg.method)), false)
 			return
 		}
-		m.setStatus("ping: "+why, true)
+		m.setStatus(msg.method+": "+why, true)
 	case purposeSetLevel:
 		if ok {
 			m.logs.level = msg.level

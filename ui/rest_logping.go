@@ -15,17 +15,19 @@ import (
 // pingTimeout bounds the ping key's ping.
 const pingTimeout = 10 * time.Second
 
-// ping sends ping; its round trip is shown when it answers.
+// ping sends the era's liveness probe (ping; server/discover in
+// 2026-07-28, which removed ping); its round trip is shown when it answers.
 func (m *Model) ping() tea.Cmd {
 	if !m.ready() {
 		return nil
 	}
-	return requestCmd(m.gen, m.conn.Session, "ping", nil, pingTimeout, purpose{kind: purposePing}, "ping")
+	method := mcp.PingMethod(m.conn.Session)
+	return requestCmd(m.gen, m.conn.Session, method, nil, pingTimeout, purpose{kind: purposePing, method: method}, method)
 }
 
 // openLogLevel asks for the level the server should log at.
 func (m *Model) openLogLevel() tea.Cmd {
-	if !m.ready() || !m.declared("logging/setLevel") {
+	if !m.ready() || (!m.conn.Session.Modern() && !m.declared("logging/setLevel")) {
 		return nil
 	}
 	level := m.logs.level
@@ -35,7 +37,9 @@ func (m *Model) openLogLevel() tea.Cmd {
 	return m.prompt.Open(promptLogLevel, "log level ("+strings.Join(mcp.LogLevels, ", ")+"):", level)
 }
 
-// setLogLevel sends logging/setLevel.
+// setLogLevel sends logging/setLevel; in 2026-07-28, which removed it,
+// the level goes in the _meta of every request sent from now on, and
+// nothing is sent now.
 func (m *Model) setLogLevel(level string) tea.Cmd {
 	params, err := mcp.SetLevelParams(level)
 	if err != nil {
@@ -43,6 +47,16 @@ func (m *Model) setLogLevel(level string) tea.Cmd {
 		return nil
 	}
 	if !m.ready() {
+		return nil
+	}
+	if m.conn.Session.Modern() {
+		if err := m.conn.Session.SetLogLevel(level); err != nil {
+			m.setStatus(err.Error(), true)
+			return nil
+		}
+		m.logs.level = level
+		m.setStatus("log level "+level+": sent in the _meta ("+session.MetaLogLevel+") of every request from now on; protocol "+
+			m.conn.Session.Peer().ProtocolVersion+" has no logging/setLevel", false)
 		return nil
 	}
 	return requestCmd(m.gen, m.conn.Session, "logging/setLevel", params, m.timeout, purpose{kind: purposeSetLevel, level: level},
@@ -87,4 +101,12 @@ func (m *Model) notified(n session.NotificationArrived, logs *[]logLine) tea.Cmd
 		return m.relistRest(true)
 	}
 	return nil
+}
+
+// pingNote says why a liveness probe was not a ping.
+func pingNote(method string) string {
+	if method == "ping" {
+		return ""
+	}
+	return " (the era's liveness probe: this protocol has no ping)"
 }

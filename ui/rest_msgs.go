@@ -33,6 +33,8 @@ type purpose struct {
 	// level asked for.
 	uri   string
 	level string
+	// method is the liveness probe a ping sent (ping or server/discover).
+	method string
 	// completion is the field a completion is for (purposeComplete).
 	completion completionKey
 }

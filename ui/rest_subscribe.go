@@ -43,6 +43,9 @@ func (m *Model) toggleSubscription() tea.Cmd {
 	if m.rest.subs == nil {
 		m.rest.subs = map[string]subState{}
 	}
+	if m.conn.Session.Modern() {
+		return m.subscribeModern(uri, st == subSubscribing)
+	}
 	m.rest.subs[uri] = st
 	return requestCmd(m.gen, m.conn.Session, method, mcp.ReadResourceParams(uri), m.timeout, p, method+" "+termtext.Line(uri))
 }

@@ -57,8 +57,18 @@ const (
 	toolErrorGlyph = "✗"
 )
 
+// A request answered input_required (2026-07-28) needs input: complete to
+// the session, but waiting for its next round on screen.
+const (
+	needsInputWord  = "needs input"
+	needsInputGlyph = "?"
+)
+
 // rowStateWord is a row's state as the screen says it.
 func rowStateWord(r *requestRow) string {
+	if r.needsInput() {
+		return needsInputWord
+	}
 	if r.toolError {
 		return toolErrorWord
 	}
@@ -70,6 +80,9 @@ func rowStateWord(r *requestRow) string {
 
 // rowStateGlyph is stateGlyph for a row.
 func rowStateGlyph(c *common, r *requestRow) string {
+	if r.needsInput() {
+		return needsInputGlyph
+	}
 	if r.toolError {
 		return toolErrorGlyph
 	}

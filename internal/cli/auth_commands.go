@@ -10,8 +10,8 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
-	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -54,8 +54,9 @@ func newAuthLoginCommand(g *globalFlags) *cobra.Command {
 				return err
 			}
 			// Some servers let initialize through and ask on the next
-			// request: ping is one every server answers.
-			_, perr := conn.Session.Do(cmd.Context(), "ping", nil, session.CallOptions{Timeout: 10 * time.Second, NoProgressToken: true})
+			// request: the era's liveness probe is one every server
+			// answers (ping; server/discover in 2026-07-28).
+			perr := mcp.Ping(cmd.Context(), conn.Session, 10*time.Second)
 			conn.Close()
 			if perr != nil && p.State().Phase != "logged in" {
 				return fmt.Errorf("ping after initialize: %w", perr)

@@ -30,6 +30,8 @@ type callFlags struct {
 	cancelMode  string
 	// task calls the tool as a task where its taskSupport is optional.
 	task bool
+	// logLevel is the level the server is asked to log from (--log-level).
+	logLevel string
 	// unlisted calls the tool without tools/list and argument checks.
 	unlisted bool
 }
@@ -182,6 +184,11 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args json.RawMessage, unlisted bool, stderr io.Writer) outgoing {
 	out := outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
 		return mcp.StartToolCallParams(ctx, srv.Session, tool, params, opts)
+	}, roundOpts: func(opts session.CallOptions) session.CallOptions {
+		if srv.Session.Modern() {
+			opts.ParamHeaders, _ = mcp.ParamHeaders(tool, args) // checked by the first round
+		}
+		return opts
 	}}
 	if unlisted {
 		return out

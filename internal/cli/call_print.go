@@ -24,6 +24,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 		line("retry", "request %s was refused for its headers (%s); tools listed again and the call sent again",
 			r.Retried.RequestID, termtext.Line(r.Retried.Error))
 	}
+	printRounds(w, r.Rounds, r.RoundsStopped)
 	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), r.Server.protocolText())
 	state := r.State
 	if r.isError {

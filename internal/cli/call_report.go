@@ -35,7 +35,12 @@ type callReport struct {
 	// Retried is set when this call is the retry of one the server
 	// refused with HeaderMismatch (-32020), after listing the tools again.
 	Retried *reportRetry `json:"retried,omitempty"`
-	Late    []reportLate `json:"late"`
+	// Rounds are the rounds of a multi round-trip request (2026-07-28),
+	// the report's request being the last; RoundsStopped says why they
+	// stopped short (abandoned, too many rounds).
+	Rounds        []reportRound `json:"rounds,omitempty"`
+	RoundsStopped string        `json:"roundsStopped,omitempty"`
+	Late          []reportLate  `json:"late"`
 
 	// Task is the task the call created, when it ran as one; State and
 	// the rest are then the task's.
@@ -69,8 +74,9 @@ type callReport struct {
 	// Saved says what read --out wrote.
 	Saved *reportSaved `json:"saved,omitempty"`
 
-	isError bool          // the result says isError
-	watched time.Duration // how long after the cancel late traffic was awaited
+	isError   bool          // the result says isError
+	abandoned bool          // its rounds were abandoned between rounds
+	watched   time.Duration // how long after the cancel late traffic was awaited
 }
 
 type reportError struct {
@@ -238,6 +244,12 @@ func (r *callReport) target() (label, name string) {
 
 // exitCode is the process status the report calls for.
 func (r *callReport) exitCode() int {
+	switch {
+	case r.abandoned:
+		return ExitCancelled
+	case r.RoundsStopped != "":
+		return ExitFailed
+	}
 	switch r.State {
 	case session.Completed.String():
 		if r.isError || (r.Saved != nil && r.Saved.Error != "") {

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"github.com/spf13/pflag"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
 )
 
 // addRequestFlags adds the flags call, read and prompt share: cancel,
@@ -18,6 +20,8 @@ func addRequestFlags(fl *pflag.FlagSet, f *callFlags, what string) {
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
 	protocolFlag(fl, &f.protocol)
+	fl.StringVar(&f.logLevel, "log-level", "", "ask the server to log from LEVEL up about the "+what+": in 2026-07-28 in its _meta, "+
+		"without which such a server logs nothing; before, with logging/setLevel first")
 	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
 	fl.StringVar(&f.diagram, "diagram", "", "after the report, draw the "+what+" as a sequence diagram: mermaid or text "+
 		"(with --json, as the string \"diagram\"); mcpoke diagram draws the same from a --transcript file")
@@ -31,6 +35,11 @@ func (f *callFlags) check() error {
 	}
 	if f.reason != "" && f.cancelAfter == 0 {
 		return usageError("--reason goes with --cancel-after")
+	}
+	if f.logLevel != "" {
+		if _, err := mcp.SetLevelParams(f.logLevel); err != nil {
+			return usageError("--log-level: %v", err)
+		}
 	}
 	return nil
 }

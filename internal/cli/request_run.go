@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync/atomic"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -25,8 +27,10 @@ type requestRun struct {
 	f      *callFlags
 	// settle is the call's settle window (--settle; ≤ 0 for none).
 	settle time.Duration
-	// asked logs the server's questions and how the flags answered them.
+	// asked logs the server's questions and how the flags answered them;
+	// side answers them, also in the rounds of a multi round-trip request.
 	asked *askLog
+	side  *mcp.ClientSide
 }
 
 // openRequestRun starts and initializes the server for a request of
@@ -44,7 +48,7 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
 	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow(), CancelMode: mode},
-		asked: func(l *askLog) { run.asked = l },
+		asked: func(cs *mcp.ClientSide, l *askLog) { run.side, run.asked = cs, l },
 		started: func(c *connect.Conn) {
 			run.rec = newRecorder(c.Session.Subscribe(), f.json, method)
 			if pic != nil {
@@ -55,6 +59,14 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 	if err != nil {
 		return nil, err
 	}
+	if f.logLevel != "" {
+		// By the era's rule: the level in every request's _meta from now
+		// on, or logging/setLevel before the request.
+		if err := mcp.SetLogLevel(ctx, run.srv.Session, f.logLevel, f.timeout); err != nil {
+			run.srv.Close()
+			return nil, fmt.Errorf("--log-level %s: %w", f.logLevel, err)
+		}
+	}
 	return run, nil
 }
 
@@ -64,6 +76,9 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 type outgoing struct {
 	start func(context.Context, session.CallOptions) (*session.Call, error)
 	retry func(context.Context, *session.Call, error, session.CallOptions) (*session.Call, *reportRetry)
+	// roundOpts, if set, are the options of a multi round-trip retry
+	// (tools/call's Mcp-Param headers).
+	roundOpts func(session.CallOptions) session.CallOptions
 }
 
 // plainRequest is an outgoing request of method with params, as built.
@@ -86,12 +101,19 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	rec.seq.Store(c.Seq())
 	var current atomic.Pointer[session.Call] // the call --cancel-after cancels
 	current.Store(c)
+	// Cancelling between the rounds of a multi round-trip request
+	// abandons it: nothing more is sent.
+	roundsCtx, abandon := context.WithCancelCause(ctx)
+	defer abandon(nil)
 	if f.cancelAfter > 0 {
 		reason := f.reason
 		if reason == "" {
 			reason = fmt.Sprintf("cancelled by mcpoke after %s (--cancel-after)", f.cancelAfter)
 		}
-		timer := time.AfterFunc(f.cancelAfter, func() { _ = srv.Session.Request(current.Load().Ref()).Cancel(reason) })
+		timer := time.AfterFunc(f.cancelAfter, func() {
+			_ = srv.Session.Request(current.Load().Ref()).Cancel(reason)
+			abandon(errors.New(reason))
+		})
 		defer timer.Stop()
 	}
 	_, state, callErr := c.Result()
@@ -104,6 +126,20 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 			rec.seq.Store(c.Seq())
 			_, state, _ = c.Result()
 		}
+	}
+	var rounds []mcp.Round
+	var roundsErr error
+	if state == session.Completed && run.side != nil && ctx.Err() == nil {
+		opts := callOpts
+		if req.roundOpts != nil {
+			opts = req.roundOpts(opts)
+		}
+		rounds, roundsErr = run.side.FollowRounds(roundsCtx, srv.Session, c, opts, func(next *session.Call) {
+			current.Store(next)
+			rec.seq.Store(next.Seq())
+		})
+		c = rounds[len(rounds)-1].Call
+		_, state, _ = c.Result()
 	}
 	// A task lives on after the call's CreateTaskResult: the report is
 	// about how the task ended.
@@ -147,6 +183,8 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	}
 	rep.watched = watched
 	rep.Retried = retried
+	rep.Rounds, rep.RoundsStopped = roundsReport(srv.Session, rounds, run.asked), roundsOutcome(roundsErr)
+	rep.abandoned = abandoned(roundsErr)
 	rep.ServerRequests, rep.ServerRequestCount = rec.serverRequests(info.Started, run.asked)
 	if d, ok := final.Settled(); ok && run.settle > 0 {
 		settled := ms(d)
@@ -165,13 +203,18 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 		}
 	}
 	pic := run.pic
+	// The diagram follows a multi round-trip request from its first round.
+	drawID := rep.RequestID.String()
+	if len(rep.Rounds) > 0 {
+		drawID = rep.Rounds[0].RequestID.String()
+	}
 	if f.json {
 		var out any = rep
 		if pic != nil {
 			out = struct {
 				*callReport
 				Diagram string `json:"diagram"`
-			}{rep, pic.draw(rep.RequestID.String(), f, run.settle)}
+			}{rep, pic.draw(drawID, f, run.settle)}
 		}
 		if err := writeJSON(stdout, out, rep.textWarnings()); err != nil {
 			return err
@@ -179,7 +222,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	} else {
 		printReport(stdout, rep, f)
 		if pic != nil {
-			fmt.Fprintf(stdout, "\n%s", pic.draw(rep.RequestID.String(), f, run.settle))
+			fmt.Fprintf(stdout, "\n%s", pic.draw(drawID, f, run.settle))
 		}
 	}
 	return quietExit(rep.exitCode())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -100,7 +101,7 @@ type serverOptions struct {
 	auth *auth.Provider
 	// asked, if set, receives the log of the server's questions and how
 	// the flags answered them.
-	asked func(*askLog)
+	asked func(*mcp.ClientSide, *askLog)
 }
 
 // openServer starts the server and initializes it; its log and
@@ -121,7 +122,7 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 	cs.Install(&opts.Session)
 	opts.Capabilities = cs.Capabilities(o.protocol)
 	if o.asked != nil {
-		o.asked(asked)
+		o.asked(cs, asked)
 	}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {

@@ -61,7 +61,9 @@ func askTool() *tool {
 			Description: "Sends the client a request of its own: sampling/createMessage, elicitation/create " +
 				"(a form) or a url elicitation, and answers with what the client said. With cancel_after it " +
 				"cancels that request itself after so many seconds, as a server that times out does, and " +
-				"reports whether the client answered anyway (it must not).",
+				"reports whether the client answered anyway (it must not). In protocol 2026-07-28 it sends no " +
+				"request: it answers input_required with the question and completes when the client retries " +
+				"with its answer (multi round-trip requests); cancel_after does not apply there.",
 			InputSchema: json.RawMessage(askSchema),
 		},
 		run: runAsk,
@@ -72,6 +74,9 @@ func runAsk(ctx context.Context, srv *server, in *session.Incoming, raw json.Raw
 	args := askArgs{Kind: "elicitation"}
 	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
+	}
+	if mcp.ReadRequestMeta(in.Params).Version != "" {
+		return runAskModern(srv, in, args)
 	}
 	client := srv.clientFeatures()
 	method, params, missing := askRequest(args, client)

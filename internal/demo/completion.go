@@ -49,6 +49,6 @@ func (srv *server) complete(_ context.Context, in *session.Incoming) (any, error
 			values = append(values, v)
 		}
 	}
-	srv.logTo(in.Session(), "debug", "completion", p.Argument.Name+" "+p.Argument.Value+"…")
+	srv.logFor(in, "debug", "completion", p.Argument.Name+" "+p.Argument.Value+"…")
 	return map[string]any{"completion": map[string]any{"values": values, "total": len(values), "hasMore": false}}, nil
 }

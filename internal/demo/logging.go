@@ -55,3 +55,19 @@ func (srv *server) logTo(s *session.Session, level, logger, text string) {
 	}
 	_ = s.Notify(mcp.LogMessage, map[string]string{"level": level, "logger": logger, "data": text})
 }
+
+// logFor logs about the request in: by the level the client set
+// (logging/setLevel) for a legacy request; for a modern one by the level
+// in its own _meta (io.modelcontextprotocol/logLevel), and not at all
+// when it names none, as protocol 2026-07-28 requires.
+func (srv *server) logFor(in *session.Incoming, level, logger, text string) {
+	meta := mcp.ReadRequestMeta(in.Params)
+	if meta.Version == "" {
+		srv.logTo(in.Session(), level, logger, text)
+		return
+	}
+	if meta.LogLevel == "" || mcp.LevelRank(level) < mcp.LevelRank(meta.LogLevel) {
+		return
+	}
+	_ = in.Session().Notify(mcp.LogMessage, map[string]string{"level": level, "logger": logger, "data": text})
+}

@@ -70,7 +70,7 @@ func (srv *server) getPrompt(ctx context.Context, in *session.Incoming) (any, er
 			return nil, invalidParams("prompt %s: missing required argument %q", p.Name, a.Name)
 		}
 	}
-	srv.logTo(in.Session(), "info", "prompts", "get "+p.Name)
+	srv.logFor(in, "info", "prompts", "get "+p.Name)
 	switch p.Name {
 	case "review":
 		return reviewPrompt(p.Arguments), nil

@@ -27,8 +27,17 @@ const (
 const resourcePageSize = 3
 
 // CodeResourceNotFound is the error the resources spec names for an
-// unknown URI.
+// unknown URI; protocol 2026-07-28 made it -32602 (Invalid Params).
 const CodeResourceNotFound = -32002
+
+// resourceNotFound is the error for an unknown URI, in the era of in.
+func resourceNotFound(in *session.Incoming, uri string) *session.RPCError {
+	code := int64(CodeResourceNotFound)
+	if mcp.ReadRequestMeta(in.Params).Version != "" {
+		code = session.CodeInvalidParams
+	}
+	return &session.RPCError{Code: code, Message: "Resource not found", Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, uri))}
+}
 
 // logoPNG is an 8×8 striped PNG: binary content to show as type and size
 // and to save to a file.
@@ -125,7 +134,7 @@ type blobContents struct {
 
 func contents(c any) map[string]any { return map[string]any{"contents": []any{c}} }
 
-// readResource answers resources/read; an unknown URI is -32002.
+// readResource answers resources/read; an unknown URI is resourceNotFound.
 func (srv *server) readResource(ctx context.Context, in *session.Incoming) (any, error) {
 	var p struct {
 		URI string `json:"uri"`
@@ -133,7 +142,7 @@ func (srv *server) readResource(ctx context.Context, in *session.Incoming) (any,
 	if err := json.Unmarshal(in.Params, &p); err != nil || p.URI == "" {
 		return nil, invalidParams("resources/read: params must be an object with a uri")
 	}
-	srv.logTo(in.Session(), "info", "resources", "read "+p.URI)
+	srv.logFor(in, "info", "resources", "read "+p.URI)
 	switch p.URI {
 	case readmeURI:
 		return contents(textContents{p.URI, "text/markdown", readmeText}), nil
@@ -154,8 +163,7 @@ func (srv *server) readResource(ctx context.Context, in *session.Incoming) (any,
 		}
 		return contents(textContents{p.URI, "text/plain", fmt.Sprintf(format, vars["name"])}), nil
 	}
-	return nil, &session.RPCError{Code: CodeResourceNotFound, Message: "Resource not found",
-		Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, p.URI))}
+	return nil, resourceNotFound(in, p.URI)
 }
 
 // readSlow takes slowReadSteps seconds, with progress when asked for it,

@@ -25,6 +25,9 @@ func rootsTool() *tool {
 }
 
 func runRoots(ctx context.Context, srv *server, in *session.Incoming, _ json.RawMessage) (any, error) {
+	if mcp.ReadRequestMeta(in.Params).Version != "" {
+		return runRootsModern(srv, in)
+	}
 	if !srv.clientFeatures().Roots {
 		return errorResult("the client did not declare roots, so the demo server may not ask for them " +
 			"(mcpoke declares them in the UI, and headless with --root DIR)"), nil
@@ -33,6 +36,11 @@ func runRoots(ctx context.Context, srv *server, in *session.Incoming, _ json.Raw
 	if err != nil {
 		return textResult(fmt.Sprintf("roots/list failed: %v", err)), nil
 	}
+	return rootsText(res)
+}
+
+// rootsText lists the roots of a roots/list result.
+func rootsText(res json.RawMessage) (any, error) {
 	var list struct {
 		Roots []mcp.Root `json:"roots"`
 	}

@@ -34,10 +34,9 @@ func (srv *server) subscribe(_ context.Context, in *session.Incoming) (any, erro
 		return nil, err
 	}
 	if !srv.known(uri) {
-		return nil, &session.RPCError{Code: CodeResourceNotFound, Message: "Resource not found",
-			Data: json.RawMessage(fmt.Sprintf(`{"uri":%q}`, uri))}
+		return nil, resourceNotFound(in, uri)
 	}
-	srv.logTo(in.Session(), "info", "resources", "subscribed to "+uri)
+	srv.logFor(in, "info", "resources", "subscribed to "+uri)
 	subs := &srv.subs
 	subs.mu.Lock()
 	defer subs.mu.Unlock()
@@ -67,7 +66,7 @@ func (srv *server) unsubscribe(_ context.Context, in *session.Incoming) (any, er
 	if err != nil {
 		return nil, err
 	}
-	srv.logTo(in.Session(), "info", "resources", "unsubscribed from "+uri)
+	srv.logFor(in, "info", "resources", "unsubscribed from "+uri)
 	srv.subs.mu.Lock()
 	stop := srv.subs.stops[uri]
 	delete(srv.subs.stops, uri)

@@ -45,6 +45,12 @@ type ElicitRequest struct {
 // did not declare (f), or one missing what it needs, is an error to answer
 // as -32602, as the spec says.
 func ParseElicitRequest(raw json.RawMessage, f ClientFeatures) (ElicitRequest, error) {
+	return parseElicit(raw, f, true)
+}
+
+// parseElicit reads elicitation/create params; needID says url mode needs
+// an elicitationId, which the 2026-07-28 shape (in inputRequests) has not.
+func parseElicit(raw json.RawMessage, f ClientFeatures, needID bool) (ElicitRequest, error) {
 	var p struct {
 		Mode            *string         `json:"mode"`
 		Message         string          `json:"message"`
@@ -76,7 +82,7 @@ func ParseElicitRequest(raw json.RawMessage, f ClientFeatures) (ElicitRequest, e
 		if !f.ElicitURL {
 			return r, invalidParams("elicitation/create: mcpoke did not declare url mode elicitation")
 		}
-		if p.URL == "" || p.ElicitationID == "" {
+		if p.URL == "" || (needID && p.ElicitationID == "") {
 			return r, invalidParams("elicitation/create: url mode needs a url and an elicitationId")
 		}
 		if u, err := url.Parse(p.URL); err != nil || u.Scheme == "" || u.Host == "" {

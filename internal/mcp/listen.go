@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -50,4 +52,27 @@ func Listen(ctx context.Context, s *session.Session, f ListenFilter) (*session.C
 		Notifications ListenFilter `json:"notifications"`
 	}{f}
 	return s.Call(ctx, "subscriptions/listen", params, session.CallOptions{NoProgressToken: true})
+}
+
+// SubscribeFilter opts in to the list changes the server notifies and to
+// notifications/resources/updated for uris: in 2026-07-28 resource
+// subscriptions ride on subscriptions/listen, which replaced
+// resources/subscribe, so subscribing to one more resource is opening a
+// listen with the whole set.
+func SubscribeFilter(caps ServerCapabilities, uris []string) ListenFilter {
+	f := ListChangesOf(caps)
+	f.ResourceSubscriptions = uris
+	return f
+}
+
+// ParseListenAck reads notifications/subscriptions/acknowledged: the
+// filter the server agreed to honour, a subset of what was asked.
+func ParseListenAck(params []byte) (ListenFilter, error) {
+	var p struct {
+		Notifications *ListenFilter `json:"notifications"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || p.Notifications == nil {
+		return ListenFilter{}, fmt.Errorf("notifications/subscriptions/acknowledged: params must be an object with notifications: %s", clip(string(params), 80))
+	}
+	return *p.Notifications, nil
 }

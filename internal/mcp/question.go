@@ -26,7 +26,12 @@ type Question struct {
 	// TaskID is set when the server asked for a task: the answer becomes
 	// the task's result, which the server fetches with tasks/result.
 	TaskID string
-	Asked  time.Time
+	// InputKey and Round are set when the question is one of the
+	// inputRequests of a multi round-trip request's round (2026-07-28):
+	// Ref is then that request's, and the answer goes in its retry.
+	InputKey string
+	Round    int
+	Asked    time.Time
 
 	ctx   context.Context
 	why   func() string

@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 
 const peers = process.env.MCPOKE_PEERS_DIR || join(homedir(), ".cache", "mcpoke-peers");
 const load = (p) => import(pathToFileURL(join(peers, "node_modules", p)).href);
-const { McpServer, createMcpHandler } = await load("@modelcontextprotocol/server/dist/index.mjs");
+const { McpServer, createMcpHandler, inputRequired, acceptedContent } = await load("@modelcontextprotocol/server/dist/index.mjs");
 const { serveStdio } = await load("@modelcontextprotocol/server/dist/stdio.mjs");
 const { z } = await load("zod/index.js");
 
@@ -66,6 +66,32 @@ function newServer() {
     "echo",
     { description: "Answers with its text.", inputSchema: z.object({ text: z.string() }) },
     async ({ text }) => ({ content: [{ type: "text", text }] }),
+  );
+  // greet is a multi round-trip tool (2026-07-28): round 1 answers
+  // input_required with a form and a requestState; the retry's
+  // inputResponses complete it. It logs the state it got back.
+  server.registerTool(
+    "greet",
+    { description: "Asks the client for a name (input_required), then greets it.", inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const id = ctx.mcpReq.id;
+      const state = ctx.mcpReq.requestState();
+      const who = acceptedContent(ctx.mcpReq.inputResponses, "who");
+      if (state === undefined) {
+        log(`greet ${id}: input_required`);
+        return inputRequired({
+          inputRequests: {
+            who: inputRequired.elicit({
+              message: "Who is there?",
+              requestedSchema: { type: "object", properties: { name: { type: "string", default: "Ada" } }, required: ["name"] },
+            }),
+          },
+          requestState: "greet/round-1/\u00e9",
+        });
+      }
+      log(`greet ${id}: retried with requestState ${JSON.stringify(state)} and ${who ? "an answer" : "no answer"}`);
+      return { content: [{ type: "text", text: who ? `hello, ${who.name}` : "nobody answered" }] };
+    },
   );
   return server;
 }

@@ -1,0 +1,191 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// Multi round-trip requests (2026-07-28): a request whose result is
+// input_required "needs input". Its inputRequests are asked with the same
+// panels and policies as 2025's server requests; once answered, the
+// retry goes out as a new row, "round 2 of #N". Cancelling the row
+// between rounds abandons it: nothing more is sent.
+
+// rowRounds is what the UI knows of a row that answered input_required.
+type rowRounds struct {
+	// inputs name what the server asked: "ask (elicitation/create)".
+	inputs []string
+	// waiting: its questions are open; abandon ends them.
+	waiting bool
+	abandon context.CancelFunc
+	// next is the retry's Seq once sent; abandoned or stopped say why
+	// there is none.
+	next      uint64
+	nextID    string
+	abandoned bool
+	stopped   string
+}
+
+// roundSentMsg: a round's questions were answered and its retry sent, or
+// the round ended without one.
+type roundSentMsg struct {
+	forGen
+	seq  uint64 // the needs-input row
+	next *session.Call
+	err  error
+}
+
+// inputRequired starts answering the row seq when its result asks for
+// input; nil for any other row.
+func (m *Model) inputRequired(seq uint64) tea.Cmd {
+	r := m.store.get(seq)
+	if r == nil || r.incoming || r.mrtr != nil || r.info == nil || r.state != session.Completed ||
+		r.info.ResultType != mcp.ResultInputRequired || m.conn == nil {
+		return nil
+	}
+	info := *r.info
+	note := &rowRounds{}
+	r.mrtr = note
+	r.touch()
+	ir, _, err := mcp.ReadInputRequired(info.Result)
+	for _, in := range ir.Requests {
+		note.inputs = append(note.inputs, termtext.Line(in.Key)+" ("+termtext.Line(in.Method)+")")
+	}
+	first, n := r.ref(), 1
+	if info.Round.Retry() {
+		first, n = info.Round.First, info.Round.N
+	}
+	switch {
+	case !mcp.InputRequiredAllowed(info.Method):
+		note.stopped = mcp.ErrInputRequiredNotAllowed.Error()
+	case err != nil:
+		note.stopped = err.Error()
+	case n >= mcp.MaxRounds:
+		note.stopped = mcp.ErrTooManyRounds.Error()
+	case m.asks.client == nil:
+		note.stopped = "this connection answers no questions"
+	}
+	if note.stopped != "" {
+		m.setStatus(r.label()+": needs input, not retried: "+note.stopped, true)
+		return nil
+	}
+	ctx, abandon := context.WithCancel(context.Background())
+	note.waiting, note.abandon = true, abandon
+	m.setStatus(fmt.Sprintf("%s needs input (round %d): %d question(s); cancel it to abandon", r.label(), n, len(ir.Requests)), false)
+	opts := session.CallOptions{Timeout: m.timeout, ResetTimeoutOnProgress: true}
+	if info.Method == "tools/call" && m.conn.Session.Modern() {
+		for _, t := range m.tools.tools {
+			if t.Name == info.Tool {
+				opts.ParamHeaders, _ = mcp.CallParamHeaders(t, info.Params)
+			}
+		}
+	}
+	return roundCmd(m.gen, m.asks.client, m.conn.Session, ctx, first, n, info, ir, opts)
+}
+
+// roundCmd answers a round's questions (they reach the model as
+// askedMsg) and sends the retry, unless abandoned first.
+func roundCmd(gen int, cs *mcp.ClientSide, s *session.Session, ctx context.Context, first session.Ref, n int,
+	info session.RequestInfo, ir mcp.InputRequired, opts session.CallOptions) tea.Cmd {
+	return func() tea.Msg {
+		msg := roundSentMsg{forGen: forGen{gen}, seq: info.Seq}
+		var responses map[string]json.RawMessage
+		if len(ir.Requests) > 0 {
+			var err error
+			if responses, _, err = cs.AnswerInputs(ctx, s, info.Ref(), n, ir); err != nil {
+				msg.err = err
+				return msg
+			}
+		}
+		if ctx.Err() != nil {
+			msg.err = mcp.ErrAbandoned
+			return msg
+		}
+		// The retry is a request of its own: cancelled like any other.
+		msg.next, msg.err = mcp.RetryRound(context.Background(), s, first, n+1, info, responses, ir.State, opts)
+		return msg
+	}
+}
+
+// roundSent shows the retry, or why there is none.
+func (m *Model) roundSent(msg roundSentMsg) {
+	r := m.store.get(msg.seq)
+	if r == nil || r.mrtr == nil {
+		return
+	}
+	note := r.mrtr
+	note.waiting = false
+	r.touch()
+	switch {
+	case errors.Is(msg.err, mcp.ErrAbandoned):
+		note.abandoned = true
+		m.setStatus(r.label()+": abandoned between rounds; nothing more was sent", false)
+	case msg.err != nil:
+		note.stopped = msg.err.Error()
+		m.setStatus(r.label()+": the next round was not sent: "+msg.err.Error(), true)
+	case msg.next != nil:
+		note.next, note.nextID = msg.next.Seq(), msg.next.ID().String()
+		m.setStatus(fmt.Sprintf("%s answered; round sent as request #%s", r.label(), note.nextID), false)
+		m.table.SelectSeq(note.next)
+	}
+}
+
+// abandonRounds abandons r between rounds, if it waits for input.
+func (m *Model) abandonRounds(r *requestRow) bool {
+	if r == nil || r.mrtr == nil || !r.mrtr.waiting {
+		return false
+	}
+	r.mrtr.abandon()
+	m.setStatus(r.label()+": abandoning: its questions are withdrawn and no retry is sent", false)
+	return true
+}
+
+// roundBadges are a row's notes about its rounds: which round a retry is,
+// and what a row that needs input asked and what became of it.
+func roundBadges(r *requestRow) []badge {
+	var out []badge
+	if r.round.Retry() {
+		of := termtext.Line(r.round.First.ID.String())
+		out = append(out, badge{text: fmt.Sprintf("round %d of #%s", r.round.N, of),
+			short: []string{fmt.Sprintf("round %d of #%s", r.round.N, of), fmt.Sprintf("r%d", r.round.N)}})
+	}
+	n := r.mrtr
+	if n == nil {
+		return out
+	}
+	asked := "input"
+	if len(n.inputs) > 0 {
+		asked = n.inputs[0]
+		if len(n.inputs) > 1 {
+			asked += fmt.Sprintf(" +%d", len(n.inputs)-1)
+		}
+	}
+	switch {
+	case n.waiting:
+		out = append(out, badge{text: "asks " + asked, short: []string{"asks " + asked, "asks"}, warn: true})
+	case n.abandoned:
+		out = append(out, badge{text: "abandoned between rounds", short: []string{"abandoned"}, warn: true})
+	case n.next != 0:
+		out = append(out, badge{text: "answered → #" + termtext.Line(n.nextID), short: []string{"→ #" + termtext.Line(n.nextID)}})
+	case n.stopped != "":
+		out = append(out, badge{text: "not retried: " + n.stopped, short: []string{"not retried"}, warn: true})
+	}
+	return out
+}
+
+// needsInput reports whether the row waits for its round's answers.
+func (r *requestRow) needsInput() bool { return r.mrtr != nil && r.mrtr.waiting }
+
+// retrySent reports whether the row seq's next round was already sent.
+func (m *Model) retrySent(seq uint64) bool {
+	r := m.store.get(seq)
+	return r != nil && r.mrtr != nil && r.mrtr.next != 0
+}
