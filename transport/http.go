@@ -156,6 +156,7 @@ type requestStream struct {
 	method   string
 	cancel   context.CancelFunc
 	byUs     atomic.Bool // CloseRequestStream closed it
+	live     streamLive  // the connection being read, for DropRequestStream
 	answered atomic.Bool
 	lastID   string        // the last SSE event id, to resume from
 	retry    time.Duration // the server's retry, or 0

@@ -152,6 +152,8 @@ func (h *HTTP) readStream(ctx context.Context, st *requestStream, body io.Reader
 	defer sr.release()
 	if st != nil {
 		lastID, retry = st.lastID, st.retry
+		st.live.reading(body, lastID)
+		defer st.live.reading(nil, "")
 	}
 	for {
 		ev, err := sr.next()
@@ -173,6 +175,8 @@ func (h *HTTP) readStream(ctx context.Context, st *requestStream, body io.Reader
 				why = "closed"
 			case errors.Is(err, errSSETruncated):
 				why = "ended in the middle of an event"
+			case st != nil && st.live.wasDropped():
+				why = "dropped by mcpoke"
 			case err != io.EOF:
 				why = "broke: " + err.Error()
 			}
@@ -182,6 +186,9 @@ func (h *HTTP) readStream(ctx context.Context, st *requestStream, body io.Reader
 			return events, lastID, retry, err
 		}
 		lastID = ev.LastID
+		if st != nil {
+			st.live.seen(lastID)
+		}
 		if !ev.Dispatch {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -19,6 +20,8 @@ type cancelObservation struct {
 	info         session.RequestInfo
 	listened     time.Duration
 	died         string
+	// wire is what the HTTP transport said meanwhile (check 8).
+	wire []wire.Record
 }
 
 // observeCancel cancels one call of the tool once it is underway and
@@ -29,6 +32,8 @@ func (r *runner) observeCancel(ctx context.Context) *cancelObservation {
 	}
 	o := &cancelObservation{}
 	r.cancelObs = o
+	r.wire.start()
+	defer func() { o.wire = r.wire.stop() }()
 	for attempt := 0; ; attempt++ {
 		c, err := r.call(ctx)
 		if err != nil {
@@ -88,13 +93,19 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 		res.Status, res.Reason = Skip, o.notCancelled
 		return
 	}
+	if !o.info.CancelWire.LateObservable() {
+		// A PASS here would say nothing of the server.
+		res.Status, res.Reason = Skip, "the cancel closed the request's stream (protocol "+r.conn.Peer().ProtocolVersion+
+			" over HTTP), so nothing for it could arrive after: what the server did cannot be seen here (check 8's closed-stream part is where it will be)"
+		return
+	}
 	e := &res.Evidence
 	e.fact("called %s (request %s), cancelled it after %s, listened %s after the cancel",
 		r.tool.Name, o.info.ID, human(o.info.CancelSentAt.Sub(o.info.Started)), human(o.listened))
 	e.time("cancelAfter", o.info.CancelSentAt.Sub(o.info.Started))
 	e.time("listened", o.listened)
 	if id == 1 {
-		gradeNoResponse(o, res)
+		r.gradeNoResponse(o, res)
 	} else {
 		r.gradeProgressStops(o, res)
 	}
@@ -104,8 +115,18 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 	}
 }
 
+// ignoredCancel notes when an answer to a cancelled call came about when
+// a whole call ends: the cancel seems to have done nothing.
+func (r *runner) ignoredCancel(info session.RequestInfo, answer session.LateFrame) string {
+	if r.duration <= 0 || answer.At.Sub(info.Started) < r.duration*9/10 {
+		return ""
+	}
+	return fmt.Sprintf(", %s into the call, about when a whole call ends (%s): the cancel seems to have stopped nothing",
+		human(answer.At.Sub(info.Started)), human(r.duration))
+}
+
 // gradeNoResponse: check 1.
-func gradeNoResponse(o *cancelObservation, res *Result) {
+func (r *runner) gradeNoResponse(o *cancelObservation, res *Result) {
 	e := &res.Evidence
 	answers, _ := lateOf(o.info)
 	var after []session.LateFrame
@@ -125,7 +146,8 @@ func gradeNoResponse(o *cancelObservation, res *Result) {
 	res.Status = Warn
 	first := after[0]
 	e.time("responseAfterCancel", first.AfterCancel)
-	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel", first.Kind, human(first.AfterCancel))
+	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel%s", first.Kind, human(first.AfterCancel),
+		r.ignoredCancel(o.info, first))
 	for _, a := range after {
 		e.frame(fmt.Sprintf("%s %s after the cancel", a.Kind, human(a.AfterCancel)), a.Data)
 	}

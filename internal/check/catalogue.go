@@ -19,6 +19,10 @@ var (
 		"cancellation.mdx, Error Handling", allVersions}
 	ruleHTTPCancel = Rule{Should, "Disconnection SHOULD NOT be interpreted as the client cancelling its request (2025); the server MUST treat a client disconnect as cancellation of that request (2026-07-28)",
 		"transports.mdx; 2026-07-28 cancellation.mdx, Transport-Specific Cancellation", httpVersions}
+	ruleDropNotCancel = Rule{Should, "Disconnection SHOULD NOT be interpreted as the client cancelling its request. To cancel, the client SHOULD explicitly send an MCP CancelledNotification",
+		"transports.mdx, Sending Messages to the Server", []string{"2025-03-26", "2025-06-18", "2025-11-25"}}
+	ruleCloseCancels = Rule{Must, "The server MUST treat a client disconnect as cancellation of that request",
+		"cancellation.mdx, Transport-Specific Cancellation; streamable-http.mdx, Cancellation", []string{"2026-07-28"}}
 	ruleSenderIgnores = Rule{Should, "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward",
 		"cancellation.mdx, Behavior Requirements", []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}}
 )

@@ -44,7 +44,7 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 			return
 		}
 		e.time("toolsList", time.Since(begin))
-		e.fact("tools/list answered in %s (%d tools)", human(time.Since(begin)), len(list.Tools))
+		e.fact("tools/list answered in %s (%d %s)", human(time.Since(begin)), len(list.Tools), plural(len(list.Tools), "tool", "tools"))
 	}
 	res.Status = Pass
 }

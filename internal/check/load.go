@@ -81,12 +81,15 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	}
 	// A call still reporting progress at the end was slow, not lost.
 	busySince := time.Now().Add(-stillWorking)
-	var answered, errored, unanswered, working, cancels, lateAnswers, lateProgress int
+	var answered, errored, unanswered, working, cancels, unseen, lateAnswers, lateProgress int
 	var firstUnanswered session.ID
 	for i, c := range calls {
 		info, _ := r.s.Request(c.Ref()).Info()
 		if cancelled[i] && !info.CancelSentAt.IsZero() {
 			cancels++
+			if !info.CancelWire.LateObservable() {
+				unseen++
+			}
 			a, p := lateOf(info)
 			for _, l := range a {
 				if l.AfterCancel > 0 {
@@ -133,7 +136,12 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		len(calls), r.tool.Name, cancels, human(length*6/5), r.opts.Seed, refused)
 	e.fact("%d of %d uncancelled calls answered (%d with an error), %d unanswered, %d still reporting progress",
 		answered, answered+unanswered+working, errored, unanswered, working)
-	e.fact("%d cancelled calls answered anyway, %d progress notifications after their cancels", lateAnswers, lateProgress)
+	if unseen == cancels && cancels > 0 {
+		e.fact("each cancel closed its call's stream: what the server did after it cannot be seen")
+	} else {
+		e.fact("%d cancelled %s answered anyway, %d progress %s after their cancels", lateAnswers, plural(lateAnswers, "call", "calls"),
+			lateProgress, plural(lateProgress, "notification", "notifications"))
+	}
 	if sendErrs > 0 {
 		e.fact("sending stopped after %d calls", len(calls))
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpoke/mcpoke/internal/transporttest"
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // misbehaviour is what a test server gets wrong about cancellation. The
@@ -19,6 +19,9 @@ type misbehaviour struct {
 	// answerCancelled answers a cancelled call at once (as go-sdk
 	// servers do): check 1.
 	answerCancelled bool
+	// answerDelay delays that answer: over HTTP, where the cancel's own
+	// POST may take a while, so that the answer surely comes after it.
+	answerDelay time.Duration
 	// progressAfterCancel goes on working and reporting progress after a
 	// cancel (as the reference server does): check 2.
 	progressAfterCancel bool
@@ -33,6 +36,12 @@ type misbehaviour struct {
 	// cancelAll stops every call in flight on any cancel, without an
 	// answer: check 6.
 	cancelAll bool
+	// dropIsCancel takes a POST whose client went before the answer for
+	// a cancel of the call it carried (over HTTP only): check 8.
+	dropIsCancel bool
+	// noEventIDs strips the ids from its SSE events (over HTTP only), so
+	// its streams cannot be resumed: check 8 skips the dropped stream.
+	noEventIDs bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -45,14 +54,14 @@ const workTool = `{"name":"work","description":"Works a while with progress.","i
 // misbehavingServer is a raw JSON-RPC server on an in-memory pipe, with
 // no session under it, so that it can break any rule a test needs.
 type misbehavingServer struct {
-	conn *transporttest.End
+	conn transport.Conn
 	bad  misbehaviour
 
 	mu    sync.Mutex
 	calls map[string]chan struct{} // by id key; closed on cancel
 }
 
-func serveMisbehaving(conn *transporttest.End, bad misbehaviour) *misbehavingServer {
+func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
 	m := &misbehavingServer{conn: conn, bad: bad, calls: map[string]chan struct{}{}}
 	go m.read()
 	return m
@@ -152,6 +161,7 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 				}
 				cancelled = true
 				if m.bad.answerCancelled {
+					time.Sleep(m.bad.answerDelay)
 					m.respond(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})
 				}
 				if !m.bad.progressAfterCancel {

@@ -16,9 +16,9 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	fmt.Fprintf(&b, "### mcpoke check: %s %s\n\n", md(rep.Server.Name), md(rep.Server.Version))
 	fmt.Fprintf(&b, "Protocol `%s` over %s", md(rep.Protocol), rep.Transport)
 	if rep.Tool != nil {
-		fmt.Fprintf(&b, "; tool `%s` with `%s` (%s)", md(rep.Tool.Name), md(string(rep.Tool.Args)), md(rep.Tool.Why))
+		fmt.Fprintf(&b, "; tool `%s` with `%s`: %s", md(rep.Tool.Name), md(string(rep.Tool.Args)), md(rep.Tool.Why))
 	}
-	fmt.Fprintf(&b, ". %s: %s.\n\n", summaryLine(rep.Summary), verdict(rep))
+	fmt.Fprintf(&b, ".\n\n%s in %s: %s.\n\n", summaryLine(rep.Summary), runTime(rep), verdict(rep))
 	b.WriteString("| # | Check | Level | Status |\n|---|---|---|---|\n")
 	for _, c := range rep.Checks {
 		fmt.Fprintf(&b, "| %d | %s | %s | **%s** |\n", c.ID, c.Title, c.Level, strings.ToUpper(string(c.Status)))

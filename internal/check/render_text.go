@@ -32,7 +32,7 @@ func WriteText(w io.Writer, rep *Report) error {
 			fmt.Fprintf(&b, "         %s:\n           %s\n", termtext.Line(f.Note), termtext.Line(f.Frame))
 		}
 	}
-	fmt.Fprintf(&b, "\n%s in %s: %s\n", summaryLine(rep.Summary), (time.Duration(rep.Ms) * time.Millisecond).Round(100*time.Millisecond), verdict(rep))
+	fmt.Fprintf(&b, "\n%s in %s: %s\n", summaryLine(rep.Summary), runTime(rep), verdict(rep))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -46,6 +46,11 @@ func versionRange(vs []string) string {
 		return vs[0]
 	}
 	return vs[0] + " to " + vs[len(vs)-1]
+}
+
+// runTime is how long the run took, to a tenth of a second.
+func runTime(rep *Report) time.Duration {
+	return (time.Duration(rep.Ms) * time.Millisecond).Round(100 * time.Millisecond)
 }
 
 func summaryLine(s Summary) string {

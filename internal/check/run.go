@@ -90,6 +90,8 @@ type runner struct {
 	duration time.Duration
 	// cancelObs is the cancelled call checks 1 and 2 share.
 	cancelObs *cancelObservation
+	// wire records the HTTP transport's facts while a check asks.
+	wire wireFacts
 }
 
 // Run grades conn's server, which must be initialized. It fails only on
@@ -102,6 +104,7 @@ func Run(ctx context.Context, conn *connect.Conn, opts Options) (*Report, error)
 	start := time.Now()
 	r := &runner{conn: conn, s: conn.Session, opts: opts, watch: newWatcher(conn.Session)}
 	defer r.watch.close()
+	conn.Observe(r.wire.observe)
 	peer := conn.Peer()
 	rep := &Report{Server: Server{peer.ServerInfo.Name, peer.ServerInfo.Version}, Protocol: peer.ProtocolVersion,
 		Transport: conn.Transport()}
@@ -150,19 +153,10 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 	case 7:
 		r.tasks(ctx, res)
 	case 8:
-		res.Status, res.Reason = Skip, httpCheckSkip(r.conn.Transport())
+		r.httpCancellation(ctx, res)
 	case 9:
 		r.ownRequests(res)
 	}
-}
-
-// httpCheckSkip says why check 8 does not run: it applies to HTTP only,
-// and its dropped- and closed-stream probes are not written yet.
-func httpCheckSkip(transport string) string {
-	if transport == "http" {
-		return "not written yet: checks 1-6 ran over HTTP with the POSTed cancel; the dropped- and closed-stream probes come later"
-	}
-	return "applies to Streamable HTTP only; this server speaks " + transport
 }
 
 // selected says whether --only and --skip let check id run.
@@ -174,9 +168,14 @@ func (r *runner) selected(id int) bool {
 }
 
 // needsTool says whether a selected check cancels a tool call (check 3
-// looks at the server after one).
+// looks at the server after one; check 8 needs one over HTTP in the
+// 2025 versions).
 func (r *runner) needsTool() bool {
-	for _, id := range []int{1, 2, 3, 5, 6} {
+	ids := []int{1, 2, 3, 5, 6}
+	if r.conn.Transport() == "http" && !isModern(r.conn.Peer().ProtocolVersion) {
+		ids = append(ids, 8)
+	}
+	for _, id := range ids {
 		if r.selected(id) {
 			return true
 		}

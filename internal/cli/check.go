@@ -45,7 +45,9 @@ times, frames and counts.
   4  cancels for an unknown id, a finished request, malformed   SHOULD be ignored
   5  a cancel for "N" (string) does not cancel request N        SHOULD be ignored
   6  under load: calls cancelled at random moments (--load)     MUST answer the others
-  7  tasks/cancel, 8 HTTP cancellation, 9 the server's own cancels: skipped for now
+  7  tasks/cancel, 9 the server's own cancels: skipped for now
+  8  over HTTP: the POSTed cancel is honoured, and a stream     SHOULD NOT take a drop
+     dropped mid-call is resumed, not taken for a cancel        for a cancel (2025)
 
 It picks the tool to cancel itself (one that reports progress, else the slowest of a
 short probe of the tools that look slow, with any duration argument set to 3 seconds),
@@ -82,7 +84,7 @@ Exit codes:
 	fl.StringVar(&f.args, "args", "", "its arguments as a JSON OBJECT (default: built from its inputSchema)")
 	fl.StringVar(&f.only, "only", "", "run only these checks: a comma-separated LIST of numbers")
 	fl.StringVar(&f.skip, "skip", "", "leave out these checks: a comma-separated LIST of numbers")
-	fl.DurationVar(&f.listen, "listen", check.DefaultListen, "how long to watch for a response or progress after a cancel")
+	fl.DurationVar(&f.listen, "listen", check.DefaultListen, "how long at least to watch for a response or progress after a cancel (always until a whole call would have ended)")
 	fl.IntVar(&f.load, "load", check.DefaultLoad, "how many calls check 6 makes, half of them cancelled at random moments")
 	fl.Int64Var(&f.seed, "seed", 1, "seed of check 6's random cancel moments")
 	fl.BoolVar(&f.json, "json", false, "print the report as one JSON object")
