@@ -17,12 +17,13 @@ func HTTPHandler(log io.Writer, opts Options, allowRemote bool) interface {
 	http.Handler
 	io.Closer
 } {
-	return transport.NewHTTPServer(transport.HTTPServerConfig{
+	tasks := newTaskStore() // the modern requests': they have no session
+	h := transport.NewHTTPServer(transport.HTTPServerConfig{
 		Serve: func(id string, conn transport.Conn) io.Closer {
 			return ServeConn(id, conn, log, opts)
 		},
 		ServeModern: func(conn transport.Conn) io.Closer {
-			return ServeRequest(conn, log, opts)
+			return serveRequest(conn, log, opts, tasks)
 		},
 		CheckParamHeaders: func(frame []byte, params map[string]string) error {
 			srv := newServer(io.Discard)
@@ -34,4 +35,24 @@ func HTTPHandler(log io.Writer, opts Options, allowRemote bool) interface {
 		AllowRemote: allowRemote,
 		Logger:      slog.New(slog.NewTextHandler(log, nil)),
 	})
+	return &handlerWithTasks{h, tasks}
+}
+
+// handlerCloser is what HTTPHandler returns.
+type handlerCloser interface {
+	http.Handler
+	io.Closer
+}
+
+// handlerWithTasks stops the shared tasks' work when the server closes.
+type handlerWithTasks struct {
+	handlerCloser
+	tasks *taskStore
+}
+
+// Close implements io.Closer.
+func (h *handlerWithTasks) Close() error {
+	err := h.handlerCloser.Close()
+	h.tasks.stop()
+	return err
 }

@@ -37,7 +37,10 @@ type server struct {
 	log   *slog.Logger
 	tools []*tool
 	tasks *taskStore
-	conn  transport.Conn // set by serve
+	// sharedTasks: tasks is the store of every 2026-07-28 HTTP request,
+	// which have no session to tie it to.
+	sharedTasks bool
+	conn        transport.Conn // set by serve
 	// ignoring, if set, is called by stubborn once its request ignores
 	// cancellation, before its work starts; the call may block. Tests use
 	// it to cancel at a known point instead of after a sleep.
@@ -93,9 +96,19 @@ func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Option
 // closes the response cancels it, which the log says as
 // signal="stream closed".
 func ServeRequest(conn transport.Conn, log io.Writer, opts Options) *session.Session {
+	return serveRequest(conn, log, opts, nil)
+}
+
+// serveRequest is ServeRequest with the task store the requests share:
+// with no session, a task created by one request is read and cancelled
+// by the next ones. nil gives the request a store of its own.
+func serveRequest(conn transport.Conn, log io.Writer, opts Options, tasks *taskStore) *session.Session {
 	srv := newServer(log)
 	if opts.ConformanceTools {
 		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+	}
+	if tasks != nil {
+		srv.tasks, srv.sharedTasks = tasks, true
 	}
 	return srv.serve(conn)
 }
@@ -136,7 +149,9 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		SettleWindow:  settleGrace,
 		Immediate:     map[string]session.ImmediateHandler{"tools/call": srv.callImmediately},
 	})
-	srv.tasks.bind(s)
+	if !srv.sharedTasks { // a shared store outlives each request's session
+		srv.tasks.bind(s)
+	}
 	go func() {
 		<-s.Done()
 		srv.stopSubscriptions()
