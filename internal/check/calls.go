@@ -132,5 +132,5 @@ func pingFailed(err error) string {
 	case errors.Is(err, session.ErrSessionClosed):
 		return "the connection had ended"
 	}
-	return "ping failed: " + err.Error()
+	return "the liveness probe (ping, or server/discover in 2026-07-28) failed: " + err.Error()
 }

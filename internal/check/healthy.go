@@ -31,7 +31,7 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 		return
 	}
 	e.time("ping", rtt)
-	e.fact("ping answered in %s", human(rtt))
+	e.fact("%s answered in %s", mcp.PingMethod(r.s), human(rtt))
 	if declaresTools(r.conn.Peer()) {
 		begin := time.Now()
 		lctx, cancel := context.WithTimeout(ctx, pingTimeout)

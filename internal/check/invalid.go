@@ -37,7 +37,7 @@ func (r *runner) invalidCancels(ctx context.Context, res *Result) {
 	}
 	cancels := []invalidCancel{
 		{"unknown id", map[string]any{"requestId": unknownID, "reason": cancelReason}},
-		{fmt.Sprintf("finished request %s (a ping)", finished.ID()), map[string]any{"requestId": finished.ID(), "reason": cancelReason}},
+		{fmt.Sprintf("finished request %s (a %s)", finished.ID(), mcp.PingMethod(r.s)), map[string]any{"requestId": finished.ID(), "reason": cancelReason}},
 		{"malformed: requestId is an object", json.RawMessage(`{"requestId":{"x":1}}`)},
 		{"malformed: no requestId", json.RawMessage(`{"reason":"mcpoke check: no requestId"}`)},
 	}
@@ -67,7 +67,7 @@ func (r *runner) invalidCancels(ctx context.Context, res *Result) {
 			e.frame(fmt.Sprintf("malformed message after the cancel for %s (%s)", c.what, n.Why), n.Line)
 		}
 		if len(strays)+len(noise) == 0 {
-			e.fact("%s: ignored, and ping still answered", c.what)
+			e.fact("%s: ignored, and %s still answered", c.what, mcp.PingMethod(r.s))
 		} else {
 			e.fact("%s: answered with %d message(s) (JSON-RPC forbids answering a notification)", c.what, len(strays)+len(noise))
 		}

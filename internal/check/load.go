@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -170,5 +171,5 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		res.Status = Pass
 	}
 	e.time("pingAfter", rtt)
-	e.fact("the connection lives: ping answered in %s", human(rtt))
+	e.fact("the connection lives: %s answered in %s", mcp.PingMethod(r.s), human(rtt))
 }
