@@ -18,7 +18,16 @@ type Incoming struct {
 	s     *Session
 	r     *request
 	token ID // _meta.progressToken, if the peer asked for progress
+	// afterAnswer runs once the handler's answer was written (or
+	// withheld): see AfterAnswer.
+	afterAnswer func()
 }
+
+// AfterAnswer makes f run once this request's answer was handed to the
+// transport, or withheld because the peer cancelled it. A task's work
+// starts there, so that nothing about the task reaches the peer before
+// the CreateTaskResult that names it. Call it from the handler.
+func (in *Incoming) AfterAnswer(f func()) { in.afterAnswer = f }
 
 // Session is the session the request arrived on.
 func (in *Incoming) Session() *Session { return in.s }
@@ -122,6 +131,9 @@ func (s *Session) handleRequest(m *wireMessage) {
 		defer cancel()
 		res, err := h(ctx, in)
 		s.respond(r, res, err)
+		if in.afterAnswer != nil {
+			in.afterAnswer()
+		}
 	}()
 }
 

@@ -57,7 +57,12 @@ func TestTaskRowShowsTheServersStatus(t *testing.T) {
 	})
 	tc.server.tasks.set(session.TaskCompleted, "done")
 	d.waitFor("the task completed with its result", func() bool { return task.state == session.Completed })
-	d.waitScreen("✓ completed", "the findings")
+	d.waitScreen("✓ completed")
+	// The result is in the detail, below however many statuses the polls
+	// brought after the cancel (one per clock step above).
+	d.waitFor("the task's result in its detail", func() bool {
+		return strings.Contains(strings.Join(d.m.detail.content(), "\n"), "the findings")
+	})
 }
 
 // c on a task row sends tasks/cancel, never notifications/cancelled; the

@@ -115,13 +115,13 @@ func (srv *server) runAsTask(in *session.Incoming, t *tool, args json.RawMessage
 	if p.Task.TTL != nil && *p.Task.TTL > 0 {
 		ttl = min(time.Duration(*p.Task.TTL*float64(time.Millisecond)), taskMaxTTL)
 	}
-	state := srv.tasks.create(ttl, func(ctx context.Context) (any, error) { return t.run(ctx, srv, in, args) })
+	state := srv.tasks.create(in, ttl, func(ctx context.Context) (any, error) { return t.run(ctx, srv, in, args) })
 	srv.log.Info("task created", "id", in.ID.String(), "tool", t.Name, "task", state.ID)
 	return map[string]any{"task": state}, nil, true
 }
 
 // create starts work as a new task and returns its first state.
-func (ts *taskStore) create(ttl time.Duration, work func(context.Context) (any, error)) session.TaskState {
+func (ts *taskStore) create(in *session.Incoming, ttl time.Duration, work func(context.Context) (any, error)) session.TaskState {
 	id := newTaskID()
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	ttlMs, pollMs := float64(ttl.Milliseconds()), float64(taskPollInterval.Milliseconds())
@@ -139,20 +139,25 @@ func (ts *taskStore) create(ttl time.Duration, work func(context.Context) (any, 
 	task.expires = time.AfterFunc(ttl, func() { ts.remove(id) })
 	first := task.state
 	ts.mu.Unlock()
-	go func() {
-		res, err := work(context.WithValue(ctx, taskKey{}, &taskRun{store: ts, id: id}))
-		if ctx.Err() != nil {
-			return // cancelled: the task stays cancelled
-		}
-		status, msg := session.TaskCompleted, "done"
-		if err != nil {
-			status, msg = session.TaskFailed, err.Error()
-		} else if r, ok := res.(toolResult); ok && r.IsError {
-			status, msg = session.TaskFailed, "the tool reported an error"
-		}
-		ts.update(id, status, msg, res, err)
-	}()
+	// The work starts once the CreateTaskResult went out: its statuses
+	// must not reach the client before the task they are about.
+	in.AfterAnswer(func() { go ts.run(ctx, id, work) })
 	return first
+}
+
+// run does a task's work and records how it ended.
+func (ts *taskStore) run(ctx context.Context, id string, work func(context.Context) (any, error)) {
+	res, err := work(context.WithValue(ctx, taskKey{}, &taskRun{store: ts, id: id}))
+	if ctx.Err() != nil {
+		return // cancelled: the task stays cancelled
+	}
+	status, msg := session.TaskCompleted, "done"
+	if err != nil {
+		status, msg = session.TaskFailed, err.Error()
+	} else if r, ok := res.(toolResult); ok && r.IsError {
+		status, msg = session.TaskFailed, "the tool reported an error"
+	}
+	ts.update(id, status, msg, res, err)
 }
 
 // update moves a task to status, unless it is terminal already; a
