@@ -181,12 +181,16 @@ func (m *Model) rerun() tea.Cmd {
 	if r.method == "tools/call" {
 		m.calledTool = true
 	}
+	// The status names what was re-run until the send reports its new id,
+	// and that report keeps saying so: it can replace this one at once.
+	what := termtext.Line(r.method)
 	if r.lost() {
+		what = "lost " + termtext.Line(r.label()) + " again"
 		m.setStatus("re-issuing lost "+termtext.Line(r.label())+" under a new id…", false)
 	} else {
 		m.setStatus("running "+termtext.Line(r.label())+" again…", false)
 	}
-	return callCmd(m.gen, m.conn.Session, r.method, r.params, m.timeout, termtext.Line(r.method))
+	return callCmd(m.gen, m.conn.Session, r.method, r.params, m.timeout, what)
 }
 
 // parseTimeout reads "5s", "500ms", or a plain number of seconds; empty

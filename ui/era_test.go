@@ -160,7 +160,7 @@ func TestLostRequestIsReissued(t *testing.T) {
 	d.waitScreen("✗ failed", "lost: stream broke at +", "press r to re-issue it under a new id")
 	d.m.setFocus(focusRequests)
 	d.key("r")
-	d.waitScreen("re-issuing lost #3 tools/call sleep under a new id", "4    tools/call sleep")
+	d.waitScreen("sent lost #3 tools/call sleep again as request #4", "4    tools/call sleep")
 }
 
 // modernListenServer is a modern server that notifies tool list changes:

@@ -393,7 +393,8 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 		parts = append(parts, render(note, pt.muted))
 	}
 	var tail []string
-	if r.state == session.Failed && r.reason != "" {
+	// A lost row's reason repeats its badge; the detail has the whole text.
+	if r.state == session.Failed && r.reason != "" && !r.lost() {
 		tail = append(tail, render(termtext.Line(r.reason), pt.err))
 	}
 	// Badges matter most: use the longest wording that fits.
