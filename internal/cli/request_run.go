@@ -48,6 +48,7 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
 	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow(), CancelMode: mode},
+		followTasks: method == "tools/call",
 		asked: func(cs *mcp.ClientSide, l *askLog) { run.side, run.asked = cs, l },
 		started: func(c *connect.Conn) {
 			run.rec = newRecorder(c.Session.Subscribe(), f.json, method)
@@ -144,7 +145,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	// A task lives on after the call's CreateTaskResult: the report is
 	// about how the task ended.
 	ref := c.Ref()
-	task, isTask := followCallTask(ctx, srv.Session, ref)
+	task, isTask := followCallTask(ctx, srv.Session, ref, run.side)
 	if isTask {
 		ref, state = task.Ref(), task.State
 		rec.seq.Store(task.Seq)
@@ -195,6 +196,9 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 		rep.Cancel.Meaning = cancelMeaning(run.mode, info.CancelWire, srv.Transport(), rep.Server.ProtocolVersion)
 		if isTask {
 			rep.Cancel.Mode, rep.Cancel.Meaning = "tasks/cancel", "the task was cancelled with tasks/cancel, as the spec asks of a task"
+			if task.Task != nil && task.Task.Extension {
+				rep.Cancel.Meaning = "tasks/cancel of the tasks extension: acknowledged, then tasks/get tells how the task ended (cancelling is cooperative)"
+			}
 		}
 	}
 	if after != nil {

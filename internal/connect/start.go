@@ -66,6 +66,10 @@ type Options struct {
 	// Capabilities are the client capabilities initialize declares;
 	// nil declares none ({}). Declare only what Session.Handlers answer.
 	Capabilities json.RawMessage
+	// ModernCapabilities are those a modern session declares in every
+	// request's _meta (2026-07-28 has other ones: extensions, no tasks);
+	// nil uses Capabilities.
+	ModernCapabilities json.RawMessage
 }
 
 // Conn is a connected server: its process (if mcpoke started one), the

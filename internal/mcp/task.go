@@ -62,6 +62,10 @@ type TaskChoice struct {
 // user chooses (plain by default), anything else never.
 func TaskChoiceFor(t Tool, caps ServerCapabilities) TaskChoice {
 	support := t.TaskSupport()
+	if caps.TasksExtension() && caps.Tasks == nil && support != TaskForbidden {
+		return TaskChoice{Note: "the server may answer with a task (tasks extension): it decides, " +
+			"and mcpoke follows it (tasks/get; c cancels it with tasks/cancel)"}
+	}
 	if caps.Tasks == nil || !caps.Tasks.ToolsCall {
 		if support == TaskRequired {
 			return TaskChoice{Note: "the tool requires a task, but the server did not declare tasks.requests.tools.call, " +
