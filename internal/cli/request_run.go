@@ -48,7 +48,6 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 	// The recorder subscribes before the handshake, so the report has the
 	// server's stderr from its first line.
 	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: g.callSettleWindow(), CancelMode: mode},
-		followTasks: method == "tools/call",
 		asked: func(cs *mcp.ClientSide, l *askLog) { run.side, run.asked = cs, l },
 		started: func(c *connect.Conn) {
 			run.rec = newRecorder(c.Session.Subscribe(), f.json, method)
@@ -56,6 +55,7 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 				pic.watch(c)
 			}
 		}}
+	opts.followTasks = method == "tools/call" // call follows a task the server makes
 	run.srv, err = openServer(ctx, g, spec, opts)
 	if err != nil {
 		return nil, err

@@ -110,5 +110,3 @@ func (ts *taskStore) updateExtensionTask(_ context.Context, in *session.Incoming
 	}
 	return map[string]any{}, nil
 }
-
-
