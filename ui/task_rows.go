@@ -77,7 +77,7 @@ func taskStateWord(r *requestRow) (string, bool) {
 	case r.state == session.Cancelling && r.cancelRefused():
 		return "cancel refused", true
 	case r.state == session.Cancelling && r.taskCancel != nil && r.taskCancel.Acknowledged:
-		return "cancel acknowledged", true
+		return "cancel acked", true
 	}
 	return "", false
 }
