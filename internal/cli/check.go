@@ -159,7 +159,7 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 	// The settle window outlasts --listen, so that what comes after a
 	// cancel is always kept as that request's late traffic.
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: f.protocol, transcript: f.transcript,
-		session: session.Config{SettleWindow: f.listen + time.Second}})
+		session: session.Config{SettleWindow: f.listen + time.Second}, followTasks: true})
 	if err != nil {
 		return err
 	}

@@ -266,8 +266,12 @@ func (c *Conn) initializeError(err error) error {
 // Peer is what the server said in initialize; zero before it answered.
 func (c *Conn) Peer() session.PeerInfo { return c.peer }
 
-// Declared is the capabilities object mcpoke's initialize declares.
+// Declared is the capabilities object mcpoke declares: initialize's, or in
+// a modern session the one in every request's _meta.
 func (c *Conn) Declared() json.RawMessage {
+	if c.opts.ModernCapabilities != nil && c.Session.Modern() {
+		return c.opts.ModernCapabilities
+	}
 	if c.opts.Capabilities == nil {
 		return json.RawMessage(`{}`)
 	}
