@@ -97,7 +97,7 @@ func TestFlowExtensionTaskCancelledCooperatively(t *testing.T) {
 	f.golden("acknowledged", "cancel acked", "tasks/cancel acknowledged")
 	x.set(session.TaskCompleted, json.RawMessage(`{"content":[{"type":"text","text":"the findings, anyway"}]}`))
 	clock.Advance(time.Second) // the poll due one pollIntervalMs after the task came
-	f.golden("ended", "✓ completed", "cancel acknowledged; the task…", "outcome cancel acknowledged; the task ended completed: the server did not stop")
+	f.golden("ended", "✓ completed", "cancel acknowledged; task end…", "outcome cancel acknowledged; the task ended completed: the server did not stop")
 	row := f.p.m.store.get(f.p.m.table.Selected().seq)
 	if !row.extension || row.state != session.Completed || row.reason != "cancelled by user" {
 		t.Errorf("task row: extension %v state %v reason %q", row.extension, row.state, row.reason)
