@@ -30,6 +30,34 @@ type reportTask struct {
 	Statuses       []reportTaskStatus `json:"statuses"`
 	StatusCount    int                `json:"statusCount"`
 	Cancel         *reportTaskCancel  `json:"cancel"`
+	// Inputs are the questions of an extension task (2026-07-28): its
+	// inputRequests, asked and answered with tasks/update.
+	Inputs []reportTaskInput `json:"inputs,omitempty"`
+}
+
+// reportTaskInput is one inputRequest of a task and how it was answered.
+type reportTaskInput struct {
+	Key     string  `json:"key"`
+	Method  string  `json:"method"`
+	AtMs    float64 `json:"atMs"`
+	Answer  string  `json:"answer"`
+	Refused string  `json:"refused,omitempty"`
+}
+
+// taskInputs are the questions asked for task row ref, times from start.
+func (l *askLog) taskInputs(ref session.Ref, start time.Time) []reportTaskInput {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []reportTaskInput
+	for _, a := range l.asked {
+		if a.Q.Ref.Seq == ref.Seq && a.Q.InputKey != "" {
+			out = append(out, reportTaskInput{Key: a.Q.InputKey, Method: a.Q.Method, AtMs: ms(a.At.Sub(start)), Answer: a.Answer, Refused: a.Refused})
+		}
+	}
+	return out
 }
 
 type reportTaskStatus struct {
@@ -155,6 +183,17 @@ func printTask(line func(label, format string, a ...any), t *reportTask) {
 		head += " (" + strings.Join(more, ", ") + ")"
 	}
 	line("task", "%s", head)
+	for i, in := range t.Inputs {
+		label := ""
+		if i == 0 {
+			label = "input"
+		}
+		text := fmt.Sprintf("%9s  %s %s: %s, sent with tasks/update", human(in.AtMs), termtext.Line(in.Method), termtext.Line(in.Key), in.Answer)
+		if in.Refused != "" {
+			text = fmt.Sprintf("%9s  %s %s: not answered: %s", human(in.AtMs), termtext.Line(in.Method), termtext.Line(in.Key), termtext.Line(in.Refused))
+		}
+		line(label, "%s", text)
+	}
 	label := "statuses"
 	for i, s := range t.Statuses {
 		if i == maxTaskStatusesShown {

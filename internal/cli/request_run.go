@@ -181,6 +181,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	rep := buildReport(final, rec, srv.Peer())
 	if isTask {
 		rep.Task = taskReportOf(task, info.Started)
+		rep.Task.Inputs = run.asked.taskInputs(task.Ref(), info.Started)
 	}
 	rep.watched = watched
 	rep.Retried = retried
