@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // Task support a tool declares in execution.taskSupport (2025-11-25).
@@ -95,6 +97,8 @@ func DecideTask(t Tool, caps ServerCapabilities, asked *bool, force bool) (bool,
 	}
 	why := "its taskSupport is " + t.TaskSupport()
 	switch {
+	case caps.TasksExtension() && caps.Tasks == nil:
+		why = "in protocol " + session.ModernVersion + " the server decides whether a call becomes a task (the tasks extension), so --task does not apply"
 	case !*asked:
 		why = "it requires a task (taskSupport required)"
 	case caps.Tasks == nil || !caps.Tasks.ToolsCall:

@@ -232,3 +232,23 @@ func TestNoTaskListInTheExtension(t *testing.T) {
 		t.Errorf("sent %v", methods)
 	}
 }
+
+// A server of the extension decides: no tool is called "as a task", and
+// --task is refused saying why; the editor's note says the server decides.
+func TestDecideTaskWithTheExtension(t *testing.T) {
+	ext := caps(t, `{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
+	tool := Tool{Name: "research", Execution: Execution{TaskSupport: TaskRequired}}
+	if got, err := DecideTask(tool, ext, nil, false); got || err != nil {
+		t.Errorf("no preference: %v %v, want a plain call", got, err)
+	}
+	yes := true
+	if _, err := DecideTask(tool, ext, &yes, false); err == nil || !strings.Contains(err.Error(), "the server decides") {
+		t.Errorf("--task: %v", err)
+	}
+	if c := TaskChoiceFor(tool, ext); c.AsTask || !strings.Contains(c.Note, "tasks extension") {
+		t.Errorf("choice %+v", c)
+	}
+	if !ext.TasksExtension() || caps(t, `{"tools":{}}`).TasksExtension() {
+		t.Error("TasksExtension misread")
+	}
+}
