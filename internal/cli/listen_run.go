@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// cancelWireWait bounds the wait for a listen's cancel to be written, so
+// that the last line can say what it did on the wire.
+const cancelWireWait = 2 * time.Second
+
+// listenRun follows one listen: the session's events in their order,
+// until mcpoke stops it or the server or the connection ends it.
+type listenRun struct {
+	out   listenPrinter
+	f     *listenFlags
+	srv   *connect.Conn
+	sub   *session.Subscription
+	start time.Time
+	// count is the notifications printed, the acknowledgement not
+	// counted; acked says the acknowledgement came.
+	count int
+	acked bool
+	// call is the modern era's subscriptions/listen.
+	call *session.Call
+}
+
+func newListenRun(w io.Writer, f *listenFlags, srv *connect.Conn, sub *session.Subscription) *listenRun {
+	return &listenRun{out: listenPrinter{w: w, json: f.json}, f: f, srv: srv, sub: sub, start: time.Now()}
+}
+
+// listenEnd is how a listen ended.
+type listenEnd struct {
+	// by is mcpoke, server or connection.
+	by     string
+	reason string
+	// cancel is what mcpoke's cancel did on the wire, when it cancelled.
+	cancel string
+	failed bool
+}
+
+// countReached says --count's notifications came.
+func (l *listenRun) countReached() bool { return l.f.count > 0 && l.count >= l.f.count }
+
+// deadline is --for's timer channel; nil (never) without it.
+func (l *listenRun) deadline() <-chan time.Time {
+	if l.f.forDur <= 0 {
+		return nil
+	}
+	return time.After(l.f.forDur - time.Since(l.start))
+}
+
+// modern opens subscriptions/listen for filter and follows it.
+func (l *listenRun) modern(ctx context.Context, filter mcp.ListenFilter) error {
+	s := l.srv.Session
+	call, err := mcp.Listen(context.Background(), s, filter)
+	if err != nil {
+		return withCode(ExitFailed, err)
+	}
+	l.call, l.start = call, time.Now()
+	l.out.listen(call.ID(), filter, true)
+	end := l.follow(ctx, func(e session.Event) (listenEnd, bool) {
+		switch e := e.(type) {
+		case session.SubscriptionNotified:
+			if e.Ref.Seq != call.Seq() {
+				return listenEnd{}, false
+			}
+			if e.Note.Method == "notifications/subscriptions/acknowledged" {
+				l.acked = true
+				ack, err := mcp.ParseListenAck(e.Note.Params)
+				l.out.acknowledged(l.at(e.Note.At), ack, filter.Declined(ack), err)
+				return listenEnd{}, false
+			}
+			l.count++
+			l.out.notification(l.at(e.Note.At), e.Note.Method, e.Note.Params, true)
+			if l.countReached() {
+				return l.stop("--count " + strconv.Itoa(l.f.count) + " reached"), true
+			}
+		case session.StateChanged:
+			if e.Ref.Seq == call.Seq() && e.To.Final() {
+				return l.endedByServer(e), true
+			}
+		case session.NotificationArrived:
+			if isChange(e.Method) && !bytes.Contains(e.Params, []byte(session.MetaSubscriptionID)) {
+				l.out.untagged(l.at(e.At), e.Method)
+			}
+		}
+		return listenEnd{}, false
+	})
+	return l.finish(end)
+}
+
+// endedByServer says how the server ended the listen.
+func (l *listenRun) endedByServer(e session.StateChanged) listenEnd {
+	info, _ := l.srv.Session.Request(l.call.Ref()).Info()
+	switch {
+	case e.To == session.Completed && info.EndedByPeer != "":
+		return listenEnd{by: "server", reason: info.EndedByPeer + " (legal: a 2026-07-28 server may cancel only a subscriptions/listen)"}
+	case e.To == session.Completed:
+		return listenEnd{by: "server", reason: "the server ended the subscription with a response (a graceful close)"}
+	}
+	_, _, err := l.call.Result()
+	why := e.Reason
+	if err != nil {
+		why = err.Error()
+	}
+	return listenEnd{by: "server", reason: "subscriptions/listen " + e.To.String() + ": " + why, failed: true}
+}
+
+// follow reads events until handle says the listen ended, mcpoke stops
+// it (ctx, --for), or the connection ends. Violations and stderr lines
+// are printed on the way, whatever the era.
+func (l *listenRun) follow(ctx context.Context, handle func(session.Event) (listenEnd, bool)) listenEnd {
+	if l.countReached() {
+		return l.stop("--count reached")
+	}
+	done := ctx.Done()
+	stopAt := l.deadline()
+	for {
+		select {
+		case <-done:
+			return l.stop("interrupted")
+		case <-stopAt:
+			return l.stop("--for " + l.f.forDur.String() + " elapsed")
+		case e, ok := <-l.sub.C:
+			if !ok {
+				return listenEnd{by: "connection", reason: "the session ended", failed: true}
+			}
+			switch e := e.(type) {
+			case session.Violation:
+				l.out.violation(l.at(e.At), e)
+			case session.StderrLine:
+				if l.f.stderr {
+					l.out.stderr(l.at(e.At), e.Line)
+				}
+			case session.Closed:
+				why := "the server closed the connection"
+				if e.Err != nil {
+					why += ": " + e.Err.Error()
+				}
+				return listenEnd{by: "connection", reason: why, failed: true}
+			}
+			if end, ok := handle(e); ok {
+				return end
+			}
+		}
+	}
+}
+
+// stop is mcpoke ending the listen for why: in 2026-07-28 by cancelling
+// it by the era's rule.
+func (l *listenRun) stop(why string) listenEnd {
+	end := listenEnd{by: "mcpoke", reason: why}
+	if l.call == nil {
+		return end
+	}
+	h := l.srv.Session.Request(l.call.Ref())
+	if err := h.Cancel("mcpoke listen: " + why); err != nil {
+		end.cancel = "not sent: " + err.Error()
+		return end
+	}
+	end.cancel = cancelWire(l.waitCancelSent())
+	return end
+}
+
+// waitCancelSent waits for the listen's cancel to be written and says
+// what it did on the wire.
+func (l *listenRun) waitCancelSent() session.CancelWire {
+	timeout := time.After(cancelWireWait)
+	for {
+		select {
+		case e, ok := <-l.sub.C:
+			if !ok {
+				return session.CancelWire{}
+			}
+			if c, isCancel := e.(session.CancelSent); isCancel && c.Ref.Seq == l.call.Seq() {
+				return c.Wire
+			}
+		case <-timeout:
+			info, _ := l.srv.Session.Request(l.call.Ref()).Info()
+			return info.CancelWire
+		}
+	}
+}
+
+// cancelWire says what a listen's cancel did, by the era's rule.
+func cancelWire(w session.CancelWire) string {
+	switch {
+	case w.ByStreamClose:
+		return "stream closed"
+	case w.Notified && w.StreamClosed:
+		return "notification and stream closed"
+	case w.Notified:
+		return "notification"
+	}
+	return "nothing"
+}
+
+// finish prints the end and gives the exit code: a listen the server
+// never acknowledged failed, however it ended.
+func (l *listenRun) finish(end listenEnd) error {
+	if l.call != nil && !l.acked {
+		end.failed = true
+	}
+	l.out.end(l.at(time.Now()), end, l.count, l.acked, l.call != nil)
+	if end.failed {
+		return quietExit(ExitFailed)
+	}
+	return nil
+}
+
+// at is t as milliseconds since the listen started.
+func (l *listenRun) at(t time.Time) float64 { return ms(t.Sub(l.start)) }
+
+// isChange reports whether method is a change notification.
+func isChange(method string) bool {
+	switch method {
+	case mcp.ToolsListChanged, mcp.PromptsListChanged, mcp.ResourcesListChanged, mcp.ResourceUpdated:
+		return true
+	}
+	return false
+}
+
+// compactParams is params without their _meta, for a line.
+func compactParams(params json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(params, &m) != nil {
+		return params
+	}
+	delete(m, "_meta")
+	if len(m) == 0 {
+		return nil
+	}
+	out, _ := json.Marshal(m)
+	return out
+}
