@@ -204,11 +204,46 @@ func cancelWire(w session.CancelWire) string {
 	return "nothing"
 }
 
+// stderrQuietAfterStop and stderrWaitAfterStop bound how long --stderr
+// waits, after mcpoke stopped the listen, for what the server logs about
+// it: until its stderr is quiet that long, at most the wait.
+const (
+	stderrQuietAfterStop = 100 * time.Millisecond
+	stderrWaitAfterStop  = 500 * time.Millisecond
+)
+
+// drainStderr prints the server's stderr lines that come soon after the
+// stop: how it saw the cancel.
+func (l *listenRun) drainStderr() {
+	limit := time.After(stderrWaitAfterStop)
+	quiet := time.NewTimer(stderrQuietAfterStop)
+	defer quiet.Stop()
+	for {
+		select {
+		case <-limit:
+			return
+		case <-quiet.C:
+			return
+		case e, ok := <-l.sub.C:
+			if !ok {
+				return
+			}
+			if line, isLine := e.(session.StderrLine); isLine {
+				l.out.stderr(l.at(line.At), line.Line)
+				quiet.Reset(stderrQuietAfterStop)
+			}
+		}
+	}
+}
+
 // finish prints the end and gives the exit code: a listen the server
 // never acknowledged failed, however it ended.
 func (l *listenRun) finish(end listenEnd) error {
 	if l.call != nil && !l.acked {
 		end.failed = true
+	}
+	if l.f.stderr && end.by == "mcpoke" {
+		l.drainStderr()
 	}
 	l.out.end(l.at(time.Now()), end, l.count, l.acked, l.call != nil)
 	if end.failed {
