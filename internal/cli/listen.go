@@ -28,7 +28,7 @@ type listenFlags struct {
 func newListenCommand(g *globalFlags) *cobra.Command {
 	f := &listenFlags{}
 	cmd := &cobra.Command{
-		Use:   "listen [--tools] [--prompts] [--resources] [--resource URI]... [--for DUR] [--count N] [--json] [-- CMD ARGS...]",
+		Use:   "listen [--tools] [--prompts] [--resources] [--resource URI]... [--for DUR] [--count N] [-- CMD ARGS...]",
 		Short: "Follow a server's change notifications: list changes and resource updates",
 		Long: `Follow what a server says changed, as it says it, until you stop.
 
