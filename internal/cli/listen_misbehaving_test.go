@@ -19,6 +19,7 @@ import (
 //	                mcpoke's), then on the listen
 //	listen-noack    notifies before any acknowledgement, then ends the
 //	                listen with its response
+//	listen-refused  answers subscriptions/listen with an error
 func runListenServer(mode string) int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
@@ -54,6 +55,8 @@ func runListenServer(mode string) int {
 				note(ack, id, acked)
 				note("notifications/tools/list_changed", "77", "")
 				note("notifications/tools/list_changed", id, "")
+			case "listen-refused":
+				write(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32601,"message":"Method not found"}}`)
 			case "listen-noack":
 				note("notifications/tools/list_changed", id, "")
 				write(`{"jsonrpc":"2.0","id":` + id + `,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":` + id + `}}}`)
@@ -135,6 +138,18 @@ func TestListenWithoutAck(t *testing.T) {
 	end := ev["end"][0]
 	if end["endedBy"] != "server" || end["acknowledged"] != false || end["failed"] != true ||
 		!strings.Contains(end["reason"].(string), "graceful close") {
+		t.Errorf("end %v", end)
+	}
+}
+
+// A listen the server refuses fails (exit 1) with the server's error.
+func TestListenRefused(t *testing.T) {
+	ev, code := listenEvents(t, "listen-refused", listenFlags{})
+	if code != ExitFailed {
+		t.Errorf("exit %d, want 1", code)
+	}
+	end := ev["end"][0]
+	if end["endedBy"] != "server" || end["failed"] != true || !strings.Contains(end["reason"].(string), "subscriptions/listen failed: Method not found") {
 		t.Errorf("end %v", end)
 	}
 }

@@ -167,41 +167,36 @@ func (l *listenRun) stop(why string) listenEnd {
 		end.cancel = "not sent: " + err.Error()
 		return end
 	}
-	end.cancel = cancelWire(l.waitCancelSent())
+	l.waitCancelSent()
+	info, _ := h.Info()
+	end.cancel = cancelHow(info)
 	return end
 }
 
-// waitCancelSent waits for the listen's cancel to be written and says
-// what it did on the wire.
-func (l *listenRun) waitCancelSent() session.CancelWire {
+// waitCancelSent waits, a little at most, for the listen's cancel to
+// be written, so that its request says what it did on the wire.
+func (l *listenRun) waitCancelSent() {
 	timeout := time.After(cancelWireWait)
 	for {
 		select {
 		case e, ok := <-l.sub.C:
 			if !ok {
-				return session.CancelWire{}
+				return
 			}
-			if c, isCancel := e.(session.CancelSent); isCancel && c.Ref.Seq == l.call.Seq() {
-				return c.Wire
+			switch e := e.(type) {
+			case session.CancelSent:
+				if e.Ref.Seq == l.call.Seq() {
+					return
+				}
+			case session.StderrLine:
+				if l.f.stderr {
+					l.out.stderr(l.at(e.At), e.Line)
+				}
 			}
 		case <-timeout:
-			info, _ := l.srv.Session.Request(l.call.Ref()).Info()
-			return info.CancelWire
+			return
 		}
 	}
-}
-
-// cancelWire says what a listen's cancel did, by the era's rule.
-func cancelWire(w session.CancelWire) string {
-	switch {
-	case w.ByStreamClose:
-		return "stream closed"
-	case w.Notified && w.StreamClosed:
-		return "notification and stream closed"
-	case w.Notified:
-		return "notification"
-	}
-	return "nothing"
 }
 
 // stderrQuietAfterStop and stderrWaitAfterStop bound how long --stderr
