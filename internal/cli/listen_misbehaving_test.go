@@ -13,8 +13,9 @@ import (
 // server/discover) whose subscriptions/listen misbehaves, or ends in a
 // way only a listen may, by mode:
 //
-//	listen-cancel   acknowledges, notifies once, cancels request 99 (which
-//	                mcpoke never sent), then cancels the listen itself
+//	listen-cancel   acknowledges, notifies twice (an update of a URI with
+//	                escapes and a bidi override in it), cancels request 99
+//	                (which mcpoke never sent), then cancels the listen itself
 //	listen-unknown  acknowledges, notifies on subscription 77 (none of
 //	                mcpoke's), then on the listen
 //	listen-noack    notifies before any acknowledgement, then ends the
@@ -49,6 +50,7 @@ func runListenServer(mode string) int {
 			case "listen-cancel":
 				note(ack, id, acked)
 				note("notifications/tools/list_changed", id, "")
+				note("notifications/resources/updated", id, `,"uri":"x://a\u001b[2Jb\u202ec"`)
 				write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99,"reason":"no such"}}`)
 				write(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":"shutting down"}}`)
 			case "listen-unknown":
@@ -95,7 +97,7 @@ func TestListenEndedByServerCancel(t *testing.T) {
 	if code != ExitOK {
 		t.Errorf("exit %d, want 0: the server may end a listen", code)
 	}
-	if len(ev["acknowledged"]) != 1 || len(ev["notification"]) != 1 {
+	if len(ev["acknowledged"]) != 1 || len(ev["notification"]) != 2 {
 		t.Errorf("events %v", ev)
 	}
 	if v := ev["violation"]; len(v) != 1 || v[0]["kind"] != "server_cancel" || !strings.Contains(v[0]["detail"].(string), "request 99") {
@@ -105,6 +107,25 @@ func TestListenEndedByServerCancel(t *testing.T) {
 	if end["endedBy"] != "server" || !strings.Contains(end["reason"].(string), "notifications/cancelled): shutting down") || end["cancel"] != nil {
 		t.Errorf("end %v", end)
 	}
+}
+
+// What a server sends is escaped in the text: a URI cannot clear the
+// screen or turn the line around.
+func TestListenEscapesServerText(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := runListen(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "listen-cancel"), &listenFlags{protocol: "auto"})
+	if err != nil {
+		t.Fatalf("listen: %v\n%s", err, errOut.String())
+	}
+	assertTerminalSafe(t, "listen", out.Bytes())
+	if !strings.Contains(out.String(), `notifications/resources/updated x://a\x1b[2Jb\u202ec`) {
+		t.Errorf("the URI is not shown escaped:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runListen(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "listen-cancel"), &listenFlags{protocol: "auto", json: true}); err != nil {
+		t.Fatal(err)
+	}
+	assertTerminalSafe(t, "listen --json", out.Bytes())
 }
 
 // A notification tagged with a subscription mcpoke never opened is a

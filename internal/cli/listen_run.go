@@ -127,7 +127,11 @@ func (l *listenRun) follow(ctx context.Context, handle func(session.Event) (list
 	for {
 		select {
 		case <-done:
-			return l.stop("interrupted")
+			why := "interrupted"
+			if c := context.Cause(ctx); c != nil && c != context.Canceled {
+				why = c.Error() // "interrupt signal received"
+			}
+			return l.stop(why)
 		case <-stopAt:
 			return l.stop("--for " + l.f.forDur.String() + " elapsed")
 		case e, ok := <-l.sub.C:
