@@ -174,3 +174,16 @@ func TestListenRefused(t *testing.T) {
 		t.Errorf("end %v", end)
 	}
 }
+
+// Before 2026-07-28 a resource is followed with resources/subscribe, which
+// a server that did not declare resources.subscribe is not sent (exit 2).
+func TestListenLegacyUndeclaredSubscribe(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := runListen(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "silent"), &listenFlags{uris: []string{"x://1"}})
+	if code := exitStatus(err); code != ExitUsage || err == nil || !strings.Contains(err.Error(), "resources") {
+		t.Fatalf("exit %d: %v\n%s", code, err, out.String())
+	}
+	if !strings.Contains(errOut.String(), "does not declare resources.subscribe") {
+		t.Errorf("no warning: %q", errOut.String())
+	}
+}
