@@ -2,6 +2,8 @@ package demo
 
 import (
 	"bytes"
+	"encoding/json"
+	"slices"
 
 	"github.com/mcpoke/mcpoke/internal/toolschema"
 	"github.com/mcpoke/mcpoke/session"
@@ -10,11 +12,17 @@ import (
 // callImmediately answers a tools/call for a tool that answers at once
 // (echo, fail) on the session's reader, its arguments decoded once and
 // its name as the session read it: no goroutine, no context, no second
-// parse. Anything else, including params it cannot read, is declined
-// for callTool, which says what is wrong.
+// parse. A request of protocol 2026-07-28 gets what eraAware adds to its
+// result. Anything else, including params it cannot read and a modern
+// version the demo does not speak, is declined for callTool (through
+// eraAware), which says what is wrong.
 func (srv *server) callImmediately(in *session.Incoming) (any, error, bool) {
 	t := srv.find(in.Tool())
-	if t == nil || t.immediate == nil || !plainCall(in.Params) {
+	if t == nil || t.immediate == nil || bytes.Contains(in.Params, []byte(`"task"`)) {
+		return nil, nil, false
+	}
+	modern := bytes.Contains(in.Params, []byte(session.MetaProtocolVersion))
+	if modern && !speaksModern(in) {
 		return nil, nil, false
 	}
 	var args any = map[string]any{}
@@ -33,13 +41,35 @@ func (srv *server) callImmediately(in *session.Incoming) (any, error, bool) {
 		return nil, nil, false
 	}
 	res, err := t.immediate(obj)
-	return res, err, true
+	if err != nil || !modern {
+		return res, err, true
+	}
+	if tr, ok := res.(toolResult); ok {
+		raw, err := modernToolResult(tr)
+		return raw, err, true
+	}
+	raw, err := modernResult(res, false, serverInfoJSON())
+	return raw, err, true
 }
 
-// plainCall reports whether a tools/call is one the fast path may answer:
-// not task-augmented (callTool refuses or runs those as tasks) and not of
-// protocol 2026-07-28 (eraAware adds what a modern result carries, and
-// checks the Mcp-Param headers). A byte search: no decoding on this path.
-func plainCall(params []byte) bool {
-	return !bytes.Contains(params, []byte(`"task"`)) && !bytes.Contains(params, []byte(session.MetaProtocolVersion))
+// speaksModern reports whether a request's _meta names a modern version
+// the demo speaks, reading only _meta's members it needs. False for
+// anything eraAware would answer otherwise: no version there (the bytes
+// were elsewhere in params), one it does not speak, or a _meta that
+// ReadRequestMeta could not read (it then takes the request for legacy).
+func speaksModern(in *session.Incoming) bool {
+	meta := in.ParamsMember("_meta")
+	var version string
+	if json.Unmarshal(session.Member(meta, session.MetaProtocolVersion), &version) != nil ||
+		!session.IsModern(version) || !slices.Contains(session.ModernVersions, version) {
+		return false
+	}
+	if level := session.Member(meta, session.MetaLogLevel); level != nil && level[0] != '"' && string(level) != "null" {
+		return false
+	}
+	if info := session.Member(meta, session.MetaClientInfo); info != nil {
+		var impl *session.Implementation
+		return json.Unmarshal(info, &impl) == nil
+	}
+	return true
 }

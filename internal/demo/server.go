@@ -197,7 +197,12 @@ func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, err
 	return initializeResult{
 		ProtocolVersion: v,
 		Capabilities:    withRestCapabilities(caps),
-		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
+		ServerInfo:      demoImplementation(),
 		Instructions:    instructions,
 	}, nil
+}
+
+// demoImplementation is who the demo server says it is.
+func demoImplementation() session.Implementation {
+	return session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()}
 }
