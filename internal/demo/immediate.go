@@ -3,7 +3,7 @@ package demo
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
+	"sync/atomic"
 
 	"github.com/mcpoke/mcpoke/internal/toolschema"
 	"github.com/mcpoke/mcpoke/session"
@@ -59,17 +59,40 @@ func (srv *server) callImmediately(in *session.Incoming) (any, error, bool) {
 // ReadRequestMeta could not read (it then takes the request for legacy).
 func speaksModern(in *session.Incoming) bool {
 	meta := in.ParamsMember("_meta")
-	var version string
-	if json.Unmarshal(session.Member(meta, session.MetaProtocolVersion), &version) != nil ||
-		!session.IsModern(version) || !slices.Contains(session.ModernVersions, version) {
+	if !speaksVersion(session.Member(meta, session.MetaProtocolVersion)) {
 		return false
 	}
 	if level := session.Member(meta, session.MetaLogLevel); level != nil && level[0] != '"' && string(level) != "null" {
 		return false
 	}
-	if info := session.Member(meta, session.MetaClientInfo); info != nil {
-		var impl *session.Implementation
-		return json.Unmarshal(info, &impl) == nil
+	info := session.Member(meta, session.MetaClientInfo)
+	if last := lastClientInfo.Load(); info == nil || last != nil && string(info) == *last {
+		return true
 	}
+	var impl *session.Implementation
+	if json.Unmarshal(info, &impl) != nil {
+		return false
+	}
+	s := string(info)
+	lastClientInfo.Store(&s)
 	return true
+}
+
+// lastClientInfo is the last clientInfo that decoded: a client sends the
+// same one with every request, so each is decoded once.
+var lastClientInfo atomic.Pointer[string]
+
+// speaksVersion reports whether raw, a JSON string, is a modern version
+// the demo speaks; versions have no escapes, so a string with one is not.
+func speaksVersion(raw []byte) bool {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	v := raw[1 : len(raw)-1]
+	for _, m := range session.ModernVersions {
+		if string(v) == m && session.IsModern(m) {
+			return true
+		}
+	}
+	return false
 }
