@@ -50,3 +50,18 @@ func TestModernEchoOnTheFastPath(t *testing.T) {
 		}
 	}
 }
+
+// Servers share the prepared tools (each modern HTTP request has one),
+// and one that adds tools to its own list leaves the others' alone.
+func TestServersSharePreparedTools(t *testing.T) {
+	a, b := newServer(nil), newServer(nil)
+	if len(a.tools) == 0 || a.tools[0] != b.tools[0] {
+		t.Fatal("each server prepared its own tools")
+	}
+	n := len(b.tools)
+	a.tools = append(a.tools, preparedConformanceTools()...)
+	b.tools = append(b.tools, preparedConformanceAskTools()...)
+	if len(a.tools) != n+len(preparedConformanceTools()) || a.tools[n] != preparedConformanceTools()[0] || len(preparedTools()) != n {
+		t.Fatalf("appending to one server's tools changed another's: %d %d", len(a.tools), len(preparedTools()))
+	}
+}
