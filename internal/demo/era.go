@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"sync"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
@@ -32,7 +31,7 @@ func demoVersions() []string {
 // the demo does not speak gets UnsupportedProtocolVersion (-32022) with
 // the versions it does; a modern result gets resultType and serverInfo,
 // and, when cacheable, ttlMs and cacheScope.
-func eraAware(h session.Handler, cacheable bool) session.Handler {
+func eraAware(h session.Handler, cacheable bool, who func() session.Implementation) session.Handler {
 	return func(ctx context.Context, in *session.Incoming) (any, error) {
 		meta := mcp.ReadRequestMeta(in.Params)
 		if meta.Version == "" {
@@ -47,14 +46,13 @@ func eraAware(h session.Handler, cacheable bool) session.Handler {
 		if err != nil {
 			return nil, err
 		}
-		return modernResult(res, cacheable, serverInfoJSON())
+		return modernResult(res, cacheable, who())
 	}
 }
 
 // modernResult adds what every modern result carries to res: its
-// resultType, who answered (info, an encoded session.Implementation), and
-// when cacheable how long it keeps.
-func modernResult(res any, cacheable bool, info json.RawMessage) (json.RawMessage, error) {
+// resultType, who answered, and when cacheable how long it keeps.
+func modernResult(res any, cacheable bool, who session.Implementation) (json.RawMessage, error) {
 	raw, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
@@ -70,6 +68,7 @@ func modernResult(res any, cacheable bool, info json.RawMessage) (json.RawMessag
 	if m, ok := obj["_meta"]; ok {
 		_ = json.Unmarshal(m, &meta)
 	}
+	info, _ := json.Marshal(who)
 	meta[session.MetaServerInfo] = info
 	obj["_meta"], _ = json.Marshal(meta)
 	if cacheable {
@@ -90,7 +89,7 @@ func (srv *server) bothEras(handlers map[string]session.Handler) map[string]sess
 	handlers["subscriptions/listen"] = srv.listen
 	for method, h := range handlers {
 		if method != "initialize" {
-			handlers[method] = eraAware(h, cacheable[method])
+			handlers[method] = eraAware(h, cacheable[method], srv.serverInfo)
 		}
 	}
 	return handlers
@@ -112,12 +111,8 @@ func (srv *server) discover(ctx context.Context, _ *session.Incoming) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	info, err := json.Marshal(init.ServerInfo)
-	if err != nil {
-		return nil, err
-	}
 	return modernResult(discoverResult{SupportedVersions: demoVersions(), Capabilities: init.Capabilities,
-		Instructions: init.Instructions}, true, info)
+		Instructions: init.Instructions}, true, init.ServerInfo)
 }
 
 // initialized is what initialize answers, as a modern server's identity
@@ -136,28 +131,6 @@ func (srv *server) initialized(ctx context.Context) (initializeResult, error) {
 	return r, err
 }
 
-// serverInfoJSON is who the demo says it is in modern results, encoded
-// once: it never changes while the demo runs.
-var serverInfoJSON = sync.OnceValue(func() json.RawMessage {
-	info, _ := json.Marshal(demoImplementation())
-	return info
-})
-
-// modernToolResult is modernResult for a tool's result, not cacheable,
-// spliced instead of decoded and encoded again: the same bytes (the keys
-// of a toolResult sort between _meta and resultType, as the map in
-// modernResult sorts them) at a fraction of the cost.
-func modernToolResult(res toolResult) (json.RawMessage, error) {
-	body, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
-	}
-	info := serverInfoJSON()
-	b := make([]byte, 0, len(body)+len(info)+len(session.MetaServerInfo)+40)
-	b = append(b, `{"_meta":{"`+session.MetaServerInfo+`":`...)
-	b = append(b, info...)
-	b = append(b, "},"...)
-	b = append(b, body[1:len(body)-1]...)
-	b = append(b, `,"resultType":"complete"}`...)
-	return b, nil
-}
+// serverInfo is who the demo says it is, in modern results: what
+// initialize says, without answering an initialize for each result.
+func (srv *server) serverInfo() session.Implementation { return demoImplementation() }

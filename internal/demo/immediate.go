@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"encoding/json"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mcpoke/mcpoke/internal/toolschema"
@@ -48,8 +49,34 @@ func (srv *server) callImmediately(in *session.Incoming) (any, error, bool) {
 		raw, err := modernToolResult(tr)
 		return raw, err, true
 	}
-	raw, err := modernResult(res, false, serverInfoJSON())
+	raw, err := modernResult(res, false, demoImplementation())
 	return raw, err, true
+}
+
+// serverInfoJSON is who the demo says it is in modern results, encoded
+// once: it never changes while the demo runs.
+var serverInfoJSON = sync.OnceValue(func() json.RawMessage {
+	info, _ := json.Marshal(demoImplementation())
+	return info
+})
+
+// modernToolResult is modernResult for a tool's result, not cacheable,
+// spliced instead of decoded and encoded again: the same bytes (the keys
+// of a toolResult sort between _meta and resultType, as the map in
+// modernResult sorts them) at a fraction of the cost.
+func modernToolResult(res toolResult) (json.RawMessage, error) {
+	body, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	info := serverInfoJSON()
+	b := make([]byte, 0, len(body)+len(info)+len(session.MetaServerInfo)+40)
+	b = append(b, `{"_meta":{"`+session.MetaServerInfo+`":`...)
+	b = append(b, info...)
+	b = append(b, "},"...)
+	b = append(b, body[1:len(body)-1]...)
+	b = append(b, `,"resultType":"complete"}`...)
+	return b, nil
 }
 
 // speaksModern reports whether a request's _meta names a modern version

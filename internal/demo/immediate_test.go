@@ -12,7 +12,7 @@ import (
 // through a map: its bytes must be modernResult's.
 func TestModernToolResultIsModernResult(t *testing.T) {
 	for _, res := range []toolResult{textResult("hi"), errorResult(`<b> & "q" ünï`), {}} {
-		want, err := modernResult(res, false, serverInfoJSON())
+		want, err := modernResult(res, false, demoImplementation())
 		if err != nil {
 			t.Fatal(err)
 		}
