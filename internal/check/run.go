@@ -37,6 +37,9 @@ type Options struct {
 	// Grace is how long after the cancel progress is still taken for
 	// traffic that crossed it. Default DefaultGrace.
 	Grace time.Duration
+	// Answerer answers the server's own requests (check 9); nil, and
+	// check 9 is skipped. Prepare the connection with it.
+	Answerer *Answerer
 }
 
 // Defaults of Options.
@@ -155,7 +158,7 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 	case 8:
 		r.httpCancellation(ctx, res)
 	case 9:
-		r.ownRequests(res)
+		r.ownRequests(ctx, res)
 	}
 }
 
