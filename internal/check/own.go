@@ -81,12 +81,12 @@ func (r *runner) ownRequests(ctx context.Context, res *Result) {
 		return
 	}
 	cands := askingTools(list.Tools)
-	if len(cands) == 0 {
-		res.Status, res.Reason = Skip, "the server sent no requests of its own: none of its tools looks like one that asks "+
-			"the client (elicitation, sampling) though mcpoke declared both"
-		return
-	}
 	var tried []string
+	defer func() {
+		if n := r.watch.incomingRequests(); res.Status == Skip && n > 0 {
+			res.Reason += fmt.Sprintf(" (it did send %d %s of its own during the run, not in a way check 9 could provoke again)", n, plural(n, "request", "requests"))
+		}
+	}()
 	for _, c := range cands {
 		q, call, outcome := r.provoke(ctx, a, c)
 		if q == nil {
@@ -99,7 +99,11 @@ func (r *runner) ownRequests(ctx context.Context, res *Result) {
 		}
 		return
 	}
-	res.Status, res.Reason = Skip, "the server sent no requests of its own: "+strings.Join(tried, "; ")
+	res.Status, res.Reason = Skip, "the server sent no requests of its own: none of its tools looks like one that asks "+
+		"the client (elicitation, sampling), though mcpoke declared both"
+	if len(tried) > 0 {
+		res.Reason = "the server sent no requests of its own: " + strings.Join(tried, "; ")
+	}
 }
 
 // callParams are tools/call's params for c.
@@ -220,10 +224,15 @@ func (r *runner) gradeOwnCancel(ctx context.Context, a *Answerer, c candidate, q
 	for _, n := range noise {
 		e.frame(fmt.Sprintf("malformed message after mcpoke's answer (%s)", n.Why), n.Line)
 	}
-	e.count("repliesToAnswer", len(strays)+len(noise))
-	if len(strays)+len(noise) > 0 {
+	dups := r.watch.duplicatesSince(answeredAt)
+	for _, d := range dups {
+		e.frame("a second response to a request of mcpoke's, sent after mcpoke's answer", d.Data)
+	}
+	replies := len(strays) + len(noise) + len(dups)
+	e.count("repliesToAnswer", replies)
+	if replies > 0 {
 		found(Warn, ruleSenderIgnores)
-		e.fact("the server replied to mcpoke's answer with %d message(s): a response is never answered, and an answer after a cancel should be ignored", len(strays)+len(noise))
+		e.fact("the server replied to mcpoke's answer with %d message(s): a response is never answered, and an answer after a cancel should be ignored", replies)
 	} else {
 		e.fact("the server sent nothing back for the answer, and %s still answered", mcp.PingMethod(r.s))
 	}
