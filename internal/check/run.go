@@ -171,11 +171,10 @@ func (r *runner) selected(id int) bool {
 }
 
 // needsTool says whether a selected check cancels a tool call (check 3
-// looks at the server after one; check 8 needs one over HTTP in the
-// 2025 versions).
+// looks at the server after one; check 8 needs one over HTTP).
 func (r *runner) needsTool() bool {
 	ids := []int{1, 2, 3, 5, 6}
-	if r.conn.Transport() == "http" && !isModern(r.conn.Peer().ProtocolVersion) {
+	if r.conn.Transport() == "http" {
 		ids = append(ids, 8)
 	}
 	for _, id := range ids {
