@@ -160,7 +160,7 @@ func (r *runner) gradeOwnCancel(ctx context.Context, a *Answerer, c candidate, q
 		res.Status, res.Reason = Skip, "the call could not be cancelled: "+err.Error()
 		return
 	}
-	e.fact("cancelled request %s %s after the server's request came", call.ID(), human(cancelAt.Sub(q.at)))
+	e.fact("mcpoke cancelled the call (request %s) %s after the question came", call.ID(), human(cancelAt.Sub(q.at)))
 	var worst []finding
 	found := func(s Status, rule Rule) { worst = append(worst, finding{s, rule}) }
 
