@@ -251,3 +251,12 @@ func TestCheck9FailsWhenTheServersCancelNamesNoRequestOfItsOwn(t *testing.T) {
 		t.Errorf("rule %q, facts %q; want the wrong-typed id named", c.Sentence, c.Evidence.Facts)
 	}
 }
+
+func TestCheck9FailsWhenTheNextCallIsNeverAnswered(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{stuckAfterLateAnswer: true}, testOptions(9))
+	c := expect(t, rep, 9, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, "got no answer within") {
+		t.Errorf("rule %q, facts %q; want the unanswered next call", c.Sentence, c.Evidence.Facts)
+	}
+}

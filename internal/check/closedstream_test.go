@@ -1,11 +1,13 @@
 package check
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -102,5 +104,35 @@ func TestCheck8FailsWhenTheWorkGoesOnAfterTheStreamCloses(t *testing.T) {
 	c := runModern(t, deaf, "sleep", `{"seconds":3,"steps":10}`)
 	if c.Status != Fail || c.Level != Must || c.Sentence != ruleCloseCancels.Sentence || !hasFact(c, "the work went on") {
 		t.Errorf("status %s (%s), sentence %q, facts %q", c.Status, c.Level, c.Sentence, c.Evidence.Facts)
+	}
+}
+
+// mute renames the demo's report of the work in flight in every body:
+// a server that keeps no such report.
+func mute(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(&muteWriter{w}, r)
+	})
+}
+
+type muteWriter struct{ http.ResponseWriter }
+
+func (w *muteWriter) Write(p []byte) (int, error) {
+	if _, err := w.ResponseWriter.Write(bytes.ReplaceAll(p, []byte(workingMeta), []byte("mcpoke/w0rking"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w *muteWriter) FlushError() error { return http.NewResponseController(w.ResponseWriter).Flush() }
+
+// Without the report, whether the work stopped cannot be seen: the part
+// is skipped, saying that the server answered the following call.
+func TestCheck8SkipsTheClosedStreamWithoutAReport(t *testing.T) {
+	t.Parallel()
+	c := runModern(t, mute, "sleep", `{"seconds":1,"steps":10}`)
+	if c.Status != Skip || !strings.Contains(c.Reason, "closed stream: closed the stream of request") ||
+		!strings.Contains(c.Reason, "reports no work in flight") {
+		t.Errorf("status %s, reason %q", c.Status, c.Reason)
 	}
 }

@@ -19,6 +19,10 @@ type ask struct {
 // call cancels it (see cancelAsk).
 func (m *misbehavingServer) startAsk(call json.RawMessage) {
 	m.mu.Lock()
+	if m.stuck {
+		m.mu.Unlock()
+		return
+	}
 	m.lastAsk++
 	id := strconv.Itoa(m.lastAsk)
 	a := &ask{call: call}
@@ -66,6 +70,10 @@ func (m *misbehavingServer) answered(id json.RawMessage) {
 		m.respond(a.call, map[string]any{"content": []any{map[string]any{"type": "text", "text": "answered"}}})
 	case m.bad.dieOnLateAnswer:
 		m.conn.Close()
+	case m.bad.stuckAfterLateAnswer:
+		m.mu.Lock()
+		m.stuck = true
+		m.mu.Unlock()
 	case m.bad.errorOnLateAnswer:
 		m.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32600, "message": "response to a cancelled request"}})
 	}

@@ -52,6 +52,9 @@ type misbehaviour struct {
 	errorOnLateAnswer bool
 	// dieOnLateAnswer closes the connection on that answer: check 9.
 	dieOnLateAnswer bool
+	// stuckAfterLateAnswer never answers an ask call again once that
+	// answer came: check 9.
+	stuckAfterLateAnswer bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -72,6 +75,7 @@ type misbehavingServer struct {
 	// asks are the ask tool's elicitations in flight, by their id.
 	asks    map[string]*ask
 	lastAsk int
+	stuck   bool // see stuckAfterLateAnswer
 }
 
 func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
