@@ -26,7 +26,7 @@ var (
 		"transports.mdx, Sending Messages to the Server", []string{"2025-03-26", "2025-06-18", "2025-11-25"}}
 	ruleCloseCancels = Rule{Must, "The server MUST treat a client disconnect as cancellation of that request",
 		"cancellation.mdx, Transport-Specific Cancellation; streamable-http.mdx, Cancellation", []string{"2026-07-28"}}
-	ruleFreeResources = Rule{Should, "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources (the request it sent its client for the call)",
+	ruleFreeResources = Rule{Should, "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources",
 		"cancellation.mdx, Behavior Requirements", legacyVersions}
 	ruleCancelOwnOnly = Rule{Must, "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress",
 		"cancellation.mdx, Behavior Requirements", legacyVersions}

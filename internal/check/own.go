@@ -202,7 +202,7 @@ func (r *runner) gradeOwnCancel(ctx context.Context, a *Answerer, c candidate, q
 	if right {
 		e.fact("mcpoke answered the question anyway, %s after the server's cancel, as an answer that crossed it on the wire would", human(answeredAt.Sub(cancels[0].at)))
 	} else {
-		e.fact("mcpoke then answered the question")
+		e.fact("mcpoke then answered the question the server had left open")
 	}
 	if why := r.dead(); why != "" {
 		found(Fail, ruleGraceful)
