@@ -88,12 +88,14 @@ func (a *Answerer) Prepare(o *connect.Options) {
 func (a *Answerer) answer(ctx context.Context, in *session.Incoming) (any, error) {
 	a.mu.Lock()
 	hold := a.holding
-	a.holding = false
-	a.mu.Unlock()
 	if hold {
 		// The crossing answer is the point: the session must send it.
 		in.IgnoreCancellation()
-		a.held <- heldQuestion{id: in.ID, method: in.Method, ref: in.Ref(), at: time.Now()}
+		a.holding = false
+		a.held <- heldQuestion{id: in.ID, method: in.Method, ref: in.Ref(), at: time.Now()} // room for one
+	}
+	a.mu.Unlock()
+	if hold {
 		select {
 		case <-a.release:
 		case <-ctx.Done():
@@ -114,11 +116,21 @@ func (a *Answerer) hold() {
 	a.mu.Unlock()
 }
 
-// unhold stops waiting for a request to hold; one already held stays.
-func (a *Answerer) unhold() {
+// drop stops waiting for a request to hold, and answers one that came
+// too late to be used.
+func (a *Answerer) drop() {
 	a.mu.Lock()
 	a.holding = false
+	stale := false
+	select {
+	case <-a.held:
+		stale = true
+	default:
+	}
 	a.mu.Unlock()
+	if stale {
+		a.answerHeld()
+	}
 }
 
 // answerHeld releases the held request's answer.

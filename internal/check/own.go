@@ -116,9 +116,9 @@ func callParams(c candidate) json.RawMessage {
 // answerer holds. Without one it says how the call ended.
 func (r *runner) provoke(ctx context.Context, a *Answerer, c candidate) (*heldQuestion, *session.Call, string) {
 	a.hold()
-	defer a.unhold()
 	call, err := r.s.Call(ctx, "tools/call", callParams(c), session.CallOptions{})
 	if err != nil {
+		a.drop()
 		return nil, nil, "could not be called: " + err.Error()
 	}
 	t := time.NewTimer(askWait)
@@ -132,11 +132,13 @@ func (r *runner) provoke(ctx context.Context, a *Answerer, c candidate) (*heldQu
 			return &q, call, ""
 		default:
 		}
+		a.drop()
 		info, _ := r.s.Request(call.Ref()).Info()
 		return nil, nil, "ended " + info.State.String() + " without asking"
 	case <-t.C:
 	case <-ctx.Done():
 	}
+	a.drop()
 	_ = r.s.Request(call.Ref()).Cancel(cancelReason)
 	return nil, nil, fmt.Sprintf("asked nothing within %s (cancelled)", askWait)
 }
