@@ -102,6 +102,9 @@ type serverOptions struct {
 	// asked, if set, receives the log of the server's questions and how
 	// the flags answered them.
 	asked func(*mcp.ClientSide, *askLog)
+	// prepare, if set, adjusts the options last, before the server
+	// starts (mcpoke check installs its own answering side there).
+	prepare func(*connect.Options)
 }
 
 // openServer starts the server and initializes it; its log and
@@ -123,6 +126,9 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 	opts.Capabilities = cs.Capabilities(o.protocol)
 	if o.asked != nil {
 		o.asked(cs, asked)
+	}
+	if o.prepare != nil {
+		o.prepare(&opts)
 	}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {

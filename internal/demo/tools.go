@@ -116,7 +116,13 @@ func (srv *server) callTool(ctx context.Context, in *session.Incoming) (any, err
 	if res, err, asTask := srv.runAsTask(in, t, args); asTask {
 		return res, err
 	}
-	return t.run(ctx, srv, in, args)
+	others, done := srv.tasks.working.start(in)
+	defer done()
+	res, err := t.run(ctx, srv, in, args)
+	if err == nil && asksWorking(in.Params) {
+		res = withWorking(res, others)
+	}
+	return res, err
 }
 
 func invalidParams(format string, a ...any) *session.RPCError {

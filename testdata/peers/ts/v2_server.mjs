@@ -55,6 +55,13 @@ const listenClosed = (id, how) => {
   if (listens.delete(String(id))) log(`listen ${id} closed: ${how}`);
 };
 
+// working holds the ids of the slow calls in progress, across every
+// request (over HTTP each 2026-07-28 request has its own server): asked in
+// _meta "mcpoke/working", a slow call's result lists the others that were
+// still running when it started, so that mcpoke check can see whether a
+// call whose stream closed stopped.
+const working = new Set();
+
 function newServer() {
   const server = new McpServer({ name: "ts-v2-peer", version: "2.4.0" }, { capabilities: { tools: {}, resources: { subscribe: true } } });
   server.registerResource("ticker", TICKER, { description: "A counter that changes every tick.", mimeType: "text/plain" }, async () => ({
@@ -82,6 +89,9 @@ function newServer() {
       const token = ctx.mcpReq._meta?.progressToken;
       log(`slow ${id} started (${seconds}s in ${steps} steps)`);
       const started = Date.now();
+      const others = [...working];
+      const entry = { id };
+      working.add(entry);
       try {
         for (let i = 1; i <= steps; i++) {
           await sleep((seconds * 1000) / steps, ctx.mcpReq.signal);
@@ -92,9 +102,15 @@ function newServer() {
       } catch (e) {
         log(`slow ${id} cancelled after ${Date.now() - started}ms: ${how(ctx.mcpReq.signal.reason ?? e)}`);
         throw e;
+      } finally {
+        working.delete(entry);
       }
       log(`slow ${id} finished`);
-      return { content: [{ type: "text", text: `slept ${seconds}s in ${steps} steps` }] };
+      const result = { content: [{ type: "text", text: `slept ${seconds}s in ${steps} steps` }] };
+      if (ctx.mcpReq._meta?.["mcpoke/working"] !== undefined) {
+        result._meta = { "mcpoke/working": others.map((o) => o.id) };
+      }
+      return result;
     },
   );
   server.registerTool(
