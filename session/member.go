@@ -65,6 +65,10 @@ func stringMember(obj []byte, key string) string {
 	return s
 }
 
+// Member returns the value of key in the JSON object obj, or nil, as
+// member reads it: without decoding the rest of obj.
+func Member(obj []byte, key string) json.RawMessage { return member(obj, key) }
+
 // Tool is params.name of an incoming tools/call, as the session read it
 // once for the request table ("" for other methods).
 func (in *Incoming) Tool() string { return in.r.info.Tool }

@@ -19,11 +19,9 @@ func resultTypeOf(result json.RawMessage) string {
 	if !bytes.Contains(result, []byte(`"resultType"`)) {
 		return ResultComplete
 	}
-	var r struct {
-		ResultType string `json:"resultType"`
+	// Read without decoding the rest: every modern result has one.
+	if t := stringMember(result, "resultType"); t != "" {
+		return t
 	}
-	if json.Unmarshal(result, &r) != nil || r.ResultType == "" {
-		return ResultComplete
-	}
-	return r.ResultType
+	return ResultComplete
 }

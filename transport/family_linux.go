@@ -38,9 +38,64 @@ type proc struct {
 	zombie               bool
 }
 
+// procStatBuffer holds a whole /proc/<pid>/stat line (about 300 bytes,
+// its command name at most 64).
+const procStatBuffer = 1024
+
+// readProcFile reads a small /proc file into buf with plain system calls:
+// open, read to the end, close. Each Close of a server scans /proc twice,
+// a stat file per process on the machine; os.ReadFile costs two more
+// calls per file (fstat, and an epoll registration that fails). A file
+// larger than buf is read with os.ReadFile.
+func readProcFile(path string, buf []byte) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for n < len(buf) {
+		m, err := syscall.Read(fd, buf[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			syscall.Close(fd)
+			return nil, err
+		}
+		if m == 0 {
+			syscall.Close(fd)
+			return buf[:n], nil
+		}
+		n += m
+	}
+	syscall.Close(fd)
+	return os.ReadFile(path)
+}
+
+// statFields fills f with the first len(f) space-separated fields of
+// b, without allocating; false when b has fewer.
+func statFields(b []byte, f [][]byte) bool {
+	n := 0
+	for j := 0; n < len(f); n++ {
+		for j < len(b) && isSpace(b[j]) {
+			j++
+		}
+		if j == len(b) {
+			return false
+		}
+		start := j
+		for j < len(b) && !isSpace(b[j]) {
+			j++
+		}
+		f[n] = b[start:j]
+	}
+	return true
+}
+
 // readProc reads /proc/<pid>/stat; ok is false when the process is gone.
 func readProc(pid int) (p proc, ok bool) {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var buf [procStatBuffer]byte
+	stat, err := readProcFile("/proc/"+strconv.Itoa(pid)+"/stat", buf[:])
 	if err != nil {
 		return proc{}, false
 	}
@@ -50,9 +105,9 @@ func readProc(pid int) (p proc, ok bool) {
 	if i < 0 {
 		return proc{}, false
 	}
-	f := bytes.Fields(stat[i+1:])
 	// f[0] is field 3 (state); start time is field 22.
-	if len(f) < 20 {
+	var f [20][]byte
+	if !statFields(stat[i+1:], f[:]) {
 		return proc{}, false
 	}
 	p.pid = pid

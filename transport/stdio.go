@@ -508,7 +508,14 @@ func (s *Stdio) wait() {
 // gone: SIGTERM, up to CloseGrace for it to go (unless KillAll forces the
 // end), then SIGKILL.
 func (s *Stdio) endFamily() {
-	if !s.forced.Load() && s.signal(syscall.SIGTERM) {
+	if !s.forced.Load() {
+		if !s.signal(syscall.SIGTERM) {
+			// That round found none of the family alive, so none is left
+			// to fork another: the usual end, without a second /proc scan
+			// (each is a stat read per process on the machine).
+			signalGroup(s.pid, syscall.SIGKILL)
+			return
+		}
 		deadline := time.Now().Add(s.opts.CloseGrace)
 		for len(familyOf(s.pid, s.start, s.tag)) > 0 && time.Now().Before(deadline) && !s.forced.Load() {
 			time.Sleep(familyPoll)

@@ -96,7 +96,7 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 	if !o.info.CancelWire.LateObservable() {
 		// A PASS here would say nothing of the server.
 		res.Status, res.Reason = Skip, "the cancel closed the request's stream (protocol "+r.conn.Peer().ProtocolVersion+
-			" over HTTP), so nothing for it could arrive after: what the server did cannot be seen here (check 8's closed-stream part is where it will be)"
+			" over HTTP), so nothing for it could arrive after: what the server did cannot be seen here (check 8's closed-stream part grades it, through the calls that follow)"
 		return
 	}
 	e := &res.Evidence

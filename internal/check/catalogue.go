@@ -4,8 +4,11 @@ package check
 // (../shared/spec/<version>/). Versions lists every version whose text
 // has the sentence.
 var (
-	allVersions  = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
-	httpVersions = []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+	allVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+	// legacyVersions have requests from the server; 2026-07-28 asks with
+	// input_required results instead (multi round-trip requests).
+	legacyVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+	httpVersions   = []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
 	ruleNoResponse = Rule{Should, "Receivers of cancellation notifications SHOULD: … Not send a response for the cancelled request",
 		"cancellation.mdx, Behavior Requirements", allVersions}
@@ -23,8 +26,12 @@ var (
 		"transports.mdx, Sending Messages to the Server", []string{"2025-03-26", "2025-06-18", "2025-11-25"}}
 	ruleCloseCancels = Rule{Must, "The server MUST treat a client disconnect as cancellation of that request",
 		"cancellation.mdx, Transport-Specific Cancellation; streamable-http.mdx, Cancellation", []string{"2026-07-28"}}
+	ruleFreeResources = Rule{Should, "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources",
+		"cancellation.mdx, Behavior Requirements", legacyVersions}
+	ruleCancelOwnOnly = Rule{Must, "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress",
+		"cancellation.mdx, Behavior Requirements", legacyVersions}
 	ruleSenderIgnores = Rule{Should, "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward",
-		"cancellation.mdx, Behavior Requirements", []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}}
+		"cancellation.mdx, Behavior Requirements", legacyVersions}
 )
 
 // definition is a check before it runs.
@@ -44,7 +51,7 @@ var catalogue = []definition{
 	{6, "Under load, calls cancelled at random moments", ruleGraceful},
 	{7, "tasks/cancel ends a running task cancelled and refuses a finished one", ruleTaskCancelled},
 	{8, "Cancellation over HTTP (POSTed cancel, dropped or closed stream)", ruleHTTPCancel},
-	{9, "The server cancels its own requests correctly", ruleSenderIgnores},
+	{9, "The server cancels its own request with the call that asked it, and ignores the answer that crosses its cancel", ruleSenderIgnores},
 }
 
 // IDs are the ids of every check, for --only and --skip.

@@ -23,22 +23,34 @@ func testOptions(only ...int) Options {
 // connected initializes a client on the server end serve starts.
 func connected(t *testing.T, serve func(*transporttest.End)) *connect.Conn {
 	t.Helper()
+	conn, _ := connectedAsking(t, serve)
+	return conn
+}
+
+// connectedAsking is connected with the answerer check 9 needs, which
+// declares sampling and elicitation.
+func connectedAsking(t *testing.T, serve func(*transporttest.End)) (*connect.Conn, *Answerer) {
+	t.Helper()
 	a, b := transporttest.Pipe()
 	serve(b)
-	conn := connect.Attach(connect.Spec{Name: "test"}, a, connect.Options{Session: session.Config{SettleWindow: 2 * time.Second}})
+	answerer := NewAnswerer()
+	o := connect.Options{Session: session.Config{SettleWindow: 2 * time.Second}}
+	answerer.Prepare(&o)
+	conn := connect.Attach(connect.Spec{Name: "test"}, a, o)
 	t.Cleanup(func() { conn.Close(); b.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := conn.Initialize(ctx); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	return conn
+	return conn, answerer
 }
 
 // run grades a misbehaving server.
 func run(t *testing.T, bad misbehaviour, opts Options) *Report {
 	t.Helper()
-	conn := connected(t, func(b *transporttest.End) { serveMisbehaving(b, bad) })
+	conn, answerer := connectedAsking(t, func(b *transporttest.End) { serveMisbehaving(b, bad) })
+	opts.Answerer = answerer
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	rep, err := Run(ctx, conn, opts)
@@ -75,10 +87,10 @@ func expect(t *testing.T, rep *Report, id int, status Status, level Level) Resul
 func TestAWellBehavedServerPasses(t *testing.T) {
 	t.Parallel()
 	rep := run(t, misbehaviour{}, testOptions())
-	for _, id := range []int{1, 2, 3, 4, 5, 6} {
+	for _, id := range []int{1, 2, 3, 4, 5, 6, 9} {
 		expect(t, rep, id, Pass, catalogue[id-1].rule.Level)
 	}
-	for _, id := range []int{7, 8, 9} {
+	for _, id := range []int{7, 8} {
 		if c := expect(t, rep, id, Skip, catalogue[id-1].rule.Level); c.Reason == "" {
 			t.Errorf("check %d skipped without a reason", id)
 		}
@@ -86,21 +98,22 @@ func TestAWellBehavedServerPasses(t *testing.T) {
 	if rep.Tool == nil || rep.Tool.Name != "work" || !rep.Tool.Progress {
 		t.Errorf("tool = %+v; want work, picked for its progress", rep.Tool)
 	}
-	if rep.MustFailed() || rep.Summary != (Summary{Pass: 6, Skip: 3}) {
+	if rep.MustFailed() || rep.Summary != (Summary{Pass: 7, Skip: 2}) {
 		t.Errorf("summary %+v, MustFailed %v", rep.Summary, rep.MustFailed())
 	}
 }
 
 func TestDemoServerPassesEverythingItImplements(t *testing.T) {
 	t.Parallel()
-	conn := connected(t, func(b *transporttest.End) { demo.NewSession(b, nil) })
+	conn, answerer := connectedAsking(t, func(b *transporttest.End) { demo.NewSession(b, nil) })
 	opts := testOptions()
+	opts.Answerer = answerer
 	opts.Tool, opts.Args = "sleep", json.RawMessage(`{"seconds":0.5,"steps":10}`)
 	rep, err := Run(context.Background(), conn, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []int{1, 2, 3, 4, 5, 6} {
+	for _, id := range []int{1, 2, 3, 4, 5, 6, 9} {
 		expect(t, rep, id, Pass, catalogue[id-1].rule.Level)
 	}
 }
@@ -200,5 +213,50 @@ func TestOnlyAndSkipSelectChecks(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), nil, Options{Only: []int{10}}); err == nil {
 		t.Error("check 10 accepted")
+	}
+}
+
+func TestCheck9WarnsWhenTheServerLeavesItsRequestOpen(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{keepOwnRequest: true}, testOptions(9))
+	c := expect(t, rep, 9, Warn, Should)
+	if c.Sentence != ruleFreeResources.Sentence || c.Evidence.Counts["serverCancels"] != 0 {
+		t.Errorf("rule %q, evidence %+v; want the unfreed request, no cancel", c.Sentence, c.Evidence)
+	}
+}
+
+func TestCheck9WarnsWhenTheServerAnswersTheCrossingAnswer(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{errorOnLateAnswer: true}, testOptions(9))
+	c := expect(t, rep, 9, Warn, Should)
+	if c.Sentence != ruleSenderIgnores.Sentence || c.Evidence.Counts["repliesToAnswer"] != 1 || c.Evidence.Counts["serverCancels"] != 1 {
+		t.Errorf("rule %q, evidence %+v; want the one reply to the answer", c.Sentence, c.Evidence)
+	}
+}
+
+func TestCheck9FailsWhenTheServerDiesOnTheCrossingAnswer(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{dieOnLateAnswer: true}, testOptions(9))
+	c := expect(t, rep, 9, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !strings.Contains(strings.Join(c.Evidence.Facts, "\n"), "connection ended") {
+		t.Errorf("rule %q, facts %q; want the connection's end", c.Sentence, c.Evidence.Facts)
+	}
+}
+
+func TestCheck9FailsWhenTheServersCancelNamesNoRequestOfItsOwn(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{ownCancelAsString: true}, testOptions(9))
+	c := expect(t, rep, 9, Fail, Must)
+	if c.Sentence != ruleCancelOwnOnly.Sentence || !strings.Contains(strings.Join(c.Evidence.Facts, "\n"), "JSON type") {
+		t.Errorf("rule %q, facts %q; want the wrong-typed id named", c.Sentence, c.Evidence.Facts)
+	}
+}
+
+func TestCheck9FailsWhenTheNextCallIsNeverAnswered(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{stuckAfterLateAnswer: true}, testOptions(9))
+	c := expect(t, rep, 9, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, "got no answer within") {
+		t.Errorf("rule %q, facts %q; want the unanswered next call", c.Sentence, c.Evidence.Facts)
 	}
 }

@@ -323,18 +323,4 @@ func (r *runner) waitDone(ctx context.Context, c *session.Call, d time.Duration)
 }
 
 // closedStream: under 2026-07-28 closing a request's stream is its
-// cancellation (the server MUST take it so, and send nothing more for
-// it); the work should stop, and a following call should see no leftover
-// effects where the tool reports them.
-//
-// To be written here: cancel a call once underway (the session closes its
-// stream in this era), then grade on what the transport and a following
-// call show; quoteWire and r.wire give the HTTP side as for the parts
-// above, and a Fail on ruleCloseCancels is a broken MUST.
-func (r *runner) closedStream(_ context.Context, version string) part {
-	p := part{name: "closed stream", rule: ruleCloseCancels}
-	if !isModern(version) {
-		return p.skip("not in this era (under %s a closed stream is not a cancel: the dropped-stream part tests that)", version)
-	}
-	return p.skip("not tested yet: mcpoke check does not close a stream to cancel under %s yet", version)
-}
+// cancellation (the server MUST take it so); closedstream.go.

@@ -42,6 +42,19 @@ type misbehaviour struct {
 	// noEventIDs strips the ids from its SSE events (over HTTP only), so
 	// its streams cannot be resumed: check 8 skips the dropped stream.
 	noEventIDs bool
+	// keepOwnRequest leaves its elicitation open when the call that
+	// asked it is cancelled (as the reference server does): check 9.
+	keepOwnRequest bool
+	// ownCancelAsString cancels its request 1 as "1": check 9.
+	ownCancelAsString bool
+	// errorOnLateAnswer answers the answer to a request it cancelled
+	// with an error response: check 9.
+	errorOnLateAnswer bool
+	// dieOnLateAnswer closes the connection on that answer: check 9.
+	dieOnLateAnswer bool
+	// stuckAfterLateAnswer never answers an ask call again once that
+	// answer came: check 9.
+	stuckAfterLateAnswer bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -59,10 +72,14 @@ type misbehavingServer struct {
 
 	mu    sync.Mutex
 	calls map[string]chan struct{} // by id key; closed on cancel
+	// asks are the ask tool's elicitations in flight, by their id.
+	asks    map[string]*ask
+	lastAsk int
+	stuck   bool // see stuckAfterLateAnswer
 }
 
 func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
-	m := &misbehavingServer{conn: conn, bad: bad, calls: map[string]chan struct{}{}}
+	m := &misbehavingServer{conn: conn, bad: bad, calls: map[string]chan struct{}{}, asks: map[string]*ask{}}
 	go m.read()
 	return m
 }
@@ -97,11 +114,17 @@ func (m *misbehavingServer) read() {
 			m.respond(r.ID, map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
 				"serverInfo": map[string]any{"name": "misbehaving", "version": "1"}})
 		case "tools/list":
-			m.respond(r.ID, map[string]any{"tools": []json.RawMessage{json.RawMessage(workTool)}})
+			m.respond(r.ID, map[string]any{"tools": []json.RawMessage{json.RawMessage(workTool), json.RawMessage(askTool)}})
 		case "ping":
 			m.respond(r.ID, map[string]any{})
 		case "tools/call":
+			if strings.Contains(string(r.Params), `"name":"ask"`) {
+				m.startAsk(r.ID)
+				break
+			}
 			m.startCall(r)
+		case "":
+			m.answered(r.ID)
 		case "notifications/cancelled":
 			m.cancelled(r.Params)
 		}

@@ -37,6 +37,9 @@ type Options struct {
 	// Grace is how long after the cancel progress is still taken for
 	// traffic that crossed it. Default DefaultGrace.
 	Grace time.Duration
+	// Answerer answers the server's own requests (check 9); nil, and
+	// check 9 is skipped. Prepare the connection with it.
+	Answerer *Answerer
 }
 
 // Defaults of Options.
@@ -155,7 +158,7 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 	case 8:
 		r.httpCancellation(ctx, res)
 	case 9:
-		r.ownRequests(res)
+		r.ownRequests(ctx, res)
 	}
 }
 
@@ -168,11 +171,10 @@ func (r *runner) selected(id int) bool {
 }
 
 // needsTool says whether a selected check cancels a tool call (check 3
-// looks at the server after one; check 8 needs one over HTTP in the
-// 2025 versions).
+// looks at the server after one; check 8 needs one over HTTP).
 func (r *runner) needsTool() bool {
 	ids := []int{1, 2, 3, 5, 6}
-	if r.conn.Transport() == "http" && !isModern(r.conn.Peer().ProtocolVersion) {
+	if r.conn.Transport() == "http" {
 		ids = append(ids, 8)
 	}
 	for _, id := range ids {

@@ -22,7 +22,7 @@ func (r *runner) extensionTasks(ctx context.Context, res *Result, caps mcp.Serve
 		res.Status, res.Reason = Skip, "the server declares no tasks (no "+session.ExtensionTasks+" extension in server/discover)"
 		return
 	}
-	tool, args, why := r.taskTool(ctx)
+	tool, args, why := r.extensionTaskTool(ctx)
 	if why != "" {
 		res.Status, res.Reason = Skip, why
 		return
@@ -80,6 +80,25 @@ func (r *runner) extensionTasks(ctx context.Context, res *Result, caps mcp.Serve
 		res.Status = Warn
 		ev.fact("%s after the acknowledgement, the task is still %s", r.opts.CallTimeout, info.Task.State.Status)
 	}
+}
+
+// extensionTaskTool picks the tool check 7 calls: --tool, else one whose
+// taskSupport hints at a task. 2026-07-28 servers need not say which
+// (the server decides per call), so without either it is a skip.
+func (r *runner) extensionTaskTool(ctx context.Context) (string, []byte, string) {
+	if r.opts.Tool != "" {
+		args := r.opts.Args
+		if args == nil {
+			args = []byte(`{}`)
+		}
+		return r.opts.Tool, args, ""
+	}
+	tool, args, why := r.taskTool(ctx)
+	if why != "" {
+		why = "the server declares the " + session.ExtensionTasks + " extension, but no tool says it runs as a task " +
+			"(in 2026-07-28 the server decides per call): name one with --tool NAME --args JSON"
+	}
+	return tool, args, why
 }
 
 // startExtensionTask calls tool plainly and returns the task row the

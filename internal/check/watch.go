@@ -16,10 +16,13 @@ type watcher struct {
 	sub  *session.Subscription
 	done chan struct{}
 
-	mu       sync.Mutex
-	strays   []session.StrayArrived // responses and errors only
-	noise    []session.NoiseArrived
-	incoming int
+	mu     sync.Mutex
+	strays []session.StrayArrived // responses and errors only
+	noise  []session.NoiseArrived
+	// duplicates are second responses to requests of ours that had one:
+	// a reply to our answer that reuses the id of one of ours lands here.
+	duplicates []session.DuplicateArrived
+	incoming   int
 	// ended holds the requests whose final state the watcher has seen:
 	// a barrier ping's end tells that every event before it was read.
 	ended map[uint64]bool
@@ -42,6 +45,8 @@ func (w *watcher) read() {
 			}
 		case session.NoiseArrived:
 			w.noise = append(w.noise, e)
+		case session.DuplicateArrived:
+			w.duplicates = append(w.duplicates, e)
 		case session.StateChanged:
 			if e.To.Final() {
 				w.ended[e.Ref.Seq] = true
@@ -78,6 +83,20 @@ func (w *watcher) since(t time.Time) ([]session.StrayArrived, []session.NoiseArr
 		}
 	}
 	return strays, noise
+}
+
+// duplicatesSince returns the duplicate responses that arrived at or
+// after t.
+func (w *watcher) duplicatesSince(t time.Time) []session.DuplicateArrived {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []session.DuplicateArrived
+	for _, d := range w.duplicates {
+		if !d.At.Before(t) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // incomingRequests is how many requests the server sent us so far.

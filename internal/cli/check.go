@@ -45,9 +45,14 @@ times, frames and counts.
   4  cancels for an unknown id, a finished request, malformed   SHOULD be ignored
   5  a cancel for "N" (string) does not cancel request N        SHOULD be ignored
   6  under load: calls cancelled at random moments (--load)     MUST answer the others
-  7  tasks/cancel, 9 the server's own cancels: skipped for now
+  7  tasks/cancel ends a running task cancelled, refuses       MUST
+     a finished one (when the server has tasks)
   8  over HTTP: the POSTed cancel is honoured, and a stream     SHOULD NOT take a drop
      dropped mid-call is resumed, not taken for a cancel        for a cancel (2025)
+     closing a call's stream stops its work (2026-07-28)        MUST
+  9  the server's own request (sampling, elicitation): it is    SHOULD cancel it,
+     cancelled with the call that asked it, and the answer      SHOULD ignore the answer,
+     mcpoke sends anyway is ignored; a next call works          MUST survive (2025)
 
 It picks the tool to cancel itself (one that reports progress, else the slowest of a
 short probe of the tools that look slow, with any duration argument set to 3 seconds),
@@ -158,8 +163,9 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 	}
 	// The settle window outlasts --listen, so that what comes after a
 	// cancel is always kept as that request's late traffic.
+	opts.Answerer = check.NewAnswerer()
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: f.protocol, transcript: f.transcript,
-		session: session.Config{SettleWindow: f.listen + time.Second}, followTasks: true})
+		session: session.Config{SettleWindow: f.listen + time.Second}, prepare: opts.Answerer.Prepare, followTasks: true})
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,15 @@ Tools:
   stubborn  {seconds=5}                   ignores cancellation and answers anyway: a late response
   flood     {count=10000, interval_ms=0}  a burst of progress notifications, then a result
   echo      {text}                        answers at once with the text
-  fail      {mode=tool-error|rpc-error}   an isError result, or a JSON-RPC error`,
+  fail      {mode=tool-error|rpc-error}   an isError result, or a JSON-RPC error
+  ask       {kind=elicitation, cancel_after=0, message}
+                                          asks the client (sampling, a form or a url) and may
+                                          cancel its own request; input_required in 2026-07-28
+  roots     {}                            asks the client for its roots and lists them
+  research  {seconds=5}                   runs as a task; stops on tasks/cancel
+
+Resources (demo://...), a template with completion and a prompt with
+arguments are served too: mcpoke resources, mcpoke prompts.`,
 		Example: `  # Use it from another client's config
   {"mcpServers": {"mcpoke-demo": {"command": "mcpoke", "args": ["demo-server"]}}}
 

@@ -21,6 +21,8 @@ func TestMain(m *testing.M) {
 	case "":
 	case "1":
 		os.Exit(runHostileServer())
+	case "listen-cancel", "listen-unknown", "listen-noack", "listen-refused":
+		os.Exit(runListenServer(mode))
 	default:
 		os.Exit(runMisbehavingServer(mode))
 	}

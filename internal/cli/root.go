@@ -190,6 +190,7 @@ built-in demo server (mcpoke demo-server).
 	authFlags(root, g)
 	root.AddCommand(newResourcesCommand(g), newReadCommand(g), newPromptsCommand(g), newPromptCommand(g))
 	root.AddCommand(newTasksCommand(g))
+	root.AddCommand(newListenCommand(g))
 	return root
 }
 

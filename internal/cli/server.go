@@ -105,6 +105,9 @@ type serverOptions struct {
 	// asked, if set, receives the log of the server's questions and how
 	// the flags answered them.
 	asked func(*mcp.ClientSide, *askLog)
+	// prepare, if set, adjusts the options last, before the server
+	// starts (mcpoke check installs its own answering side there).
+	prepare func(*connect.Options)
 }
 
 // openServer starts the server and initializes it; its log and
@@ -127,6 +130,9 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 	opts.ModernCapabilities = cs.Capabilities(session.ModernVersion)
 	if o.asked != nil {
 		o.asked(cs, asked)
+	}
+	if o.prepare != nil {
+		o.prepare(&opts)
 	}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
 	if g.logFile != "" {

@@ -11,20 +11,29 @@ import (
 
 // BenchmarkEchoCall is one echo tools/call from a client session to the
 // demo server over the in-memory pipe, with a progress token and a
-// timeout as `mcpoke bench` sends it: both sessions' per-call paths.
+// timeout as `mcpoke bench` sends it: both sessions' per-call paths, in
+// each era (bench's default, auto, picks 2026-07-28 on the demo).
 func BenchmarkEchoCall(b *testing.B) {
-	a, c := transporttest.Pipe()
-	srv := newServer(nil).serve(c)
-	cli := session.New(a, session.Config{SettleWindow: -1})
-	b.Cleanup(func() { cli.Close(); srv.Close() })
-	params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := cli.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchTimeout}); err != nil {
-			b.Fatal(err)
-		}
+	for _, era := range []string{"legacy", "modern"} {
+		b.Run(era, func(b *testing.B) {
+			a, c := transporttest.Pipe()
+			srv := newServer(nil).serve(c)
+			cli := session.New(a, session.Config{SettleWindow: -1})
+			b.Cleanup(func() { cli.Close(); srv.Close() })
+			if era == "modern" {
+				cli.UseModern(session.ModernOptions{ClientInfo: session.Implementation{Name: "bench", Version: "1"},
+					Capabilities: json.RawMessage(`{"roots":{},"sampling":{}}`)})
+			}
+			params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := cli.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchTimeout}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -28,7 +28,7 @@ func HTTPHandler(log io.Writer, opts Options, allowRemote bool) interface {
 		CheckParamHeaders: func(frame []byte, params map[string]string) error {
 			srv := newServer(io.Discard)
 			if opts.ConformanceTools {
-				srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+				srv.tools = append(srv.tools, preparedConformanceTools()...)
 			}
 			return srv.checkParamHeaders(frame, params)
 		},

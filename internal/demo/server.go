@@ -75,7 +75,7 @@ func NewSession(conn transport.Conn, log io.Writer) *session.Session {
 func ServeConn(sessionID string, conn transport.Conn, log io.Writer, opts Options) *session.Session {
 	srv := newServer(log)
 	if opts.ConformanceTools {
-		srv.tools = append(srv.tools, prepareTools(append(conformanceTools(), conformanceAskTools()...))...)
+		srv.tools = append(srv.tools, preparedConformanceAskTools()...)
 		srv.fixtures = true
 	}
 	if len(sessionID) > 8 {
@@ -105,7 +105,7 @@ func ServeRequest(conn transport.Conn, log io.Writer, opts Options) *session.Ses
 func serveRequest(conn transport.Conn, log io.Writer, opts Options, tasks *taskStore) *session.Session {
 	srv := newServer(log)
 	if opts.ConformanceTools {
-		srv.tools = append(srv.tools, prepareTools(conformanceTools())...)
+		srv.tools = append(srv.tools, preparedConformanceTools()...)
 	}
 	if tasks != nil {
 		srv.tasks, srv.sharedTasks = tasks, true
@@ -119,7 +119,7 @@ func newServer(log io.Writer) *server {
 	}
 	return &server{
 		log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
-		tools: allTools(),
+		tools: preparedTools(),
 
 		started:   time.Now(),
 		tickEvery: defaultTickEvery,
@@ -198,7 +198,12 @@ func (srv *server) initialize(_ context.Context, in *session.Incoming) (any, err
 	return initializeResult{
 		ProtocolVersion: v,
 		Capabilities:    withRestCapabilities(caps),
-		ServerInfo:      session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()},
+		ServerInfo:      demoImplementation(),
 		Instructions:    instructions,
 	}, nil
+}
+
+// demoImplementation is who the demo server says it is.
+func demoImplementation() session.Implementation {
+	return session.Implementation{Name: ServerName, Title: "mcpoke demo server", Version: version.String()}
 }

@@ -56,6 +56,8 @@ type taskStore struct {
 	ctx  context.Context
 	stop context.CancelFunc
 	s    *session.Session // set once the session exists
+	// working are the tools/call in flight (see WorkingMeta).
+	working working
 }
 
 func newTaskStore() *taskStore {

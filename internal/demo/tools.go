@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
@@ -29,6 +31,23 @@ type tool struct {
 func allTools() []*tool {
 	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool(), researchTool()})
 }
+
+// The tool sets, prepared once for every server of this process: reading
+// a definition back compiles its schema, and over HTTP in 2026-07-28 each
+// request has a server of its own (twice: its Mcp-Param headers are
+// checked by another), which prepared them all on every call. A prepared
+// tool is never changed, and a compiled schema validates concurrently;
+// the slices are clipped, so that a server appending to its own copy
+// never writes into one another server reads.
+var (
+	preparedTools            = sync.OnceValue(func() []*tool { return slices.Clip(allTools()) })
+	preparedConformanceTools = sync.OnceValue(func() []*tool { return slices.Clip(prepareTools(conformanceTools())) })
+	// preparedConformanceAskTools is the conformance tools and those that
+	// ask, for a legacy session (ServeConn).
+	preparedConformanceAskTools = sync.OnceValue(func() []*tool {
+		return slices.Clip(prepareTools(append(conformanceTools(), conformanceAskTools()...)))
+	})
+)
 
 // prepareTools reads each definition back as a client would.
 func prepareTools(tools []*tool) []*tool {
@@ -97,7 +116,13 @@ func (srv *server) callTool(ctx context.Context, in *session.Incoming) (any, err
 	if res, err, asTask := srv.runAsTask(in, t, args); asTask {
 		return res, err
 	}
-	return t.run(ctx, srv, in, args)
+	others, done := srv.tasks.working.start(in)
+	defer done()
+	res, err := t.run(ctx, srv, in, args)
+	if err == nil && asksWorking(in.Params) {
+		res = withWorking(res, others)
+	}
+	return res, err
 }
 
 func invalidParams(format string, a ...any) *session.RPCError {

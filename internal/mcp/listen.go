@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -75,4 +77,61 @@ func ParseListenAck(params []byte) (ListenFilter, error) {
 		return ListenFilter{}, fmt.Errorf("notifications/subscriptions/acknowledged: params must be an object with notifications: %s", clip(string(params), 80))
 	}
 	return *p.Notifications, nil
+}
+
+// Describe names what f opts in to, for a report: "toolsListChanged,
+// resourceSubscriptions [a, b]", or "nothing". URIs are as sent: escape
+// them before printing.
+func (f ListenFilter) Describe() string {
+	var parts []string
+	for _, p := range []struct {
+		on   bool
+		name string
+	}{{f.ToolsListChanged, "toolsListChanged"}, {f.PromptsListChanged, "promptsListChanged"}, {f.ResourcesListChanged, "resourcesListChanged"}} {
+		if p.on {
+			parts = append(parts, p.name)
+		}
+	}
+	if len(f.ResourceSubscriptions) > 0 {
+		parts = append(parts, "resourceSubscriptions ["+strings.Join(f.ResourceSubscriptions, ", ")+"]")
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Declined is what f asked for that ack, the server's acknowledgement,
+// left out: notification types it will not send.
+func (f ListenFilter) Declined(ack ListenFilter) ListenFilter {
+	d := ListenFilter{
+		ToolsListChanged:     f.ToolsListChanged && !ack.ToolsListChanged,
+		PromptsListChanged:   f.PromptsListChanged && !ack.PromptsListChanged,
+		ResourcesListChanged: f.ResourcesListChanged && !ack.ResourcesListChanged,
+	}
+	for _, uri := range f.ResourceSubscriptions {
+		if !slices.Contains(ack.ResourceSubscriptions, uri) {
+			d.ResourceSubscriptions = append(d.ResourceSubscriptions, uri)
+		}
+	}
+	return d
+}
+
+// Wants reports whether a notification is one f opts in to. Before
+// 2026-07-28 a server sends list changes unasked; a client that follows
+// only some keeps those f names (and the updates of the resources it
+// subscribed to with resources/subscribe).
+func (f ListenFilter) Wants(method string, params json.RawMessage) bool {
+	switch method {
+	case ToolsListChanged:
+		return f.ToolsListChanged
+	case PromptsListChanged:
+		return f.PromptsListChanged
+	case ResourcesListChanged:
+		return f.ResourcesListChanged
+	case ResourceUpdated:
+		uri, err := ParseResourceUpdated(params)
+		return err == nil && slices.Contains(f.ResourceSubscriptions, uri)
+	}
+	return false
 }

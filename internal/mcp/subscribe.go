@@ -1,8 +1,12 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // Notifications a server sends about what it offers.
@@ -24,4 +28,19 @@ func ParseResourceUpdated(params json.RawMessage) (string, error) {
 		return "", fmt.Errorf("%s: params must be an object with a uri: %s", ResourceUpdated, clip(string(params), 80))
 	}
 	return *p.URI, nil
+}
+
+// SubscribeResource sends resources/subscribe for uri (protocol 2025-11-25
+// and before; 2026-07-28 names resources in subscriptions/listen, see
+// Listen), bounded by timeout.
+func SubscribeResource(ctx context.Context, s *session.Session, uri string, timeout time.Duration) error {
+	_, err := s.Do(ctx, "resources/subscribe", ReadResourceParams(uri), session.CallOptions{Timeout: timeout, NoProgressToken: true})
+	return err
+}
+
+// UnsubscribeResource sends resources/unsubscribe for uri, bounded by
+// timeout.
+func UnsubscribeResource(ctx context.Context, s *session.Session, uri string, timeout time.Duration) error {
+	_, err := s.Do(ctx, "resources/unsubscribe", ReadResourceParams(uri), session.CallOptions{Timeout: timeout, NoProgressToken: true})
+	return err
 }

@@ -149,11 +149,13 @@ func (h *taskHost) finish(t *hostedTask, status, message string, result json.Raw
 // expire drops t once its ttl passed, withdrawing its question if it
 // still waits.
 func (h *taskHost) expire(t *hostedTask, ttl time.Duration) {
-	why := fmt.Errorf("the task's ttl of %s passed", ttl)
-	h.finish(t, TaskFailed, why.Error(), nil, why)
+	// Gone before its question is withdrawn: whoever sees the withdrawal
+	// and asks for the task is told it no longer exists.
 	h.mu.Lock()
 	delete(h.tasks, t.id)
 	h.mu.Unlock()
+	why := fmt.Errorf("the task's ttl of %s passed", ttl)
+	h.finish(t, TaskFailed, why.Error(), nil, why)
 }
 
 func (h *taskHost) changed(t *hostedTask) {

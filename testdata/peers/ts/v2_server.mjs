@@ -7,6 +7,11 @@
 //   node testdata/peers/ts/v2_server.mjs              # stdio
 //   node testdata/peers/ts/v2_server.mjs --http PORT  # Streamable HTTP at http://127.0.0.1:PORT/mcp
 //
+// Its resource ts2://ticker changes every TS2_TICK_MS (default 500) and
+// notifies its subscribers: a subscriptions/listen that names it (the SDK
+// serves listen itself), or resources/subscribe in the 2025 era. It logs
+// each listen opened and how it was closed.
+//
 // The SDK is loaded from $MCPOKE_PEERS_DIR (default ~/.cache/mcpoke-peers),
 // where .ci/run installs it.
 import { createServer } from "node:http";
@@ -17,7 +22,7 @@ import { pathToFileURL } from "node:url";
 const peers = process.env.MCPOKE_PEERS_DIR || join(homedir(), ".cache", "mcpoke-peers");
 const load = (p) => import(pathToFileURL(join(peers, "node_modules", p)).href);
 const { McpServer, createMcpHandler, inputRequired, acceptedContent } = await load("@modelcontextprotocol/server/dist/index.mjs");
-const { serveStdio } = await load("@modelcontextprotocol/server/dist/stdio.mjs");
+const { serveStdio, StdioServerTransport } = await load("@modelcontextprotocol/server/dist/stdio.mjs");
 const { z } = await load("zod/index.js");
 
 const log = (msg) => process.stderr.write(`ts-v2: ${msg}\n`);
@@ -34,8 +39,45 @@ const how = (reason) => {
   return /closed|disconnect|abort/i.test(text) && !/notifications\/cancelled/.test(text) ? `stream closed (${text})` : `notifications/cancelled (${text})`;
 };
 
+const TICKER = "ts2://ticker";
+const tickMs = Number(process.env.TS2_TICK_MS || 500);
+let ticks = 0;
+// subscribed: a 2025-era stdio client subscribed to the ticker.
+let subscribed = false;
+
+// listens are the open subscriptions/listen requests, by id, for the log.
+const listens = new Set();
+const listenOpened = (msg) => {
+  listens.add(String(msg.id));
+  log(`listen ${msg.id} opened: ${JSON.stringify(msg.params?.notifications)}`);
+};
+const listenClosed = (id, how) => {
+  if (listens.delete(String(id))) log(`listen ${id} closed: ${how}`);
+};
+
+// working holds the ids of the slow calls in progress, across every
+// request (over HTTP each 2026-07-28 request has its own server): asked in
+// _meta "mcpoke/working", a slow call's result lists the others that were
+// still running when it started, so that mcpoke check can see whether a
+// call whose stream closed stopped.
+const working = new Set();
+
 function newServer() {
-  const server = new McpServer({ name: "ts-v2-peer", version: "2.4.0" }, { capabilities: { tools: {}, extensions: { [TASKS]: {} } } });
+  const server = new McpServer({ name: "ts-v2-peer", version: "2.4.0" }, { capabilities: { tools: {}, resources: { subscribe: true }, extensions: { [TASKS]: {} } } });
+  server.registerResource("ticker", TICKER, { description: "A counter that changes every tick.", mimeType: "text/plain" }, async () => ({
+    contents: [{ uri: TICKER, mimeType: "text/plain", text: `tick ${ticks}` }],
+  }));
+  // The 2025 era's subscriptions (2026-07-28 has none: listen names them).
+  server.server.setRequestHandler("resources/subscribe", async (req) => {
+    log(`resources/subscribe ${req.params.uri}`);
+    if (req.params.uri === TICKER) subscribed = true;
+    return {};
+  });
+  server.server.setRequestHandler("resources/unsubscribe", async (req) => {
+    log(`resources/unsubscribe ${req.params.uri}`);
+    if (req.params.uri === TICKER) subscribed = false;
+    return {};
+  });
   server.registerTool(
     "slow",
     {
@@ -47,6 +89,9 @@ function newServer() {
       const token = ctx.mcpReq._meta?.progressToken;
       log(`slow ${id} started (${seconds}s in ${steps} steps)`);
       const started = Date.now();
+      const others = [...working];
+      const entry = { id };
+      working.add(entry);
       try {
         for (let i = 1; i <= steps; i++) {
           await sleep((seconds * 1000) / steps, ctx.mcpReq.signal);
@@ -57,9 +102,15 @@ function newServer() {
       } catch (e) {
         log(`slow ${id} cancelled after ${Date.now() - started}ms: ${how(ctx.mcpReq.signal.reason ?? e)}`);
         throw e;
+      } finally {
+        working.delete(entry);
       }
       log(`slow ${id} finished`);
-      return { content: [{ type: "text", text: `slept ${seconds}s in ${steps} steps` }] };
+      const result = { content: [{ type: "text", text: `slept ${seconds}s in ${steps} steps` }] };
+      if (ctx.mcpReq._meta?.["mcpoke/working"] !== undefined) {
+        result._meta = { "mcpoke/working": others.map((o) => o.id) };
+      }
+      return result;
     },
   );
   server.registerTool(
@@ -138,6 +189,7 @@ function registerTasks(server) {
     {
       description: "Runs as a task of the tasks extension: four stages; ask asks a question mid-way (tasks/update); ignoreCancel acknowledges tasks/cancel and works on.",
       inputSchema: z.object({ seconds: z.number().default(2), ask: z.boolean().default(false), ignoreCancel: z.boolean().default(false) }),
+      execution: { taskSupport: "optional" }, // a hint: in 2026-07-28 the server decides
     },
     async ({ seconds, ask, ignoreCancel }, ctx) => {
       if (!declaredTasks(ctx)) return { content: [{ type: "text", text: "no task: the client did not declare the tasks extension" }] };
@@ -196,17 +248,48 @@ function registerTasks(server) {
 
 const argv = process.argv.slice(2);
 if (argv[0] !== "--http") {
-  serveStdio(() => newServer(), { onerror: (e) => log(`error: ${e.message}`) });
+  // The transport is watched for listens opened and cancelled: serveStdio
+  // answers them itself, before any tool sees them.
+  const wire = new StdioServerTransport();
+  let inner;
+  Object.defineProperty(wire, "onmessage", {
+    get: () => (msg) => {
+      if (msg.method === "subscriptions/listen") listenOpened(msg);
+      if (msg.method === "notifications/cancelled") listenClosed(msg.params?.requestId, `notifications/cancelled (${msg.params?.reason})`);
+      inner?.(msg);
+    },
+    set: (f) => (inner = f),
+  });
+  let pinned;
+  serveStdio(() => (pinned = newServer()), { transport: wire, onerror: (e) => log(`error: ${e.message}`) });
+  setInterval(() => {
+    ticks++;
+    // Unasked updates only to a subscriber (the SDK routes a 2026-07-28
+    // one onto the listens that name the ticker).
+    if (pinned?.isConnected() && (subscribed || listens.size > 0)) pinned.server.sendResourceUpdated({ uri: TICKER }).catch(() => {});
+  }, tickMs).unref();
 } else {
   const handler = createMcpHandler(() => newServer(), { onerror: (e) => log(`error: ${e.message}`) });
+  setInterval(() => {
+    ticks++;
+    handler.notify.resourceUpdated(TICKER);
+  }, tickMs).unref();
   const http = createServer(async (req, res) => {
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const abort = new AbortController();
+    let msg;
+    try {
+      msg = JSON.parse(Buffer.concat(chunks).toString());
+    } catch {}
+    if (msg?.method === "subscriptions/listen") listenOpened(msg);
     // A client that closes the response (mcpoke's cancel in 2026-07-28)
     // aborts the web request the SDK serves.
     res.on("close", () => {
-      if (!res.writableFinished) abort.abort(new Error("client closed the response stream"));
+      if (!res.writableFinished) {
+        if (msg?.method === "subscriptions/listen") listenClosed(msg.id, "stream closed");
+        abort.abort(new Error("client closed the response stream"));
+      }
     });
     const body = chunks.length ? Buffer.concat(chunks) : undefined;
     const request = new Request(`http://${req.headers.host}${req.url}`, {

@@ -1,0 +1,67 @@
+package demo
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// The modern fast path splices a tool's result instead of re-encoding it
+// through a map: its bytes must be modernResult's.
+func TestModernToolResultIsModernResult(t *testing.T) {
+	for _, res := range []toolResult{textResult("hi"), errorResult(`<b> & "q" ünï`), {}} {
+		want, err := modernResult(res, false, demoImplementation())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := modernToolResult(res)
+		if err != nil || string(got) != string(want) {
+			t.Fatalf("modernToolResult(%+v)\n got %s %v\nwant %s", res, got, err, want)
+		}
+	}
+}
+
+// echo answered on the reader in 2026-07-28 says what eraAware says; a
+// version the demo does not speak, or a _meta ReadRequestMeta cannot read
+// (then the request is legacy), is left to the handler, as before.
+func TestModernEchoOnTheFastPath(t *testing.T) {
+	cli, _ := start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	want, _ := modernToolResult(textResult("hi"))
+	for _, tc := range []struct{ meta, want string }{
+		{`{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/logLevel":"info"}`, string(want)},
+		{`{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientInfo":"nobody"}`, `{"content":[{"type":"text","text":"hi"}]}`},
+		{`{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/logLevel":3}`, `{"content":[{"type":"text","text":"hi"}]}`},
+		{`{"io.modelcontextprotocol/protocolVersion":"2027-01-01"}`, ""},
+	} {
+		params := `{"name":"echo","arguments":{"text":"hi"},"_meta":` + tc.meta + `}`
+		res, err := cli.Do(ctx, "tools/call", json.RawMessage(params), session.CallOptions{NoProgressToken: true})
+		if tc.want == "" {
+			if _, ok := session.AsVersionRefused(err, ""); !ok {
+				t.Fatalf("%s: %s %v, want the version refused", tc.meta, res, err)
+			}
+			continue
+		}
+		if err != nil || string(res) != tc.want {
+			t.Fatalf("%s:\n got %s %v\nwant %s", tc.meta, res, err, tc.want)
+		}
+	}
+}
+
+// Servers share the prepared tools (each modern HTTP request has one),
+// and one that adds tools to its own list leaves the others' alone.
+func TestServersSharePreparedTools(t *testing.T) {
+	a, b := newServer(nil), newServer(nil)
+	if len(a.tools) == 0 || a.tools[0] != b.tools[0] {
+		t.Fatal("each server prepared its own tools")
+	}
+	n := len(b.tools)
+	a.tools = append(a.tools, preparedConformanceTools()...)
+	b.tools = append(b.tools, preparedConformanceAskTools()...)
+	if len(a.tools) != n+len(preparedConformanceTools()) || a.tools[n] != preparedConformanceTools()[0] || len(preparedTools()) != n {
+		t.Fatalf("appending to one server's tools changed another's: %d %d", len(a.tools), len(preparedTools()))
+	}
+}
