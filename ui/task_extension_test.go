@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -22,6 +23,10 @@ type extTaskServer struct {
 	status  string
 	result  json.RawMessage
 	cancels int
+	// inputs are the inputRequests a task waiting for input shows;
+	// updates the inputResponses of each tasks/update.
+	inputs  json.RawMessage
+	updates []json.RawMessage
 }
 
 func (x *extTaskServer) set(status string, result json.RawMessage) {
@@ -38,12 +43,15 @@ func (x *extTaskServer) task() map[string]any {
 	if x.result != nil {
 		t["result"] = x.result
 	}
+	if x.status == session.TaskInputRequired {
+		t["inputRequests"] = x.inputs
+	}
 	return t
 }
 
 // extTaskConn connects a client that declares the extension (as the TUI
 // does) to an extTaskServer over a pipe.
-func extTaskConn(t *testing.T, clock *clocktest.Clock) (*connect.Conn, *extTaskServer) {
+func extTaskConn(t *testing.T, clock *clocktest.Clock, cs *mcp.ClientSide) (*connect.Conn, *extTaskServer) {
 	t.Helper()
 	x := &extTaskServer{status: session.TaskWorking}
 	a, b := transporttest.Pipe()
@@ -64,6 +72,17 @@ func extTaskConn(t *testing.T, clock *clocktest.Clock) (*connect.Conn, *extTaskS
 			return t, nil
 		},
 		"tasks/get": func(context.Context, *session.Incoming) (any, error) { return complete(x.task()), nil },
+		"tasks/update": func(_ context.Context, in *session.Incoming) (any, error) {
+			var p struct {
+				InputResponses json.RawMessage `json:"inputResponses"`
+			}
+			_ = json.Unmarshal(in.Params, &p)
+			x.mu.Lock()
+			x.updates = append(x.updates, p.InputResponses)
+			x.status = session.TaskWorking
+			x.mu.Unlock()
+			return complete(map[string]any{}), nil
+		},
 		"tasks/cancel": func(context.Context, *session.Incoming) (any, error) {
 			x.mu.Lock()
 			x.cancels++
@@ -73,8 +92,14 @@ func extTaskConn(t *testing.T, clock *clocktest.Clock) (*connect.Conn, *extTaskS
 	}})
 	connect.ForgetEras()
 	caps := json.RawMessage(`{"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
-	c := connect.Attach(connect.Spec{Name: "ext-tasks"}, a, connect.Options{Protocol: connect.ProtocolAuto,
-		ModernCapabilities: caps, Session: session.Config{Clock: clock}})
+	o := connect.Options{Protocol: connect.ProtocolAuto, ModernCapabilities: caps, Session: session.Config{Clock: clock}}
+	if cs != nil {
+		// As the TUI connects: its client side answers, and declares
+		// what it answers, the extension with it.
+		cs.Install(&o.Session)
+		o.ModernCapabilities = cs.Capabilities(session.ModernVersion)
+	}
+	c := connect.Attach(connect.Spec{Name: "ext-tasks"}, a, o)
 	t.Cleanup(func() { c.Close(); srv.Close() })
 	return c, x
 }
@@ -86,7 +111,7 @@ func extTaskConn(t *testing.T, clock *clocktest.Clock) (*connect.Conn, *extTaskS
 // saying that the cancel was acknowledged and the task ended completed.
 func TestFlowExtensionTaskCancelledCooperatively(t *testing.T) {
 	clock := newFakeClock()
-	conn, x := extTaskConn(t, clock)
+	conn, x := extTaskConn(t, clock, nil)
 	f := startFlow(t, clock, conn, false)
 	f.waitScreen("TOOLS 1", "MCP 2026-07-28")
 	f.keys("enter")
@@ -107,4 +132,49 @@ func TestFlowExtensionTaskCancelledCooperatively(t *testing.T) {
 	if x.cancels != 1 {
 		t.Errorf("%d tasks/cancel, want 1", x.cancels)
 	}
+}
+
+// A 2026-07-28 task that needs input: the next tasks/get shows its
+// inputRequests, which open the question panel as any server request
+// does; the answer goes with tasks/update, the task works on and its
+// row ends with the result.
+func TestExtensionTaskInputIsAskedAndSentWithTasksUpdate(t *testing.T) {
+	clock := newFakeClock()
+	var x *extTaskServer
+	m := New(Options{ConnectAnswering: func(_ context.Context, cs *mcp.ClientSide) (*connect.Conn, error) {
+		var conn *connect.Conn
+		conn, x = extTaskConn(t, clock, cs)
+		return conn, nil
+	}, now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 120, 40)
+	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.m.setFocus(focusTools)
+	d.key("enter")
+	d.waitScreen("CALL research")
+	d.key("enter")
+	d.waitFor("the task row", func() bool { r := d.m.table.Selected(); return r != nil && r.isTask() })
+	task := d.m.table.Selected()
+	x.mu.Lock()
+	x.status = session.TaskInputRequired
+	x.inputs = json.RawMessage(`{"who":{"method":"elicitation/create","params":{"mode":"form","message":"Who is there?",` +
+		`"requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"}},"required":["name"]}}}}`)
+	x.mu.Unlock()
+	d.waitFor("the question panel", func() bool {
+		clock.Advance(time.Second) // polls, one pollIntervalMs apart
+		return d.m.asks.panel != nil
+	})
+	d.waitScreen("THE SERVER ASKS", "Who is there?")
+	d.key("enter")
+	d.waitFor("tasks/update", func() bool { x.mu.Lock(); defer x.mu.Unlock(); return len(x.updates) == 1 })
+	x.mu.Lock()
+	if got := string(x.updates[0]); got != `{"who":{"action":"accept","content":{"name":"Ada"}}}` {
+		t.Errorf("inputResponses %s", got)
+	}
+	x.status, x.result = session.TaskCompleted, json.RawMessage(`{"content":[{"type":"text","text":"hello, Ada"}]}`)
+	x.mu.Unlock()
+	d.waitFor("completed", func() bool {
+		clock.Advance(time.Second)
+		return task.state == session.Completed
+	})
+	d.waitScreen("tasks/update", "for task ext-1")
 }
