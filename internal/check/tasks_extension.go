@@ -18,6 +18,7 @@ var ruleTaskAcknowledged = Rule{Must, "On success, the server MUST acknowledge t
 // runs, must be acknowledged; tasks/get then tells whether the server
 // stopped it (cancelled) or let it finish, which the extension allows.
 func (r *runner) extensionTasks(ctx context.Context, res *Result, caps mcp.ServerCapabilities) {
+	res.Title = "tasks/cancel of a running task is acknowledged (tasks extension), and how the task ended"
 	if !caps.TasksExtension() {
 		res.Status, res.Reason = Skip, "the server declares no tasks (no "+session.ExtensionTasks+" extension in server/discover)"
 		return
