@@ -144,6 +144,8 @@ type RequestInfo struct {
 
 	// Round links a multi round-trip retry to its original request.
 	Round Round
+	// Housekeeping: sent by the client on its own (CallOptions.Housekeeping).
+	Housekeeping bool
 
 	// TaskID is set on a task row (see taskCreated): the task the server
 	// created for the request Task.Parent names. A task is cancelled with

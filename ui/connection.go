@@ -59,7 +59,8 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	if m.gen > 1 {
 		m.setStatus("reconnected: a new server and session", false)
 	}
-	return tea.Batch(listToolsCmd(m.gen, m.conn.Session, m.listOptions()), m.listShown(), listenCmd(m.gen, m.conn.Session))
+	return tea.Batch(listToolsCmd(m.gen, m.conn.Session, m.listOptions()), m.listShown(), listenCmd(m.gen, m.conn.Session),
+		m.startHealth())
 }
 
 // startFailed records why the server could not be started (or would not

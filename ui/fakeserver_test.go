@@ -35,6 +35,8 @@ type fakeServer struct {
 	// tasks, when set before the UI connects, makes the server declare
 	// tasks and run tools/call with a task member as one (faketasks_test.go).
 	tasks *fakeTasks
+	// pingHold, when set, holds every ping's answer until it is closed.
+	pingHold chan struct{}
 }
 
 // fakeCall is one tools/call the test controls.
@@ -103,7 +105,20 @@ func newFakeServer(t *testing.T, conn *transporttest.End, tools []map[string]any
 				}
 				return map[string]any{"tools": fs.tools}, nil
 			},
-			"tools/call":   fs.call,
+			"tools/call": fs.call,
+			"ping": func(ctx context.Context, _ *session.Incoming) (any, error) {
+				fs.mu.Lock()
+				hold := fs.pingHold
+				fs.mu.Unlock()
+				if hold != nil {
+					select {
+					case <-hold:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+				return map[string]any{}, nil
+			},
 			"tasks/get":    fs.taskHandler("tasks/get"),
 			"tasks/result": fs.taskHandler("tasks/result"),
 			"tasks/cancel": fs.taskHandler("tasks/cancel"),

@@ -75,6 +75,8 @@ type Model struct {
 
 	// asks are the server's questions and the panel that answers one.
 	asks *askState
+	// health is the periodic ping (health.go).
+	health health
 
 	layout   screenLayout
 	focus    focusArea
@@ -138,6 +140,7 @@ func New(opts Options) *Model {
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
 	m.header.auth = opts.AuthState
+	m.health.interval, m.header.health = opts.PingInterval, &m.health
 	m.help.Styles = c.Styles.Help
 	m.setFocus(focusTools)
 	m.resize(c.Width, c.Height)
@@ -244,6 +247,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg,
 		listenOpenedMsg, listenEndedMsg, listenClosedMsg:
 		return m.updateRest(msg)
+	case healthDueMsg, healthSentMsg, healthDoneMsg:
+		return m.updateHealth(msg)
 	case askedMsg:
 		return m.asked(msg)
 	case withdrawnMsg:

@@ -44,6 +44,8 @@ type header struct {
 	width      int
 	// declared is what mcpoke's initialize declared.
 	declared json.RawMessage
+	// health is the periodic ping's outcome, shown after the state.
+	health *health
 }
 
 func newHeader(c *common) *header { return &header{c: c, transport: "stdio"} }
@@ -86,6 +88,13 @@ func (h *header) View() string {
 	}
 	left = append(left, st.Muted.Render(h.transport))
 	left = append(left, h.stateView())
+	healthAt := -1
+	if v, warn := h.healthView(); v != "" {
+		if !warn {
+			healthAt = len(left) // a round trip may go; a warning stays
+		}
+		left = append(left, v)
+	}
 	if a := h.authView(); a != "" {
 		left = append(left, a)
 	}
@@ -99,7 +108,7 @@ func (h *header) View() string {
 		left = append(left, st.BadgeWarn.Render("cancel "+h.cancelMode.String()))
 	}
 	// The capabilities go first on a narrow screen.
-	l, r := h.fitLine(headerLeft{parts: left, nameAt: nameAt, timeoutAt: timeoutAt, eraAt: eraAt, eraShort: eraShort}, sep)
+	l, r := h.fitLine(headerLeft{parts: left, nameAt: nameAt, timeoutAt: timeoutAt, healthAt: healthAt, eraAt: eraAt, eraShort: eraShort}, sep)
 	line := l + strings.Repeat(" ", max(h.width-lipWidth(l)-lipWidth(r), 0)) + r
 	if h.state != connClosed {
 		return fit(line, h.width)

@@ -208,8 +208,11 @@ func (s *requestStore) append(r *requestRow) {
 }
 
 // started adds the row for a new request; a task's poll gets none, its
-// task row counts it.
+// task row counts it, nor does housekeeping (health.go).
 func (s *requestStore) started(info session.RequestInfo) *requestRow {
+	if info.Housekeeping {
+		return nil // a health ping: the header shows it, the wire log its frames
+	}
 	if isPoll(info) {
 		s.polled(info)
 		return nil

@@ -72,15 +72,16 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 			o.Capabilities = cs.Capabilities(o.Protocol)
 			return connect.Start(spec, o)
 		},
-		AuthState:  login.state,
-		OpenURL:    auth.OpenBrowser,
-		Roots:      roots,
-		Policy:     policy,
-		Demo:       isDemo(spec),
-		Force:      g.force,
-		Timeout:    defaultCallTimeout,
-		Settle:     opts.Session.SettleWindow,
-		CancelMode: mode,
+		AuthState:    login.state,
+		OpenURL:      auth.OpenBrowser,
+		Roots:        roots,
+		Policy:       policy,
+		Demo:         isDemo(spec),
+		Force:        g.force,
+		Timeout:      defaultCallTimeout,
+		Settle:       opts.Session.SettleWindow,
+		CancelMode:   mode,
+		PingInterval: g.pingInterval,
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	program = p
