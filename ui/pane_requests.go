@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -392,6 +393,9 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	if note := t.taskNote(r); note != "" {
 		parts = append(parts, render(note, pt.muted))
 	}
+	if note := pageNote(r); note != "" {
+		parts = append(parts, render(note, pt.muted))
+	}
 	var tail []string
 	// A lost row's reason repeats its badge; the detail has the whole text.
 	if r.state == session.Failed && r.reason != "" && !r.lost() {
@@ -418,4 +422,20 @@ func (t *requestTable) SetTasksOnly(on bool) {
 	t.tasksOnly = on
 	t.refilter()
 	t.sync(false)
+}
+
+// pageNote tells a list's later pages from its first: each page is a
+// request of the same method, which would otherwise read as a repeat.
+func pageNote(r *requestRow) string {
+	if r.incoming {
+		return ""
+	}
+	cursor := mcp.PageCursor(r.method, r.params)
+	if cursor == "" {
+		return ""
+	}
+	if c := []rune(cursor); len(c) > 12 {
+		cursor = string(c[:12]) + "…"
+	}
+	return `next page, cursor "` + termtext.Line(cursor) + `"`
 }

@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/connect"
+)
+
+// demoModel is a model on the built-in demo server (in 2026-07-28 when
+// modern), on the fake clock.
+func demoModel(t *testing.T, modern bool, w, h int) *driver {
+	t.Helper()
+	clock := newFakeClock()
+	conn := demoConn(t, clock)
+	if modern {
+		conn = modernDemoConn(t, clock)
+	}
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
+		now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, w, h)
+	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	return d
+}
+
+// A list that follows nextCursor sends one request per page: the later
+// pages' rows say which cursor they asked for, so they do not read as
+// the same request sent twice.
+func TestListPagesTellThemselvesApart(t *testing.T) {
+	d := demoModel(t, false, 120, 35)
+	d.key("2")
+	d.waitScreen(`resources/list      ✓ completed         0.0s next page, cursor "`)
+	first := 0
+	for _, line := range strings.Split(d.screen(), "\n") {
+		if strings.Contains(line, "resources/list") && !strings.Contains(line, "next page") {
+			first++
+		}
+	}
+	if first != 1 {
+		t.Fatalf("%d resources/list rows without a cursor note, want the first page's only:\n%s", first, d.screen())
+	}
+}
+
+// The empty log pane's hint is wrapped, not cut before the key it names.
+func TestEmptyLogHintWraps(t *testing.T) {
+	d := demoModel(t, true, 120, 35)
+	d.key("l")
+	d.waitScreen("SERVER LOG 0 messages", "sets one for the requests that follow")
+}
