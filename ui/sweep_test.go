@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // demoModel is a model on the built-in demo server (in 2026-07-28 when
@@ -48,4 +51,19 @@ func TestEmptyLogHintWraps(t *testing.T) {
 	d := demoModel(t, true, 120, 35)
 	d.key("l")
 	d.waitScreen("SERVER LOG 0 messages", "sets one for the requests that follow")
+}
+
+// A wrapped stderr line's continuation is indented: it does not read as
+// a line the server wrote.
+func TestStderrContinuationIndented(t *testing.T) {
+	p := newStderrPane(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
+	p.SetSize(40, 6)
+	p.Add([]session.StderrLine{{Line: `time=2026-11-24T22:57:52Z level=INFO msg="response suppressed" id=5 method=tools/call`}, {Line: "next line"}}, 0)
+	got := strings.Split(ansi.Strip(p.View()), "\n")
+	want := []string{"SERVER STDERR 2 lines", "time=2026-11-24T22:57:52Z level=INFO", `  msg="response suppressed" id=5`, "  method=tools/call", "next line"}
+	for i, w := range want {
+		if strings.TrimRight(got[i], " ") != w {
+			t.Fatalf("line %d = %q, want %q; pane:\n%s", i, got[i], w, strings.Join(got, "\n"))
+		}
+	}
 }
