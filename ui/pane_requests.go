@@ -236,6 +236,18 @@ func (t *requestTable) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// shortMethods name a request by its verb when the method and its target
+// do not fit: "read demo://readme", not "resources/read dem…".
+var shortMethods = map[string]string{
+	"tools/call":            "call",
+	"resources/read":        "read",
+	"prompts/get":           "prompt",
+	"completion/complete":   "complete",
+	"resources/subscribe":   "subscribe",
+	"resources/unsubscribe": "unsubscribe",
+	"logging/setLevel":      "setLevel",
+}
+
 // columns are the widths of the table's columns for a pane width.
 type columns struct{ id, method, state, elapsed, notes int }
 
@@ -320,8 +332,8 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 	}
 	if r.tool != "" {
 		method += " " + r.tool
-		if lipWidth(method) > cols.method && r.method == "tools/call" && !r.isTask() {
-			method = "call " + r.tool // the tool says more than "tools/call"
+		if short, ok := shortMethods[r.method]; ok && lipWidth(method) > cols.method && !r.isTask() {
+			method = short + " " + r.tool // the target says more than the method's namespace
 		}
 	}
 	if r.incoming {

@@ -67,3 +67,14 @@ func TestStderrContinuationIndented(t *testing.T) {
 		}
 	}
 }
+
+// A request whose method and target do not fit its column is named by
+// its verb, so the target shows: "read demo://readme", not
+// "resources/read dem…".
+func TestRowNamesTheTargetWhenCut(t *testing.T) {
+	d := demoModel(t, false, 120, 35)
+	d.key("2")
+	d.waitScreen("About the demo server")
+	d.key("enter")
+	d.waitScreen("read demo://readme  ✓ completed")
+}
