@@ -522,7 +522,7 @@ func (m *Model) helpView(full bool) string {
 		}
 		return keys
 	}
-	return m.help.View(km)
+	return m.shortHelpView(km)
 }
 
 // minBodyWithNotes is the least room the panes keep when the full help

@@ -78,3 +78,13 @@ func TestRowNamesTheTargetWhenCut(t *testing.T) {
 	d.key("enter")
 	d.waitScreen("read demo://readme  ✓ completed")
 }
+
+// At 80 columns the one-line help keeps "? help" and "q quit", dropping
+// keys before them rather than cutting the line.
+func TestShortHelpKeepsHelpAndQuit(t *testing.T) {
+	d := demoModel(t, false, 80, 24)
+	lines := strings.Split(d.screen(), "\n")
+	if last := strings.TrimSpace(lines[len(lines)-1]); !strings.HasSuffix(last, "? help • q quit") || strings.Contains(last, "…") {
+		t.Fatalf("help line %q", last)
+	}
+}
