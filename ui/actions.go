@@ -301,5 +301,10 @@ func (m *Model) relistTools(byServer bool) tea.Cmd {
 	} else {
 		m.setStatus("listing tools again…", false)
 	}
-	return listToolsCmd(m.gen, m.conn.Session, m.listOptions())
+	list := listToolsCmd(m.gen, m.conn.Session, m.listOptions())
+	return func() tea.Msg {
+		msg := list().(toolsListedMsg)
+		msg.relist = true
+		return msg
+	}
 }

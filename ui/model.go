@@ -184,8 +184,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case toolsListedMsg:
 		before := len(m.tools.tools)
 		m.tools.SetTools(msg.tools, msg.err)
-		relisted, byServer := m.relist.running, m.relist.byServer
-		m.relist.running, m.relist.byServer = false, false
+		relisted, byServer := msg.relist, m.relist.byServer
+		if msg.relist { // the first list ending says nothing of a relist
+			m.relist.running, m.relist.byServer = false, false
+		}
 		switch {
 		case errors.Is(msg.err, mcp.ErrNotDeclared): // nothing was sent, so nothing failed
 			m.setStatus(msg.err.Error(), true)

@@ -88,3 +88,26 @@ func TestShortHelpKeepsHelpAndQuit(t *testing.T) {
 		t.Fatalf("help line %q", last)
 	}
 }
+
+// A server that says its tools changed while the first tools/list is in
+// flight: the first list's answer is not taken for the relist's ("19
+// tools, was 0"); the relist's own answer says what changed.
+func TestFirstListIsNotTheRelist(t *testing.T) {
+	d, _ := newTestModel(t, 120, 35)
+	tools := d.m.tools.tools
+	d.m.tools.SetTools(nil, nil) // as before the first list answered
+	if cmd := d.m.relistTools(true); cmd == nil {
+		t.Fatal("no relist")
+	}
+	d.send(toolsListedMsg{forGen: forGen{d.m.gen}, tools: tools})
+	if strings.Contains(d.m.status, "was 0") {
+		t.Fatalf("the first list's answer was reported as the relist's: %q", d.m.status)
+	}
+	d.send(toolsListedMsg{forGen: forGen{d.m.gen}, tools: tools, relist: true})
+	if want := "the server's tools changed (tools/list_changed): 4 tools, was 4"; d.m.status != want {
+		t.Fatalf("status %q, want %q", d.m.status, want)
+	}
+	if d.m.relist.running {
+		t.Fatal("the relist still counts as running")
+	}
+}
