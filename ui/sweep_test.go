@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -110,4 +111,21 @@ func TestFirstListIsNotTheRelist(t *testing.T) {
 	if d.m.relist.running {
 		t.Fatal("the relist still counts as running")
 	}
+}
+
+// The call form shows a tool's whole description and the focused
+// field's when the form leaves room, instead of cutting them after a
+// line or two.
+func TestCallFormShowsWholeDescriptions(t *testing.T) {
+	long := strings.Repeat("This tool does many things worth reading about. ", 6) + "THE END."
+	tools := []map[string]any{{"name": "wordy", "description": long,
+		"inputSchema": json.RawMessage(`{"type":"object","properties":{"how":{"type":"boolean","description":"` +
+			strings.Repeat("Controls which mechanism is used, at length. ", 4) + `FIELD END."}}}`)}}
+	clock := newFakeClock()
+	tc := newTestConn(t, clock, tools)
+	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 120, 35)
+	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.key("enter")
+	d.waitScreen("CALL wordy", "THE END.", "FIELD END.")
 }
