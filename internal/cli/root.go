@@ -93,7 +93,9 @@ func Main() int {
 
 // execute runs the command line under ctx and returns the exit code.
 func execute(ctx context.Context) int {
-	err := fang.Execute(ctx, newRoot(),
+	root := newRoot()
+	tidyHelp(root)
+	err := fang.Execute(ctx, root,
 		fang.WithVersion(version.String()),
 		fang.WithErrorHandler(printError),
 	)

@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"charm.land/fang/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// mcpoke --help fits a 120-column terminal: no line runs past the edge
+// (where the terminal would break it mid-word), the commands are listed
+// by name and arguments, and a version like 2025-11-25 is never split.
+func TestHelpFitsTheScreen(t *testing.T) {
+	t.Setenv("__FANG_TEST_WIDTH", "120")
+	root := newRoot()
+	tidyHelp(root)
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"--help"})
+	if err := fang.Execute(context.Background(), root); err != nil {
+		t.Fatal(err)
+	}
+	help := ansi.Strip(out.String())
+	for _, line := range strings.Split(help, "\n") {
+		if w := ansi.StringWidth(strings.TrimRight(line, " ")); w > 120 {
+			t.Errorf("a help line %d wide: %q", w, line)
+		}
+	}
+	for _, want := range []string{"bench [-- CMD ARGS...] [--flags]", "diagram FILE.ndjson [--flags]", "2024-11-05, 2025-03-26"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("the help lacks %q:\n%s", want, help)
+		}
+	}
+}
