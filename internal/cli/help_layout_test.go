@@ -35,3 +35,11 @@ func TestHelpFitsTheScreen(t *testing.T) {
 		}
 	}
 }
+
+// A --url without its scheme is answered with the URL it probably meant.
+func TestURLWithoutSchemeSuggestsOne(t *testing.T) {
+	_, err := pickSpec(&globalFlags{url: "127.0.0.1:8080/mcp"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "did you mean http://127.0.0.1:8080/mcp?") || exitStatus(err) != ExitUsage {
+		t.Fatalf("got %v", err)
+	}
+}
