@@ -175,6 +175,9 @@ type requestStore struct {
 	// store stay counted, so the header stays exact; dropped counts them.
 	counts  [session.Cancelled + 1]int
 	dropped int
+	// eraFallback: server/discover failed and initialize followed, so a
+	// failed discover row is the era probe of a legacy server, no fault.
+	eraFallback bool
 	// keep is how many finished rows stay: maxFinishedRows, less in tests.
 	keep     int
 	finished int

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -128,4 +129,24 @@ func TestCallFormShowsWholeDescriptions(t *testing.T) {
 	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
 	d.key("enter")
 	d.waitScreen("CALL wordy", "THE END.", "FIELD END.")
+}
+
+// Against a legacy server auto mode's server/discover fails by design:
+// its row says initialize followed, not a red error to chase.
+func TestEraProbeRowOfALegacyServer(t *testing.T) {
+	clock := newFakeClock()
+	a, b := transporttest.Pipe()
+	newFakeServer(t, b, defaultFakeTools())
+	connect.ForgetEras()
+	conn := connect.Attach(connect.Spec{Name: "legacy"}, a, connect.Options{Protocol: connect.ProtocolAuto, Session: session.Config{Clock: clock}})
+	t.Cleanup(func() { conn.Close() })
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
+		now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 120, 35)
+	d.waitScreen("server/discover     ✗ failed", "legacy server: initialize followed", "initialize          ✓ completed")
+	for _, line := range strings.Split(d.screen(), "\n") {
+		if strings.Contains(line, "1    server/discover") && strings.Contains(line, "Method not found") {
+			t.Fatalf("the era probe's row shows its error as a fault: %q", line)
+		}
+	}
 }
