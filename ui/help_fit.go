@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 )
@@ -12,6 +14,9 @@ import (
 func (m *Model) shortHelpView(km help.KeyMap) string {
 	var keys []key.Binding
 	for _, b := range km.ShortHelp() {
+		if km == help.KeyMap(m.c.Keys) && slices.Equal(b.Keys(), m.c.Keys.Nav.Open.Keys()) {
+			b = m.openBinding(b)
+		}
 		if b.Enabled() {
 			keys = append(keys, b)
 		}
@@ -23,4 +28,21 @@ func (m *Model) shortHelpView(km help.KeyMap) string {
 	}
 	m.help.SetWidth(w)
 	return m.help.ShortHelpView(keys)
+}
+
+// openBinding is enter as the focused pane takes it: the help said "call
+// tool" wherever the focus was, while enter on a request opens its
+// detail and on the wire log a frame's JSON.
+func (m *Model) openBinding(b key.Binding) key.Binding {
+	switch {
+	case m.timelineOn, m.focus == focusTools:
+		return b
+	case m.focus == focusRequests:
+		b.SetHelp(b.Help().Key, "detail")
+	case m.bottom == bottomWire:
+		b.SetHelp(b.Help().Key, "show JSON")
+	default:
+		b.SetEnabled(false) // a read's detail says itself that enter saves it
+	}
+	return b
 }

@@ -150,3 +150,25 @@ func TestEraProbeRowOfALegacyServer(t *testing.T) {
 		}
 	}
 }
+
+// The one-line help says what enter does where the focus is: call the
+// tool, open a request's detail, show a frame's JSON.
+func TestEnterHelpFollowsFocus(t *testing.T) {
+	d := demoModel(t, false, 120, 35)
+	last := func() string {
+		lines := strings.Split(d.screen(), "\n")
+		return lines[len(lines)-1]
+	}
+	if !strings.HasPrefix(last(), "enter call tool") {
+		t.Fatalf("tools: %q", last())
+	}
+	d.key("tab")
+	if !strings.HasPrefix(last(), "enter detail") {
+		t.Fatalf("requests: %q", last())
+	}
+	d.key("w")
+	d.m.setFocus(focusBottom)
+	if !strings.HasPrefix(last(), "enter show JSON") {
+		t.Fatalf("wire log: %q", last())
+	}
+}
