@@ -46,3 +46,12 @@ func (m *Model) openBinding(b key.Binding) key.Binding {
 	}
 	return b
 }
+
+// demoHint is the first-run hint on the demo server, whole on a narrow
+// screen too.
+func demoHint(w int) string {
+	if long := "Try it: select sleep, press enter twice, then c to cancel it."; lipWidth(long) <= w {
+		return long
+	}
+	return "Try: enter twice on sleep, then c cancels it."
+}

@@ -489,8 +489,8 @@ func (m *Model) statusView() string {
 			s = st.StatusErr
 		}
 		return fit(s.Render(clip(m.status, w)), w)
-	case m.opts.Demo && !m.calledTool && m.header.state == connReady:
-		return fit(st.Hint.Render(clip("Try it: select sleep, press enter twice, then c to cancel it.", w)), w)
+	case m.opts.Demo && !m.calledTool && m.header.state == connReady && m.left == leftTools:
+		return fit(st.Hint.Render(clip(demoHint(w), w)), w)
 	}
 	return fit("", w)
 }

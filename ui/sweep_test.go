@@ -172,3 +172,19 @@ func TestEnterHelpFollowsFocus(t *testing.T) {
 		t.Fatalf("wire log: %q", last())
 	}
 }
+
+// The demo's first-run hint is whole at 60 columns, and only where it
+// applies: with the tools shown.
+func TestDemoHintFitsAndFollowsThePane(t *testing.T) {
+	clock := newFakeClock()
+	conn := demoConn(t, clock)
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
+		now: clock.Now, static: true, frameInterval: time.Millisecond, Demo: true})
+	d := newDriver(t, m, 60, 20)
+	d.waitScreen("Try: enter twice on sleep, then c cancels it.")
+	d.key("2")
+	d.waitScreen("RESOURCES")
+	if strings.Contains(d.screen(), "Try") {
+		t.Fatalf("the hint about sleep shows over the resources:\n%s", d.screen())
+	}
+}
