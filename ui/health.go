@@ -72,14 +72,17 @@ func (m *Model) startHealth() tea.Cmd {
 	return m.healthAfter(h.interval)
 }
 
-// heardFrom notes the server's traffic in a batch of wire records.
+// heardFrom notes the server's traffic in a batch of wire records: its
+// JSON-RPC frames, not the HTTP transport's own notes (a GET stream
+// retrying against a dead server is no sign of health). Records dropped
+// unseen were a flood, from the server most of all.
 func (h *health) heardFrom(records []wire.Record, dropped int, now time.Time) {
 	if dropped > 0 {
 		h.heard = now
 		return
 	}
 	for _, r := range records {
-		if r.Dir == wire.In {
+		if r.Dir == wire.In && r.Kind == wire.KindFrame {
 			h.heard = now
 			return
 		}

@@ -162,3 +162,19 @@ func TestHealthPingOff(t *testing.T) {
 		t.Fatalf("%d pings, %d timers with the health check off", n, clock.Armed())
 	}
 }
+
+// Only the server's frames count as hearing from it: the HTTP
+// transport's notes (a GET stream retrying) do not put the ping off.
+func TestHealthHeardOnlyFromFrames(t *testing.T) {
+	var h health
+	at := testEpoch.Add(time.Minute)
+	h.heardFrom([]wire.Record{{Dir: wire.In, Kind: wire.KindHTTP, Data: []byte("GET stream: reconnecting")},
+		{Dir: wire.Out, Kind: wire.KindFrame, Data: []byte(`{"jsonrpc":"2.0","method":"x"}`)}}, 0, at)
+	if !h.heard.IsZero() {
+		t.Fatal("an HTTP note or our own frame counted as the server's traffic")
+	}
+	h.heardFrom([]wire.Record{{Dir: wire.In, Kind: wire.KindFrame, Data: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)}}, 0, at)
+	if !h.heard.Equal(at) {
+		t.Fatal("the server's frame was not heard")
+	}
+}
