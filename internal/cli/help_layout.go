@@ -36,15 +36,20 @@ func tidyHelp(root *cobra.Command) {
 		for _, sc := range c.Commands() {
 			walk(sc)
 			if !sc.Hidden {
-				// fang's key: the Use, then " [command]" or " [--flags]".
-				space = max(space, ansi.StringWidth(sc.Use)+len(" [command] [--flags]"))
+				// fang's key: the Use, " [command]" when it has some,
+				// " [--flags]", and two spaces.
+				key := ansi.StringWidth(sc.Use) + len(" [--flags]") + 2
+				if sc.HasAvailableSubCommands() {
+					key += len(" [command]")
+				}
+				space = max(space, key)
 			}
 		}
 		eachFlag(c, func(f *pflag.Flag) { space = max(space, len("-x --")+len(f.Name)+2) })
 	}
 	walk(root)
 	room := helpWidth() - 4 - space // fang's left padding is 4
-	if room < 30 {
+	if room < 24 {
 		return // too narrow to help: the terminal wraps as before
 	}
 	seen := map[*pflag.Flag]bool{}
