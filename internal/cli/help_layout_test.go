@@ -29,7 +29,12 @@ func TestHelpFitsTheScreen(t *testing.T) {
 			t.Errorf("a help line %d wide: %q", w, line)
 		}
 	}
-	for _, want := range []string{"bench [-- CMD ARGS...] [--flags]", "diagram FILE.ndjson [--flags]", "2024-11-05, 2025-03-26"} {
+	for _, line := range strings.Split(help, "\n") {
+		if strings.HasSuffix(strings.TrimRight(line, " "), "-") {
+			t.Errorf("a word broken at its hyphen: %q", line)
+		}
+	}
+	for _, want := range []string{"bench [-- CMD ARGS...] [--flags]", "diagram FILE.ndjson [--flags]", "2025-11-25"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("the help lacks %q:\n%s", want, help)
 		}
