@@ -188,3 +188,19 @@ func TestDemoHintFitsAndFollowsThePane(t *testing.T) {
 		t.Fatalf("the hint about sleep shows over the resources:\n%s", d.screen())
 	}
 }
+
+// A refused timeout shows what was typed, then why, with no "…" cutting
+// the input's empty padding.
+func TestPromptErrorLeavesTheInputWhole(t *testing.T) {
+	d := demoModel(t, false, 120, 35)
+	d.key("t")
+	d.key("ctrl+u")
+	d.typeText("xyz")
+	d.key("enter")
+	d.waitScreen(`✗ timeout "xyz"`)
+	for _, line := range strings.Split(d.screen(), "\n") {
+		if strings.Contains(line, `✗ timeout "xyz"`) && strings.Contains(line, "…") {
+			t.Fatalf("the prompt's line cuts its padding: %q", line)
+		}
+	}
+}
