@@ -101,6 +101,7 @@ func (m *Model) updateHealth(msg tea.Msg) tea.Cmd {
 			h.waiting = false
 			return nil
 		}
+		m.wire.MarkHealth(msg.call.ID().String())
 		return awaitHealthCmd(m.gen, m.conn.Session, msg.call)
 	case healthDoneMsg:
 		h.waiting = false

@@ -79,7 +79,7 @@ func TestHealthPingAfterIdle(t *testing.T) {
 		}
 	}
 	d.key("w")
-	d.waitScreen("→ ping")
+	d.waitScreen("→ ping #3 (health check)", "← result #3 (health check)")
 	if s := d.screen(); strings.Contains(s, "1 pending") {
 		t.Fatalf("the header counts the health ping:\n%s", s)
 	}
