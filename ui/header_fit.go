@@ -14,6 +14,10 @@ type headerLeft struct {
 	parts                              []string
 	nameAt, timeoutAt, healthAt, eraAt int
 	eraShort                           string
+	// warnAt is the unanswered ping's warning (-1 for none), which
+	// stays, as warnShort on a narrow screen.
+	warnAt    int
+	warnShort string
 }
 
 // fitLine lays out the header's line. On a narrow screen what matters
@@ -45,6 +49,11 @@ func (h *header) fitLine(left headerLeft, sep string) (l, r string) {
 	compacted := [][]string{slices.Clone(compact)}
 	if left.eraAt >= 0 {
 		compact[left.eraAt] = left.eraShort
+		compacted = append(compacted, compact)
+	}
+	if left.warnAt >= 0 {
+		compact = slices.Clone(compact)
+		compact[left.warnAt] = left.warnShort
 		compacted = append(compacted, compact)
 	}
 	join := func(parts []string) string {

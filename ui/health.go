@@ -175,25 +175,28 @@ func awaitHealthCmd(gen int, s *session.Session, c *session.Call) tea.Cmd {
 }
 
 // view is what the header says of the connection's health: the last
-// round trip, or, in warning colour, how long a ping has gone unanswered;
-// warn says it is the warning, which the header never drops.
-func (h *health) view(st *styles, now time.Time) (text string, warn bool) {
+// round trip, or, in warning colour and in place of "● ready", how long a
+// ping has gone unanswered,
+// with short, its form for a narrow screen (the header never drops a
+// warning); short is "" for a round trip.
+func (h *health) view(st *styles, now time.Time) (text, short string) {
 	if h.waiting {
 		if waited := now.Sub(h.sentAt); waited >= healthTimeout {
-			return st.BadgeWarn.Render(fmt.Sprintf("no answer to ping for %ds", int(waited/time.Second))), true
+			s := int(waited / time.Second)
+			return st.BadgeWarn.Render(fmt.Sprintf("● no answer to ping for %ds", s)), st.BadgeWarn.Render(fmt.Sprintf("● ping ✗ %ds", s))
 		}
 	}
 	if h.answered {
-		return st.Muted.Render("ping " + roundTrip(h.rtt)), false
+		return st.Muted.Render("ping " + roundTrip(h.rtt)), ""
 	}
-	return "", false
+	return "", ""
 }
 
-// healthView is the header's part for the health check; "" when it has
-// nothing to say.
-func (h *header) healthView() (string, bool) {
+// healthView is the header's part for the health check, and a warning's
+// short form; "" when it has nothing to say.
+func (h *header) healthView() (text, short string) {
 	if h.health == nil || h.state != connReady {
-		return "", false
+		return "", ""
 	}
 	return h.health.view(h.c.Styles, h.c.Now())
 }

@@ -115,7 +115,7 @@ func TestHealthPingUnanswered(t *testing.T) {
 	d.advanceRearmed(tc, 30*time.Second)
 	d.waitFor("the health ping", func() bool { return d.sentCount("ping") == 1 })
 	d.advanceRearmed(tc, 10*time.Second)
-	d.waitScreen("● ready · no answer to ping for 10s")
+	d.waitScreen("· memory · ● no answer to ping for 10s")
 	d.advanceRearmed(tc, time.Second)
 	d.waitScreen("no answer to ping for 11s")
 	if n := d.sentCount("ping"); n != 1 {
@@ -128,6 +128,20 @@ func TestHealthPingUnanswered(t *testing.T) {
 	}
 	d.m.resize(140, 30)
 	d.waitScreen("ping 11.0s")
+}
+
+// At 60 columns an unanswered ping still shows, in its short form.
+func TestHealthWarningOnANarrowScreen(t *testing.T) {
+	d, tc := newHealthModel(t, 30*time.Second, 60, 20)
+	hold := make(chan struct{})
+	defer close(hold)
+	tc.server.mu.Lock()
+	tc.server.pingHold = hold
+	tc.server.mu.Unlock()
+	d.advanceRearmed(tc, 30*time.Second)
+	d.waitFor("the health ping", func() bool { return d.sentCount("ping") == 1 })
+	d.advanceRearmed(tc, 12*time.Second)
+	d.waitScreen("· memory · ● ping ✗ 12s")
 }
 
 // Protocol 2026-07-28 removed ping and names no replacement: no health
