@@ -16,8 +16,9 @@ import (
 const helpMaxWidth = 120
 
 // flagSpelling matches an optional flag spelled out in a Use line
-// ("[--json]", "[-n 2000]", "[flags]"), but not "[-- CMD ARGS...]".
-var flagSpelling = regexp.MustCompile(`\s*\[(-[^-\s][^\]]*|--[^\s\]][^\]]*|flags)\]`)
+// ("[--json]", "[-n 2000]", "[--resource URI]...", "[flags]"), but not
+// "[-- CMD ARGS...]".
+var flagSpelling = regexp.MustCompile(`\s*\[(-[^-\s][^\]]*|--[^\s\]][^\]]*|flags)\](\.\.\.)?`)
 
 // tidyHelp keeps --help readable. fang lines commands and flags up in one
 // column as wide as the widest key and never wraps a description, so a

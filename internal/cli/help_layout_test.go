@@ -52,3 +52,18 @@ func TestURLWithoutSchemeSuggestsOne(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A Use line loses the flags it spells out, repeatable ones too, and
+// keeps its arguments and the server command.
+func TestUseLinesLoseTheirFlags(t *testing.T) {
+	for use, want := range map[string]string{
+		"listen [--tools] [--resource URI]... [--for DUR] [-- CMD ARGS...]": "listen [-- CMD ARGS...]",
+		"bench [--tool echo] [-n 2000] [-- CMD ARGS...]":                    "bench [-- CMD ARGS...]",
+		"prompt NAME [--args JSON] [flags] [-- CMD ARGS...]":                "prompt NAME [-- CMD ARGS...]",
+		"login --url URL": "login --url URL",
+	} {
+		if got := strings.TrimSpace(flagSpelling.ReplaceAllString(use, "")); got != want {
+			t.Errorf("%q: %q, want %q", use, got, want)
+		}
+	}
+}
