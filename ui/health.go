@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -35,9 +36,10 @@ type health struct {
 	// heard is when the server's last frame arrived (or the session
 	// became ready).
 	heard time.Time
-	// waiting: a health ping sent at sentAt has no answer yet.
-	waiting bool
-	sentAt  time.Time
+	// waiting: a health ping sent at sentAt has no answer yet; warned:
+	// the log was told it went unanswered.
+	waiting, warned bool
+	sentAt          time.Time
 	// rtt is the last answered ping's round trip, known when answered.
 	rtt      time.Duration
 	answered bool
@@ -64,7 +66,7 @@ type healthDoneMsg struct {
 // it is on and the protocol has ping.
 func (m *Model) startHealth() tea.Cmd {
 	h := &m.health
-	h.waiting, h.answered = false, false
+	h.waiting, h.answered, h.warned = false, false, false
 	if h.interval <= 0 || m.conn == nil || !mcp.HealthPings(m.conn.Session) {
 		return nil
 	}
@@ -109,8 +111,21 @@ func (m *Model) updateHealth(msg tea.Msg) tea.Cmd {
 			// Any answer, an error too, shows the server reads and writes.
 			h.rtt, h.answered = msg.ran, true
 		}
+		if h.warned {
+			h.warned = false
+			return healthLogCmd(m.conn.Session, slog.LevelInfo, "health ping answered late", "after", msg.ran, "state", msg.state.String())
+		}
 	}
 	return nil
+}
+
+// healthLogCmd writes a finding of the health check to the session's log
+// (--log): the spec asks that ping failures be logged for diagnostics.
+func healthLogCmd(s *session.Session, level slog.Level, msg string, args ...any) tea.Cmd {
+	return func() tea.Msg {
+		s.Logger().Log(context.Background(), level, msg, args...)
+		return nil
+	}
 }
 
 // healthDue pings when the server has been silent for the interval, and
@@ -126,6 +141,11 @@ func (m *Model) healthDue() tea.Cmd {
 	case h.waiting:
 		if late := h.sentAt.Add(healthTimeout).Sub(now); late > 0 {
 			return m.healthAfter(late)
+		}
+		if !h.warned {
+			h.warned = true
+			return tea.Batch(m.healthAfter(time.Second),
+				healthLogCmd(m.conn.Session, slog.LevelWarn, "health ping unanswered", "after", now.Sub(h.sentAt)))
 		}
 		return m.healthAfter(time.Second)
 	case now.Sub(h.heard) >= h.interval:

@@ -2,11 +2,14 @@ package ui
 
 import (
 	"context"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -21,7 +24,9 @@ func newHealthModel(t *testing.T, interval time.Duration, w, h int) (*driver, *t
 		frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
 	d.waitFor("tools listed and the health timer armed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2 && clock.Armed() == 1
+		// Both answers in the wire log too: heard after the clock moves,
+		// they would put the ping off.
+		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2 && clock.Armed() == 1 && d.heardCount() == 2
 	})
 	return d, tc
 }
@@ -191,4 +196,51 @@ func TestHealthHeardOnlyFromFrames(t *testing.T) {
 	if !h.heard.Equal(at) {
 		t.Fatal("the server's frame was not heard")
 	}
+}
+
+// lockedBuffer is a log the test reads while commands write it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// An unanswered health ping is written to the session's log (--log), as
+// the spec asks of ping failures, and so is its late answer.
+func TestHealthPingFailureLogged(t *testing.T) {
+	clock := newFakeClock()
+	a, b := transporttest.Pipe()
+	server := newFakeServer(t, b, defaultFakeTools())
+	hold := make(chan struct{})
+	server.mu.Lock()
+	server.pingHold = hold
+	server.mu.Unlock()
+	var log lockedBuffer
+	conn := connect.Attach(connect.Spec{Name: "fake"}, a, connect.Options{Session: session.Config{Clock: clock,
+		Logger: slog.New(slog.NewTextHandler(&log, nil))}})
+	t.Cleanup(func() { conn.Close() })
+	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil }, now: clock.Now, clock: clock,
+		static: true, PingInterval: 30 * time.Second, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 120, 30)
+	tc := &testConn{server: server, client: conn.Session, clock: clock, conn: conn}
+	d.waitFor("tools listed and the health timer armed", func() bool {
+		return len(m.tools.tools) > 0 && clock.Armed() == 1 && d.heardCount() == 2
+	})
+	d.advanceRearmed(tc, 30*time.Second)
+	d.waitFor("the health ping", func() bool { return d.sentCount("ping") == 1 })
+	d.advanceRearmed(tc, 10*time.Second)
+	d.waitFor("the warning logged", func() bool { return strings.Contains(log.String(), `msg="health ping unanswered" after=10s`) })
+	close(hold)
+	d.waitFor("the late answer logged", func() bool { return strings.Contains(log.String(), `msg="health ping answered late" after=10s`) })
 }
