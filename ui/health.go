@@ -113,7 +113,7 @@ func (m *Model) updateHealth(msg tea.Msg) tea.Cmd {
 		}
 		if h.warned {
 			h.warned = false
-			return healthLogCmd(m.conn.Session, slog.LevelInfo, "health ping answered late", "after", msg.ran, "state", msg.state.String())
+			return healthLogCmd(m.conn.Session, slog.LevelInfo, "health ping answered late", "after", msg.ran.Round(time.Millisecond), "state", msg.state.String())
 		}
 	}
 	return nil
@@ -145,7 +145,7 @@ func (m *Model) healthDue() tea.Cmd {
 		if !h.warned {
 			h.warned = true
 			return tea.Batch(m.healthAfter(time.Second),
-				healthLogCmd(m.conn.Session, slog.LevelWarn, "health ping unanswered", "after", now.Sub(h.sentAt)))
+				healthLogCmd(m.conn.Session, slog.LevelWarn, "health ping unanswered", "after", now.Sub(h.sentAt).Round(time.Millisecond)))
 		}
 		return m.healthAfter(time.Second)
 	case now.Sub(h.heard) >= h.interval:
