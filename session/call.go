@@ -243,6 +243,7 @@ func (s *Session) Do(ctx context.Context, method string, params any, opts CallOp
 // startTimers arms the request's timeouts. Callers hold s.mu.
 func (s *Session) startTimers(r *request, opts CallOptions) {
 	r.resetOnProgress = opts.ResetTimeoutOnProgress
+	r.info.ResetsOnProgress = opts.ResetTimeoutOnProgress
 	r.quietTimeout = opts.QuietTimeout || r.info.Method == "initialize"
 	s.armTimeout(r, opts.Timeout)
 	max := opts.MaxTimeout

@@ -91,6 +91,9 @@ type RequestInfo struct {
 	// Timeout is how long the request waits for an answer (restarted by
 	// progress when it resets), and MaxTimeout the hard limit; 0: none.
 	Timeout, MaxTimeout time.Duration
+	// ResetsOnProgress: progress restarts Timeout
+	// (CallOptions.ResetTimeoutOnProgress).
+	ResetsOnProgress bool
 
 	Started time.Time
 	// Ended is when the state became final.

@@ -32,6 +32,8 @@ type requestRow struct {
 	// timeout and maxTimeout are the request's, as the session armed them;
 	// the timeout key may change timeout from the time it was set.
 	timeout, maxTimeout time.Duration
+	// resets: progress restarts the timeout.
+	resets bool
 	// reason is the cancel or timeout reason, or why it failed.
 	reason string
 
@@ -222,7 +224,7 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	}
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
 		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
-		timeout: info.Timeout, maxTimeout: info.MaxTimeout, round: info.Round}
+		timeout: info.Timeout, maxTimeout: info.MaxTimeout, resets: info.ResetsOnProgress, round: info.Round}
 	if r.tool == "" && !r.incoming {
 		// What a resources/read, prompts/get or completion is about.
 		r.tool = mcp.RequestTarget(r.method, r.params)

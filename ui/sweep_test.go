@@ -204,3 +204,14 @@ func TestPromptErrorLeavesTheInputWhole(t *testing.T) {
 		}
 	}
 }
+
+// The era probe's timeout is not restarted by progress (it has no
+// progress token): its detail does not say it is.
+func TestProbeTimeoutNotSaidRestartedByProgress(t *testing.T) {
+	d := demoModel(t, true, 120, 35)
+	d.selectMethod("server/discover")
+	d.waitScreen("DETAIL #1 server/discover", "timeout 3.0s")
+	if strings.Contains(d.screen(), "restarted by progress") {
+		t.Fatal("the probe's timeout is said to be restarted by progress")
+	}
+}
