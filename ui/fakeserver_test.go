@@ -35,8 +35,10 @@ type fakeServer struct {
 	// tasks, when set before the UI connects, makes the server declare
 	// tasks and run tools/call with a task member as one (faketasks_test.go).
 	tasks *fakeTasks
-	// pingHold, when set, holds every ping's answer until it is closed.
+	// pingHold, when set, holds every ping's answer until it is closed;
+	// pingErr, when set, is the answer.
 	pingHold chan struct{}
+	pingErr  error
 }
 
 // fakeCall is one tools/call the test controls.
@@ -108,8 +110,11 @@ func newFakeServer(t *testing.T, conn *transporttest.End, tools []map[string]any
 			"tools/call": fs.call,
 			"ping": func(ctx context.Context, _ *session.Incoming) (any, error) {
 				fs.mu.Lock()
-				hold := fs.pingHold
+				hold, pingErr := fs.pingHold, fs.pingErr
 				fs.mu.Unlock()
+				if pingErr != nil {
+					return nil, pingErr
+				}
 				if hold != nil {
 					select {
 					case <-hold:

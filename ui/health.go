@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -55,11 +56,14 @@ type healthSentMsg struct {
 	err  error
 }
 
-// healthDoneMsg: a health ping ended; ran is its round trip.
+// healthDoneMsg: a health ping ended; ran is its round trip, answered
+// says the server answered it (a result or an error response), not that
+// the connection failed it.
 type healthDoneMsg struct {
 	forGen
-	state session.State
-	ran   time.Duration
+	state    session.State
+	answered bool
+	ran      time.Duration
 }
 
 // startHealth starts the health check of a newly ready connection, when
@@ -107,7 +111,7 @@ func (m *Model) updateHealth(msg tea.Msg) tea.Cmd {
 		return awaitHealthCmd(m.gen, m.conn.Session, msg.call)
 	case healthDoneMsg:
 		h.waiting = false
-		if msg.state == session.Completed || msg.state == session.Failed {
+		if msg.answered {
 			// Any answer, an error too, shows the server reads and writes.
 			h.rtt, h.answered = msg.ran, true
 		}
@@ -185,8 +189,9 @@ func healthPingCmd(gen int, s *session.Session) tea.Cmd {
 // awaitHealthCmd waits for a health ping's end; a closed session ends it.
 func awaitHealthCmd(gen int, s *session.Session, c *session.Call) tea.Cmd {
 	return func() tea.Msg {
-		_, state, _ := c.Result()
-		msg := healthDoneMsg{forGen: forGen{gen}, state: state}
+		_, state, err := c.Result()
+		var rpcErr *session.RPCError
+		msg := healthDoneMsg{forGen: forGen{gen}, state: state, answered: state == session.Completed || errors.As(err, &rpcErr)}
 		if info, ok := s.Request(c.Ref()).Info(); ok && !info.Ended.IsZero() {
 			msg.ran = info.Ended.Sub(info.Started)
 		}

@@ -244,3 +244,14 @@ func TestHealthPingFailureLogged(t *testing.T) {
 	close(hold)
 	d.waitFor("the late answer logged", func() bool { return strings.Contains(log.String(), `msg="health ping answered late" after=10s`) })
 }
+
+// A server that answers ping with an error (one without ping, -32601)
+// still answered: the connection lives, and the header says how fast.
+func TestHealthPingErrorAnswerCounts(t *testing.T) {
+	d, tc := newHealthModel(t, 30*time.Second, 140, 30)
+	tc.server.mu.Lock()
+	tc.server.pingErr = &session.RPCError{Code: session.CodeMethodNotFound, Message: "Method not found"}
+	tc.server.mu.Unlock()
+	tc.clock.Advance(30 * time.Second)
+	d.waitScreen("● ready · ping 0.000ms")
+}
