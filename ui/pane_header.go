@@ -44,7 +44,8 @@ type header struct {
 	width      int
 	// declared is what mcpoke's initialize declared.
 	declared json.RawMessage
-	// health is the periodic ping's outcome, shown after the state.
+	// health is the periodic ping's outcome: after the state, or in its
+	// place while a ping goes unanswered.
 	health *health
 }
 
