@@ -19,14 +19,17 @@ import (
 func demoModel(t *testing.T, modern bool, w, h int) *driver {
 	t.Helper()
 	clock := newFakeClock()
-	conn := demoConn(t, clock)
+	var conn *connect.Conn
 	if modern {
 		conn = modernDemoConn(t, clock)
+	} else {
+		conn = demoConn(t, clock)
 	}
 	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	// The handshake's rows come with the feed, maybe after the tools.
+	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 && m.store.counts[session.Completed] >= 2 })
 	return d
 }
 
@@ -209,6 +212,7 @@ func TestPromptErrorLeavesTheInputWhole(t *testing.T) {
 // progress token): its detail does not say it is.
 func TestProbeTimeoutNotSaidRestartedByProgress(t *testing.T) {
 	d := demoModel(t, true, 120, 35)
+	d.waitScreen("server/discover     ✓ completed") // the row comes with the feed
 	d.selectMethod("server/discover")
 	d.waitScreen("DETAIL #1 server/discover", "timeout 3.0s")
 	if strings.Contains(d.screen(), "restarted by progress") {
