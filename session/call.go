@@ -39,6 +39,10 @@ type CallOptions struct {
 	// without it such a server sends none. Ignored by legacy sessions,
 	// whose level is set with logging/setLevel.
 	LogLevel string
+	// Housekeeping marks a request the client sends on its own, such as a
+	// periodic health ping: RequestInfo.Housekeeping says so (a UI may
+	// leave it out of its list), and CancelAll leaves it alone.
+	Housekeeping bool
 
 	// forTask is the task row a tasks/get, tasks/result or tasks/cancel
 	// is sent for (see Request.GetTask); its answer is applied there.
@@ -167,7 +171,7 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
 	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
-		Params: p, State: Pending, Started: s.clock.Now(), Round: opts.Round}, token: token}}
+		Params: p, State: Pending, Started: s.clock.Now(), Round: opts.Round, Housekeeping: opts.Housekeeping}, token: token}}
 	r := &rc.request
 	switch {
 	case opts.forTask != nil:
@@ -239,6 +243,7 @@ func (s *Session) Do(ctx context.Context, method string, params any, opts CallOp
 // startTimers arms the request's timeouts. Callers hold s.mu.
 func (s *Session) startTimers(r *request, opts CallOptions) {
 	r.resetOnProgress = opts.ResetTimeoutOnProgress
+	r.info.ResetsOnProgress = opts.ResetTimeoutOnProgress
 	r.quietTimeout = opts.QuietTimeout || r.info.Method == "initialize"
 	s.armTimeout(r, opts.Timeout)
 	max := opts.MaxTimeout

@@ -10,14 +10,14 @@ import (
 )
 
 // CancelAll cancels every outgoing request in flight except initialize
-// and returns how many it cancelled. All of them move to cancelling in one
+// and housekeeping (a health ping the person never asked for) and returns how many it cancelled. All of them move to cancelling in one
 // step, before the first notification is written.
 func (s *Session) CancelAll(reason string) int {
 	s.mu.Lock()
 	var ready []*request
 	n := 0
 	for _, r := range s.table.order {
-		if r.info.Incoming || r.info.State != Pending || r.info.Method == "initialize" || isTaskCancel(r) {
+		if r.info.Incoming || r.info.State != Pending || r.info.Method == "initialize" || isTaskCancel(r) || r.info.Housekeeping {
 			continue
 		}
 		n++

@@ -130,3 +130,25 @@ func TestCancelAllSparesPendingInitialize(t *testing.T) {
 		}
 	}
 }
+
+// Cancel-all cancels what the person sent, never a housekeeping request
+// (a health ping), whose row says what it is.
+func TestCancelAllSparesHousekeeping(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	ping, err := h.s.Call(context.Background(), "ping", nil, CallOptions{Housekeeping: true, NoProgressToken: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.readFrame()
+	cs := h.calls(1, "tools/call")
+	if n := h.s.CancelAll("quit"); n != 1 {
+		t.Fatalf("CancelAll = %d, want 1", n)
+	}
+	if got := h.cancelledIDs(); !slices.Equal(got, []string{cs[0].ID().String()}) {
+		t.Fatalf("cancels on the wire for %v, want only the tool call's", got)
+	}
+	wantStates(t, h, []*Call{ping}, Pending)
+	if info, _ := h.s.Request(ping.Ref()).Info(); !info.Housekeeping {
+		t.Error("the health ping's row does not say it is housekeeping")
+	}
+}

@@ -33,5 +33,5 @@ func ExampleSession_Request() {
 	// can cancel: true
 	// cancel: <nil>
 	// cancelled request cancelled: enough
-	// again: request cannot be cancelled: it already ended cancelled
+	// again: request cannot be cancelled: it has already ended (cancelled)
 }

@@ -95,7 +95,7 @@ func (s *Session) cancellable(ref Ref) (*request, error) {
 	case Cancelling:
 		return nil, fmt.Errorf("%w: it is already cancelling", ErrNotCancellable)
 	default:
-		return nil, fmt.Errorf("%w: it already ended %s", ErrNotCancellable, st)
+		return nil, fmt.Errorf("%w: it has already ended (%s)", ErrNotCancellable, st)
 	}
 }
 

@@ -91,6 +91,9 @@ type RequestInfo struct {
 	// Timeout is how long the request waits for an answer (restarted by
 	// progress when it resets), and MaxTimeout the hard limit; 0: none.
 	Timeout, MaxTimeout time.Duration
+	// ResetsOnProgress: progress restarts Timeout
+	// (CallOptions.ResetTimeoutOnProgress).
+	ResetsOnProgress bool
 
 	Started time.Time
 	// Ended is when the state became final.
@@ -144,6 +147,8 @@ type RequestInfo struct {
 
 	// Round links a multi round-trip retry to its original request.
 	Round Round
+	// Housekeeping: sent by the client on its own (CallOptions.Housekeeping).
+	Housekeeping bool
 
 	// TaskID is set on a task row (see taskCreated): the task the server
 	// created for the request Task.Parent names. A task is cancelled with

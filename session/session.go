@@ -294,6 +294,10 @@ func (s *Session) emit(e Event) {
 // the session, such as a task's polling, keeps to it.
 func (s *Session) Clock() clock.Clock { return s.clock }
 
+// Logger is the session's log (Config.Logger): what runs beside the
+// session, such as a health check, writes its findings there too.
+func (s *Session) Logger() *slog.Logger { return s.log }
+
 // Done is closed when the session has ended.
 func (s *Session) Done() <-chan struct{} { return s.done }
 

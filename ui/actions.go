@@ -271,10 +271,15 @@ func timeoutLine(r *requestRow) string {
 		return "timeout none"
 	case r.timeout == 0:
 		return "timeout none · at most " + formatDuration(r.maxTimeout) + " in all"
-	case r.maxTimeout == 0:
-		return "timeout " + formatDuration(r.timeout) + ", restarted by progress"
 	}
-	return "timeout " + formatDuration(r.timeout) + ", restarted by progress · at most " + formatDuration(r.maxTimeout) + " in all"
+	line := "timeout " + formatDuration(r.timeout)
+	if r.resets {
+		line += ", restarted by progress"
+	}
+	if r.maxTimeout > 0 {
+		line += " · at most " + formatDuration(r.maxTimeout) + " in all"
+	}
+	return line
 }
 
 // toolsListChanged is the server's word that its tools changed.
@@ -301,5 +306,10 @@ func (m *Model) relistTools(byServer bool) tea.Cmd {
 	} else {
 		m.setStatus("listing tools again…", false)
 	}
-	return listToolsCmd(m.gen, m.conn.Session, m.listOptions())
+	list := listToolsCmd(m.gen, m.conn.Session, m.listOptions())
+	return func() tea.Msg {
+		msg := list().(toolsListedMsg)
+		msg.relist = true
+		return msg
+	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -51,6 +52,7 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 		return m.startFailed(msg.err)
 	}
 	m.startErr = nil
+	m.store.eraFallback = strings.HasPrefix(msg.peer.Negotiation, "initialize, after server/discover failed")
 	m.logs.perRequest = m.conn.Session.Modern()
 	m.eraKeyHelp(m.logs.perRequest)
 	if m.header.state == connConnecting {
@@ -59,7 +61,8 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	if m.gen > 1 {
 		m.setStatus("reconnected: a new server and session", false)
 	}
-	return tea.Batch(listToolsCmd(m.gen, m.conn.Session, m.listOptions()), m.listShown(), listenCmd(m.gen, m.conn.Session))
+	return tea.Batch(listToolsCmd(m.gen, m.conn.Session, m.listOptions()), m.listShown(), listenCmd(m.gen, m.conn.Session),
+		m.startHealth())
 }
 
 // startFailed records why the server could not be started (or would not

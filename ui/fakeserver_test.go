@@ -35,6 +35,10 @@ type fakeServer struct {
 	// tasks, when set before the UI connects, makes the server declare
 	// tasks and run tools/call with a task member as one (faketasks_test.go).
 	tasks *fakeTasks
+	// pingHold, when set, holds every ping's answer until it is closed;
+	// pingErr, when set, is the answer.
+	pingHold chan struct{}
+	pingErr  error
 }
 
 // fakeCall is one tools/call the test controls.
@@ -103,7 +107,23 @@ func newFakeServer(t *testing.T, conn *transporttest.End, tools []map[string]any
 				}
 				return map[string]any{"tools": fs.tools}, nil
 			},
-			"tools/call":   fs.call,
+			"tools/call": fs.call,
+			"ping": func(ctx context.Context, _ *session.Incoming) (any, error) {
+				fs.mu.Lock()
+				hold, pingErr := fs.pingHold, fs.pingErr
+				fs.mu.Unlock()
+				if pingErr != nil {
+					return nil, pingErr
+				}
+				if hold != nil {
+					select {
+					case <-hold:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+				return map[string]any{}, nil
+			},
 			"tasks/get":    fs.taskHandler("tasks/get"),
 			"tasks/result": fs.taskHandler("tasks/result"),
 			"tasks/cancel": fs.taskHandler("tasks/cancel"),

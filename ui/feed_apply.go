@@ -83,6 +83,7 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	}
 	if len(b.Wire) > 0 || b.WireDropped > 0 {
 		m.wire.Add(b.Wire, b.WireDropped)
+		m.health.heardFrom(b.Wire, b.WireDropped, m.c.Now())
 	}
 	toolsChanged := false
 	for _, r := range b.Wire {

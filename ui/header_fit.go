@@ -8,11 +8,16 @@ import (
 // headerLeft is the left of the header's line, with what may go when the
 // screen is narrow: the timeout (timeoutAt, -1 for none), the era's name
 // after its version (eraAt, eraShort without it; -1 for none), and the
-// server's name (nameAt, -1 for none), cut before the rest.
+// server's name (nameAt, -1 for none), cut before the rest. The health
+// ping's round trip (healthAt, -1 for none) goes with the timeout.
 type headerLeft struct {
-	parts                    []string
-	nameAt, timeoutAt, eraAt int
-	eraShort                 string
+	parts                              []string
+	nameAt, timeoutAt, healthAt, eraAt int
+	eraShort                           string
+	// warnAt is the unanswered ping's warning (-1 for none), which
+	// stays, as warnShort on a narrow screen.
+	warnAt    int
+	warnShort string
 }
 
 // fitLine lays out the header's line. On a narrow screen what matters
@@ -31,8 +36,12 @@ func (h *header) fitLine(left headerLeft, sep string) (l, r string) {
 	}
 	optional = append(optional, left.parts)
 	least := slices.Clone(left.parts)
-	if left.timeoutAt >= 0 {
-		least[left.timeoutAt] = ""
+	if left.timeoutAt >= 0 || left.healthAt >= 0 {
+		for _, at := range []int{left.timeoutAt, left.healthAt} {
+			if at >= 0 {
+				least[at] = ""
+			}
+		}
 		optional = append(optional, least)
 	}
 	compact := slices.Clone(least)
@@ -40,6 +49,11 @@ func (h *header) fitLine(left headerLeft, sep string) (l, r string) {
 	compacted := [][]string{slices.Clone(compact)}
 	if left.eraAt >= 0 {
 		compact[left.eraAt] = left.eraShort
+		compacted = append(compacted, compact)
+	}
+	if left.warnAt >= 0 {
+		compact = slices.Clone(compact)
+		compact[left.warnAt] = left.warnShort
 		compacted = append(compacted, compact)
 	}
 	join := func(parts []string) string {

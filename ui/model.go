@@ -75,6 +75,8 @@ type Model struct {
 
 	// asks are the server's questions and the panel that answers one.
 	asks *askState
+	// health is the periodic ping (health.go).
+	health health
 
 	layout   screenLayout
 	focus    focusArea
@@ -138,6 +140,7 @@ func New(opts Options) *Model {
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
 	m.header.auth = opts.AuthState
+	m.health.interval, m.header.health = opts.PingInterval, &m.health
 	m.help.Styles = c.Styles.Help
 	m.setFocus(focusTools)
 	m.resize(c.Width, c.Height)
@@ -181,8 +184,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case toolsListedMsg:
 		before := len(m.tools.tools)
 		m.tools.SetTools(msg.tools, msg.err)
-		relisted, byServer := m.relist.running, m.relist.byServer
-		m.relist.running, m.relist.byServer = false, false
+		relisted, byServer := msg.relist, m.relist.byServer
+		if msg.relist { // the first list ending says nothing of a relist
+			m.relist.running, m.relist.byServer = false, false
+		}
 		switch {
 		case errors.Is(msg.err, mcp.ErrNotDeclared): // nothing was sent, so nothing failed
 			m.setStatus(msg.err.Error(), true)
@@ -244,6 +249,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg,
 		listenOpenedMsg, listenEndedMsg, listenClosedMsg:
 		return m.updateRest(msg)
+	case healthDueMsg, healthSentMsg, healthDoneMsg:
+		return m.updateHealth(msg)
 	case askedMsg:
 		return m.asked(msg)
 	case withdrawnMsg:
@@ -482,8 +489,8 @@ func (m *Model) statusView() string {
 			s = st.StatusErr
 		}
 		return fit(s.Render(clip(m.status, w)), w)
-	case m.opts.Demo && !m.calledTool && m.header.state == connReady:
-		return fit(st.Hint.Render(clip("Try it: select sleep, press enter twice, then c to cancel it.", w)), w)
+	case m.opts.Demo && !m.calledTool && m.header.state == connReady && m.left == leftTools:
+		return fit(st.Hint.Render(clip(demoHint(w), w)), w)
 	}
 	return fit("", w)
 }
@@ -517,7 +524,7 @@ func (m *Model) helpView(full bool) string {
 		}
 		return keys
 	}
-	return m.help.View(km)
+	return m.shortHelpView(km)
 }
 
 // minBodyWithNotes is the least room the panes keep when the full help

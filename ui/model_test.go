@@ -83,7 +83,7 @@ func TestCancelRefusedForFinishedRequest(t *testing.T) {
 	d, tc := newTestModel(t, 100, 30)
 	d.m.table.SelectSeq(2)
 	d.keyDone("c")
-	d.waitScreen("#2 tools/list: request cannot be cancelled: it already ended completed")
+	d.waitScreen("#2 tools/list: request cannot be cancelled: it has already ended (completed)")
 	tc.barrier(t)
 	if n := len(tc.server.seenCancels()); n != 0 {
 		t.Errorf("server saw %d cancels", n)
@@ -313,7 +313,7 @@ func TestServerGoneFailsPendingAndOffersReconnect(t *testing.T) {
 	tc.server.srv.Close()
 	d.waitScreen("● closed", "connection closed by the server", "ctrl+r reconnect", "✗ failed", "1 failed", "session closed")
 	d.key("c")
-	d.waitScreen("it already ended failed")
+	d.waitScreen("it has already ended (failed)")
 }
 
 func TestServerExitStatusAndLastStderrInHeader(t *testing.T) {

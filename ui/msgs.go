@@ -54,6 +54,8 @@ type toolsListedMsg struct {
 	err        error
 	// rejected are tools left out for invalid x-mcp-header marks.
 	rejected []mcp.RejectedTool
+	// relist: a listing again (relistTools), not the first.
+	relist bool
 }
 
 // feedMsg: a coalesced batch of session events and wire records.

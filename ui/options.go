@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/clock"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
@@ -43,6 +44,9 @@ type Options struct {
 	// AuthState, if set, is the login state of a remote server ("logged
 	// in", "logging in", ...), which the header shows.
 	AuthState func() string
+	// PingInterval is how long the server may be silent before a health
+	// ping (protocols up to 2025-11-25; see health.go); 0: no health pings.
+	PingInterval time.Duration
 	// OpenURL opens an address in the browser: ctrl+o on the login
 	// screen (see LoginMsg).
 	OpenURL func(string) error
@@ -51,6 +55,8 @@ type Options struct {
 
 	// now is the clock for live times; default time.Now.
 	now func() time.Time
+	// clock runs the health check's timer; default the real clock.
+	clock clock.Clock
 	// static turns off spinners and ticks.
 	static bool
 	// frameInterval bounds how often session events reach the model;

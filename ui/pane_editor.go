@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -464,13 +465,11 @@ func (e *argEditor) View() string {
 	}
 	// The editor has the keys while it is open: marked as focused.
 	head := []string{st.Title.Render(clip(focusMark+title, w-8)) + " " + st.Muted.Render("("+mode+")")}
+	var desc []string
 	if d := termtext.Line(e.tool.Description); d != "" {
-		desc := wrapLines(st.Muted.Render(d), w)
-		if len(desc) > 2 {
-			desc = append(desc[:1], clip(stripStyles(desc[1])+"…", w))
-		}
-		head = append(head, desc...)
+		desc = wrapLines(st.Muted.Render(d), w)
 	}
+	descAt := len(head)
 	head = append(head, hiddenLines(st, e.tool.Hidden, w)...)
 	if line := e.taskLine(); line != "" {
 		head = append(head, wrapLines(st.Muted.Render(line), w)...)
@@ -507,6 +506,11 @@ func (e *argEditor) View() string {
 		k := e.c.Keys.Editor.SendUnchecked.Help().Key
 		foot = append(foot, st.BadgeWarn.Render(clip("⚠ these break the schema: "+k+" again sends them as they are", w)))
 	}
+	// The description takes what room the fields leave, two lines at least.
+	if n := max(e.height-len(head)-len(body)-len(foot), 2); len(desc) > n {
+		desc = append(desc[:n-1], st.Muted.Render(clip(stripStyles(desc[n-1])+"…", w)))
+	}
+	head = slices.Insert(head, descAt, desc...)
 	room := max(e.height-len(head)-len(foot), 1)
 	// Keep the focused field on screen.
 	if focusBottom-e.offset > room {
@@ -547,7 +551,12 @@ func (e *argEditor) fieldView(f *formField, focused bool) []string {
 		input = "[" + f.input.View() + "]"
 	}
 	lines := []string{marker + label, "  " + input}
-	if f.description != "" {
+	if f.description != "" && focused {
+		// The field being filled in says all it has to say.
+		for _, l := range wrapLines(termtext.Line(f.description), e.width-2) {
+			lines = append(lines, "  "+st.Muted.Render(l))
+		}
+	} else if f.description != "" {
 		lines = append(lines, "  "+st.Muted.Render(clip(termtext.Line(f.description), e.width-2)))
 	}
 	if f.err != "" {

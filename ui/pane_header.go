@@ -44,6 +44,9 @@ type header struct {
 	width      int
 	// declared is what mcpoke's initialize declared.
 	declared json.RawMessage
+	// health is the periodic ping's outcome: after the state, or in its
+	// place while a ping goes unanswered.
+	health *health
 }
 
 func newHeader(c *common) *header { return &header{c: c, transport: "stdio"} }
@@ -85,7 +88,20 @@ func (h *header) View() string {
 		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)+" ("+h.peer.Era()+")"))
 	}
 	left = append(left, st.Muted.Render(h.transport))
-	left = append(left, h.stateView())
+	healthAt, warnAt, warnShort := -1, -1, ""
+	switch v, short := h.healthView(); {
+	case short != "":
+		// An unanswered ping takes the place of "ready", which it doubts,
+		// and stays, short on a narrow screen.
+		warnAt, warnShort = len(left), short
+		left = append(left, v)
+	case v != "":
+		left = append(left, h.stateView())
+		healthAt = len(left) // a round trip may go
+		left = append(left, v)
+	default:
+		left = append(left, h.stateView())
+	}
 	if a := h.authView(); a != "" {
 		left = append(left, a)
 	}
@@ -99,7 +115,7 @@ func (h *header) View() string {
 		left = append(left, st.BadgeWarn.Render("cancel "+h.cancelMode.String()))
 	}
 	// The capabilities go first on a narrow screen.
-	l, r := h.fitLine(headerLeft{parts: left, nameAt: nameAt, timeoutAt: timeoutAt, eraAt: eraAt, eraShort: eraShort}, sep)
+	l, r := h.fitLine(headerLeft{parts: left, nameAt: nameAt, timeoutAt: timeoutAt, healthAt: healthAt, warnAt: warnAt, warnShort: warnShort, eraAt: eraAt, eraShort: eraShort}, sep)
 	line := l + strings.Repeat(" ", max(h.width-lipWidth(l)-lipWidth(r), 0)) + r
 	if h.state != connClosed {
 		return fit(line, h.width)

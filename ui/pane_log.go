@@ -164,12 +164,18 @@ func (p *logPane) View() string {
 		}
 	}
 	out := []string{st.paneTitleView(p.focused, title, p.width)}
+	hint := ""
 	if len(p.lines) == 0 && p.perRequest && p.level == "" {
-		out = append(out, st.Muted.Render(clip("no log messages: in protocol 2026-07-28 a server logs only about requests that carry a log level; "+
-			p.c.Keys.Global.LogLevel.Help().Key+" sets one for the requests that follow", p.width)))
+		hint = "no log messages: in protocol 2026-07-28 a server logs only about requests that carry a log level; " +
+			p.c.Keys.Global.LogLevel.Help().Key + " sets one for the requests that follow"
 	} else if len(p.lines) == 0 {
-		out = append(out, st.Muted.Render(clip("no log messages (notifications/message); "+
-			p.c.Keys.Global.LogLevel.Help().Key+" sets the level", p.width)))
+		hint = "no log messages (notifications/message); " + p.c.Keys.Global.LogLevel.Help().Key + " sets the level"
+	}
+	// Wrapped, not cut: the empty pane has the room, and the key is at the end.
+	if hint != "" {
+		for _, l := range wrapLines(hint, p.width) {
+			out = append(out, st.Muted.Render(l))
+		}
 	}
 	if p.dropped > 0 {
 		out = append(out, st.Muted.Render(clip(english.Plural(p.dropped, "older message")+" not kept", p.width)))

@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // promptKind says what the prompt asks for.
@@ -116,5 +119,12 @@ func (p *prompt) View() string {
 	}
 	why := p.c.Styles.StatusErr.Render("✗ " + p.err)
 	room := max(p.width-lipWidth(why)-1, p.width/2)
-	return fit(clip(p.input.View(), room)+" "+why, p.width)
+	in := p.input.View()
+	if textWidth(strings.TrimRight(ansi.Strip(in), " ")) < room {
+		// Only the input's padding goes: no "…" for text that is all there.
+		in = ansi.Truncate(in, room, "")
+	} else {
+		in = clip(in, room)
+	}
+	return fit(in+" "+why, p.width)
 }

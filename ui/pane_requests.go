@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -235,6 +236,18 @@ func (t *requestTable) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// shortMethods name a request by its verb when the method and its target
+// do not fit: "read demo://readme", not "resources/read dem…".
+var shortMethods = map[string]string{
+	"tools/call":            "call",
+	"resources/read":        "read",
+	"prompts/get":           "prompt",
+	"completion/complete":   "complete",
+	"resources/subscribe":   "subscribe",
+	"resources/unsubscribe": "unsubscribe",
+	"logging/setLevel":      "setLevel",
+}
+
 // columns are the widths of the table's columns for a pane width.
 type columns struct{ id, method, state, elapsed, notes int }
 
@@ -319,8 +332,8 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 	}
 	if r.tool != "" {
 		method += " " + r.tool
-		if lipWidth(method) > cols.method && r.method == "tools/call" && !r.isTask() {
-			method = "call " + r.tool // the tool says more than "tools/call"
+		if short, ok := shortMethods[r.method]; ok && lipWidth(method) > cols.method && !r.isTask() {
+			method = short + " " + r.tool // the target says more than the method's namespace
 		}
 	}
 	if r.incoming {
@@ -392,9 +405,16 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	if note := t.taskNote(r); note != "" {
 		parts = append(parts, render(note, pt.muted))
 	}
+	if note := pageNote(r); note != "" {
+		parts = append(parts, render(note, pt.muted))
+	}
 	var tail []string
 	// A lost row's reason repeats its badge; the detail has the whole text.
-	if r.state == session.Failed && r.reason != "" && !r.lost() {
+	switch {
+	case t.store.eraFallback && r.method == "server/discover" && (r.state == session.Failed || r.state == session.TimedOut):
+		// The era probe of a legacy server: how auto mode works, not a fault.
+		tail = append(tail, render("legacy server: initialize followed", pt.muted))
+	case r.state == session.Failed && r.reason != "" && !r.lost():
 		tail = append(tail, render(termtext.Line(r.reason), pt.err))
 	}
 	// Badges matter most: use the longest wording that fits.
@@ -418,4 +438,20 @@ func (t *requestTable) SetTasksOnly(on bool) {
 	t.tasksOnly = on
 	t.refilter()
 	t.sync(false)
+}
+
+// pageNote tells a list's later pages from its first: each page is a
+// request of the same method, which would otherwise read as a repeat.
+func pageNote(r *requestRow) string {
+	if r.incoming {
+		return ""
+	}
+	cursor := mcp.PageCursor(r.method, r.params)
+	if cursor == "" {
+		return ""
+	}
+	if c := []rune(cursor); len(c) > 12 {
+		cursor = string(c[:12]) + "…"
+	}
+	return `next page, cursor "` + termtext.Line(cursor) + `"`
 }

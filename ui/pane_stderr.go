@@ -96,13 +96,26 @@ func (p *stderrPane) View() string {
 		// Following: fill from the newest line up, so it is always seen.
 		var tail []string
 		for i := len(p.lines) - 1; i >= 0 && len(tail) < p.height-1; i-- {
-			tail = append(wrapLines(p.lines[i], p.width), tail...)
+			tail = append(wrapHanging(p.lines[i], p.width), tail...)
 		}
 		out = append(out, tail[max(len(tail)-(p.height-1), 0):]...)
 		return padLines(out, p.width, p.height)
 	}
 	for i := p.scroll.offset; i < len(p.lines) && len(out) < p.height; i++ {
-		out = append(out, wrapLines(p.lines[i], p.width)...)
+		out = append(out, wrapHanging(p.lines[i], p.width)...)
 	}
 	return padLines(out, p.width, p.height)
+}
+
+// wrapHanging wraps a long line with its continuations indented, so that
+// the tail of a wrapped line does not read as a line of its own.
+func wrapHanging(line string, w int) []string {
+	if textWidth(line) <= w || w <= 8 {
+		return wrapLines(line, w)
+	}
+	lines := wrapLines(line, w-2)
+	for i := 1; i < len(lines); i++ {
+		lines[i] = "  " + lines[i]
+	}
+	return lines
 }

@@ -38,6 +38,9 @@ type wireLog struct {
 	// late marks the inbound records the session took as late traffic,
 	// by their tap time (session.LateFrame.At is the record's At).
 	late map[time.Time]bool
+	// healthIDs are the ids of the health check's pings (health.go),
+	// whose frames say so: no row in the table explains them.
+	healthIDs map[string]bool
 
 	cursor   int // index into records
 	follow   bool
@@ -60,6 +63,14 @@ func (w *wireLog) Reset(start time.Time) {
 // Records are the records the log keeps, oldest first, and how many
 // older ones it dropped. The slice is shared: do not modify it.
 func (w *wireLog) Records() ([]wire.Record, int) { return w.records, w.dropped }
+
+// MarkHealth marks the frames of request id as the health check's.
+func (w *wireLog) MarkHealth(id string) {
+	if w.healthIDs == nil {
+		w.healthIDs = map[string]bool{}
+	}
+	w.healthIDs[id] = true
+}
 
 // MarkLate marks the record taken at at as late traffic.
 func (w *wireLog) MarkLate(at time.Time) {
@@ -249,6 +260,9 @@ func (w *wireLog) View() string {
 				head += st.Strong.Render(word)
 				if rest != "" {
 					head += " " + rest
+				}
+				if w.healthIDs[string(bytes.TrimSpace(h.ID))] {
+					head += " " + st.Muted.Render("(health check)")
 				}
 				head += " " + st.Muted.Render("·")
 			}

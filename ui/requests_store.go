@@ -32,6 +32,8 @@ type requestRow struct {
 	// timeout and maxTimeout are the request's, as the session armed them;
 	// the timeout key may change timeout from the time it was set.
 	timeout, maxTimeout time.Duration
+	// resets: progress restarts the timeout.
+	resets bool
 	// reason is the cancel or timeout reason, or why it failed.
 	reason string
 
@@ -179,6 +181,9 @@ type requestStore struct {
 	// store stay counted, so the header stays exact; dropped counts them.
 	counts  [session.Cancelled + 1]int
 	dropped int
+	// eraFallback: server/discover failed and initialize followed, so a
+	// failed discover row is the era probe of a legacy server, no fault.
+	eraFallback bool
 	// keep is how many finished rows stay: maxFinishedRows, less in tests.
 	keep     int
 	finished int
@@ -212,15 +217,18 @@ func (s *requestStore) append(r *requestRow) {
 }
 
 // started adds the row for a new request; a task's poll gets none, its
-// task row counts it.
+// task row counts it, nor does housekeeping (health.go).
 func (s *requestStore) started(info session.RequestInfo) *requestRow {
+	if info.Housekeeping {
+		return nil // a health ping: the header shows it, the wire log its frames
+	}
 	if isPoll(info) {
 		s.polled(info)
 		return nil
 	}
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
 		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
-		timeout: info.Timeout, maxTimeout: info.MaxTimeout, round: info.Round}
+		timeout: info.Timeout, maxTimeout: info.MaxTimeout, resets: info.ResetsOnProgress, round: info.Round}
 	if r.tool == "" && !r.incoming {
 		// What a resources/read, prompts/get or completion is about.
 		r.tool = mcp.RequestTarget(r.method, r.params)

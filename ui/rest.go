@@ -281,6 +281,9 @@ func (m *Model) requestDone(msg requestDoneMsg) {
 		m.setStatus("unsubscribe from "+termtext.Line(msg.uri)+": "+why, true)
 	case purposePing:
 		if ok {
+			if msg.method == "ping" && m.health.interval > 0 {
+				m.health.rtt, m.health.answered = msg.ran, true
+			}
 			m.setStatus(fmt.Sprintf("%s #%d answered: %s round trip%s", msg.method, msg.seq, roundTrip(msg.ran), pingNote(msg.method)), false)
 			return
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/suggest"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/version"
+	"github.com/mcpoke/mcpoke/ui"
 )
 
 // globalFlags are accepted by every command.
@@ -49,6 +50,8 @@ type globalFlags struct {
 	client clientSideFlags
 	// protocol is the TUI's --protocol (each command has its own).
 	protocol string
+	// pingInterval is the TUI's --ping-interval; 0 turns health pings off.
+	pingInterval time.Duration
 }
 
 // settleFlag adds --settle to fl, for g.
@@ -90,7 +93,9 @@ func Main() int {
 
 // execute runs the command line under ctx and returns the exit code.
 func execute(ctx context.Context) int {
-	err := fang.Execute(ctx, newRoot(),
+	root := newRoot()
+	tidyHelp(root)
+	err := fang.Execute(ctx, root,
 		fang.WithVersion(version.String()),
 		fang.WithErrorHandler(printError),
 	)
@@ -167,6 +172,8 @@ built-in demo server (mcpoke demo-server).
 	})
 	root.Flags().StringVar(&g.cancelMode, "cancel-mode", "notify", "how the UI cancels over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
 	protocolFlag(root.Flags(), &g.protocol)
+	root.Flags().DurationVar(&g.pingInterval, "ping-interval", ui.DefaultPingInterval, "ping the server after this long without a frame from it; the header shows the round trip, "+
+		"or how long a ping goes unanswered (0: off; protocols up to 2025-11-25, as 2026-07-28 has no ping)")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "client config FILE with the server (Claude Desktop, Cursor or VS Code format)")
 	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")

@@ -64,6 +64,9 @@ func pickSpec(g *globalFlags, command []string) (connect.Spec, error) {
 		return connect.Spec{}, usageError("give the server one way: --url, after --, or with --config")
 	case g.url != "":
 		if !connect.IsURL(g.url) {
+			if !strings.Contains(g.url, "://") {
+				return connect.Spec{}, usageError("--url %q has no scheme: did you mean http://%s?", transport.RedactURL(g.url), transport.RedactURL(g.url))
+			}
 			return connect.Spec{}, usageError("--url %q is not an http:// or https:// URL", transport.RedactURL(g.url))
 		}
 		return connect.URLSpec(g.url), nil

@@ -20,6 +20,9 @@ import (
 // starts the server through connect.Start (and again on reconnect), so it
 // subscribes before the handshake and shows initialize like any request.
 func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
+	if g.pingInterval < 0 {
+		return usageError("--ping-interval %s: use a duration such as 30s, or 0 for no health pings", g.pingInterval)
+	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageError("the interactive UI needs a terminal; in scripts use mcpoke tools or mcpoke call (see mcpoke --help)")
 	}
@@ -73,15 +76,16 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 			o.ModernCapabilities = cs.Capabilities(session.ModernVersion)
 			return connect.Start(spec, o)
 		},
-		AuthState:  login.state,
-		OpenURL:    auth.OpenBrowser,
-		Roots:      roots,
-		Policy:     policy,
-		Demo:       isDemo(spec),
-		Force:      g.force,
-		Timeout:    defaultCallTimeout,
-		Settle:     opts.Session.SettleWindow,
-		CancelMode: mode,
+		AuthState:    login.state,
+		OpenURL:      auth.OpenBrowser,
+		Roots:        roots,
+		Policy:       policy,
+		Demo:         isDemo(spec),
+		Force:        g.force,
+		Timeout:      defaultCallTimeout,
+		Settle:       opts.Session.SettleWindow,
+		CancelMode:   mode,
+		PingInterval: g.pingInterval,
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	program = p

@@ -1,8 +1,10 @@
 package connect
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 )
 
 // StartError: the server could not be started or did not complete the
@@ -30,13 +32,19 @@ func (e *StartError) Error() string {
 	} else {
 		fmt.Fprintf(&b, "%s failed during initialize: %v", who, e.Err)
 	}
-	if len(e.Stderr) > 0 {
+	switch {
+	case len(e.Stderr) > 0:
 		b.WriteString("\nits stderr ends with:")
 		for _, l := range e.Stderr {
 			b.WriteString("\n    ")
 			b.WriteString(l)
 		}
-	} else if e.Stage != "start" {
+	case e.Server.URL != "":
+		// A remote server has no stderr of ours to quote.
+		if errors.Is(e.Err, syscall.ECONNREFUSED) {
+			b.WriteString("; nothing listens there: is the server running, on that port?")
+		}
+	case e.Stage != "start":
 		b.WriteString(" (it wrote nothing to stderr)")
 	}
 	return b.String()

@@ -213,9 +213,12 @@ type builder struct {
 	timeout    time.Duration // and its duration, from the reason
 	timeoutMax bool          // it was --max-timeout's
 	byTask     bool          // the first cancel was tasks/cancel
-	answered   bool
-	answer     int // index in arrows of the answer that counted, or -1
-	lateAnswer int // of the first answer after the cancel, or -1
+	// streamClosed: mcpoke closed the request's HTTP stream, so an answer
+	// after it could not reach mcpoke to be seen.
+	streamClosed bool
+	answered     bool
+	answer       int // index in arrows of the answer that counted, or -1
+	lateAnswer   int // of the first answer after the cancel, or -1
 	// lastOwn is the index in arrows of the last arrow about the request
 	// itself: other requests after it belong to nothing drawn.
 	lastOwn int
@@ -415,6 +418,7 @@ func (b *builder) httpLine(it Item) {
 		return
 	}
 	b.cancel(it)
+	b.streamClosed = true
 	b.own(it, Arrow{From: Client, Kind: KindStreamClosed, Label: "HTTP stream of request " + termtext.Line(id) + " closed"})
 }
 

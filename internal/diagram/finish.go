@@ -202,6 +202,9 @@ func (b *builder) outcome(o Options, end float64) string {
 	case b.cancelled && late != nil:
 		s = b.cancelWord() + " at " + offset(b.cancelAt) + " · the server answered anyway, " +
 			Human(late.AfterCancel) + " after the cancel"
+	case b.cancelled && b.streamClosed:
+		// Nothing can arrive on a closed stream: silence says nothing.
+		s = b.cancelWord() + " at " + offset(b.cancelAt) + " · stream closed, so a late answer could not be seen"
 	case b.cancelled:
 		s = b.cancelWord() + " at " + offset(b.cancelAt) + " · no response, as the spec asks"
 	case o.Live:

@@ -155,6 +155,16 @@ func TestRootsListAnswersTheList(t *testing.T) {
 	}
 }
 
+// With no roots yet, roots/list answers an empty array: roots is a
+// required array in ListRootsResult, and null is not one.
+func TestRootsListEmptyIsAnArray(t *testing.T) {
+	p := newClientPair(t, ClientFeatures{Roots: true}, nil)
+	res, err := result(t, p.ask(t, "roots/list", `{}`))
+	if err != nil || string(res) != `{"roots":[]}` {
+		t.Fatalf("roots/list: %s %v", res, err)
+	}
+}
+
 func TestParseRoot(t *testing.T) {
 	dir := t.TempDir()
 	r, err := ParseRoot(dir, "/")

@@ -27,3 +27,16 @@ func Ping(ctx context.Context, s *session.Session, timeout time.Duration) error 
 	_, err := s.Do(ctx, PingMethod(s), nil, session.CallOptions{Timeout: timeout, NoProgressToken: true})
 	return err
 }
+
+// HealthPings reports whether the session's protocol has ping for a
+// periodic health check ("Implementations SHOULD periodically issue
+// pings", up to 2025-11-25). 2026-07-28 removed ping and names no
+// replacement: each request stands alone, so there is nothing to probe.
+func HealthPings(s *session.Session) bool { return !s.Modern() }
+
+// StartHealthPing sends a ping of the periodic health check: housekeeping
+// (not a request the person made, and spared by cancel-all), without a
+// timeout, so that a late answer still shows the connection lives.
+func StartHealthPing(ctx context.Context, s *session.Session) (*session.Call, error) {
+	return s.Call(ctx, "ping", nil, session.CallOptions{NoProgressToken: true, Housekeeping: true})
+}

@@ -186,6 +186,20 @@ func TestRequestTarget(t *testing.T) {
 	}
 }
 
+func TestPageCursor(t *testing.T) {
+	for _, tc := range []struct{ method, params, want string }{
+		{"resources/list", `{"cursor":"2","_meta":{}}`, "2"},
+		{"tools/list", `{"_meta":{"progressToken":1}}`, ""},
+		{"tools/list", ``, ""},
+		{"tools/call", `{"name":"x","arguments":{"cursor":"2"}}`, ""},
+		{"prompts/list", `{"cursor":7}`, ""},
+	} {
+		if got := PageCursor(tc.method, json.RawMessage(tc.params)); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.method, tc.params, got, tc.want)
+		}
+	}
+}
+
 func TestSubscribeNeedsItsOwnCapability(t *testing.T) {
 	peer := func(caps string) session.PeerInfo {
 		return session.PeerInfo{ProtocolVersion: "2025-11-25", Capabilities: json.RawMessage(caps)}

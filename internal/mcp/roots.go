@@ -90,11 +90,16 @@ func (l *RootList) Add(r Root) bool {
 	return true
 }
 
-// answerRootsList answers roots/list with the list as it is now.
+// answerRootsList answers roots/list with the list as it is now: an
+// empty list is [], never null, which the schema's required array is not.
 func (l *RootList) answerRootsList(context.Context, *session.Incoming) (any, error) {
+	roots := l.Roots()
+	if roots == nil {
+		roots = []Root{}
+	}
 	return struct {
 		Roots []Root `json:"roots"`
-	}{l.Roots()}, nil
+	}{roots}, nil
 }
 
 // NotifyRootsChanged tells the server the roots changed

@@ -1,6 +1,10 @@
 package mcp
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
 
 // RequestTarget names what a request is about, for a row or a report:
 // the tool of tools/call, the prompt of prompts/get, the URI of
@@ -32,4 +36,21 @@ func RequestTarget(method string, params json.RawMessage) string {
 		return p.Level
 	}
 	return ""
+}
+
+// PageCursor is the cursor a list request (tools/list, resources/list, ...)
+// sent to ask for the page after the first; "" for a first page and for
+// any other request. A list that follows nextCursor sends one request per
+// page, and this tells them apart.
+func PageCursor(method string, params json.RawMessage) string {
+	if !strings.HasSuffix(method, "/list") || !bytes.Contains(params, []byte(`"cursor"`)) {
+		return ""
+	}
+	var p struct {
+		Cursor string `json:"cursor"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	return p.Cursor
 }
