@@ -28,6 +28,11 @@ const (
 	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 )
 
+// ExtensionTasks names the tasks extension of 2026-07-28 in capabilities'
+// extensions: a client that declares it takes a CreateTaskResult
+// (resultType "task") for any tools/call.
+const ExtensionTasks = "io.modelcontextprotocol/tasks"
+
 // IsModern reports whether version is a handshake-less revision
 // (2026-07-28 or later). Versions are dates, so they order as text.
 func IsModern(version string) bool {
@@ -53,6 +58,8 @@ var removedInModern = map[string]string{
 	"resources/unsubscribe":              "closing the subscriptions/listen stream replaced it",
 	"notifications/roots/list_changed":   "roots list changes are no longer notified",
 	"notifications/elicitation/complete": "retrying the original request replaced it",
+	"tasks/result":                       "tasks are the " + ExtensionTasks + " extension, whose tasks/get carries the result",
+	"tasks/list":                         "tasks are the " + ExtensionTasks + " extension, which has no list",
 }
 
 // ErrNotInEra: the method does not exist in the protocol version the
@@ -81,6 +88,8 @@ type modernMeta struct {
 	members []byte
 	// logLevel goes with every request that names none (SetLogLevel).
 	logLevel string
+	// tasks: the capabilities declare the tasks extension.
+	tasks bool
 }
 
 func newModernMeta(version string, client Implementation, caps json.RawMessage) *modernMeta {
@@ -99,7 +108,27 @@ func newModernMeta(version string, client Implementation, caps json.RawMessage) 
 	b = appendString(b, MetaClientInfo)
 	b = append(b, ':')
 	b = append(b, info...)
-	return &modernMeta{version: version, members: b}
+	return &modernMeta{version: version, members: b, tasks: declaresExtension(caps, ExtensionTasks)}
+}
+
+// declaresExtension reports whether client capabilities declare the
+// extension name (an object, empty or not, in extensions).
+func declaresExtension(caps json.RawMessage, name string) bool {
+	var c struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	if json.Unmarshal(caps, &c) != nil {
+		return false
+	}
+	v := bytes.TrimSpace(c.Extensions[name])
+	return len(v) > 0 && v[0] == '{'
+}
+
+// takesTask reports whether r may be answered with a CreateTaskResult
+// of the tasks extension: a tools/call of a modern session that declared
+// it. Callers hold s.mu.
+func (s *Session) takesTask(r *request) bool {
+	return s.modern != nil && s.modern.tasks && r.info.Method == "tools/call" && r.forTask() == nil
 }
 
 // appendMembers appends the era's members to b (which holds other

@@ -64,11 +64,19 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 		case rpcErr != nil:
 			r.info.Error = rpcErr
 			s.setState(r, Failed, rpcErr.Error())
+		case !r.taskAugmented() && resultTypeOf(m.Result) == ResultTask && (!s.takesTask(r) || unusableTask(m.Result) != ""):
+			kind, why := ViolationUnsolicitedTask, s.refusedTask(r)
+			if s.takesTask(r) {
+				kind, why = ViolationMalformedTask, "the CreateTaskResult of request "+r.info.ID.String()+" is unusable: "+unusableTask(m.Result)
+			}
+			s.violate(r, kind, m.ID, frame, why)
+			r.info.Result, r.info.ResultType, r.info.Failure = m.Result, ResultTask, why
+			s.setState(r, Failed, why)
 		default:
 			r.info.Result = m.Result
 			r.info.ResultType = resultTypeOf(m.Result)
 			s.setState(r, Completed, "")
-			if r.taskAugmented() {
+			if r.taskAugmented() || (r.info.ResultType == ResultTask && s.takesTask(r)) {
 				s.taskCreated(r, m.Result, frame, now)
 			} else if unsolicitedTask(m.Result) {
 				s.violate(r, ViolationUnsolicitedTask, m.ID, frame, "the server answered request "+r.info.ID.String()+
@@ -77,7 +85,8 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 			}
 		}
 	case Cancelling, Cancelled, TimedOut:
-		if r.taskAugmented() && r.taskRow() == nil && unusable == "" && rpcErr == nil {
+		mayTask := r.taskAugmented() || (s.takesTask(r) && resultTypeOf(m.Result) == ResultTask)
+		if mayTask && r.taskRow() == nil && unusable == "" && rpcErr == nil {
 			if t := s.taskCreated(r, m.Result, frame, now); t != nil {
 				return s.cancelCreatedTask(r, t, frame, now)
 			}

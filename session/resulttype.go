@@ -9,6 +9,10 @@ import (
 // result without one counts as.
 const ResultComplete = "complete"
 
+// ResultTask is the resultType of a CreateTaskResult in the tasks
+// extension (io.modelcontextprotocol/tasks, 2026-07-28).
+const ResultTask = "task"
+
 // resultTypeOf reads a result's resultType, "complete" when it has none
 // (or it is not a string): clients MUST treat a missing one so.
 func resultTypeOf(result json.RawMessage) string {

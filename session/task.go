@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,13 +64,48 @@ func ParseTaskState(raw json.RawMessage) (TaskState, error) {
 	if t.Status == "" {
 		return TaskState{}, errors.New("the task has no status")
 	}
+	if t.TTL == nil || t.PollInterval == nil {
+		// The tasks extension (2026-07-28) names them ttlMs and
+		// pollIntervalMs; a Task object has one form or the other.
+		var ms struct {
+			TTL          *float64 `json:"ttlMs"`
+			PollInterval *float64 `json:"pollIntervalMs"`
+		}
+		if json.Unmarshal(raw, &ms) == nil {
+			t.TTL = cmp.Or(t.TTL, ms.TTL)
+			t.PollInterval = cmp.Or(t.PollInterval, ms.PollInterval)
+		}
+	}
 	return t, nil
 }
 
-// createdTask reads the task of a CreateTaskResult ({"task": {...}}); ok
-// is false when the result has no task member: the server ran the request
-// as a plain one, as a server without tasks must.
-func createdTask(result json.RawMessage) (t TaskState, ok bool, err error) {
+// knownTaskStatus reports whether status is one the spec defines.
+func knownTaskStatus(status string) bool {
+	switch status {
+	case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
+		return true
+	}
+	return false
+}
+
+// createdTask reads the task of a CreateTaskResult: in the tasks
+// extension (resultType "task", ext true) its fields are the result's own;
+// in 2025-11-25 it is {"task": {...}}. ok is false when the result is no
+// task: the server ran the request as a plain one, as it may.
+func createdTask(result json.RawMessage) (t TaskState, ok, ext bool, err error) {
+	if resultTypeOf(result) == ResultTask {
+		t, err = ParseTaskState(result)
+		if err == nil && !knownTaskStatus(t.Status) {
+			err = fmt.Errorf("status %q is not one the spec defines", clipText(t.Status, 40))
+		}
+		return t, true, true, err
+	}
+	t, ok, err = createdLegacyTask(result)
+	return t, ok, false, err
+}
+
+// createdLegacyTask reads {"task": {...}} (MCP 2025-11-25).
+func createdLegacyTask(result json.RawMessage) (t TaskState, ok bool, err error) {
 	var r struct {
 		Task json.RawMessage `json:"task"`
 	}
@@ -93,7 +129,7 @@ func unsolicitedTask(result json.RawMessage) bool {
 	if json.Unmarshal(result, &r) != nil || r.Content != nil {
 		return false
 	}
-	_, ok, err := createdTask(result)
+	_, ok, err := createdLegacyTask(result)
 	return ok && err == nil
 }
 
@@ -160,6 +196,17 @@ type TaskInfo struct {
 	// Cancel is what came of tasks/cancel; nil until it was answered (or
 	// will not be).
 	Cancel *TaskCancelAnswer
+	// Extension: the task came by the tasks extension of 2026-07-28
+	// (io.modelcontextprotocol/tasks): its result comes with tasks/get,
+	// input goes with tasks/update, and tasks/cancel is only acknowledged.
+	Extension bool
+	// Outcome says, on an extension task whose cancel was sent, how the
+	// task really ended: "cancel acknowledged; the task ended completed:
+	// …". "" until it ended.
+	Outcome string
+	// InputRequests are, on an extension task waiting for input, the
+	// inputRequests of its last tasks/get, as sent; nil otherwise.
+	InputRequests json.RawMessage
 }
 
 // TaskCancelAnswer is what came of tasks/cancel.
@@ -173,12 +220,19 @@ type TaskCancelAnswer struct {
 	Error *RPCError
 	// Failure says why no answer came (timed out, connection gone).
 	Failure string
+	// Acknowledged: the server answered with an empty result, the tasks
+	// extension's acknowledgement. Cancelling is cooperative there: how
+	// the task ended comes later, from tasks/get.
+	Acknowledged bool
+	// Extension: the answer is the tasks extension's, where -32602 means
+	// the task is unknown rather than already ended.
+	Extension bool
 }
 
 // Refused reports whether the server refused to cancel a task that had
 // already reached a terminal status (-32602, MCP 2025-11-25).
 func (a *TaskCancelAnswer) Refused() bool {
-	return a != nil && a.Error != nil && a.Error.Code == CodeInvalidParams
+	return a != nil && !a.Extension && a.Error != nil && a.Error.Code == CodeInvalidParams
 }
 
 // TaskUpdated: a task row got a status from the server (Update.Late when

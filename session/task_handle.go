@@ -10,7 +10,7 @@ import (
 // server no longer knows. After the row's cancel it is late. opts bound
 // the tasks/get itself; it carries no progress token.
 func (h Request) GetTask(ctx context.Context, opts CallOptions) (*Call, error) {
-	return h.taskRequest(ctx, "tasks/get", opts)
+	return h.taskRequest(ctx, "tasks/get", nil, opts)
 }
 
 // FetchTaskResult sends tasks/result for the task row the handle names.
@@ -19,10 +19,12 @@ func (h Request) GetTask(ctx context.Context, opts CallOptions) (*Call, error) {
 // task waits for input (input_required), the server sends its own
 // requests before it answers.
 func (h Request) FetchTaskResult(ctx context.Context, opts CallOptions) (*Call, error) {
-	return h.taskRequest(ctx, "tasks/result", opts)
+	return h.taskRequest(ctx, "tasks/result", nil, opts)
 }
 
-func (h Request) taskRequest(ctx context.Context, method string, opts CallOptions) (*Call, error) {
+// taskRequest sends method for the task row the handle names, with
+// params taskId and extra.
+func (h Request) taskRequest(ctx context.Context, method string, extra map[string]any, opts CallOptions) (*Call, error) {
 	s := h.s
 	s.mu.Lock()
 	r := s.table.find(h.ref)
@@ -34,7 +36,10 @@ func (h Request) taskRequest(ctx context.Context, method string, opts CallOption
 		s.mu.Unlock()
 		return nil, fmt.Errorf("%s: request %s %w", method, h.ref.ID, ErrNotATask)
 	}
-	params := map[string]string{"taskId": r.info.TaskID}
+	params := map[string]any{"taskId": r.info.TaskID}
+	for k, v := range extra {
+		params[k] = v
+	}
 	s.mu.Unlock()
 	opts.NoProgressToken = true
 	opts.forTask = r

@@ -27,7 +27,7 @@ var ErrNotATask = fmt.Errorf("not a task")
 // taskCreated makes the task row for parent, whose response result may be
 // a CreateTaskResult; it returns nil when it is none. Callers hold s.mu.
 func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []byte, at time.Time) *request {
-	st, ok, err := createdTask(result)
+	st, ok, ext, err := createdTask(result)
 	if !ok {
 		return nil
 	}
@@ -42,7 +42,7 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 		return nil
 	}
 	now := s.clock.Now()
-	ti := &TaskInfo{Parent: parent.info.Ref(), State: st}
+	ti := &TaskInfo{Parent: parent.info.Ref(), State: st, Extension: ext}
 	t := &request{
 		info: RequestInfo{ID: parent.info.ID, Method: parent.info.Method, Tool: parent.info.Tool,
 			Params: parent.info.Params, State: Pending, Started: now, TaskID: st.ID, Task: ti},
@@ -56,6 +56,9 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 	ti.Updates = append(ti.Updates, TaskUpdate{At: at, Via: TaskViaCreated, Status: st.Status, StatusMessage: st.StatusMessage})
 	ti.UpdateCount = len(ti.Updates)
 	s.table.add(t)
+	if parent.task == nil {
+		parent.task = &taskLinks{} // a task the extension's server chose to make
+	}
 	parent.task.row = t
 	parent.editTask().Row = t.info.Ref()
 	s.startTimers(t, inherited(parent))
@@ -128,6 +131,13 @@ func (s *Session) applyTaskStatus(t *request, st TaskState, via TaskVia, at time
 	prev := ti.State
 	if !TaskStatusTerminal(prev.Status) {
 		ti.State = st
+	} else if ti.Extension && st.Status != prev.Status && !u.Late {
+		why := "the task went back from " + clipText(prev.Status, 40) + " to " + clipText(st.Status, 40) +
+			" (" + via.String() + "); a terminal status is final"
+		s.violate(t, ViolationMalformedTask, []byte(t.info.ID.raw), frame, why)
+		if state == Pending {
+			defer s.failTask(t, why, nil, frame, at)
+		}
 	}
 	if u.Late || prev.Status != st.Status || prev.StatusMessage != st.StatusMessage {
 		ti.UpdateCount++
@@ -198,6 +208,10 @@ func (s *Session) taskGot(t *request, op *request, at time.Time) {
 			s.failTask(t, why, nil, op.info.Result, at)
 			return
 		}
+		if t.info.Task.Extension {
+			s.extensionTaskGot(t, st, op, at)
+			return
+		}
 		s.applyTaskStatus(t, st, TaskViaGet, at, op.info.Result)
 	case Failed:
 		if op.info.Error != nil {
@@ -255,6 +269,10 @@ func (s *Session) taskResult(t *request, op *request, at time.Time) {
 // it ended; any other failure ends it cancelled, saying why, as an
 // ignored notifications/cancelled would. Callers hold s.mu.
 func (s *Session) taskCancelAnswered(t *request, op *request, at time.Time) {
+	if t.info.Task.Extension {
+		s.extensionCancelAnswered(t, op, at)
+		return
+	}
 	a := TaskCancelAnswer{At: at}
 	var st TaskState
 	var stErr error

@@ -49,9 +49,10 @@ type modernHeaders struct {
 	params map[string]string
 }
 
-// namedMethods are those whose Mcp-Name header mirrors params.name or
-// params.uri.
-var namedMethods = map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+// namedMethods are those whose Mcp-Name header mirrors params.name,
+// params.uri or, for the tasks extension's methods, params.taskId.
+var namedMethods = map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
+	"tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
 
 // peekModern reads what a request's POST must mirror in headers: the
 // protocol version in params._meta and, for named methods, the name or
@@ -64,6 +65,7 @@ func peekModern(frame []byte, method string) modernHeaders {
 		Params struct {
 			Name *string `json:"name"`
 			URI  *string `json:"uri"`
+			Task *string `json:"taskId"`
 			Meta struct {
 				Version string `json:"io.modelcontextprotocol/protocolVersion"`
 			} `json:"_meta"`
@@ -81,6 +83,10 @@ func peekModern(frame []byte, method string) modernHeaders {
 	case "uri":
 		if m.Params.URI != nil {
 			h.name, h.hasName = *m.Params.URI, true
+		}
+	case "taskId":
+		if m.Params.Task != nil {
+			h.name, h.hasName = *m.Params.Task, true
 		}
 	}
 	return h

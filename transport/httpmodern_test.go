@@ -276,3 +276,27 @@ func TestModernCloseRequestStreamEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// The tasks extension's methods name their task in Mcp-Name (params.taskId),
+// so that intermediaries route every request of a task to its server.
+func TestModernTaskMethodsCarryTheTaskID(t *testing.T) {
+	headers := make(chan http.Header, 3)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		headers <- r.Header.Clone()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`)
+	}))
+	defer srv.Close()
+	h := dialTest(t, srv.URL, nil)
+	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{"taskId":"t-1","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+		if err := h.Send([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+		got := <-headers
+		if got.Get("Mcp-Method") != method || got.Get("Mcp-Name") != "t-1" {
+			t.Errorf("%s: Mcp-Method %q Mcp-Name %q", method, got.Get("Mcp-Method"), got.Get("Mcp-Name"))
+		}
+		recvUntil(t, h, wire.KindFrame)
+	}
+}

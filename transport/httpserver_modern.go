@@ -45,6 +45,7 @@ func readModernPost(frame []byte) (modernPost, bool) {
 		Params struct {
 			Name *string `json:"name"`
 			URI  *string `json:"uri"`
+			Task *string `json:"taskId"`
 			Meta struct {
 				Version       string          `json:"io.modelcontextprotocol/protocolVersion"`
 				ProgressToken json.RawMessage `json:"progressToken"`
@@ -64,6 +65,10 @@ func readModernPost(frame []byte) (modernPost, bool) {
 	case "uri":
 		if m.Params.URI != nil {
 			p.name, p.hasName = *m.Params.URI, true
+		}
+	case "taskId":
+		if m.Params.Task != nil {
+			p.name, p.hasName = *m.Params.Task, true
 		}
 	}
 	return p, true

@@ -15,7 +15,7 @@ import (
 
 // tuiFeatures are what the UI declares: everything, since a person is
 // there to answer.
-var tuiFeatures = mcp.ClientFeatures{Roots: true, Sampling: true, ElicitForm: true, ElicitURL: true, Tasks: true}
+var tuiFeatures = mcp.ClientFeatures{Roots: true, Sampling: true, ElicitForm: true, ElicitURL: true, Tasks: true, FollowTasks: true}
 
 // askState is the server's questions as the UI keeps them: the client
 // side of the current connection, the questions waiting for the person,

@@ -101,7 +101,7 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	}
 	if m.conn != nil {
 		for _, ref := range tasks {
-			cmds = append(cmds, followTaskCmd(m.gen, m.conn.Session, ref))
+			cmds = append(cmds, followTaskCmd(m.gen, m.conn.Session, ref, m.asks.client))
 			// The task is what runs on: select it in place of its creator.
 			if r := m.store.get(ref.Seq); r != nil {
 				if sel := m.table.Selected(); (sel != nil && sel.seq == r.parent.Seq) || m.table.wantSelected == r.parent.Seq {

@@ -84,6 +84,10 @@ type requestRow struct {
 	// server says its task goes on, or ended some other way.
 	lateStatusOdd int
 	createdTask   uint64
+	// extension: the task is the 2026-07-28 tasks extension's; outcome
+	// says how it ended after its (cooperative) cancel.
+	extension bool
+	outcome   string
 	// info is the session's full record, fetched once the row settled:
 	// result, error, failure and cancel times live there.
 	info *session.RequestInfo
@@ -286,7 +290,12 @@ func (s *requestStore) stateChanged(e session.StateChanged) *requestRow {
 	case session.TimedOut:
 		r.cancelAt = e.At
 	}
-	if e.Reason != "" {
+	switch {
+	case r.extension && e.From == session.Cancelling && e.To.Final():
+		// How the task really ended, cancelling being cooperative; the
+		// reason stays the cancel's.
+		r.outcome = e.Reason
+	case e.Reason != "":
 		r.reason = e.Reason
 	}
 	if e.To.Final() {

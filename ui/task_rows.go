@@ -34,10 +34,11 @@ type taskFollowedMsg struct {
 }
 
 // followTaskCmd drives a task row until it ends: polls at the server's
-// interval, tasks/result when it needs input or ended.
-func followTaskCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
+// interval, tasks/result when it needs input or ended; for a task of the
+// 2026-07-28 extension, tasks/update with the answers of cs's questions.
+func followTaskCmd(gen int, s *session.Session, ref session.Ref, cs *mcp.ClientSide) tea.Cmd {
 	return func() tea.Msg {
-		_, err := mcp.FollowTask(context.Background(), s, ref, mcp.FollowOptions{})
+		_, err := mcp.FollowTask(context.Background(), s, ref, mcp.FollowOptions{Side: cs})
 		return taskFollowedMsg{forGen: forGen{gen}, seq: ref.Seq, err: err}
 	}
 }
@@ -75,6 +76,8 @@ func taskStateWord(r *requestRow) (string, bool) {
 		return strings.ReplaceAll(termtext.Line(r.taskStatus()), "_", " "), true
 	case r.state == session.Cancelling && r.cancelRefused():
 		return "cancel refused", true
+	case r.state == session.Cancelling && r.taskCancel != nil && r.taskCancel.Acknowledged:
+		return "cancel acked", true
 	}
 	return "", false
 }
@@ -114,7 +117,7 @@ func (s *requestStore) taskCancelAnswered(e session.TaskCancelAnswered) *request
 // taskStarted fills a new task row from the session's first snapshot and
 // marks the row that created it.
 func (s *requestStore) taskStarted(r *requestRow, info session.RequestInfo) {
-	r.taskID = info.TaskID
+	r.taskID, r.extension = info.TaskID, info.Task.Extension
 	t := info.Task.State
 	r.task = &t
 	r.taskUpdates = append(r.taskUpdates, info.Task.Updates...)
@@ -136,6 +139,9 @@ func (s *requestStore) polled(info session.RequestInfo) {
 // for the call that created one, which row it is.
 func (t *requestTable) taskNote(r *requestRow) string {
 	switch {
+	case r.isTask() && r.outcome != "" && r.task != nil:
+		// The detail has the whole sentence; the row its gist.
+		return "cancel acknowledged; task ended " + termtext.Line(r.task.Status)
 	case r.isTask() && r.task != nil && r.task.StatusMessage != "" && !r.state.Final():
 		return strconv.Quote(termtext.Line(r.task.StatusMessage))
 	case r.createdTask != 0:
@@ -199,6 +205,9 @@ func (d *detail) taskLines() []string {
 	if a := r.taskCancel; a != nil {
 		out = append(out, taskCancelLine(st, d.rel(a.At), a))
 	}
+	if r.outcome != "" {
+		out = append(out, st.Key.Render("outcome")+" "+termtext.Line(r.outcome))
+	}
 	return out
 }
 
@@ -213,6 +222,8 @@ func taskCancelLine(st *styles, at string, a *session.TaskCancelAnswer) string {
 		return label + st.StatusErr.Render(fmt.Sprintf("failed %s: %s (%d)", at, termtext.Line(a.Error.Message), a.Error.Code))
 	case a.Failure != "":
 		return label + st.StatusErr.Render("no answer: "+termtext.Line(a.Failure))
+	case a.Acknowledged:
+		return label + st.Muted.Render("acknowledged "+at+": cancelling a task is cooperative; tasks/get tells how it ends")
 	}
 	return label + st.Muted.Render("answered "+at+": the task is "+termtext.Line(a.Status))
 }

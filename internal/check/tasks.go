@@ -36,6 +36,9 @@ const (
 func (r *runner) tasks(ctx context.Context, res *Result) {
 	caps, err := mcp.ParseServerCapabilities(r.conn.Peer().Capabilities)
 	switch {
+	case r.s.Modern():
+		r.extensionTasks(ctx, res, caps)
+		return
 	case err != nil || caps.Tasks == nil:
 		res.Status, res.Reason = Skip, "the server has no tasks (it declares no tasks capability)"
 		return

@@ -30,6 +30,34 @@ type reportTask struct {
 	Statuses       []reportTaskStatus `json:"statuses"`
 	StatusCount    int                `json:"statusCount"`
 	Cancel         *reportTaskCancel  `json:"cancel"`
+	// Inputs are the questions of an extension task (2026-07-28): its
+	// inputRequests, asked and answered with tasks/update.
+	Inputs []reportTaskInput `json:"inputs,omitempty"`
+}
+
+// reportTaskInput is one inputRequest of a task and how it was answered.
+type reportTaskInput struct {
+	Key     string  `json:"key"`
+	Method  string  `json:"method"`
+	AtMs    float64 `json:"atMs"`
+	Answer  string  `json:"answer"`
+	Refused string  `json:"refused,omitempty"`
+}
+
+// taskInputs are the questions asked for task row ref, times from start.
+func (l *askLog) taskInputs(ref session.Ref, start time.Time) []reportTaskInput {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []reportTaskInput
+	for _, a := range l.asked {
+		if a.Q.Ref.Seq == ref.Seq && a.Q.InputKey != "" {
+			out = append(out, reportTaskInput{Key: a.Q.InputKey, Method: a.Q.Method, AtMs: ms(a.At.Sub(start)), Answer: a.Answer, Refused: a.Refused})
+		}
+	}
+	return out
 }
 
 type reportTaskStatus struct {
@@ -52,6 +80,10 @@ type reportTaskCancel struct {
 	Refused    bool         `json:"refused"`
 	Error      *reportError `json:"error,omitempty"`
 	Failure    string       `json:"failure,omitempty"`
+	// Acknowledged: the tasks extension's empty answer (2026-07-28), and
+	// Outcome how the task really ended, cancelling being cooperative.
+	Acknowledged bool   `json:"acknowledged,omitempty"`
+	Outcome      string `json:"outcome,omitempty"`
 }
 
 // taskReportOf reads a task row (Task is set) for the report; times
@@ -74,6 +106,7 @@ func taskReportOf(t session.RequestInfo, start time.Time) *reportTask {
 		if a := t.Task.Cancel; a != nil {
 			answered := at(a.At)
 			c.AnsweredMs, c.Status, c.Refused, c.Failure = &answered, a.Status, a.Refused(), a.Failure
+			c.Acknowledged, c.Outcome = a.Acknowledged, t.Task.Outcome
 			if a.Error != nil {
 				code := a.Error.Code
 				c.Error = &reportError{Code: &code, Message: a.Error.Message, Data: a.Error.Data}
@@ -110,12 +143,12 @@ func decideCallTask(srv *connect.Conn, tool *mcp.Tool, asked bool, force bool) (
 // returns the task row's final snapshot, or false when the call created
 // none. Interrupted (ctx ended), it cancels the task with tasks/cancel, as
 // an interrupted plain call is cancelled, and waits for the end of that.
-func followCallTask(ctx context.Context, s *session.Session, call session.Ref) (session.RequestInfo, bool) {
+func followCallTask(ctx context.Context, s *session.Session, call session.Ref, side *mcp.ClientSide) (session.RequestInfo, bool) {
 	info, _ := s.Request(call).Info()
 	if info.TaskRow().Seq == 0 {
 		return session.RequestInfo{}, false
 	}
-	task, err := mcp.FollowTask(ctx, s, info.TaskRow(), mcp.FollowOptions{})
+	task, err := mcp.FollowTask(ctx, s, info.TaskRow(), mcp.FollowOptions{Side: side})
 	if err != nil && ctx.Err() != nil {
 		_ = s.Request(info.TaskRow()).Cancel(fmt.Sprintf("cancelled by mcpoke: %v", context.Cause(ctx)))
 		wait, stop := context.WithTimeout(context.Background(), signalGrace/2)
@@ -150,6 +183,17 @@ func printTask(line func(label, format string, a ...any), t *reportTask) {
 		head += " (" + strings.Join(more, ", ") + ")"
 	}
 	line("task", "%s", head)
+	for i, in := range t.Inputs {
+		label := ""
+		if i == 0 {
+			label = "input"
+		}
+		text := fmt.Sprintf("%9s  %s %s: %s, sent with tasks/update", human(in.AtMs), termtext.Line(in.Method), termtext.Line(in.Key), in.Answer)
+		if in.Refused != "" {
+			text = fmt.Sprintf("%9s  %s %s: not answered: %s", human(in.AtMs), termtext.Line(in.Method), termtext.Line(in.Key), termtext.Line(in.Refused))
+		}
+		line(label, "%s", text)
+	}
 	label := "statuses"
 	for i, s := range t.Statuses {
 		if i == maxTaskStatusesShown {
@@ -181,6 +225,10 @@ func taskCancelText(c *reportTaskCancel) string {
 		return fmt.Sprintf("failed at %s: %s (code %d)", human(*c.AnsweredMs), termtext.Line(c.Error.Message), *c.Error.Code)
 	case c.Failure != "":
 		return "no answer: " + termtext.Line(c.Failure)
+	case c.Acknowledged && c.Outcome != "":
+		return fmt.Sprintf("acknowledged at %s; %s", human(*c.AnsweredMs), termtext.Line(strings.TrimPrefix(c.Outcome, "cancel acknowledged; ")))
+	case c.Acknowledged:
+		return fmt.Sprintf("acknowledged at %s (cancelling a task is cooperative)", human(*c.AnsweredMs))
 	}
 	return fmt.Sprintf("answered at %s: the task is %s", human(*c.AnsweredMs), termtext.Line(c.Status))
 }

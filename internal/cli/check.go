@@ -165,7 +165,7 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 	// cancel is always kept as that request's late traffic.
 	opts.Answerer = check.NewAnswerer()
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: f.protocol, transcript: f.transcript,
-		session: session.Config{SettleWindow: f.listen + time.Second}, prepare: opts.Answerer.Prepare})
+		session: session.Config{SettleWindow: f.listen + time.Second}, prepare: opts.Answerer.Prepare, followTasks: true})
 	if err != nil {
 		return err
 	}

@@ -68,7 +68,7 @@ func (f *clientSideFlags) rootList(spec connect.Spec) (*mcp.RootList, bool, erro
 // headlessClientSide is the client side of a command with no one there:
 // it declares and answers only what the flags say, and logs each
 // question it answers for the report.
-func headlessClientSide(f *clientSideFlags, spec connect.Spec, protocol string) (*mcp.ClientSide, *askLog, error) {
+func headlessClientSide(f *clientSideFlags, spec connect.Spec, protocol string, followTasks bool) (*mcp.ClientSide, *askLog, error) {
 	p, err := f.policy()
 	if err != nil {
 		return nil, nil, err
@@ -79,6 +79,7 @@ func headlessClientSide(f *clientSideFlags, spec connect.Spec, protocol string) 
 	}
 	features := p.Features().ForVersion(protocol)
 	features.Roots = haveRoots
+	features.FollowTasks = followTasks
 	log := &askLog{}
 	delay := f.answerAfter
 	answer := func(q *mcp.Question) {

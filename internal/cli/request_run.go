@@ -55,6 +55,7 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 				pic.watch(c)
 			}
 		}}
+	opts.followTasks = method == "tools/call" // call follows a task the server makes
 	run.srv, err = openServer(ctx, g, spec, opts)
 	if err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	// A task lives on after the call's CreateTaskResult: the report is
 	// about how the task ended.
 	ref := c.Ref()
-	task, isTask := followCallTask(ctx, srv.Session, ref)
+	task, isTask := followCallTask(ctx, srv.Session, ref, run.side)
 	if isTask {
 		ref, state = task.Ref(), task.State
 		rec.seq.Store(task.Seq)
@@ -180,6 +181,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	rep := buildReport(final, rec, srv.Peer())
 	if isTask {
 		rep.Task = taskReportOf(task, info.Started)
+		rep.Task.Inputs = run.asked.taskInputs(task.Ref(), info.Started)
 	}
 	rep.watched = watched
 	rep.Retried = retried
@@ -195,6 +197,9 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 		rep.Cancel.Meaning = cancelMeaning(run.mode, info.CancelWire, srv.Transport(), rep.Server.ProtocolVersion)
 		if isTask {
 			rep.Cancel.Mode, rep.Cancel.Meaning = "tasks/cancel", "the task was cancelled with tasks/cancel, as the spec asks of a task"
+			if task.Task != nil && task.Task.Extension {
+				rep.Cancel.Meaning = "tasks/cancel of the tasks extension: acknowledged, then tasks/get tells how the task ended (cancelling is cooperative)"
+			}
 		}
 	}
 	if after != nil {

@@ -93,6 +93,9 @@ func pickSpec(g *globalFlags, command []string) (connect.Spec, error) {
 // serverOptions say how a headless command connects.
 type serverOptions struct {
 	protocol string
+	// followTasks: the command follows a task a server makes of its
+	// tools/call, so a modern session declares the tasks extension.
+	followTasks bool
 	// transcript is the file the NDJSON transcript goes to, if any.
 	transcript string
 	session    session.Config
@@ -121,12 +124,13 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 	if err := setAuthorizer(&opts, g, spec, o.auth); err != nil {
 		return nil, err
 	}
-	cs, asked, err := headlessClientSide(&g.client, spec, o.protocol)
+	cs, asked, err := headlessClientSide(&g.client, spec, o.protocol, o.followTasks)
 	if err != nil {
 		return nil, err
 	}
 	cs.Install(&opts.Session)
 	opts.Capabilities = cs.Capabilities(o.protocol)
+	opts.ModernCapabilities = cs.Capabilities(session.ModernVersion)
 	if o.asked != nil {
 		o.asked(cs, asked)
 	}

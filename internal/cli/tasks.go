@@ -57,6 +57,9 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		return err
 	}
 	defer srv.Close()
+	if err := mcp.TaskListAllowed(srv.Session); err != nil {
+		return withCode(ExitUsage, err)
+	}
 	if err := mcp.CheckDeclared(srv.Peer(), "tasks/list"); err != nil {
 		if !g.force {
 			return withCode(ExitUsage, err)

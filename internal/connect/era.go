@@ -155,8 +155,12 @@ func modernError(err error) bool {
 // discover sends server/discover at version; timeout 0 means none but ctx.
 func (c *Conn) discover(ctx context.Context, version string, timeout time.Duration) (session.PeerInfo, error) {
 	c.stage.Store("server/discover")
+	caps := c.opts.ModernCapabilities
+	if caps == nil {
+		caps = c.opts.Capabilities
+	}
 	return c.Session.Discover(ctx, session.DiscoverOptions{
-		ModernOptions: session.ModernOptions{ProtocolVersion: version, ClientInfo: clientInfo, Capabilities: c.opts.Capabilities},
+		ModernOptions: session.ModernOptions{ProtocolVersion: version, ClientInfo: clientInfo, Capabilities: caps},
 		Timeout:       timeout,
 		QuietTimeout:  timeout > 0,
 	})

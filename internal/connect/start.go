@@ -66,6 +66,10 @@ type Options struct {
 	// Capabilities are the client capabilities initialize declares;
 	// nil declares none ({}). Declare only what Session.Handlers answer.
 	Capabilities json.RawMessage
+	// ModernCapabilities are those a modern session declares in every
+	// request's _meta (2026-07-28 has other ones: extensions, no tasks);
+	// nil uses Capabilities.
+	ModernCapabilities json.RawMessage
 }
 
 // Conn is a connected server: its process (if mcpoke started one), the
@@ -262,8 +266,12 @@ func (c *Conn) initializeError(err error) error {
 // Peer is what the server said in initialize; zero before it answered.
 func (c *Conn) Peer() session.PeerInfo { return c.peer }
 
-// Declared is the capabilities object mcpoke's initialize declares.
+// Declared is the capabilities object mcpoke declares: initialize's, or in
+// a modern session the one in every request's _meta.
 func (c *Conn) Declared() json.RawMessage {
+	if c.opts.ModernCapabilities != nil && c.Session.Modern() {
+		return c.opts.ModernCapabilities
+	}
 	if c.opts.Capabilities == nil {
 		return json.RawMessage(`{}`)
 	}

@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
@@ -111,7 +112,10 @@ func (srv *server) discover(ctx context.Context, _ *session.Incoming) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	return modernResult(discoverResult{SupportedVersions: demoVersions(), Capabilities: init.Capabilities,
+	caps := maps.Clone(init.Capabilities)
+	delete(caps, "tasks") // an extension in this era
+	caps["extensions"] = extensionCapability
+	return modernResult(discoverResult{SupportedVersions: demoVersions(), Capabilities: caps,
 		Instructions: init.Instructions}, true, init.ServerInfo)
 }
 

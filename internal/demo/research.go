@@ -31,8 +31,8 @@ func researchTool() *tool {
 		Tool: mcp.Tool{
 			Name:  "research",
 			Title: "Research: a task",
-			Description: "Runs as a task (MCP 2025-11-25; taskSupport required): answers at once with a task, " +
-				"reports each stage as its status and progress, and stops on tasks/cancel.",
+			Description: "Runs as a task (MCP 2025-11-25, taskSupport required; in 2026-07-28 the tasks extension): " +
+				"answers at once with a task, reports each stage as its status and progress, and stops on tasks/cancel.",
 			InputSchema: json.RawMessage(researchSchema),
 			Execution:   mcp.Execution{TaskSupport: mcp.TaskRequired},
 		},

@@ -138,7 +138,8 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		"tasks/get":    srv.tasks.getTask,
 		"tasks/result": srv.tasks.taskResult,
 		"tasks/list":   srv.tasks.listTasks,
-		"tasks/cancel": srv.tasks.cancelTask,
+		"tasks/cancel": srv.cancelTask,
+		"tasks/update": srv.tasks.updateExtensionTask,
 	}
 	maps.Copy(handlers, srv.restHandlers())
 	s := session.New(conn, session.Config{

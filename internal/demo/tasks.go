@@ -36,6 +36,9 @@ var taskCapability = map[string]any{
 // demoTask is one task of the store. state, result and err are guarded by
 // the store's mu; ended is closed once the task is terminal.
 type demoTask struct {
+	// modern: created by the tasks extension (2026-07-28), which reads
+	// and ends it its own way (tasks_modern.go).
+	modern  bool
 	state   session.TaskState
 	result  any
 	err     error
@@ -102,6 +105,9 @@ func (srv *server) runAsTask(in *session.Incoming, t *tool, args json.RawMessage
 		} `json:"task"`
 	}
 	_ = json.Unmarshal(in.Params, &p)
+	if meta := mcp.ReadRequestMeta(in.Params); meta.Version != "" {
+		return srv.runAsExtensionTask(in, t, args, meta)
+	}
 	support := t.TaskSupport()
 	switch {
 	case p.Task == nil && support == mcp.TaskRequired:
@@ -117,13 +123,13 @@ func (srv *server) runAsTask(in *session.Incoming, t *tool, args json.RawMessage
 	if p.Task.TTL != nil && *p.Task.TTL > 0 {
 		ttl = min(time.Duration(*p.Task.TTL*float64(time.Millisecond)), taskMaxTTL)
 	}
-	state := srv.tasks.create(in, ttl, func(ctx context.Context) (any, error) { return t.run(ctx, srv, in, args) })
+	state := srv.tasks.create(in, ttl, false, func(ctx context.Context) (any, error) { return t.run(ctx, srv, in, args) })
 	srv.log.Info("task created", "id", in.ID.String(), "tool", t.Name, "task", state.ID)
 	return map[string]any{"task": state}, nil, true
 }
 
 // create starts work as a new task and returns its first state.
-func (ts *taskStore) create(in *session.Incoming, ttl time.Duration, work func(context.Context) (any, error)) session.TaskState {
+func (ts *taskStore) create(in *session.Incoming, ttl time.Duration, modern bool, work func(context.Context) (any, error)) session.TaskState {
 	id := newTaskID()
 	now := time.Now().UTC().Format(time.RFC3339Nano)
 	ttlMs, pollMs := float64(ttl.Milliseconds()), float64(taskPollInterval.Milliseconds())
@@ -131,8 +137,9 @@ func (ts *taskStore) create(in *session.Incoming, ttl time.Duration, work func(c
 	task := &demoTask{
 		state: session.TaskState{ID: id, Status: session.TaskWorking, StatusMessage: "started",
 			CreatedAt: now, LastUpdatedAt: now, TTL: &ttlMs, PollInterval: &pollMs},
-		ended: make(chan struct{}),
-		stop:  stop,
+		ended:  make(chan struct{}),
+		stop:   stop,
+		modern: modern,
 	}
 	ts.mu.Lock()
 	ts.tasks[id] = task
@@ -156,7 +163,9 @@ func (ts *taskStore) run(ctx context.Context, id string, work func(context.Conte
 	status, msg := session.TaskCompleted, "done"
 	if err != nil {
 		status, msg = session.TaskFailed, err.Error()
-	} else if r, ok := res.(toolResult); ok && r.IsError {
+	} else if r, ok := res.(toolResult); ok && r.IsError && !ts.isModern(id) {
+		// The extension keeps a tool's own error completed, its result
+		// saying so; 2025-11-25 tasks end failed.
 		status, msg = session.TaskFailed, "the tool reported an error"
 	}
 	ts.update(id, status, msg, res, err)
@@ -180,7 +189,7 @@ func (ts *taskStore) update(id, status, msg string, res any, err error) bool {
 	}
 	state, s := task.state, ts.s
 	ts.mu.Unlock()
-	if s != nil {
+	if s != nil && !task.modern { // the extension's statuses are polled
 		_ = s.Notify("notifications/tasks/status", state)
 	}
 	return true
@@ -225,6 +234,9 @@ func (ts *taskStore) getTask(_ context.Context, in *session.Incoming) (any, erro
 	if err != nil {
 		return nil, err
 	}
+	if modernRequest(in) {
+		return ts.getExtensionTask(task)
+	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	return task.state, nil
@@ -233,6 +245,9 @@ func (ts *taskStore) getTask(_ context.Context, in *session.Incoming) (any, erro
 // taskResult answers tasks/result: it waits for the task to end, then
 // answers what the tools/call would have, with the related-task _meta.
 func (ts *taskStore) taskResult(ctx context.Context, in *session.Incoming) (any, error) {
+	if modernRequest(in) {
+		return nil, notInExtension("tasks/result")
+	}
 	id, task, err := ts.find(in.Params)
 	if err != nil {
 		return nil, err
@@ -264,12 +279,18 @@ func (ts *taskStore) taskResult(ctx context.Context, in *session.Incoming) (any,
 
 // cancelTask answers tasks/cancel: a running task moves to cancelled
 // before the answer and its work stops; a terminal one is refused with
-// -32602, as the spec asks.
-func (ts *taskStore) cancelTask(_ context.Context, in *session.Incoming) (any, error) {
+// -32602, as the spec asks. In a modern request it is the extension's
+// (cancelExtensionTask).
+func (srv *server) cancelTask(_ context.Context, in *session.Incoming) (any, error) {
+	ts := srv.tasks
 	id, task, err := ts.find(in.Params)
 	if err != nil {
 		return nil, err
 	}
+	if modernRequest(in) {
+		return srv.cancelExtensionTask(in, id)
+	}
+	srv.log.Info("task cancel received", "task", id, "signal", "tasks/cancel (2025-11-25)", "id", in.ID.String())
 	if !ts.update(id, session.TaskCancelled, "cancelled by tasks/cancel", nil, nil) {
 		ts.mu.Lock()
 		status := task.state.Status
@@ -282,7 +303,10 @@ func (ts *taskStore) cancelTask(_ context.Context, in *session.Incoming) (any, e
 }
 
 // listTasks answers tasks/list; the demo's list fits one page.
-func (ts *taskStore) listTasks(context.Context, *session.Incoming) (any, error) {
+func (ts *taskStore) listTasks(_ context.Context, in *session.Incoming) (any, error) {
+	if modernRequest(in) {
+		return nil, notInExtension("tasks/list")
+	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	list := make([]session.TaskState, 0, len(ts.order))

@@ -3,6 +3,8 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // ServerCapabilities are what a server declared in its initialize result.
@@ -17,6 +19,9 @@ type ServerCapabilities struct {
 	Tasks       *TasksCapability
 	// Experimental holds non-standard capabilities by name, as sent.
 	Experimental map[string]json.RawMessage
+	// Extensions holds the extensions declared (2026-07-28), by name, as
+	// sent: TasksExtension reads the tasks one.
+	Extensions map[string]json.RawMessage
 	// Raw is the capabilities object as sent.
 	Raw json.RawMessage
 }
@@ -57,6 +62,7 @@ func ParseServerCapabilities(raw json.RawMessage) (ServerCapabilities, error) {
 		Logging      json.RawMessage            `json:"logging"`
 		Completions  json.RawMessage            `json:"completions"`
 		Experimental map[string]json.RawMessage `json:"experimental"`
+		Extensions   map[string]json.RawMessage `json:"extensions"`
 		Tasks        *struct {
 			List     json.RawMessage `json:"list"`
 			Cancel   json.RawMessage `json:"cancel"`
@@ -72,12 +78,19 @@ func ParseServerCapabilities(raw json.RawMessage) (ServerCapabilities, error) {
 	}
 	c.Tools, c.Prompts, c.Resources = f.Tools, f.Prompts, f.Resources
 	c.Logging, c.Completions = declared(f.Logging), declared(f.Completions)
-	c.Experimental = f.Experimental
+	c.Experimental, c.Extensions = f.Experimental, f.Extensions
 	if f.Tasks != nil {
 		c.Tasks = &TasksCapability{List: declared(f.Tasks.List), Cancel: declared(f.Tasks.Cancel),
 			ToolsCall: declared(f.Tasks.Requests.Tools.Call)}
 	}
 	return c, nil
+}
+
+// TasksExtension reports whether the server declared the tasks
+// extension (io.modelcontextprotocol/tasks): it may answer any tools/call
+// with a task, as it decides.
+func (c ServerCapabilities) TasksExtension() bool {
+	return declared(c.Extensions[session.ExtensionTasks])
 }
 
 // declared reports whether a capability is present: any value but null.

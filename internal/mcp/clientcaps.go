@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // ClientFeatures say which of the server's own requests mcpoke answers,
@@ -25,6 +27,10 @@ type ClientFeatures struct {
 	// (as far as those are declared) run as tasks mcpoke hosts, and
 	// tasks/get, tasks/result, tasks/list and tasks/cancel are answered.
 	Tasks bool
+	// FollowTasks: mcpoke follows a task a server makes of a tools/call
+	// (tasks/get, tasks/update, tasks/cancel), so a modern session
+	// declares the tasks extension (io.modelcontextprotocol/tasks).
+	FollowTasks bool
 }
 
 // ForVersion drops what protocol version (the one offered; "" means the
@@ -75,7 +81,12 @@ func (f ClientFeatures) Capabilities(version string) json.RawMessage {
 			caps["elicitation"] = e
 		}
 	}
-	if f.Tasks && modes && (f.Sampling || f.Elicitation()) {
+	if session.IsModern(version) {
+		// 2026-07-28 has no tasks capability: tasks are an extension.
+		if f.FollowTasks {
+			caps["extensions"] = map[string]any{session.ExtensionTasks: empty}
+		}
+	} else if f.Tasks && modes && (f.Sampling || f.Elicitation()) {
 		requests := map[string]any{}
 		if f.Sampling {
 			requests["sampling"] = map[string]any{"createMessage": empty}
@@ -100,7 +111,8 @@ func ParseClientCapabilities(raw json.RawMessage) ClientFeatures {
 			Form json.RawMessage `json:"form"`
 			URL  json.RawMessage `json:"url"`
 		} `json:"elicitation"`
-		Tasks *struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+		Tasks      *struct {
 			Requests struct {
 				Sampling struct {
 					CreateMessage json.RawMessage `json:"createMessage"`
@@ -122,6 +134,7 @@ func ParseClientCapabilities(raw json.RawMessage) ClientFeatures {
 			f.ElicitForm = true
 		}
 	}
+	f.FollowTasks = declared(c.Extensions[session.ExtensionTasks])
 	if t := c.Tasks; t != nil {
 		f.Tasks = declared(t.Requests.Sampling.CreateMessage) || declared(t.Requests.Elicitation.Create)
 	}
@@ -185,6 +198,8 @@ func capabilityOptions(name string, v json.RawMessage) string {
 				names = append(names, o)
 			}
 		}
+	case "extensions":
+		names = slices.Sorted(maps.Keys(opts))
 	case "roots", "tools", "prompts":
 		if string(opts["listChanged"]) == "true" {
 			names = append(names, "listChanged")

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // Task support a tool declares in execution.taskSupport (2025-11-25).
@@ -62,6 +64,10 @@ type TaskChoice struct {
 // user chooses (plain by default), anything else never.
 func TaskChoiceFor(t Tool, caps ServerCapabilities) TaskChoice {
 	support := t.TaskSupport()
+	if caps.TasksExtension() && caps.Tasks == nil && support != TaskForbidden {
+		return TaskChoice{Note: "the server may answer with a task (tasks extension): it decides, " +
+			"and mcpoke follows it (tasks/get; c cancels it with tasks/cancel)"}
+	}
 	if caps.Tasks == nil || !caps.Tasks.ToolsCall {
 		if support == TaskRequired {
 			return TaskChoice{Note: "the tool requires a task, but the server did not declare tasks.requests.tools.call, " +
@@ -91,6 +97,8 @@ func DecideTask(t Tool, caps ServerCapabilities, asked *bool, force bool) (bool,
 	}
 	why := "its taskSupport is " + t.TaskSupport()
 	switch {
+	case caps.TasksExtension() && caps.Tasks == nil:
+		why = "in protocol " + session.ModernVersion + " the server decides whether a call becomes a task (the tasks extension), so --task does not apply"
 	case !*asked:
 		why = "it requires a task (taskSupport required)"
 	case caps.Tasks == nil || !caps.Tasks.ToolsCall:

@@ -26,6 +26,10 @@ type FollowOptions struct {
 	PollInterval time.Duration
 	// PollTimeout bounds each tasks/get.
 	PollTimeout time.Duration
+	// Side answers the inputRequests of an extension task (2026-07-28)
+	// with the same screens and policies as any server request; nil
+	// leaves them unanswered.
+	Side *ClientSide
 }
 
 // FollowTask drives the task row ref until it is final, and returns its
@@ -47,6 +51,8 @@ func FollowTask(ctx context.Context, s *session.Session, ref session.Ref, opts F
 	clk := s.Clock()
 	var polling, fetching *session.Call
 	nextPoll := time.Time{}
+	in := newTaskInputs(opts.Side, s, ref)
+	defer in.stop()
 	for {
 		info, changed, ok := h.Watch()
 		if !ok {
@@ -54,6 +60,9 @@ func FollowTask(ctx context.Context, s *session.Session, ref session.Ref, opts F
 		}
 		if info.State.Final() {
 			return info, nil
+		}
+		if info.Task != nil && info.Task.Extension {
+			in.answer(info, opts.PollTimeout)
 		}
 		if fetching == nil && NeedsResult(info) {
 			c, err := h.FetchTaskResult(ctx, session.CallOptions{})
@@ -84,6 +93,9 @@ func FollowTask(ctx context.Context, s *session.Session, ref session.Ref, opts F
 		select {
 		case <-changed:
 		case <-tick:
+		case <-in.done:
+			// Its questions answered: poll at once for what follows.
+			in.busy, nextPoll = false, clk.Now()
 		case <-ctx.Done():
 			t.Stop()
 			return info, ctx.Err()
@@ -96,8 +108,8 @@ func FollowTask(ctx context.Context, s *session.Session, ref session.Ref, opts F
 // its task needs input or has ended, and the row still takes its result
 // (it is pending, or its cancel was refused because the task had ended).
 func NeedsResult(info session.RequestInfo) bool {
-	if info.Task == nil {
-		return false
+	if info.Task == nil || info.Task.Extension {
+		return false // the extension's result comes with tasks/get
 	}
 	switch info.Task.State.Status {
 	case session.TaskInputRequired, session.TaskCompleted, session.TaskFailed:

@@ -21,12 +21,29 @@ type TaskList struct {
 	Incomplete error
 }
 
+// ErrNoTaskList: the session speaks 2026-07-28, whose tasks extension
+// has no tasks/list.
+var ErrNoTaskList = errors.New("protocol " + session.ModernVersion + " has no tasks/list: tasks are the " + session.ExtensionTasks +
+	" extension, which removed it (a server cannot leak one client's tasks to another); a task is followed by its id, " +
+	"and the TUI's task filter shows this session's. --protocol 2025-11-25 lists a server's tasks")
+
+// TaskListAllowed says why tasks/list is not sent in s, or nil.
+func TaskListAllowed(s *session.Session) error {
+	if s.Modern() {
+		return ErrNoTaskList
+	}
+	return nil
+}
+
 // ListTasks sends tasks/list, following nextCursor to the last page. A
 // server that did not declare tasks.list is sent nothing unless
 // opts.Force: the error is then a *CapabilityError. A task that is not a
 // Task object is an error.
 func ListTasks(ctx context.Context, s *session.Session, opts ListOptions) (TaskList, error) {
 	var list TaskList
+	if err := TaskListAllowed(s); err != nil {
+		return list, err
+	}
 	err := listPages(ctx, s, "tasks/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
 		var p struct {
 			Tasks      []json.RawMessage `json:"tasks"`

@@ -63,7 +63,7 @@ const listenClosed = (id, how) => {
 const working = new Set();
 
 function newServer() {
-  const server = new McpServer({ name: "ts-v2-peer", version: "2.4.0" }, { capabilities: { tools: {}, resources: { subscribe: true } } });
+  const server = new McpServer({ name: "ts-v2-peer", version: "2.4.0" }, { capabilities: { tools: {}, resources: { subscribe: true }, extensions: { [TASKS]: {} } } });
   server.registerResource("ticker", TICKER, { description: "A counter that changes every tick.", mimeType: "text/plain" }, async () => ({
     contents: [{ uri: TICKER, mimeType: "text/plain", text: `tick ${ticks}` }],
   }));
@@ -144,7 +144,106 @@ function newServer() {
       return { content: [{ type: "text", text: who ? `hello, ${who.name}` : "nobody answered" }] };
     },
   );
+  registerTasks(server);
   return server;
+}
+
+// The tasks extension of 2026-07-28 (io.modelcontextprotocol/tasks): to
+// a client that declared it, research answers at once with a task
+// (resultType "task", the Task's fields at top level) and works on in
+// four stages; tasks/get answers the task with its result inlined,
+// tasks/update takes the answer to its question (ask: true), and
+// tasks/cancel is acknowledged with an empty result, the work stopping
+// unless ignoreCancel. The tasks outlive the request that made them (one
+// store for every client, as over HTTP each request has a server of its
+// own); the log says what signal each got.
+const TASKS = "io.modelcontextprotocol/tasks";
+const tasks = new Map();
+const now = () => new Date().toISOString();
+const taskView = (t) => {
+  const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = t;
+  const v = { taskId, status, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs };
+  if (statusMessage) v.statusMessage = statusMessage;
+  if (status === "completed") v.result = t.result;
+  if (status === "input_required") v.inputRequests = t.inputRequests;
+  return v;
+};
+const setStatus = (t, status, statusMessage) => {
+  if (["completed", "failed", "cancelled"].includes(t.status)) return false;
+  Object.assign(t, { status, statusMessage, lastUpdatedAt: now() });
+  return true;
+};
+// declaredTasks: the request declared the extension in its _meta
+// envelope (2026-07-28: capabilities come with every request).
+const declaredTasks = (ctx) =>
+  ctx.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"]?.extensions?.[TASKS] !== undefined;
+const taskOf = (taskId) => {
+  const t = tasks.get(taskId);
+  if (!t) throw Object.assign(new Error(`Failed to retrieve task: Task not found: ${taskId}`), { code: -32602 });
+  return t;
+};
+
+function registerTasks(server) {
+  server.registerTool(
+    "research",
+    {
+      description: "Runs as a task of the tasks extension: four stages; ask asks a question mid-way (tasks/update); ignoreCancel acknowledges tasks/cancel and works on.",
+      inputSchema: z.object({ seconds: z.number().default(2), ask: z.boolean().default(false), ignoreCancel: z.boolean().default(false) }),
+      execution: { taskSupport: "optional" }, // a hint: in 2026-07-28 the server decides
+    },
+    async ({ seconds, ask, ignoreCancel }, ctx) => {
+      if (!declaredTasks(ctx)) return { content: [{ type: "text", text: "no task: the client did not declare the tasks extension" }] };
+      const t = { taskId: crypto.randomUUID(), status: "working", statusMessage: "started", createdAt: now(), lastUpdatedAt: now(),
+        ttlMs: 300000, pollIntervalMs: 200, ignoreCancel, answer: undefined, wake: undefined };
+      tasks.set(t.taskId, t);
+      log(`research task ${t.taskId} created for request ${ctx.mcpReq.id}`);
+      (async () => {
+        const step = (seconds * 1000) / 4;
+        for (let i = 1; i <= 4; i++) {
+          await new Promise((r) => setTimeout(r, step));
+          if (t.status === "cancelled") return;
+          if (ask && i === 2) {
+            t.inputRequests = { [`confirm-${t.taskId}`]: { method: "elicitation/create", params: { mode: "form", message: "Go on with the research?",
+              requestedSchema: { type: "object", properties: { topic: { type: "string", default: "cats" } }, required: ["topic"] } } } };
+            setStatus(t, "input_required", "waiting for the topic");
+            await new Promise((r) => (t.wake = r));
+            if (t.status === "cancelled") return;
+            setStatus(t, "working", "resumed");
+          }
+          setStatus(t, "working", `stage ${i} of 4`);
+        }
+        t.result = { content: [{ type: "text", text: `research done in ${seconds}s${t.answer ? ` on ${t.answer.topic}` : ""}` }] };
+        setStatus(t, "completed", "done");
+        log(`research task ${t.taskId} completed`);
+      })();
+      return { resultType: "task", ...taskView(t) };
+    },
+  );
+  const id = z.object({ taskId: z.string() }).passthrough();
+  server.server.setRequestHandler("tasks/get", { params: id }, async ({ taskId }) => ({ resultType: "complete", ...taskView(taskOf(taskId)) }));
+  server.server.setRequestHandler("tasks/update", { params: id }, async ({ taskId, inputResponses }, ctx) => {
+    const t = taskOf(taskId);
+    // The SDK takes inputResponses out of params, as for a multi
+    // round-trip retry, and hands them over in ctx.
+    const r = (ctx.mcpReq.inputResponses ?? inputResponses)?.[`confirm-${taskId}`];
+    if (r && t.status === "input_required") {
+      log(`research task ${taskId} got its answer by tasks/update: ${r.action}`);
+      t.answer = r.content;
+      delete t.inputRequests;
+      t.wake?.();
+    }
+    return { resultType: "complete" };
+  });
+  server.server.setRequestHandler("tasks/cancel", { params: id }, async ({ taskId }) => {
+    const t = taskOf(taskId);
+    if (t.ignoreCancel) {
+      log(`research task ${taskId}: tasks/cancel received and acknowledged; working on (ignoreCancel)`);
+    } else {
+      log(`research task ${taskId}: tasks/cancel received; stopping`);
+      if (setStatus(t, "cancelled", "cancelled by tasks/cancel")) t.wake?.();
+    }
+    return { resultType: "complete" };
+  });
 }
 
 const argv = process.argv.slice(2);
