@@ -2,7 +2,13 @@
 // `mcpoke bench --json --url URL`, for a side-by-side comparison over
 // Streamable HTTP:
 //
-//	bench -url http://127.0.0.1:8080/mcp [-n 2000] [-tool echo] [-args '{"text":"hi"}']
+//	bench -url http://127.0.0.1:8080/mcp [-n 2000] [-tool echo] [-args '{"text":"hi"}'] [-header K=V]
+//
+// The SDK (v1.8.0) speaks 2026-07-28 but does not mirror parameters marked
+// x-mcp-header into Mcp-Param-* headers, which that version requires of
+// clients (servers MUST reject the call without them). -header adds such a
+// header to every request, as a conforming client would send it, so the
+// comparison measures the same calls.
 //
 // It prints {"client":"go-sdk", p50Ms, p90Ms, p99Ms, maxMs, callsPerSec, ...}.
 package main
@@ -14,8 +20,10 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,6 +34,8 @@ func main() {
 	n := flag.Int("n", 2000, "how many calls to measure")
 	tool := flag.String("tool", "echo", "the tool to call")
 	argsJSON := flag.String("args", `{"text":"hi"}`, "tool arguments as a JSON object")
+	var headers headerFlags
+	flag.Var(&headers, "header", "a header to add to every request, as Name=Value (repeatable)")
 	flag.Parse()
 	if *url == "" {
 		log.Fatal("usage: bench -url http://HOST:PORT/mcp [-n N] [-tool NAME] [-args JSON]")
@@ -36,7 +46,7 @@ func main() {
 	}
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-bench", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: *url}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: *url, HTTPClient: headers.client()}, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "connect:", err)
 		os.Exit(1)
@@ -76,3 +86,38 @@ func main() {
 }
 
 func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// headerFlags are headers added to every request.
+type headerFlags [][2]string
+
+func (h *headerFlags) String() string { return fmt.Sprint(*h) }
+
+func (h *headerFlags) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want Name=Value, got %q", v)
+	}
+	*h = append(*h, [2]string{name, value})
+	return nil
+}
+
+// client is the default HTTP client, adding the headers.
+func (h headerFlags) client() *http.Client {
+	if len(h) == 0 {
+		return nil
+	}
+	return &http.Client{Transport: addHeaders{h, http.DefaultTransport}}
+}
+
+type addHeaders struct {
+	headers headerFlags
+	next    http.RoundTripper
+}
+
+func (a addHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for _, kv := range a.headers {
+		r.Header.Set(kv[0], kv[1])
+	}
+	return a.next.RoundTrip(r)
+}
