@@ -16,4 +16,4 @@ for _ in $(seq 100); do url=$(grep -o 'http://[^ ]*/mcp' "$log" | head -1); [ -n
 fig() { python3 -c 'import json,sys; d=json.load(sys.stdin); print("%-8s p50 %.4f ms  p99 %.4f ms  %6.0f calls/s" % (sys.argv[1], d["p50Ms"], d["p99Ms"], d["callsPerSec"]))' "$1"; }
 "$bin" bench --json --cancel-probes 0 --transport http --url "$url" --args '{"text":"hi"}' -n "$n" | fig mcpoke
 "$node" "$here/testdata/bench/sdk_echo_bench.mjs" --url "$url" --args '{"text":"hi"}' -n "$n" | fig ts-sdk
-"$gosdk" -url "$url" -args '{"text":"hi"}' -n "$n" | fig go-sdk
+"$gosdk" -url "$url" -args '{"text":"hi"}' -header Mcp-Param-Text=hi -n "$n" | fig go-sdk
