@@ -171,7 +171,10 @@ func (c *ClientSide) run(ctx context.Context, in *session.Incoming, q *Question,
 		q.ctx = tctx
 		q.why = func() string { return context.Cause(tctx).Error() }
 		go c.tasks.await(t, q)
-		c.ask(q)
+		// Asked once the CreateTaskResult is written: a policy answers at
+		// once, and the task's status must not reach the server before
+		// the task itself (nor the result say it had already ended).
+		in.AfterAnswer(func() { c.ask(q) })
 		c.tasks.mu.Lock()
 		defer c.tasks.mu.Unlock()
 		return struct {

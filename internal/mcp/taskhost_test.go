@@ -185,3 +185,29 @@ func TestURLWarnings(t *testing.T) {
 		t.Fatalf("%s %q", host, w)
 	}
 }
+
+// A policy answers at once; the task it answers is still created working,
+// and only then completed: the question is asked once the CreateTaskResult
+// was written, so the server hears of the task before its end (the
+// reference server polls tasks/get only for a task not yet ended).
+func TestHostedTaskAnsweredAtOnceIsCreatedWorking(t *testing.T) {
+	var p *clientPair
+	ask := func(q *Question) {
+		_ = q.Answer(SamplingText("at once", "policy"), nil)
+		// Waiting here for the task's end: were the question asked before
+		// the CreateTaskResult was built, it would say completed.
+		p.waitEvent(t, "the task's end", func(e any) bool {
+			tc, ok := e.(TaskChanged)
+			return ok && tc.Status == TaskCompleted
+		})
+	}
+	p = newClientPair(t, ClientFeatures{Sampling: true, Tasks: true}, ask)
+	res, err := result(t, p.ask(t, "sampling/createMessage", `{"messages":[],"task":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := taskID(t, res) // fails unless the status is working
+	for st := p.taskStatus(t, id); st != TaskCompleted; st = p.taskStatus(t, id) {
+		time.Sleep(time.Millisecond)
+	}
+}
