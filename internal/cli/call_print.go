@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/toolresult"
 )
@@ -223,6 +224,16 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 // printResult shows a tool result's content, a resource's contents or a
 // prompt's messages, text as text; any other result as one line of JSON.
 func printResult(w io.Writer, method string, raw json.RawMessage) {
+	if ir, ok, err := mcp.ReadInputRequired(raw); ok && err == nil {
+		// The last round still wanted input: its questions are listed
+		// under rounds, and its requestState is opaque (and may be huge).
+		fmt.Fprintf(w, "  input_required: %s (listed under rounds)", english.Plural(len(ir.Requests), "input request"))
+		if ir.State != nil {
+			fmt.Fprintf(w, "; requestState of %s not shown (--json has it)", english.Plural(len(ir.State), "byte"))
+		}
+		fmt.Fprintln(w)
+		return
+	}
 	res, ok := toolresult.DescribeFor(method, raw)
 	if !ok {
 		fmt.Fprintf(w, "  %s\n", termtext.Line(compactJSON(raw)))

@@ -115,7 +115,9 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		return c.afterRefusal(ctx, key, vr, "initialize")
 	}
 	if err != nil {
-		return peer, err
+		// Both failed: say why the probe did too, or a modern server's
+		// malformed DiscoverResult hides behind initialize's failure.
+		return peer, fmt.Errorf("%w (after server/discover failed: %s)", err, strings.TrimPrefix(probeErr.Error(), "server/discover: "))
 	}
 	eras.Store(key, peer.ProtocolVersion)
 	return c.done(peer, "initialize, after server/discover failed: "+strings.TrimPrefix(probeErr.Error(), "server/discover: "))

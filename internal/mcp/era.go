@@ -51,9 +51,9 @@ func ReadResultMeta(result json.RawMessage) ResultMeta {
 		ResultType json.RawMessage `json:"resultType"`
 		TTL        json.RawMessage `json:"ttlMs"`
 		CacheScope json.RawMessage `json:"cacheScope"`
-		Meta       struct {
-			ServerInfo *session.Implementation `json:"io.modelcontextprotocol/serverInfo"`
-		} `json:"_meta"`
+		// _meta is read on its own: a _meta or serverInfo of the wrong
+		// type must not hide the resultType.
+		Meta json.RawMessage `json:"_meta"`
 	}
 	m := ResultMeta{Type: session.ResultComplete}
 	if json.Unmarshal(result, &r) != nil {
@@ -70,7 +70,15 @@ func ReadResultMeta(result json.RawMessage) ResultMeta {
 	if json.Unmarshal(r.CacheScope, &s) == nil {
 		m.CacheScope = s
 	}
-	m.ServerInfo = r.Meta.ServerInfo
+	var meta struct {
+		ServerInfo json.RawMessage `json:"io.modelcontextprotocol/serverInfo"`
+	}
+	if json.Unmarshal(r.Meta, &meta) == nil {
+		var info session.Implementation
+		if string(meta.ServerInfo) != "null" && json.Unmarshal(meta.ServerInfo, &info) == nil {
+			m.ServerInfo = &info
+		}
+	}
 	return m
 }
 
