@@ -137,7 +137,7 @@ func (s *requestStore) polled(info session.RequestInfo) {
 func (t *requestTable) taskNote(r *requestRow) string {
 	switch {
 	case r.isTask() && r.task != nil && r.task.StatusMessage != "" && !r.state.Final():
-		return strconv.Quote(termtext.Line(r.task.StatusMessage))
+		return termtext.Quote(r.task.StatusMessage)
 	case r.createdTask != 0:
 		if task := t.store.get(r.createdTask); task != nil {
 			return "→ task " + termtext.Line(shortTaskID(task.taskID))
@@ -188,7 +188,7 @@ func (d *detail) taskLines() []string {
 	for _, u := range r.taskUpdates {
 		line := "  " + st.Muted.Render(fmt.Sprintf("%-7s", d.rel(u.At))) + " " + termtext.Line(u.Status)
 		if u.StatusMessage != "" {
-			line += " " + strconv.Quote(termtext.Line(u.StatusMessage))
+			line += " " + termtext.Quote(u.StatusMessage)
 		}
 		line += st.Muted.Render(" (" + u.Via.String() + ")")
 		if u.Late {

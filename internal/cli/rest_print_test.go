@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,21 @@ func TestPrintInputRequiredResultHidesRequestState(t *testing.T) {
 	}
 	if want := "input_required: 1 input request (listed under rounds); requestState of 1048578 bytes not shown (--json has it)"; !strings.Contains(out, want) {
 		t.Errorf("report lacks %q:\n%s", want, out)
+	}
+}
+
+// A task's id, status and status messages are escaped once: quoted
+// status messages show termtext's escapes, not doubled backslashes.
+func TestPrintTaskEscapesOnce(t *testing.T) {
+	var b bytes.Buffer
+	line := func(label, format string, a ...any) { b.WriteString(label + " " + fmt.Sprintf(format, a...) + "\n") }
+	printTask(line, &reportTask{ID: "t\x1b[2J", Status: "working\u202e", StatusMessage: "half\x07",
+		Statuses: []reportTaskStatus{{Status: "working", StatusMessage: "step\x1b]0;x\x07\U000e0041", Via: "tasks/get"}}})
+	out := b.String()
+	assertTerminalSafe(t, "task", []byte(out))
+	for _, want := range []string{`task t\x1b[2J · working\u202e: half\x07`, `working "step\x1b]0;x\x07\U000e0041" (tasks/get)`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
 	}
 }
