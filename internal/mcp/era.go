@@ -47,35 +47,31 @@ type ResultMeta struct {
 // cacheScope; what is absent or of the wrong type is left zero, since
 // these fields only inform the display.
 func ReadResultMeta(result json.RawMessage) ResultMeta {
-	var r struct {
-		ResultType json.RawMessage `json:"resultType"`
-		TTL        json.RawMessage `json:"ttlMs"`
-		CacheScope json.RawMessage `json:"cacheScope"`
-		// _meta is read on its own: a _meta or serverInfo of the wrong
-		// type must not hide the resultType.
-		Meta json.RawMessage `json:"_meta"`
-	}
+	// A map, not a struct: encoding/json matches struct fields without
+	// case, and "ResultType" is not resultType (the session reads the
+	// exact key too).
+	var r map[string]json.RawMessage
 	m := ResultMeta{Type: session.ResultComplete}
 	if json.Unmarshal(result, &r) != nil {
 		return m
 	}
 	var s string
-	if json.Unmarshal(r.ResultType, &s) == nil && s != "" {
+	if json.Unmarshal(r["resultType"], &s) == nil && s != "" {
 		m.Type = s
 	}
 	var ttl int64
-	if json.Unmarshal(r.TTL, &ttl) == nil && r.TTL != nil {
+	if json.Unmarshal(r["ttlMs"], &ttl) == nil && r["ttlMs"] != nil && string(r["ttlMs"]) != "null" {
 		m.TTL = &ttl
 	}
-	if json.Unmarshal(r.CacheScope, &s) == nil {
+	if s = ""; json.Unmarshal(r["cacheScope"], &s) == nil {
 		m.CacheScope = s
 	}
-	var meta struct {
-		ServerInfo json.RawMessage `json:"io.modelcontextprotocol/serverInfo"`
-	}
-	if json.Unmarshal(r.Meta, &meta) == nil {
+	// _meta is read on its own: a _meta or serverInfo of the wrong type
+	// must not hide the resultType.
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(r["_meta"], &meta) == nil {
 		var info session.Implementation
-		if string(meta.ServerInfo) != "null" && json.Unmarshal(meta.ServerInfo, &info) == nil {
+		if si := meta[session.MetaServerInfo]; si != nil && string(si) != "null" && json.Unmarshal(si, &info) == nil {
 			m.ServerInfo = &info
 		}
 	}

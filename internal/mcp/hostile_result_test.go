@@ -28,3 +28,22 @@ func TestReadResultMetaWrongTypesKeepResultType(t *testing.T) {
 		t.Errorf("a good serverInfo beside a bad ttlMs: %+v", m)
 	}
 }
+
+// JSON keys are exact: a "ResultType" or "RequestState" is not the
+// member the spec names, whatever encoding/json's struct matching says.
+func TestResultMembersAreReadByExactKey(t *testing.T) {
+	if m := ReadResultMeta(json.RawMessage(`{"resultType":"complete","RESULTTYPE":"input_required"}`)); m.Type != "complete" {
+		t.Errorf("RESULTTYPE read as resultType: %q", m.Type)
+	}
+	if m := ReadResultMeta(json.RawMessage(`{"resultType":"complete","cacheScope":null}`)); m.CacheScope != "" {
+		t.Errorf("a null cacheScope read as %q", m.CacheScope)
+	}
+	_, ok, err := ReadInputRequired(json.RawMessage(`{"resultType":"input_required","RequestState":"x"}`))
+	if !ok || err == nil {
+		t.Errorf("RequestState taken for requestState: ok=%v err=%v", ok, err)
+	}
+	ir, _, err := ReadInputRequired(json.RawMessage(`{"resultType":"input_required","inputRequests":{"k":{"Method":"roots/list","method":"sampling/createMessage"}}}`))
+	if err != nil || len(ir.Requests) != 1 || ir.Requests[0].Method != "sampling/createMessage" {
+		t.Errorf("inputRequests read as %+v, %v", ir.Requests, err)
+	}
+}

@@ -67,25 +67,29 @@ func ReadInputRequired(result json.RawMessage) (ir InputRequired, ok bool, err e
 	if ReadResultMeta(result).Type != ResultInputRequired {
 		return ir, false, nil
 	}
-	var r struct {
-		InputRequests map[string]struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		} `json:"inputRequests"`
-		RequestState json.RawMessage `json:"requestState"`
-	}
+	// Maps, not structs: encoding/json matches struct fields without
+	// case, and a "RequestState" is not the requestState to echo.
+	var r map[string]json.RawMessage
+	var reqs map[string]map[string]json.RawMessage
 	if err := json.Unmarshal(result, &r); err != nil {
 		return ir, true, fmt.Errorf("input_required result: %w", err)
 	}
-	if len(r.RequestState) > 0 && string(r.RequestState) != "null" {
+	if err := json.Unmarshal(r["inputRequests"], &reqs); r["inputRequests"] != nil && err != nil {
+		return ir, true, fmt.Errorf("input_required result: inputRequests: %w", err)
+	}
+	if state := r["requestState"]; len(state) > 0 && string(state) != "null" {
 		var s string
-		if json.Unmarshal(r.RequestState, &s) != nil {
+		if json.Unmarshal(state, &s) != nil {
 			return ir, true, errors.New("input_required result: requestState is not a string")
 		}
-		ir.State = append(json.RawMessage(nil), bytes.TrimSpace(r.RequestState)...)
+		ir.State = append(json.RawMessage(nil), bytes.TrimSpace(state)...)
 	}
-	for k, v := range r.InputRequests {
-		ir.Requests = append(ir.Requests, InputRequest{Key: k, Method: v.Method, Params: v.Params})
+	for k, v := range reqs {
+		var method string
+		if err := json.Unmarshal(v["method"], &method); v["method"] != nil && err != nil {
+			return ir, true, fmt.Errorf("input_required result: inputRequests[%q].method is not a string", clip(k, 80))
+		}
+		ir.Requests = append(ir.Requests, InputRequest{Key: k, Method: method, Params: v["params"]})
 	}
 	sort.Slice(ir.Requests, func(i, j int) bool { return ir.Requests[i].Key < ir.Requests[j].Key })
 	if len(ir.Requests) == 0 && ir.State == nil {
