@@ -130,7 +130,7 @@ func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.Version
 	if !ok || v == vr.Requested {
 		return session.PeerInfo{}, fmt.Errorf("no protocol version in common: %w; mcpoke speaks %v", vr, session.AllVersions())
 	}
-	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, strings.Join(vr.Supported, ", "))
+	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, session.NameList(vr.Supported))
 	if session.IsModern(v) {
 		peer, err := c.discover(ctx, v, 0)
 		if err != nil {
