@@ -39,6 +39,10 @@ func modernRuns(t *testing.T, variant string) []modernRun {
 		{"prompt", func(o, e *bytes.Buffer, j bool) error {
 			return runPrompt(ctx, o, e, g, spec, bad("p"), &promptFlags{callFlags: call(j)})
 		}},
+		{"listen", func(o, e *bytes.Buffer, j bool) error {
+			return runListen(ctx, o, e, g, spec, &listenFlags{json: j, protocol: "auto", tools: true, resources: true,
+				uris: []string{"x://r"}, forDur: 10 * time.Second})
+		}},
 		{"check", func(o, e *bytes.Buffer, j bool) error {
 			return runCheck(ctx, o, g, spec, &checkFlags{json: j, protocol: "auto", tool: "t", listen: 200 * time.Millisecond, load: 4, seed: 1})
 		}},
@@ -175,5 +179,28 @@ func TestModernRequestsAnsweredInLegacyShapes(t *testing.T) {
 	out, printed := runModern(t, runs[4], false)
 	if printed != "" || !strings.Contains(out, "state     completed") || !strings.Contains(out, "result"+escapedBad) {
 		t.Errorf("call: %s\n%s", printed, out)
+	}
+}
+
+// A 2025-11-25 task whose id, statuses and status messages hold escapes:
+// mcpoke tasks and call follow it, and every line is escaped.
+func TestTasks2025HostileTextIsEscaped(t *testing.T) {
+	spec := modernHostileSpec(t, "tasks2025")
+	for _, asJSON := range []bool{false, true} {
+		r := modernRun{"tasks", func(o, e *bytes.Buffer, j bool) error {
+			return runTasks(testContext(t), o, e, testGlobals(), spec, "auto", j)
+		}}
+		out, printed := runModern(t, r, asJSON)
+		if printed != "" || !asJSON && !strings.Contains(out, "task-1"+escapedBad+"  working  step"+escapedBad) {
+			t.Errorf("tasks (json %v): %s\n%s", asJSON, printed, out)
+		}
+		call := modernRun{"call --task", func(o, e *bytes.Buffer, j bool) error {
+			return runCall(testContext(t), o, e, testGlobals(), spec, "t", &callFlags{json: j, protocol: "auto", timeout: 20 * time.Second})
+		}}
+		out, printed = runModern(t, call, asJSON)
+		if printed != "" || !asJSON && (!strings.Contains(out, `working "step`+escapedBad+`" (created)`) ||
+			!strings.Contains(out, "task      task-1"+escapedBad+" · completed: step"+escapedBad) || !strings.Contains(out, "  done"+escapedBad)) {
+			t.Errorf("call --task (json %v): %s\n%s", asJSON, printed, out)
+		}
 	}
 }

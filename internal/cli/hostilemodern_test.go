@@ -34,6 +34,8 @@ func bad(s string) string { return s + "\x1b[2J\x1b]0;pwned\x07\u009b\u202e\u200
 //	           serverInfo at the top of discover)
 //	dupes      answers each tools/call twice and an unknown id once
 //	nodiscover never answers server/discover
+//	tasks2025  a 2025-11-25 server (it refuses server/discover) whose
+//	           tasks have hostile ids, statuses and status messages
 func runModernHostileServer(variant string) int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 64<<20)
@@ -78,6 +80,10 @@ func runModernHostileServer(variant string) int {
 				"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{
 					"n": map[string]any{"type": "string", "title": bad("Name"), "description": bad("d"), "default": bad("x")}}}}}}}
 		info := map[string]any{"name": bad("srv"), "title": bad("Title"), "version": bad("1")}
+		if variant == "tasks2025" {
+			answerTasks2025(msg.Method, msg.ID, answer, send)
+			continue
+		}
 		switch msg.Method {
 		case "server/discover":
 			switch variant {
@@ -141,6 +147,18 @@ func runModernHostileServer(variant string) int {
 			}
 			answer(complete(map[string]any{"description": bad("pd"), "messages": []any{map[string]any{"role": bad("user"),
 				"content": map[string]any{"type": "text", "text": bad("hi")}}}}))
+		case "subscriptions/listen":
+			note := func(method string, params map[string]any) {
+				params["_meta"] = map[string]any{"io.modelcontextprotocol/subscriptionId": msg.ID}
+				send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+			}
+			note("notifications/subscriptions/acknowledged", map[string]any{"notifications": map[string]any{"toolsListChanged": true,
+				"resourceSubscriptions": []any{bad("x://r")}, bad("extra"): bad("y")}})
+			note("notifications/resources/updated", map[string]any{"uri": bad("x://r"), "title": bad("t")})
+			note("notifications/message", map[string]any{"level": bad("lvl"), "logger": bad("db"), "data": bad("listen log")})
+			note("notifications/"+bad("unknown"), map[string]any{"x": bad("y")})
+			note("notifications/tools/list_changed", map[string]any{})
+			send(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "error": map[string]any{"code": -32603, "message": bad("gone"), "data": bad("d")}})
 		case "completion/complete":
 			answer(complete(map[string]any{"completion": map[string]any{"values": []any{bad("v1")}, "total": 1}}))
 		default:
@@ -156,4 +174,37 @@ func modernHostileSpec(t *testing.T, variant string) connect.Spec {
 	spec.Name = "modern-" + variant
 	spec.Env = []string{hostileServerEnv + "=" + modernHostileEnvPrefix + variant}
 	return spec
+}
+
+// answerTasks2025 is the tasks2025 variant: initialize, tools/list with a
+// tool that requires a task, tools/call creating one, tasks/get (working,
+// then completed), tasks/result and tasks/list, all with bad text.
+func answerTasks2025(method string, id json.RawMessage, answer func(any), send func(any)) {
+	task := func(status string) map[string]any {
+		return map[string]any{"taskId": bad("task-1"), "status": status, "statusMessage": bad("step"),
+			"createdAt": bad("2026-01-01T00:00:00Z"), "ttl": 60000, "pollInterval": 10}
+	}
+	switch method {
+	case "server/discover":
+		send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32601, "message": bad("Method not found")}})
+	case "initialize":
+		answer(map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": bad("tasks"), "version": "1"},
+			"capabilities": map[string]any{"tools": map[string]any{}, "tasks": map[string]any{"list": map[string]any{}, "cancel": map[string]any{},
+				"requests": map[string]any{"tools": map[string]any{"call": map[string]any{}}}}}})
+	case "tools/list":
+		answer(map[string]any{"tools": []any{map[string]any{"name": "t", "description": bad("slow"), "inputSchema": map[string]any{"type": "object"},
+			"execution": map[string]any{"taskSupport": "required"}}}})
+	case "tools/call":
+		answer(map[string]any{"task": task("working")})
+		send(map[string]any{"jsonrpc": "2.0", "method": "notifications/tasks/status", "params": task(bad("weird"))})
+	case "tasks/get":
+		answer(task("completed"))
+	case "tasks/result":
+		answer(map[string]any{"content": []any{map[string]any{"type": "text", "text": bad("done")}},
+			"_meta": map[string]any{"io.modelcontextprotocol/related-task": map[string]any{"taskId": bad("task-1")}}})
+	case "tasks/list":
+		answer(map[string]any{"tasks": []any{task("working"), task(bad("odd"))}})
+	default:
+		answer(map[string]any{})
+	}
 }
