@@ -221,6 +221,13 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 	}
 }
 
+// resultShapes names the result each method's answer should be.
+var resultShapes = map[string]string{
+	"tools/call":     "CallToolResult",
+	"resources/read": "ReadResourceResult",
+	"prompts/get":    "GetPromptResult",
+}
+
 // printResult shows a tool result's content, a resource's contents or a
 // prompt's messages, text as text; any other result as one line of JSON.
 func printResult(w io.Writer, method string, raw json.RawMessage) {
@@ -229,13 +236,20 @@ func printResult(w io.Writer, method string, raw json.RawMessage) {
 		// under rounds, and its requestState is opaque (and may be huge).
 		fmt.Fprintf(w, "  input_required: %s (listed under rounds)", english.Plural(len(ir.Requests), "input request"))
 		if ir.State != nil {
-			fmt.Fprintf(w, "; requestState of %s not shown (--json has it)", english.Plural(len(ir.State), "byte"))
+			var state string
+			_ = json.Unmarshal(ir.State, &state)
+			fmt.Fprintf(w, "; requestState of %s not shown (--json has it)", english.Plural(len(state), "byte"))
 		}
 		fmt.Fprintln(w)
 		return
 	}
 	res, ok := toolresult.DescribeFor(method, raw)
 	if !ok {
+		if shape := resultShapes[method]; shape != "" {
+			// Say so: a result of another shape (a 2025 answer to a 2026
+			// request, a wrong type) would otherwise pass for one.
+			fmt.Fprintf(w, "  (not a %s, or not one mcpoke can read: shown as it came)\n", shape)
+		}
 		fmt.Fprintf(w, "  %s\n", termtext.Line(compactJSON(raw)))
 		return
 	}

@@ -112,23 +112,33 @@ func TestModernHostileTextIsEscapedEverywhere(t *testing.T) {
 }
 
 // A server that answers input_required for ever is stopped after
-// mcp.MaxRounds rounds with a clear message, and a 10 MB requestState
-// never reaches the text report.
+// mcp.MaxRounds rounds with a clear message.
 func TestModernEndlessInputRequiredStops(t *testing.T) {
-	for _, variant := range []string{"loop", "hugestate"} {
-		r := modernRuns(t, variant)[4]
-		out, printed := runModern(t, r, false)
-		if printed != "" {
-			t.Errorf("%s: error printed: %s", variant, printed)
+	out, printed := runModern(t, modernRuns(t, "loop")[4], false)
+	if printed != "" {
+		t.Errorf("error printed: %s", printed)
+	}
+	for _, want := range []string{"round 10  request 11", "the server still asks for input after 10 rounds; mcpoke stopped retrying",
+		"input_required: 1 input request (listed under rounds); requestState of "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%.3000s", want, out)
 		}
-		for _, want := range []string{"round 10  request 11", "the server still asks for input after 10 rounds; mcpoke stopped retrying",
-			"input_required: 1 input request (listed under rounds)"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("%s: output lacks %q:\n%.3000s", variant, want, out)
-			}
+	}
+}
+
+// A 10 MB requestState goes back byte for byte in the retry, and never
+// reaches the report, text or --json (which gives its size).
+func TestModernHugeRequestStateIsEchoedNotShown(t *testing.T) {
+	for _, asJSON := range []bool{false, true} {
+		out, printed := runModern(t, modernRuns(t, "hugestate")[4], asJSON)
+		if printed != "" || !strings.Contains(out, "state echoed: true") {
+			t.Errorf("json %v: %s\n%.3000s", asJSON, printed, out)
+		}
+		if asJSON && !strings.Contains(out, `"requestStateBytes":10485760`) {
+			t.Errorf("--json does not give the state's size:\n%.3000s", out)
 		}
 		if len(out) > 64<<10 {
-			t.Errorf("%s: the report is %d bytes", variant, len(out))
+			t.Errorf("json %v: the report is %d bytes", asJSON, len(out))
 		}
 	}
 }

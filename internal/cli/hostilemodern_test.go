@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -25,7 +26,8 @@ func bad(s string) string { return s + "\x1b[2J\x1b]0;pwned\x07\u009b\u202e\u200
 //	text       everything answers, tools/call and prompts/get ask
 //	           elicitation once (input_required), then complete
 //	loop       tools/call answers input_required for ever
-//	hugestate  tools/call's requestState is 10 MB, then loops
+//	hugestate  tools/call's requestState is 10 MB; the retry is answered
+//	           with whether it came back exactly
 //	error      every request but discover fails with hostile message/data
 //	types      every field of every result but discover's has the wrong
 //	           JSON type
@@ -120,9 +122,12 @@ func runModernHostileServer(variant string) int {
 				send(map[string]any{"jsonrpc": "2.0", "id": 4242, "result": r})
 			case variant == "loop":
 				answer(ask)
-			case variant == "hugestate":
+			case variant == "hugestate" && msg.Params.RequestState == nil:
 				ask["requestState"] = strings.Repeat("s", 10<<20)
 				answer(ask)
+			case variant == "hugestate":
+				echoed := len(*msg.Params.RequestState) == 10<<20 && strings.Trim(*msg.Params.RequestState, "s") == ""
+				answer(complete(map[string]any{"content": []any{map[string]any{"type": "text", "text": fmt.Sprintf("state echoed: %v", echoed)}}}))
 			case msg.Params.RequestState == nil:
 				answer(ask)
 			default:

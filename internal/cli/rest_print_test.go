@@ -63,7 +63,7 @@ func TestPrintInputRequiredResultHidesRequestState(t *testing.T) {
 	if len(out) > 4096 {
 		t.Fatalf("the report is %d bytes: the requestState reached it", len(out))
 	}
-	if want := "input_required: 1 input request (listed under rounds); requestState of 1048578 bytes not shown (--json has it)"; !strings.Contains(out, want) {
+	if want := "input_required: 1 input request (listed under rounds); requestState of 1048576 bytes not shown (--json has it)"; !strings.Contains(out, want) {
 		t.Errorf("report lacks %q:\n%s", want, out)
 	}
 }
@@ -80,6 +80,22 @@ func TestPrintTaskEscapesOnce(t *testing.T) {
 	for _, want := range []string{`task t\x1b[2J · working\u202e: half\x07`, `working "step\x1b]0;x\x07\U000e0041" (tasks/get)`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// A result not of its method's shape (an initialize result answering
+// tools/call, a content of the wrong type) says so above its JSON.
+func TestPrintResultOfTheWrongShapeSaysSo(t *testing.T) {
+	for method, res := range map[string]string{
+		"tools/call":     `{"protocolVersion":"2025-11-25","serverInfo":{"name":"x"}}`,
+		"resources/read": `{"contents":{"uri":"x"}}`,
+		"prompts/get":    `{"messages":"hi"}`,
+	} {
+		var b bytes.Buffer
+		printReport(&b, &callReport{Method: method, State: "completed", Result: json.RawMessage(res)}, &callFlags{})
+		if !strings.Contains(b.String(), "  (not a ") {
+			t.Errorf("%s: the report does not say the result is of another shape:\n%s", method, b.String())
 		}
 	}
 }
