@@ -28,6 +28,8 @@ func bad(s string) string { return s + "\x1b[2J\x1b]0;pwned\x07\u009b\u202e\u200
 //	loop       tools/call answers input_required for ever
 //	hugestate  tools/call's requestState is 10 MB; the retry is answered
 //	           with whether it came back exactly
+//	hugeloop   tools/call answers input_required with a 10 MB
+//	           requestState for ever (to measure memory by hand)
 //	error      every request but discover fails with hostile message/data
 //	types      every field of every result but discover's has the wrong
 //	           JSON type
@@ -122,7 +124,7 @@ func runModernHostileServer(variant string) int {
 				send(map[string]any{"jsonrpc": "2.0", "id": 4242, "result": r})
 			case variant == "loop":
 				answer(ask)
-			case variant == "hugestate" && msg.Params.RequestState == nil:
+			case variant == "hugeloop" || variant == "hugestate" && msg.Params.RequestState == nil:
 				ask["requestState"] = strings.Repeat("s", 10<<20)
 				answer(ask)
 			case variant == "hugestate":

@@ -47,33 +47,25 @@ type ResultMeta struct {
 // cacheScope; what is absent or of the wrong type is left zero, since
 // these fields only inform the display.
 func ReadResultMeta(result json.RawMessage) ResultMeta {
-	// A map, not a struct: encoding/json matches struct fields without
-	// case, and "ResultType" is not resultType (the session reads the
-	// exact key too).
-	var r map[string]json.RawMessage
+	// Each member by its exact key, as the session reads resultType
+	// (encoding/json would match struct fields without case), and
+	// without copying the rest: a requestState may be megabytes.
 	m := ResultMeta{Type: session.ResultComplete}
-	if json.Unmarshal(result, &r) != nil {
-		return m
-	}
 	var s string
-	if json.Unmarshal(r["resultType"], &s) == nil && s != "" {
+	if json.Unmarshal(session.Member(result, "resultType"), &s) == nil && s != "" {
 		m.Type = s
 	}
 	var ttl int64
-	if json.Unmarshal(r["ttlMs"], &ttl) == nil && r["ttlMs"] != nil && string(r["ttlMs"]) != "null" {
+	if raw := session.Member(result, "ttlMs"); raw != nil && string(raw) != "null" && json.Unmarshal(raw, &ttl) == nil {
 		m.TTL = &ttl
 	}
-	if s = ""; json.Unmarshal(r["cacheScope"], &s) == nil {
+	if s = ""; json.Unmarshal(session.Member(result, "cacheScope"), &s) == nil {
 		m.CacheScope = s
 	}
-	// _meta is read on its own: a _meta or serverInfo of the wrong type
-	// must not hide the resultType.
-	var meta map[string]json.RawMessage
-	if json.Unmarshal(r["_meta"], &meta) == nil {
-		var info session.Implementation
-		if si := meta[session.MetaServerInfo]; si != nil && string(si) != "null" && json.Unmarshal(si, &info) == nil {
-			m.ServerInfo = &info
-		}
+	// A _meta or serverInfo of the wrong type must not hide the rest.
+	var info session.Implementation
+	if si := session.Member(session.Member(result, "_meta"), session.MetaServerInfo); si != nil && string(si) != "null" && json.Unmarshal(si, &info) == nil {
+		m.ServerInfo = &info
 	}
 	return m
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // Multi round-trip requests (protocol 2026-07-28): instead of sending
@@ -67,22 +69,23 @@ func ReadInputRequired(result json.RawMessage) (ir InputRequired, ok bool, err e
 	if ReadResultMeta(result).Type != ResultInputRequired {
 		return ir, false, nil
 	}
-	// Maps, not structs: encoding/json matches struct fields without
-	// case, and a "RequestState" is not the requestState to echo.
-	var r map[string]json.RawMessage
+	// Members by their exact keys (encoding/json would match struct
+	// fields without case), and requestState as a slice of result, not a
+	// copy: it may be megabytes, kept for each round.
+	if !json.Valid(result) {
+		return ir, true, errors.New("input_required result: not JSON")
+	}
 	var reqs map[string]map[string]json.RawMessage
-	if err := json.Unmarshal(result, &r); err != nil {
-		return ir, true, fmt.Errorf("input_required result: %w", err)
+	if raw := session.Member(result, "inputRequests"); raw != nil {
+		if err := json.Unmarshal(raw, &reqs); err != nil {
+			return ir, true, fmt.Errorf("input_required result: inputRequests: %w", err)
+		}
 	}
-	if err := json.Unmarshal(r["inputRequests"], &reqs); r["inputRequests"] != nil && err != nil {
-		return ir, true, fmt.Errorf("input_required result: inputRequests: %w", err)
-	}
-	if state := r["requestState"]; len(state) > 0 && string(state) != "null" {
-		var s string
-		if json.Unmarshal(state, &s) != nil {
+	if state := session.Member(result, "requestState"); len(state) > 0 && string(state) != "null" {
+		if state[0] != '"' {
 			return ir, true, errors.New("input_required result: requestState is not a string")
 		}
-		ir.State = append(json.RawMessage(nil), bytes.TrimSpace(state)...)
+		ir.State = state
 	}
 	for k, v := range reqs {
 		var method string
