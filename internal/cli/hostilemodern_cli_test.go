@@ -214,3 +214,19 @@ func TestTasks2025HostileTextIsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// A server that never answers server/discover, asked for 2026-07-28
+// only: the handshake gives up after --init-timeout and says which
+// request went unanswered.
+func TestModernDiscoverNeverAnswered(t *testing.T) {
+	g := testGlobals()
+	g.initTimeout = 300 * time.Millisecond
+	var out, errOut, printed bytes.Buffer
+	err := runTools(testContext(t), &out, &errOut, g, modernHostileSpec(t, "nodiscover"), "2026-07-28", false)
+	printError(&printed, fang.Styles{}, err)
+	for _, want := range []string{"failed during server/discover: no answer to server/discover within 300ms", "--init-timeout"} {
+		if !strings.Contains(printed.String(), want) {
+			t.Errorf("the error lacks %q:\n%s", want, printed.String())
+		}
+	}
+}

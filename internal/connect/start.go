@@ -205,7 +205,7 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 				err = fmt.Errorf("no answer to %s within %s from %s%s; is it an MCP endpoint? (allow longer with --init-timeout)", stage, timeout, c.Spec.CommandLine(), what)
 			}
 		}
-		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
+		se := &StartError{Server: c.Spec, Stage: "initialize", Step: c.Stage(), Err: err, Stderr: c.stderrTail(stderrInError)}
 		c.Close()
 		<-done
 		return session.PeerInfo{}, se
@@ -249,12 +249,12 @@ func (c *Conn) initializeError(err error) error {
 		t.Stop()
 		var exit *transport.ExitError
 		if errors.As(c.Session.Err(), &exit) {
-			se := &StartError{Server: c.Spec, Stage: "initialize", Err: errors.New(exitSummary(exit)), Stderr: exit.Stderr}
+			se := &StartError{Server: c.Spec, Stage: "initialize", Step: c.Stage(), Err: errors.New(exitSummary(exit)), Stderr: exit.Stderr}
 			c.Close()
 			return se
 		}
 	}
-	se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
+	se := &StartError{Server: c.Spec, Stage: "initialize", Step: c.Stage(), Err: err, Stderr: c.stderrTail(stderrInError)}
 	c.Close()
 	return se
 }
