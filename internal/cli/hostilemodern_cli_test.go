@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -228,5 +229,17 @@ func TestModernDiscoverNeverAnswered(t *testing.T) {
 		if !strings.Contains(printed.String(), want) {
 			t.Errorf("the error lacks %q:\n%s", want, printed.String())
 		}
+	}
+}
+
+// When the command's own context ends first (Ctrl-C), the handshake's
+// error does not claim the init timeout passed.
+func TestHandshakeEndedByTheCallerIsNoInitTimeout(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	err := runTools(ctx, &out, &errOut, testGlobals(), modernHostileSpec(t, "nodiscover"), "2026-07-28", false)
+	if err == nil || strings.Contains(err.Error(), "within 30s") || !strings.Contains(err.Error(), "no answer to server/discover") {
+		t.Errorf("error: %v", err)
 	}
 }

@@ -194,7 +194,7 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 	case <-ctx.Done():
 		stage := c.Stage()
 		err := fmt.Errorf("no answer to %s: %w", stage, context.Cause(ctx))
-		if errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(context.Cause(ctx), errInitDeadline) {
 			what := ""
 			if sum := c.discarded.summary(); sum != "" {
 				what = "; " + sum
@@ -319,6 +319,11 @@ func closeAll(cs []io.Closer) {
 
 // initDeadline cancels the wait for initialize after timeout, unless a
 // login is under way then: the person may take minutes in the browser.
+// errInitDeadline is the cause initDeadline ends the handshake with: only
+// then was it "no answer within --init-timeout" (the caller's own context
+// may end first, by Ctrl-C or its own deadline).
+var errInitDeadline = fmt.Errorf("the init timeout passed: %w", context.DeadlineExceeded)
+
 func (c *Conn) initDeadline(timeout time.Duration, cancel context.CancelCauseFunc) (stop func()) {
 	li, _ := c.opts.Auth.(interface{ LoggingIn() bool })
 	var t *time.Timer
@@ -327,7 +332,7 @@ func (c *Conn) initDeadline(timeout time.Duration, cancel context.CancelCauseFun
 			t.Reset(timeout)
 			return
 		}
-		cancel(context.DeadlineExceeded)
+		cancel(errInitDeadline)
 	})
 	return func() { t.Stop() }
 }
