@@ -243,3 +243,14 @@ func TestHandshakeEndedByTheCallerIsNoInitTimeout(t *testing.T) {
 		t.Errorf("error: %v", err)
 	}
 }
+
+// A 2025-11-25 server answering with a 2026 input_required result: the
+// era has no multi round-trip requests, so nothing is retried and the
+// result is shown as one not of its method's shape.
+func TestLegacySessionDoesNotFollowInputRequired(t *testing.T) {
+	out, printed := runModern(t, modernRuns(t, "modernshapes")[4], false)
+	if printed != "" || strings.Contains(out, "rounds") || !strings.Contains(out, "(not a CallToolResult") ||
+		!strings.Contains(out, "protocol 2025-11-25") {
+		t.Errorf("%s\n%s", printed, out)
+	}
+}

@@ -38,6 +38,8 @@ func bad(s string) string { return s + "\x1b[2J\x1b]0;pwned\x07\u009b\u202e\u200
 //	           serverInfo at the top of discover)
 //	dupes      answers each tools/call twice and an unknown id once
 //	nodiscover never answers server/discover
+//	modernshapes  a 2025-11-25 server (it refuses server/discover) that
+//	           answers tools/call with a 2026 input_required result
 //	tasks2025  a 2025-11-25 server (it refuses server/discover) whose
 //	           tasks have hostile ids, statuses and status messages
 func runModernHostileServer(variant string) int {
@@ -86,6 +88,20 @@ func runModernHostileServer(variant string) int {
 		info := map[string]any{"name": bad("srv"), "title": bad("Title"), "version": bad("1")}
 		if variant == "tasks2025" {
 			answerTasks2025(msg.Method, msg.ID, answer, send)
+			continue
+		}
+		if variant == "modernshapes" {
+			switch msg.Method {
+			case "server/discover":
+				send(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "error": map[string]any{"code": -32601, "message": "no"}})
+			case "initialize":
+				answer(map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": "old", "version": "1"},
+					"capabilities": map[string]any{"tools": map[string]any{}}})
+			case "tools/call":
+				answer(ask)
+			default:
+				answer(map[string]any{"resultType": "complete", "tools": []any{}})
+			}
 			continue
 		}
 		switch msg.Method {

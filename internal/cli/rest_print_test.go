@@ -58,7 +58,8 @@ func TestPrintInputRequiredResultHidesRequestState(t *testing.T) {
 	state := strings.Repeat("s", 1<<20)
 	res := `{"resultType":"input_required","requestState":"` + state + `","inputRequests":{"k\u001b[2J":{"method":"elicitation/create","params":{"message":"m"}}}}`
 	var b bytes.Buffer
-	printReport(&b, &callReport{Method: "tools/call", State: "completed", Result: json.RawMessage(res)}, &callFlags{})
+	printReport(&b, &callReport{Method: "tools/call", State: "completed", Result: json.RawMessage(res),
+		Rounds: []reportRound{{Round: 1, ResultType: "input_required"}}}, &callFlags{})
 	out := b.String()
 	if len(out) > 4096 {
 		t.Fatalf("the report is %d bytes: the requestState reached it", len(out))
