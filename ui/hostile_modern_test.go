@@ -178,3 +178,44 @@ func TestHostileModernServerNeverReachesTheScreenRaw(t *testing.T) {
 		assertModelSafe(t, d, "pane "+k)
 	}
 }
+
+// A 2025-11-25 server answering tools/call with a 2026 input_required
+// result: that era has no multi round-trip requests, so the row is
+// completed, asks nothing and sends no retry.
+func TestLegacyInputRequiredIsNotFollowed(t *testing.T) {
+	clock := newFakeClock()
+	handlers := map[string]session.Handler{
+		"initialize": func(context.Context, *session.Incoming) (any, error) {
+			return map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": "old", "version": "1"},
+				"capabilities": map[string]any{"tools": map[string]any{}}}, nil
+		},
+		"tools/list": func(context.Context, *session.Incoming) (any, error) {
+			return map[string]any{"tools": []any{map[string]any{"name": "ask", "inputSchema": map[string]any{"type": "object"}}}}, nil
+		},
+		"tools/call": func(context.Context, *session.Incoming) (any, error) {
+			return map[string]any{"resultType": "input_required", "requestState": "s",
+				"inputRequests": map[string]any{"k": map[string]any{"method": "roots/list"}}}, nil
+		},
+	}
+	m := New(Options{ConnectAnswering: func(_ context.Context, cs *mcp.ClientSide) (*connect.Conn, error) {
+		a, b := transporttest.Pipe()
+		srv := session.New(b, session.Config{Handlers: handlers})
+		o := connect.Options{Session: session.Config{Clock: clock}}
+		cs.Install(&o.Session)
+		conn := connect.Attach(connect.Spec{Name: "old"}, a, o)
+		t.Cleanup(func() { conn.Close(); srv.Close() })
+		return conn, nil
+	}, now: clock.Now, static: true, frameInterval: time.Millisecond})
+	d := newDriver(t, m, 140, 30)
+	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.m.setFocus(focusTools)
+	d.key("enter")
+	d.key("enter")
+	d.waitScreen("tools/call ask", "✓ completed")
+	d.settle()
+	for _, r := range d.m.store.rows {
+		if r.needsInput() || r.round.Retry() || r.mrtr != nil {
+			t.Fatalf("row #%s followed input_required in a 2025 session:\n%s", r.id, d.screen())
+		}
+	}
+}
