@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -38,13 +37,13 @@ type VersionRefusedError struct {
 func (e *VersionRefusedError) Error() string {
 	sup := "it named none it supports"
 	if len(e.Supported) > 0 {
-		sup = "it supports " + strings.Join(e.Supported, ", ")
+		sup = "it supports " + NameList(e.Supported)
 	}
 	how := "server/discover does not list it"
 	if e.Err != nil {
 		how = e.Err.Error()
 	}
-	return fmt.Sprintf("the server does not support protocol %s (%s); %s", e.Requested, how, sup)
+	return fmt.Sprintf("the server does not support protocol %s (%s); %s", clipName(e.Requested), how, sup)
 }
 
 // Unwrap returns the server's error.

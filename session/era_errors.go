@@ -2,9 +2,11 @@ package session
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error codes the modern revision defines (the -32020 to -32099 range it
@@ -29,8 +31,7 @@ func (e *RPCError) Explain() string {
 		_ = json.Unmarshal(e.Data, &d)
 		why := "MissingRequiredClientCapability, the server needs a client capability this request did not declare"
 		if len(d.Required) > 0 {
-			names := slices.Sorted(maps.Keys(d.Required))
-			why += ": " + strings.Join(names, ", ")
+			why += ": " + NameList(slices.Sorted(maps.Keys(d.Required)))
 		}
 		return why
 	case CodeUnsupportedProtocolVersion:
@@ -41,12 +42,42 @@ func (e *RPCError) Explain() string {
 		_ = json.Unmarshal(e.Data, &d)
 		why := "UnsupportedProtocolVersion, the server does not speak the version asked for"
 		if d.Requested != "" {
-			why = "UnsupportedProtocolVersion, the server does not speak " + d.Requested
+			why = "UnsupportedProtocolVersion, the server does not speak " + clipName(d.Requested)
 		}
 		if len(d.Supported) > 0 {
-			why += "; it supports " + strings.Join(d.Supported, ", ")
+			why += "; it supports " + NameList(d.Supported)
 		}
 		return why
 	}
 	return ""
+}
+
+// Bounds on the names a message lists from an error's data: a server
+// may send any number of them, of any length.
+const (
+	maxNamesListed = 8
+	maxNameRunes   = 64
+)
+
+// NameList joins names from a server for a message: the first few, each
+// clipped, and how many more there are.
+func NameList(names []string) string {
+	shown := names[:min(len(names), maxNamesListed)]
+	clipped := make([]string, len(shown))
+	for i, n := range shown {
+		clipped[i] = clipName(n)
+	}
+	s := strings.Join(clipped, ", ")
+	if more := len(names) - len(shown); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+// clipName cuts a name from a server to maxNameRunes runes.
+func clipName(s string) string {
+	if utf8.RuneCountInString(s) <= maxNameRunes {
+		return s
+	}
+	return string([]rune(s)[:maxNameRunes]) + "…"
 }

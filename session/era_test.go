@@ -219,9 +219,18 @@ func TestQuietProbeTimeoutSendsNoCancel(t *testing.T) {
 	}
 }
 
-// A result without resultType is "complete"; one with it keeps it.
+// A result without resultType is "complete"; one with it keeps it in the
+// modern era, and not before it, which has no such field.
 func TestResultType(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
+	c, _ := h.s.Call(context.Background(), "tools/call", nil, CallOptions{})
+	m := h.readFrame()
+	h.peerSend(`{"jsonrpc":"2.0","id":%s,"result":{"resultType":"input_required","requestState":"s"}}`, m.ID)
+	waitResult(t, c)
+	if info, _ := h.s.Request(c.Ref()).Info(); info.ResultType != ResultComplete {
+		t.Errorf("a legacy session read resultType %q", info.ResultType)
+	}
+	h.s.UseModern(ModernOptions{})
 	for _, tc := range []struct{ result, want string }{
 		{`{}`, "complete"},
 		{`{"resultType":"complete"}`, "complete"},

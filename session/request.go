@@ -108,8 +108,9 @@ type RequestInfo struct {
 
 	Result json.RawMessage
 	// ResultType is the result's resultType: "complete" when the server
-	// sent none (earlier versions have no such field), else as sent, such
-	// as "input_required" (multi round-trip requests) or "task".
+	// sent none, or in a session of an earlier version (which has no such
+	// field), else as sent, such as "input_required" (multi round-trip
+	// requests) or "task".
 	ResultType string
 	Error      *RPCError
 	// Failure says why a request failed without an error response, such

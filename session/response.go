@@ -74,7 +74,12 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 			s.setState(r, Failed, why)
 		default:
 			r.info.Result = m.Result
-			r.info.ResultType = resultTypeOf(m.Result)
+			r.info.ResultType = ResultComplete
+			if s.modern != nil {
+				// resultType is 2026-07-28's: before it, a result's
+				// "resultType" is just an unknown member.
+				r.info.ResultType = resultTypeOf(m.Result)
+			}
 			s.setState(r, Completed, "")
 			if r.taskAugmented() || (r.info.ResultType == ResultTask && s.takesTask(r)) {
 				s.taskCreated(r, m.Result, frame, now)

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strconv"
-
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
@@ -117,7 +115,7 @@ func (d *detail) askDetail() []string {
 		}
 	}
 	if q.TaskID != "" && n.taskID == "" {
-		out = append(out, st.Muted.Render("task "+strconv.Quote(termtext.Line(q.TaskID))))
+		out = append(out, st.Muted.Render("task "+termtext.Quote(q.TaskID)))
 	}
 	return out
 }

@@ -39,7 +39,7 @@ func samplingLines(st *styles, s *mcp.SamplingRequest) []string {
 		if len(mp.Hints) > 0 {
 			hints := make([]string, len(mp.Hints))
 			for i, h := range mp.Hints {
-				hints[i] = strconv.Quote(termtext.Line(h))
+				hints[i] = termtext.Quote(h)
 			}
 			prefs = append(prefs, "hints "+strings.Join(hints, ", "))
 		}
@@ -67,7 +67,7 @@ func samplingLines(st *styles, s *mcp.SamplingRequest) []string {
 	if len(s.StopSequences) > 0 {
 		q := make([]string, len(s.StopSequences))
 		for i, x := range s.StopSequences {
-			q[i] = strconv.Quote(termtext.Line(x))
+			q[i] = termtext.Quote(x)
 		}
 		limits = append(limits, "stop at "+strings.Join(q, ", "))
 	}

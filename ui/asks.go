@@ -245,7 +245,7 @@ func (m *Model) reopen(r *requestRow) (tea.Cmd, bool) {
 func (m *Model) elicitationComplete(e mcp.ElicitationComplete) {
 	if !e.Known {
 		m.setStatus("notifications/elicitation/complete for an unknown or finished elicitation "+
-			strconv.Quote(termtext.Line(e.ElicitationID))+": ignored", false)
+			termtext.Quote(e.ElicitationID)+": ignored", false)
 		return
 	}
 	n := m.store.askNote(e.Ref.Seq)

@@ -167,7 +167,7 @@ func (p *askPanel) View() string {
 		who += st.Muted.Render(" · as task " + termtext.Line(q.TaskID) + " (its result waits for you)")
 	}
 	if q.InputKey != "" {
-		who += st.Muted.Render(fmt.Sprintf(" · input %q of round %d: the answer goes in the retry", termtext.Line(q.InputKey), q.Round))
+		who += st.Muted.Render(fmt.Sprintf(" · input %s of round %d: the answer goes in the retry", termtext.Quote(q.InputKey), q.Round))
 	}
 	head = append(head, clip(who, w))
 	var body []string

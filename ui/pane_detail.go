@@ -205,7 +205,7 @@ func (d *detail) cancelLines() []string {
 	if r.state == session.TimedOut {
 		what = "timeout"
 	}
-	line := st.Key.Render(what) + " " + strconv.Quote(termtext.Line(r.reason)) + st.Muted.Render(" · decided "+d.rel(r.cancelAt))
+	line := st.Key.Render(what) + " " + termtext.Quote(r.reason) + st.Muted.Render(" · decided "+d.rel(r.cancelAt))
 	sent := r.sentAt()
 	switch {
 	case r.cancelSendErr != nil:

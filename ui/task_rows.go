@@ -143,7 +143,7 @@ func (t *requestTable) taskNote(r *requestRow) string {
 		// The detail has the whole sentence; the row its gist.
 		return "cancel acknowledged; task ended " + termtext.Line(r.task.Status)
 	case r.isTask() && r.task != nil && r.task.StatusMessage != "" && !r.state.Final():
-		return strconv.Quote(termtext.Line(r.task.StatusMessage))
+		return termtext.Quote(r.task.StatusMessage)
 	case r.createdTask != 0:
 		if task := t.store.get(r.createdTask); task != nil {
 			return "→ task " + termtext.Line(shortTaskID(task.taskID))
@@ -194,7 +194,7 @@ func (d *detail) taskLines() []string {
 	for _, u := range r.taskUpdates {
 		line := "  " + st.Muted.Render(fmt.Sprintf("%-7s", d.rel(u.At))) + " " + termtext.Line(u.Status)
 		if u.StatusMessage != "" {
-			line += " " + strconv.Quote(termtext.Line(u.StatusMessage))
+			line += " " + termtext.Quote(u.StatusMessage)
 		}
 		line += st.Muted.Render(" (" + u.Via.String() + ")")
 		if u.Late {

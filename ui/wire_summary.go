@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/mcpoke/mcpoke/internal/termtext"
@@ -65,7 +64,7 @@ func (h frameHead) summary() string {
 	case h.Method == "notifications/cancelled":
 		s := "cancelled requestId=" + termtext.Line(string(bytes.TrimSpace(p.RequestID)))
 		if p.Reason != "" {
-			s += " reason=" + strconv.Quote(termtext.Line(p.Reason))
+			s += " reason=" + termtext.Quote(p.Reason)
 		}
 		return s
 	case h.Method == "notifications/progress":
@@ -75,7 +74,7 @@ func (h frameHead) summary() string {
 			s += "/" + termtext.Line(string(bytes.TrimSpace(p.Total)))
 		}
 		if p.Message != "" {
-			s += " " + strconv.Quote(termtext.Line(p.Message))
+			s += " " + termtext.Quote(p.Message)
 		}
 		return s
 	case h.Method != "":
@@ -89,7 +88,7 @@ func (h frameHead) summary() string {
 		return s
 	case h.Error != nil:
 		return "error " + id(h.ID) + " " + termtext.Line(string(bytes.TrimSpace(h.Error.Code))) + " " +
-			strconv.Quote(termtext.Line(h.Error.Message))
+			termtext.Quote(h.Error.Message)
 	case len(h.Result) > 0:
 		s := "result " + id(h.ID)
 		if bytes.Contains(h.Result, []byte(`"isError":true`)) {

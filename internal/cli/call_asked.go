@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/english"
@@ -159,7 +158,7 @@ func askedOutcome(a reportAsked) string {
 		if !a.end.IsZero() {
 			after = " after " + human(ms(a.end.Sub(a.at)))
 		}
-		out = "cancelled by the server" + after + ": " + strconv.Quote(termtext.Line(a.CancelReason))
+		out = "cancelled by the server" + after + ": " + termtext.Quote(a.CancelReason)
 		if a.Answer != "" {
 			out = a.Answer + "; " + out
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/toolresult"
 )
@@ -84,7 +85,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	}
 	if r.Result != nil {
 		fmt.Fprintln(w, "result")
-		printResult(w, r.Method, r.Result)
+		if !printStoppedRound(w, r) {
+			printResult(w, r.Method, r.Result)
+		}
 	}
 	if r.Error != nil {
 		msg := termtext.Line(r.Error.Message)
@@ -220,11 +223,45 @@ func printLate(line func(label, format string, a ...any), late []reportLate, wai
 	}
 }
 
+// printStoppedRound shows the result of a multi round-trip request that
+// stopped while the server still wanted input: its questions are listed
+// under rounds, and its requestState is opaque (and may be huge). It
+// reports whether r was one.
+func printStoppedRound(w io.Writer, r *callReport) bool {
+	if len(r.Rounds) == 0 || r.Rounds[len(r.Rounds)-1].ResultType != mcp.ResultInputRequired {
+		return false
+	}
+	ir, ok, err := mcp.ReadInputRequired(r.Result)
+	if !ok || err != nil {
+		return false
+	}
+	fmt.Fprintf(w, "  input_required: %s (listed under rounds)", english.Plural(len(ir.Requests), "input request"))
+	if ir.State != nil {
+		var state string
+		_ = json.Unmarshal(ir.State, &state)
+		fmt.Fprintf(w, "; requestState of %s not shown (--json has it)", english.Plural(len(state), "byte"))
+	}
+	fmt.Fprintln(w)
+	return true
+}
+
+// resultShapes names the result each method's answer should be.
+var resultShapes = map[string]string{
+	"tools/call":     "CallToolResult",
+	"resources/read": "ReadResourceResult",
+	"prompts/get":    "GetPromptResult",
+}
+
 // printResult shows a tool result's content, a resource's contents or a
 // prompt's messages, text as text; any other result as one line of JSON.
 func printResult(w io.Writer, method string, raw json.RawMessage) {
 	res, ok := toolresult.DescribeFor(method, raw)
 	if !ok {
+		if shape := resultShapes[method]; shape != "" {
+			// Say so: a result of another shape (a 2025 answer to a 2026
+			// request, a wrong type) would otherwise pass for one.
+			fmt.Fprintf(w, "  (not a %s, or not one mcpoke can read: shown as it came)\n", shape)
+		}
 		fmt.Fprintf(w, "  %s\n", termtext.Line(compactJSON(raw)))
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -202,7 +201,7 @@ func printTask(line func(label, format string, a ...any), t *reportTask) {
 		}
 		text := fmt.Sprintf("%9s  %s", human(s.AtMs), termtext.Line(s.Status))
 		if s.StatusMessage != "" {
-			text += " " + strconv.Quote(termtext.Line(s.StatusMessage))
+			text += " " + termtext.Quote(s.StatusMessage)
 		}
 		text += " (" + s.Via
 		if s.Late {

@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 	case "listen-cancel", "listen-unknown", "listen-noack", "listen-refused":
 		os.Exit(runListenServer(mode))
 	default:
+		if v, ok := strings.CutPrefix(mode, modernHostileEnvPrefix); ok {
+			os.Exit(runModernHostileServer(v))
+		}
 		os.Exit(runMisbehavingServer(mode))
 	}
 	os.Exit(m.Run())

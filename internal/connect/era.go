@@ -115,7 +115,9 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		return c.afterRefusal(ctx, key, vr, "initialize")
 	}
 	if err != nil {
-		return peer, err
+		// Both failed: say why the probe did too, or a modern server's
+		// malformed DiscoverResult hides behind initialize's failure.
+		return peer, fmt.Errorf("%w (after server/discover failed: %s)", err, strings.TrimPrefix(probeErr.Error(), "server/discover: "))
 	}
 	eras.Store(key, peer.ProtocolVersion)
 	return c.done(peer, "initialize, after server/discover failed: "+strings.TrimPrefix(probeErr.Error(), "server/discover: "))
@@ -128,7 +130,7 @@ func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.Version
 	if !ok || v == vr.Requested {
 		return session.PeerInfo{}, fmt.Errorf("no protocol version in common: %w; mcpoke speaks %v", vr, session.AllVersions())
 	}
-	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, strings.Join(vr.Supported, ", "))
+	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, session.NameList(vr.Supported))
 	if session.IsModern(v) {
 		peer, err := c.discover(ctx, v, 0)
 		if err != nil {

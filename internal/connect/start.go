@@ -198,7 +198,7 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 	case <-ctx.Done():
 		stage := c.Stage()
 		err := fmt.Errorf("no answer to %s: %w", stage, context.Cause(ctx))
-		if errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(context.Cause(ctx), errInitDeadline) {
 			what := ""
 			if sum := c.discarded.summary(); sum != "" {
 				what = "; " + sum
@@ -209,7 +209,7 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 				err = fmt.Errorf("no answer to %s within %s from %s%s; is it an MCP endpoint? (allow longer with --init-timeout)", stage, timeout, c.Spec.CommandLine(), what)
 			}
 		}
-		se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
+		se := &StartError{Server: c.Spec, Stage: "initialize", Step: c.Stage(), Err: err, Stderr: c.stderrTail(stderrInError)}
 		c.Close()
 		<-done
 		return session.PeerInfo{}, se
@@ -253,12 +253,12 @@ func (c *Conn) initializeError(err error) error {
 		t.Stop()
 		var exit *transport.ExitError
 		if errors.As(c.Session.Err(), &exit) {
-			se := &StartError{Server: c.Spec, Stage: "initialize", Err: errors.New(exitSummary(exit)), Stderr: exit.Stderr}
+			se := &StartError{Server: c.Spec, Stage: "initialize", Step: c.Stage(), Err: errors.New(exitSummary(exit)), Stderr: exit.Stderr}
 			c.Close()
 			return se
 		}
 	}
-	se := &StartError{Server: c.Spec, Stage: "initialize", Err: err, Stderr: c.stderrTail(stderrInError)}
+	se := &StartError{Server: c.Spec, Stage: "initialize", Step: c.Stage(), Err: err, Stderr: c.stderrTail(stderrInError)}
 	c.Close()
 	return se
 }
@@ -327,6 +327,11 @@ func closeAll(cs []io.Closer) {
 
 // initDeadline cancels the wait for initialize after timeout, unless a
 // login is under way then: the person may take minutes in the browser.
+// errInitDeadline is the cause initDeadline ends the handshake with: only
+// then was it "no answer within --init-timeout" (the caller's own context
+// may end first, by Ctrl-C or its own deadline).
+var errInitDeadline = fmt.Errorf("the init timeout passed: %w", context.DeadlineExceeded)
+
 func (c *Conn) initDeadline(timeout time.Duration, cancel context.CancelCauseFunc) (stop func()) {
 	li, _ := c.opts.Auth.(interface{ LoggingIn() bool })
 	var t *time.Timer
@@ -335,7 +340,7 @@ func (c *Conn) initDeadline(timeout time.Duration, cancel context.CancelCauseFun
 			t.Reset(timeout)
 			return
 		}
-		cancel(context.DeadlineExceeded)
+		cancel(errInitDeadline)
 	})
 	return func() { t.Stop() }
 }

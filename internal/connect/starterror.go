@@ -14,7 +14,10 @@ type StartError struct {
 	Server Spec
 	// Stage is "start" (spawning the process) or "initialize".
 	Stage string
-	Err   error
+	// Step is the request the handshake was at when it failed,
+	// "server/discover" or "initialize" ("" reads as initialize).
+	Step string
+	Err  error
 	// Stderr holds the server's last stderr lines, oldest first.
 	Stderr []string
 }
@@ -30,7 +33,11 @@ func (e *StartError) Error() string {
 	if e.Stage == "start" {
 		fmt.Fprintf(&b, "cannot start %s: %v", who, e.Err)
 	} else {
-		fmt.Fprintf(&b, "%s failed during initialize: %v", who, e.Err)
+		step := e.Step
+		if step == "" {
+			step = "initialize"
+		}
+		fmt.Fprintf(&b, "%s failed during %s: %v", who, step, e.Err)
 	}
 	switch {
 	case len(e.Stderr) > 0:

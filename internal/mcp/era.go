@@ -47,30 +47,26 @@ type ResultMeta struct {
 // cacheScope; what is absent or of the wrong type is left zero, since
 // these fields only inform the display.
 func ReadResultMeta(result json.RawMessage) ResultMeta {
-	var r struct {
-		ResultType json.RawMessage `json:"resultType"`
-		TTL        json.RawMessage `json:"ttlMs"`
-		CacheScope json.RawMessage `json:"cacheScope"`
-		Meta       struct {
-			ServerInfo *session.Implementation `json:"io.modelcontextprotocol/serverInfo"`
-		} `json:"_meta"`
-	}
+	// Each member by its exact key, as the session reads resultType
+	// (encoding/json would match struct fields without case), and
+	// without copying the rest: a requestState may be megabytes.
 	m := ResultMeta{Type: session.ResultComplete}
-	if json.Unmarshal(result, &r) != nil {
-		return m
-	}
 	var s string
-	if json.Unmarshal(r.ResultType, &s) == nil && s != "" {
+	if json.Unmarshal(session.Member(result, "resultType"), &s) == nil && s != "" {
 		m.Type = s
 	}
 	var ttl int64
-	if json.Unmarshal(r.TTL, &ttl) == nil && r.TTL != nil {
+	if raw := session.Member(result, "ttlMs"); raw != nil && string(raw) != "null" && json.Unmarshal(raw, &ttl) == nil {
 		m.TTL = &ttl
 	}
-	if json.Unmarshal(r.CacheScope, &s) == nil {
+	if s = ""; json.Unmarshal(session.Member(result, "cacheScope"), &s) == nil {
 		m.CacheScope = s
 	}
-	m.ServerInfo = r.Meta.ServerInfo
+	// A _meta or serverInfo of the wrong type must not hide the rest.
+	var info session.Implementation
+	if si := session.Member(session.Member(result, "_meta"), session.MetaServerInfo); si != nil && string(si) != "null" && json.Unmarshal(si, &info) == nil {
+		m.ServerInfo = &info
+	}
 	return m
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // Multi round-trip requests (protocol 2026-07-28): instead of sending
@@ -67,25 +69,30 @@ func ReadInputRequired(result json.RawMessage) (ir InputRequired, ok bool, err e
 	if ReadResultMeta(result).Type != ResultInputRequired {
 		return ir, false, nil
 	}
-	var r struct {
-		InputRequests map[string]struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		} `json:"inputRequests"`
-		RequestState json.RawMessage `json:"requestState"`
+	// Members by their exact keys (encoding/json would match struct
+	// fields without case), and requestState as a slice of result, not a
+	// copy: it may be megabytes, kept for each round.
+	if !json.Valid(result) {
+		return ir, true, errors.New("input_required result: not JSON")
 	}
-	if err := json.Unmarshal(result, &r); err != nil {
-		return ir, true, fmt.Errorf("input_required result: %w", err)
+	var reqs map[string]map[string]json.RawMessage
+	if raw := session.Member(result, "inputRequests"); raw != nil {
+		if err := json.Unmarshal(raw, &reqs); err != nil {
+			return ir, true, fmt.Errorf("input_required result: inputRequests: %w", err)
+		}
 	}
-	if len(r.RequestState) > 0 && string(r.RequestState) != "null" {
-		var s string
-		if json.Unmarshal(r.RequestState, &s) != nil {
+	if state := session.Member(result, "requestState"); len(state) > 0 && string(state) != "null" {
+		if state[0] != '"' {
 			return ir, true, errors.New("input_required result: requestState is not a string")
 		}
-		ir.State = append(json.RawMessage(nil), bytes.TrimSpace(r.RequestState)...)
+		ir.State = state
 	}
-	for k, v := range r.InputRequests {
-		ir.Requests = append(ir.Requests, InputRequest{Key: k, Method: v.Method, Params: v.Params})
+	for k, v := range reqs {
+		var method string
+		if err := json.Unmarshal(v["method"], &method); v["method"] != nil && err != nil {
+			return ir, true, fmt.Errorf("input_required result: inputRequests[%q].method is not a string", clip(k, 80))
+		}
+		ir.Requests = append(ir.Requests, InputRequest{Key: k, Method: method, Params: v["params"]})
 	}
 	sort.Slice(ir.Requests, func(i, j int) bool { return ir.Requests[i].Key < ir.Requests[j].Key })
 	if len(ir.Requests) == 0 && ir.State == nil {

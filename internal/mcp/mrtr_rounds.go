@@ -51,6 +51,11 @@ func (c *ClientSide) FollowRounds(ctx context.Context, s *session.Session, first
 		if state != session.Completed {
 			return rounds, nil
 		}
+		// The session's reading decides: before 2026-07-28 no result is
+		// input_required, whatever members it has.
+		if info, _ := s.Request(r.Call.Ref()).Info(); info.ResultType != ResultInputRequired {
+			return rounds, nil
+		}
 		ir, ok, err := ReadInputRequired(res)
 		if !ok {
 			return rounds, nil

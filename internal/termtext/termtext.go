@@ -106,3 +106,8 @@ func writeEscape(b *strings.Builder, prefix string, r rune, digits int) {
 		b.WriteByte(hex[r>>shift&0xf])
 	}
 }
+
+// Quote is Line in double quotes, for server text quoted in a sentence.
+// Line's escapes are shown once: strconv.Quote over Line would double
+// their backslashes (\\x1b) and show a different string than elsewhere.
+func Quote(s string) string { return `"` + Line(s) + `"` }

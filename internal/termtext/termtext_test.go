@@ -170,3 +170,10 @@ func FuzzSanitize(f *testing.F) {
 		}
 	})
 }
+
+// Quote escapes once: the same escapes as Line, between quotes.
+func TestQuoteEscapesOnce(t *testing.T) {
+	if got, want := Quote("a\x1b[2J\u202eb"), `"a\x1b[2J\u202eb"`; got != want {
+		t.Errorf("Quote = %s, want %s", got, want)
+	}
+}
