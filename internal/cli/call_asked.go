@@ -146,7 +146,7 @@ func printAsked(w io.Writer, asked []reportAsked, count int) {
 func askedOutcome(a reportAsked) string {
 	out := a.State
 	if a.Answer != "" {
-		out = a.Answer + "; " + out
+		out = termtext.Line(a.Answer) + "; " + out
 	}
 	if a.Task != nil {
 		out += "; ran as task " + termtext.Line(a.Task.ID)
@@ -161,7 +161,7 @@ func askedOutcome(a reportAsked) string {
 		}
 		out = "cancelled by the server" + after + ": " + strconv.Quote(termtext.Line(a.CancelReason))
 		if a.Answer != "" {
-			out = a.Answer + "; " + out
+			out = termtext.Line(a.Answer) + "; " + out
 		}
 		if a.Withheld || a.NotSent != "" {
 			out += "; the answer came too late and was not sent"
