@@ -11,7 +11,9 @@ import (
 // escapes the method and key beside it.
 func TestPrintTaskEscapesInputAnswer(t *testing.T) {
 	var b strings.Builder
-	line := func(label, format string, a ...any) { fmt.Fprintf(&b, "%-9s "+format+"\n", append([]any{label}, a...)...) }
+	line := func(label, format string, a ...any) {
+		fmt.Fprintf(&b, "%-9s "+format+"\n", append([]any{label}, a...)...)
+	}
 	printTask(line, &reportTask{ID: "t1", Status: "completed", Inputs: []reportTaskInput{{
 		Key: "who", Method: "elicitation/create", AtMs: 5,
 		Answer: "accept with the given content (--elicit accept:JSON), which breaks the requested schema: missing property \x1b]0;owned\x07name\x1b[2J",
