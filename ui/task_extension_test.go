@@ -164,6 +164,27 @@ func TestFlowExtensionTaskCancelRefusedIsNotAcknowledged(t *testing.T) {
 	}
 }
 
+// A task whose acknowledged cancel it never honours: after the session's
+// wait the row ends cancelled, its note saying the task still works, not
+// that it ended.
+func TestFlowExtensionTaskCancelAcknowledgedNeverEnds(t *testing.T) {
+	clock := newFakeClock()
+	conn, _ := extTaskConn(t, clock, nil)
+	f := startFlow(t, clock, conn, false)
+	f.waitScreen("TOOLS 1", "MCP 2026-07-28")
+	f.keys("enter")
+	f.waitScreen("CALL research")
+	f.keys("enter")
+	f.waitScreen("task research", "working", "→ task ext-1")
+	f.keys("c")
+	f.waitScreen("cancel acked")
+	clock.Advance(31 * time.Second)
+	s := f.waitScreen("⊘ cancelled", "cancel acknowledged; task sti")
+	if strings.Contains(s, "task ended") {
+		t.Errorf("a task still working reads as ended:\n%s", s)
+	}
+}
+
 // A 2026-07-28 task that needs input: the next tasks/get shows its
 // inputRequests, which open the question panel as any server request
 // does; the answer goes with tasks/update, the task works on and its
