@@ -154,7 +154,9 @@ func (m *Model) healthDue() tea.Cmd {
 		return m.healthAfter(time.Second)
 	case now.Sub(h.heard) >= h.interval:
 		h.waiting, h.sentAt = true, now
-		return tea.Batch(healthPingCmd(m.gen, m.conn.Session), m.healthAfter(healthTimeout))
+		// The sooner of the warning and the next ping: an interval
+		// shorter than healthTimeout still paces the pings.
+		return tea.Batch(healthPingCmd(m.gen, m.conn.Session), m.healthAfter(min(healthTimeout, h.interval)))
 	}
 	return m.healthAfter(h.heard.Add(h.interval).Sub(now))
 }

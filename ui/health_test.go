@@ -90,6 +90,20 @@ func TestHealthPingAfterIdle(t *testing.T) {
 	}
 }
 
+// An interval shorter than the wait for an answer is kept: after an
+// answered ping the next goes one interval later, not when the wait for
+// the first one's answer would have run out.
+func TestHealthPingIntervalShorterThanItsTimeout(t *testing.T) {
+	d, tc := newHealthModel(t, 2*time.Second, 140, 30)
+	tc.clock.Advance(2 * time.Second)
+	d.waitScreen("● ready · ping 0.000ms")
+	d.waitFor("the first ping answered, the timer armed", func() bool {
+		return d.sentCount("ping") == 1 && d.heardCount() == 3 && !d.m.health.waiting && tc.clock.Armed() == 1
+	})
+	tc.clock.Advance(2 * time.Second)
+	d.waitFor("the second ping, one interval later", func() bool { return d.sentCount("ping") == 2 })
+}
+
 // While the server sends traffic no ping goes: the interval counts from
 // the last frame heard.
 func TestHealthPingNotWhileTrafficFlows(t *testing.T) {

@@ -261,7 +261,8 @@ func (w *wireLog) View() string {
 				if rest != "" {
 					head += " " + rest
 				}
-				if w.healthIDs[string(bytes.TrimSpace(h.ID))] {
+				// Ours: the ping out, its answer in; the server's ids are its own.
+				if (r.Dir == wire.Out) == (h.Method != "") && w.healthIDs[string(bytes.TrimSpace(h.ID))] {
 					head += " " + st.Muted.Render("(health check)")
 				}
 				head += " " + st.Muted.Render("·")

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +28,8 @@ type extTaskServer struct {
 	// updates the inputResponses of each tasks/update.
 	inputs  json.RawMessage
 	updates []json.RawMessage
+	// cancelErr, when set, is tasks/cancel's error answer.
+	cancelErr *session.RPCError
 }
 
 func (x *extTaskServer) set(status string, result json.RawMessage) {
@@ -86,7 +89,11 @@ func extTaskConn(t *testing.T, clock *clocktest.Clock, cs *mcp.ClientSide) (*con
 		"tasks/cancel": func(context.Context, *session.Incoming) (any, error) {
 			x.mu.Lock()
 			x.cancels++
+			refused := x.cancelErr
 			x.mu.Unlock()
+			if refused != nil {
+				return nil, refused
+			}
 			return complete(map[string]any{}), nil
 		},
 	}})
@@ -131,6 +138,50 @@ func TestFlowExtensionTaskCancelledCooperatively(t *testing.T) {
 	defer x.mu.Unlock()
 	if x.cancels != 1 {
 		t.Errorf("%d tasks/cancel, want 1", x.cancels)
+	}
+}
+
+// A 2026-07-28 task whose tasks/cancel the server refuses (an error,
+// not the empty acknowledgement): the row ends cancelled, and its note
+// must not say the cancel was acknowledged, nor that the still working
+// task ended.
+func TestFlowExtensionTaskCancelRefusedIsNotAcknowledged(t *testing.T) {
+	clock := newFakeClock()
+	conn, x := extTaskConn(t, clock, nil)
+	x.mu.Lock()
+	x.cancelErr = &session.RPCError{Code: session.CodeInvalidParams, Message: "no such task"}
+	x.mu.Unlock()
+	f := startFlow(t, clock, conn, false)
+	f.waitScreen("TOOLS 1", "MCP 2026-07-28")
+	f.keys("enter")
+	f.waitScreen("CALL research")
+	f.keys("enter")
+	f.waitScreen("task research", "working", "→ task ext-1")
+	f.keys("c")
+	s := f.waitScreen("⊘ cancelled", "no such task")
+	if strings.Contains(s, "cancel acknowledged") || strings.Contains(s, "task ended") {
+		t.Errorf("a refused tasks/cancel reads as acknowledged:\n%s", s)
+	}
+}
+
+// A task whose acknowledged cancel it never honours: after the session's
+// wait the row ends cancelled, its note saying the task still works, not
+// that it ended.
+func TestFlowExtensionTaskCancelAcknowledgedNeverEnds(t *testing.T) {
+	clock := newFakeClock()
+	conn, _ := extTaskConn(t, clock, nil)
+	f := startFlow(t, clock, conn, false)
+	f.waitScreen("TOOLS 1", "MCP 2026-07-28")
+	f.keys("enter")
+	f.waitScreen("CALL research")
+	f.keys("enter")
+	f.waitScreen("task research", "working", "→ task ext-1")
+	f.keys("c")
+	f.waitScreen("cancel acked")
+	clock.Advance(31 * time.Second)
+	s := f.waitScreen("⊘ cancelled", "cancel acknowledged; task sti")
+	if strings.Contains(s, "task ended") {
+		t.Errorf("a task still working reads as ended:\n%s", s)
 	}
 }
 

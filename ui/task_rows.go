@@ -139,9 +139,13 @@ func (s *requestStore) polled(info session.RequestInfo) {
 // for the call that created one, which row it is.
 func (t *requestTable) taskNote(r *requestRow) string {
 	switch {
-	case r.isTask() && r.outcome != "" && r.task != nil:
-		// The detail has the whole sentence; the row its gist.
-		return "cancel acknowledged; task ended " + termtext.Line(r.task.Status)
+	case r.isTask() && r.outcome != "" && r.task != nil && r.taskCancel != nil && r.taskCancel.Acknowledged:
+		// The detail has the whole sentence; the row its gist. A refused
+		// or unanswered cancel says so in the detail, not here.
+		if session.TaskStatusTerminal(r.task.Status) {
+			return "cancel acknowledged; task ended " + termtext.Line(r.task.Status)
+		}
+		return "cancel acknowledged; task still " + strings.ReplaceAll(termtext.Line(r.task.Status), "_", " ")
 	case r.isTask() && r.task != nil && r.task.StatusMessage != "" && !r.state.Final():
 		return termtext.Quote(r.task.StatusMessage)
 	case r.createdTask != 0:

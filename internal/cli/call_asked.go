@@ -145,7 +145,7 @@ func printAsked(w io.Writer, asked []reportAsked, count int) {
 func askedOutcome(a reportAsked) string {
 	out := a.State
 	if a.Answer != "" {
-		out = a.Answer + "; " + out
+		out = termtext.Line(a.Answer) + "; " + out
 	}
 	if a.Task != nil {
 		out += "; ran as task " + termtext.Line(a.Task.ID)
@@ -160,7 +160,7 @@ func askedOutcome(a reportAsked) string {
 		}
 		out = "cancelled by the server" + after + ": " + termtext.Quote(a.CancelReason)
 		if a.Answer != "" {
-			out = a.Answer + "; " + out
+			out = termtext.Line(a.Answer) + "; " + out
 		}
 		if a.Withheld || a.NotSent != "" {
 			out += "; the answer came too late and was not sent"

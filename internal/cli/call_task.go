@@ -187,7 +187,7 @@ func printTask(line func(label, format string, a ...any), t *reportTask) {
 		if i == 0 {
 			label = "input"
 		}
-		text := fmt.Sprintf("%9s  %s %s: %s, sent with tasks/update", human(in.AtMs), termtext.Line(in.Method), termtext.Line(in.Key), in.Answer)
+		text := fmt.Sprintf("%9s  %s %s: %s, sent with tasks/update", human(in.AtMs), termtext.Line(in.Method), termtext.Line(in.Key), termtext.Line(in.Answer))
 		if in.Refused != "" {
 			text = fmt.Sprintf("%9s  %s %s: not answered: %s", human(in.AtMs), termtext.Line(in.Method), termtext.Line(in.Key), termtext.Line(in.Refused))
 		}

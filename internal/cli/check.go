@@ -46,7 +46,8 @@ times, frames and counts.
   5  a cancel for "N" (string) does not cancel request N        SHOULD be ignored
   6  under load: calls cancelled at random moments (--load)     MUST answer the others
   7  tasks/cancel ends a running task cancelled, refuses       MUST
-     a finished one (when the server has tasks)
+     a finished one (when the server has tasks, 2025);
+     is acknowledged (the tasks extension, 2026-07-28)          MUST
   8  over HTTP: the POSTed cancel is honoured, and a stream     SHOULD NOT take a drop
      dropped mid-call is resumed, not taken for a cancel        for a cancel (2025)
      closing a call's stream stops its work (2026-07-28)        MUST

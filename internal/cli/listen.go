@@ -145,7 +145,11 @@ func runListen(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, sp
 			"choose with --tools, --prompts, --resources or --resource URI")
 	}
 	if missing := undeclared(filter, caps); chosen && len(missing) > 0 {
-		warn(stderr, fmt.Sprintf("the server does not declare %s; asking all the same (what it agrees to decides)", joinList(missing)))
+		also := "asking all the same (what it agrees to decides)"
+		if !srv.Session.Modern() {
+			also = "listening all the same (nothing is asked before 2026-07-28: it may never send them)"
+		}
+		warn(stderr, fmt.Sprintf("the server does not declare %s; %s", joinList(missing), also))
 	}
 	l := newListenRun(stdout, f, srv, sub)
 	l.printServer()

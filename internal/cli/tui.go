@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -16,12 +17,17 @@ import (
 	"github.com/mcpoke/mcpoke/ui"
 )
 
+// minPingInterval is the shortest --ping-interval: a health ping is
+// housekeeping, not a load test.
+const minPingInterval = time.Second
+
 // runTUI opens the interactive UI on the server spec names. The UI
 // starts the server through connect.Start (and again on reconnect), so it
 // subscribes before the handshake and shows initialize like any request.
 func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
-	if g.pingInterval < 0 {
-		return usageError("--ping-interval %s: use a duration such as 30s, or 0 for no health pings", g.pingInterval)
+	if g.pingInterval < 0 || g.pingInterval > 0 && g.pingInterval < minPingInterval {
+		// Below a second the pings would follow each other's answers.
+		return usageError("--ping-interval %s: use a duration such as 30s (at least %s), or 0 for no health pings", g.pingInterval, minPingInterval)
 	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageError("the interactive UI needs a terminal; in scripts use mcpoke tools or mcpoke call (see mcpoke --help)")
