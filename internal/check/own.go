@@ -198,8 +198,10 @@ func (r *runner) gradeOwnCancel(ctx context.Context, a *Answerer, c candidate, q
 	}
 
 	// The answer that crosses the cancel.
-	a.answerHeld()
+	// Stamped before the answer goes: a quick reply to it can be read,
+	// and stamped, before answerHeld returns.
 	answeredAt := time.Now()
+	a.answerHeld()
 	r.waitAnswered(q.ref)
 	if right {
 		e.fact("mcpoke answered the question anyway, %s after the server's cancel, as an answer that crossed it on the wire would", human(answeredAt.Sub(cancels[0].at)))
