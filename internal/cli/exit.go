@@ -18,7 +18,9 @@ const exitCodesHelp = `Exit codes:
   0  completed
   1  failed, or the tool returned an error result (isError)
   2  bad usage or input (nothing was sent to the server), or the server could not be started,
-     or it did not declare the capability needed: tools, resources, prompts (--force sends anyway)
+     or it does not offer what was asked: a capability it did not declare (tools, resources,
+     prompts; --force sends anyway), or a method its protocol version lacks (tasks/list in
+     2026-07-28); then only the handshake was sent
   3  cancelled (--cancel-after)
   4  timed out (--timeout)`
 
