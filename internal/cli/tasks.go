@@ -71,13 +71,16 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		return err
 	}
 	exit := func(err error) error {
-		if err == nil && list.Incomplete != nil {
+		if err == nil && (list.Incomplete != nil || len(list.Malformed) > 0) {
 			return quietExit(ExitFailed)
 		}
 		return err
 	}
 	if list.Incomplete != nil {
 		warn(stderr, list.Incomplete.Error())
+	}
+	for _, m := range list.Malformed {
+		warn(stderr, "left out a task that is not a Task object: "+termtext.Line(m))
 	}
 	peer := srv.Peer()
 	if asJSON {
@@ -86,9 +89,10 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 			tasks = []json.RawMessage{}
 		}
 		out := struct {
-			Server reportServer      `json:"server"`
-			Tasks  []json.RawMessage `json:"tasks"` // each as the server sent it
-		}{serverOf(peer), tasks}
+			Server    reportServer      `json:"server"`
+			Tasks     []json.RawMessage `json:"tasks"` // each as the server sent it
+			Malformed []string          `json:"malformed,omitempty"`
+		}{serverOf(peer), tasks, list.Malformed}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	fmt.Fprintf(w, "%s %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(list.Tasks), "task"))

@@ -19,6 +19,9 @@ type TaskList struct {
 	// Incomplete is set when paging stopped before the last page (see
 	// ToolList.Incomplete).
 	Incomplete error
+	// Malformed says, for each entry that is not a Task object, what is
+	// wrong with it: one bad entry does not hide the others.
+	Malformed []string
 }
 
 // ErrNoTaskList: the session speaks 2026-07-28, whose tasks extension
@@ -38,7 +41,7 @@ func TaskListAllowed(s *session.Session) error {
 // ListTasks sends tasks/list, following nextCursor to the last page. A
 // server that did not declare tasks.list is sent nothing unless
 // opts.Force: the error is then a *CapabilityError. A task that is not a
-// Task object is an error.
+// Task object is left out and described in Malformed.
 func ListTasks(ctx context.Context, s *session.Session, opts ListOptions) (TaskList, error) {
 	var list TaskList
 	if err := TaskListAllowed(s); err != nil {
@@ -55,7 +58,8 @@ func ListTasks(ctx context.Context, s *session.Session, opts ListOptions) (TaskL
 		for _, raw := range p.Tasks {
 			t, err := session.ParseTaskState(raw)
 			if err != nil {
-				return "", fmt.Errorf("%w: %s", err, clip(string(raw), 80))
+				list.Malformed = append(list.Malformed, fmt.Sprintf("%v: %s", err, clip(string(raw), 80)))
+				continue
 			}
 			list.Tasks = append(list.Tasks, t)
 			list.Raw = append(list.Raw, raw)

@@ -267,3 +267,22 @@ func TestListTasks(t *testing.T) {
 		t.Fatalf("%+v %v", list, err)
 	}
 }
+
+// One entry that is not a Task leaves the others listed, and says why.
+func TestListTasksKeepsTheGoodOnes(t *testing.T) {
+	a, b := transporttest.Pipe()
+	srv := session.New(b, session.Config{Handlers: map[string]session.Handler{
+		"tasks/list": func(context.Context, *session.Incoming) (any, error) {
+			return json.RawMessage(`{"tasks":[{"taskId":"a","status":"working"},{"status":7},"x",{"taskId":"c","status":"failed"}]}`), nil
+		},
+	}})
+	cli := session.New(a, session.Config{})
+	t.Cleanup(func() { cli.Close(); srv.Close() })
+	list, err := ListTasks(testContext(t), cli, ListOptions{})
+	if err != nil || len(list.Tasks) != 2 || list.Tasks[0].ID != "a" || list.Tasks[1].ID != "c" || len(list.Raw) != 2 {
+		t.Fatalf("%+v %v; want a and c", list, err)
+	}
+	if len(list.Malformed) != 2 || !strings.Contains(list.Malformed[0], `{"status":7}`) || !strings.Contains(list.Malformed[1], `"x"`) {
+		t.Fatalf("malformed %q; want the two bad entries", list.Malformed)
+	}
+}
