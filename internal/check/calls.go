@@ -81,6 +81,25 @@ func (r *runner) ping(ctx context.Context) (time.Duration, error) {
 	return time.Since(begin), err
 }
 
+// callUnderway starts recording the wire and calls the tool, waiting
+// until the call is under way; skip says why it is not (the recording
+// then stopped). what is what the part will do to the call's stream.
+func (r *runner) callUnderway(ctx context.Context, what string) (c *session.Call, ref session.Request, skip string) {
+	r.wire.start()
+	c, err := r.call(ctx)
+	if err != nil {
+		r.wire.stop()
+		return nil, ref, fmt.Sprintf("tools/call could not be sent: %v", err)
+	}
+	ref = r.s.Request(c.Ref())
+	if !r.underway(ctx, c) {
+		r.wire.stop()
+		info, _ := ref.Info()
+		return nil, ref, fmt.Sprintf("the call ended %s after %s, before its stream could be %s", info.State, human(info.Elapsed(time.Now())), what)
+	}
+	return c, ref, ""
+}
+
 // dead says why the connection ended, or "" while it lives.
 func (r *runner) dead() string {
 	select {

@@ -40,17 +40,9 @@ func (r *runner) closedStream(ctx context.Context, version string) (p part) {
 	case r.tool == nil:
 		return p.skip("%s", r.noTool)
 	}
-	r.wire.start()
-	c, err := r.call(ctx)
-	if err != nil {
-		r.wire.stop()
-		return p.skip("tools/call could not be sent: %v", err)
-	}
-	ref := r.s.Request(c.Ref())
-	if !r.underway(ctx, c) {
-		r.wire.stop()
-		info, _ := ref.Info()
-		return p.skip("the call ended %s after %s, before its stream could be closed", info.State, human(info.Elapsed(time.Now())))
+	_, ref, skip := r.callUnderway(ctx, "closed")
+	if skip != "" {
+		return p.skip("%s", skip)
 	}
 	if err := ref.Cancel(cancelReason); err != nil {
 		r.wire.stop()

@@ -174,17 +174,9 @@ func (r *runner) droppedStream(ctx context.Context, version string) part {
 	case r.tool == nil:
 		return p.skip("%s", r.noTool)
 	}
-	r.wire.start()
-	c, err := r.call(ctx)
-	if err != nil {
-		r.wire.stop()
-		return p.skip("tools/call could not be sent: %v", err)
-	}
-	ref := r.s.Request(c.Ref())
-	if !r.underway(ctx, c) {
-		r.wire.stop()
-		info, _ := ref.Info()
-		return p.skip("the call ended %s after %s, before its stream could be dropped", info.State, human(info.Elapsed(time.Now())))
+	c, ref, skip := r.callUnderway(ctx, "dropped")
+	if skip != "" {
+		return p.skip("%s", skip)
 	}
 	info, _ := ref.Info()
 	lastID, err := r.conn.DropRequestStream(info.ID)
