@@ -122,15 +122,10 @@ func (s *Session) endExtensionTask(t *request, st TaskState, x extensionTask) {
 // error or no answer ends it cancelled, saying why. Callers hold s.mu.
 func (s *Session) extensionCancelAnswered(t *request, op *request, at time.Time) {
 	a := TaskCancelAnswer{At: at, Extension: true}
-	switch op.info.State {
-	case Completed:
+	if op.info.State == Completed {
 		a.Acknowledged = true
-	case Failed:
-		a.Error, a.Failure = op.info.Error, op.info.Failure
-	case TimedOut:
-		a.Failure = "no answer within " + taskCancelTimeout.String()
-	default:
-		a.Failure = op.info.State.String()
+	} else {
+		a.failedBy(op)
 	}
 	t.editTask().Cancel = &a
 	if len(s.subs) > 0 {

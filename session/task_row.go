@@ -276,19 +276,14 @@ func (s *Session) taskCancelAnswered(t *request, op *request, at time.Time) {
 	a := TaskCancelAnswer{At: at}
 	var st TaskState
 	var stErr error
-	switch op.info.State {
-	case Completed:
+	if op.info.State == Completed {
 		st, stErr = ParseTaskState(op.info.Result)
 		a.Status, a.StatusMessage = st.Status, st.StatusMessage
 		if stErr != nil {
 			a.Failure = "the answer is not the task: " + stErr.Error()
 		}
-	case Failed:
-		a.Error, a.Failure = op.info.Error, op.info.Failure
-	case TimedOut:
-		a.Failure = "no answer within " + taskCancelTimeout.String()
-	default:
-		a.Failure = op.info.State.String()
+	} else {
+		a.failedBy(op)
 	}
 	t.editTask().Cancel = &a
 	if len(s.subs) > 0 {
@@ -338,5 +333,18 @@ func (s *Session) changed(r *request) {
 	if ch, ok := s.watchers[r]; ok {
 		close(ch)
 		delete(s.watchers, r)
+	}
+}
+
+// failedBy says why op, a tasks/cancel that did not complete, failed:
+// the server's error, no answer in time, or how it ended.
+func (a *TaskCancelAnswer) failedBy(op *request) {
+	switch op.info.State {
+	case Failed:
+		a.Error, a.Failure = op.info.Error, op.info.Failure
+	case TimedOut:
+		a.Failure = "no answer within " + taskCancelTimeout.String()
+	default:
+		a.Failure = op.info.State.String()
 	}
 }
