@@ -264,6 +264,11 @@ func TestExtensionCancelIsAcknowledgedThenTheTaskEndsAsItDid(t *testing.T) {
 			if info.CancelReason != "user" {
 				t.Errorf("cancel reason %q, want the user's", info.CancelReason)
 			}
+			// The polled status is how the cooperative cancel turned out,
+			// asked for: not late traffic.
+			if info.LateCount != 0 || len(info.Task.Updates) == 0 || info.Task.Updates[len(info.Task.Updates)-1].Late {
+				t.Errorf("late %d, updates %+v; want the outcome recorded as an answer, not late", info.LateCount, info.Task.Updates)
+			}
 			noCancelNotification(t, h)
 		})
 	}

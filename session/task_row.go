@@ -114,13 +114,17 @@ func (s *Session) handleTaskStatus(params json.RawMessage, frame []byte, at time
 
 // applyTaskStatus records a status of task row t. While t is pending it
 // acts: the timeout restarts (the server is alive), and a task the server
-// cancelled ends cancelled. After the cancel it is late, and acts only
-// when the cancel was refused: the task's own terminal status ends it.
+// cancelled ends cancelled. After the cancel it is late (but for an
+// extension task's polls while cancelling), and acts only when the
+// cancel was refused: the task's own terminal status ends it.
 // Callers hold s.mu.
 func (s *Session) applyTaskStatus(t *request, st TaskState, via TaskVia, at time.Time, frame []byte) {
 	u := TaskUpdate{At: at, Via: via, Status: st.Status, StatusMessage: st.StatusMessage}
 	state := t.info.State
-	if state != Pending && via != TaskViaCancel {
+	// An extension task is polled on while its cooperative cancel plays
+	// out: those statuses are how it turns out, asked for, not late.
+	followUp := t.info.Task.Extension && state == Cancelling && via == TaskViaGet
+	if state != Pending && via != TaskViaCancel && !followUp {
 		u.Late, u.AfterCancel = true, t.afterCancel(at)
 		s.late(t, LateStatus, at, frame)
 	}
