@@ -77,7 +77,7 @@ func (m *Model) cancelled(msg cancelDoneMsg) {
 		m.setStatus(label+": "+refusal(msg.err), true)
 		return
 	}
-	m.setStatus(fmt.Sprintf("cancelling %s: %s", label, termtext.Quote(msg.reason)), false)
+	m.setStatus(fmt.Sprintf("cancel requested for %s: %s", label, termtext.Quote(msg.reason)), false)
 }
 
 // refusal is the session's reason for not cancelling, in its words.

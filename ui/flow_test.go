@@ -196,7 +196,7 @@ func TestFlowSleepCancel(t *testing.T) {
 	clock.Advance(2 * time.Second)
 	f.keys("c")
 	// The detail shows the cancel's send time as soon as it was written.
-	f.golden("cancelling", "⠋ cancelling", "1 cancelling", `cancelling #3 tools/call sleep: "cancelled by user"`,
+	f.golden("cancelling", "⠋ cancelling", "1 cancelling", `cancel requested for #3 tools/call sleep: "cancelled by user"`,
 		"decided +2.0s · sent +2.0s")
 
 	f.waitTimer()

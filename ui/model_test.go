@@ -38,7 +38,7 @@ func TestCancelSleepGoesCancellingThenCancelled(t *testing.T) {
 	tc.clock.Advance(2 * time.Second)
 	d.waitScreen("2.0s") // elapsed counts on the model's clock
 	d.key("c")
-	d.waitScreen("cancelling", "1 cancelling", `cancelling #3 tools/call sleep: "cancelled by user"`)
+	d.waitScreen("cancelling", "1 cancelling", `cancel requested for #3 tools/call sleep: "cancelled by user"`)
 	d.waitFor("the cancel to reach the server", func() bool { return len(tc.server.seenCancels()) == 1 })
 	got := tc.server.seenCancels()[0]
 	if string(got.RequestID) != "3" || got.Reason != "cancelled by user" {
@@ -145,7 +145,7 @@ func TestCancelWithTypedReason(t *testing.T) {
 	d.waitScreen("reason for cancelling #3 tools/call sleep:")
 	d.typeText("demo over")
 	d.key("enter")
-	d.waitScreen(`cancelling #3 tools/call sleep: "demo over"`)
+	d.waitScreen(`cancel requested for #3 tools/call sleep: "demo over"`)
 	d.waitFor("the cancel at the server", func() bool { return len(tc.server.seenCancels()) == 1 })
 	if got := tc.server.seenCancels()[0].Reason; got != "demo over" {
 		t.Errorf("reason %q, want %q", got, "demo over")

@@ -75,7 +75,7 @@ func TestTaskRowCancel(t *testing.T) {
 	task := d.startResearch()
 	d.waitScreen("task research", "working")
 	d.keyDone("c")
-	d.waitScreen("⠋ cancelling", `cancelling #3 task research: "cancelled by user"`)
+	d.waitScreen("⠋ cancelling", `cancel requested for #3 task research: "cancelled by user"`)
 	close(gate)
 	d.waitFor("cancelled", func() bool { return task.state == session.Cancelled })
 	d.waitScreen("⊘ cancelled", "tasks/cancel answered", "the task is cancelled")
@@ -179,7 +179,7 @@ func TestFlowTaskCancel(t *testing.T) {
 
 	clock.Advance(300 * time.Millisecond)
 	f.keys("c")
-	f.golden("cancelling", "⠋ cancelling", `cancelling #3 task research: "cancelled by user"`)
+	f.golden("cancelling", "⠋ cancelling", `cancel requested for #3 task research: "cancelled by user"`)
 	close(gate)
 	f.waitScreen("⊘ cancelled", "the task is cancelled")
 	clock.Advance(150 * time.Millisecond)

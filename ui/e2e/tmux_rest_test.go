@@ -36,7 +36,7 @@ func TestTmuxResourcesSubscribeAndSave(t *testing.T) {
 			x.keys("k", "Enter")
 			x.waitFor("resources/read demo://slow", "pending")
 			x.keys("c")
-			x.waitFor(`cancelling #`, "⊘ cancelled")
+			x.waitFor(`cancel requested for #`, "⊘ cancelled")
 
 			path := filepath.Join(t.TempDir(), "logo.png")
 			x.keys("j", "j", "Enter")

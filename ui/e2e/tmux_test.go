@@ -131,7 +131,7 @@ func TestTmuxSleepCancel(t *testing.T) {
 	x.waitFor("sent tools/call sleep as request #3", "pending")
 	time.Sleep(1500 * time.Millisecond)
 	x.keys("c")
-	x.waitFor("cancelling", `cancelling #3 tools/call sleep: "cancelled by user"`)
+	x.waitFor("cancelling", `cancel requested for #3 tools/call sleep: "cancelled by user"`)
 	s := x.waitFor("⊘ cancelled", "1 cancelled", "settled after")
 	// ELAPSED is what the server was given: until the cancel was sent, not
 	// until the settle window closed.
