@@ -85,15 +85,7 @@ its tools are sleep, stubborn, flood, echo, fail, ask, roots and research (a tas
 
   # Any stdio server, after --
   mcpoke call echo --args '{"message":"hi"}' -- npx -y @modelcontextprotocol/server-everything`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if n := toolArgCount(cmd, args); n != 1 {
-				if n == 0 {
-					return usageError("call needs a TOOL name; run mcpoke tools to list them")
-				}
-				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke call TOOL -- node server.js", quote(args[1]))
-			}
-			return nil
-		},
+		Args: oneArgBeforeDash("call", "TOOL name", "TOOL", "tools"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
 				return err
@@ -132,13 +124,6 @@ func callTimeouts(timeout, maxTimeout time.Duration) session.CallOptions {
 }
 
 // toolArgCount is how many arguments come before --.
-func toolArgCount(cmd *cobra.Command, args []string) int {
-	if at := cmd.ArgsLenAtDash(); at >= 0 {
-		return at
-	}
-	return len(args)
-}
-
 // runCall connects, checks the arguments, makes the call and reports.
 func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec connect.Spec, toolName string, f *callFlags) error {
 	args, err := parseArgs(f.args)

@@ -71,12 +71,7 @@ Exit codes:
 
   # Only checks 1 and 2, on a tool of your choice, as Markdown for a bug report
   mcpoke check --only 1,2 --tool slow --args '{"seconds":5}' --markdown -- ./my-server`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if n := toolArgCount(cmd, args); n > 0 {
-				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke check -- node server.js", quote(args[0]))
-			}
-			return nil
-		},
+		Args: noArgsBeforeDash("check"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {

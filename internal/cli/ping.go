@@ -33,8 +33,8 @@ smallest check that a server is alive and speaks MCP.`,
   # Three pings to the built-in demo server, as JSON
   mcpoke ping --count 3 --json`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if n := toolArgCount(cmd, args); n > 0 {
-				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke ping -- node server.js", quote(args[0]))
+			if err := noArgsBeforeDash("ping")(cmd, args); err != nil {
+				return err
 			}
 			if count < 1 {
 				return usageError("--count must be at least 1")

@@ -125,15 +125,7 @@ against the prompt's arguments (prompts/list) before anything is sent.
 
   # A slow one, cancelled (exit status 3)
   mcpoke prompt slow --cancel-after 1s`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if n := toolArgCount(cmd, args); n != 1 {
-				if n == 0 {
-					return usageError("prompt needs a prompt NAME; run mcpoke prompts to list them")
-				}
-				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke prompt NAME -- node server.js", quote(args[1]))
-			}
-			return nil
-		},
+		Args: oneArgBeforeDash("prompt", "prompt NAME", "NAME", "prompts"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
 				return err

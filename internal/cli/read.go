@@ -49,15 +49,7 @@ template is filled with --vars, a JSON object of strings (RFC 6570 expansion).
 
   # A template, filled in
   mcpoke read 'demo://greeting/{lang}/{name}' --vars '{"lang":"fr","name":"Ada"}'`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if n := toolArgCount(cmd, args); n != 1 {
-				if n == 0 {
-					return usageError("read needs a resource URI; run mcpoke resources to list them")
-				}
-				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke read URI -- node server.js", quote(args[1]))
-			}
-			return nil
-		},
+		Args: oneArgBeforeDash("read", "resource URI", "URI", "resources"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
 				return err

@@ -49,15 +49,6 @@ with mcpoke read TEMPLATE --vars JSON.
 
 // noArgsBeforeDash refuses arguments before --, where only the server
 // command may go.
-func noArgsBeforeDash(name string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if n := toolArgCount(cmd, args); n > 0 {
-			return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke %s -- node server.js", quote(args[0]), name)
-		}
-		return nil
-	}
-}
-
 // checkDeclared refuses, exit 2, a method whose capability the server
 // did not declare, unless --force: then it warns and goes ahead.
 func checkDeclared(srv *connect.Conn, method string, stderr io.Writer, force bool) error {

@@ -32,12 +32,7 @@ mcpoke call runs a task-augmented tool to its end; in the TUI, K lists the tasks
 
   # As JSON, each task as the server sent it
   mcpoke tasks --json -- node server.js`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if n := toolArgCount(cmd, args); n > 0 {
-				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke tasks -- node server.js", quote(args[0]))
-			}
-			return nil
-		},
+		Args: noArgsBeforeDash("tasks"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {

@@ -31,12 +31,7 @@ invisible characters as \u escapes, which decode to the same text), and hiddenTe
 
   # The reference server's, as JSON
   mcpoke tools --json -- npx -y @modelcontextprotocol/server-everything | jq '.tools[].name'`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if n := toolArgCount(cmd, args); n > 0 {
-				return usageError("unexpected argument %s: put the server command after --, e.g. mcpoke tools -- node server.js", quote(args[0]))
-			}
-			return nil
-		},
+		Args: noArgsBeforeDash("tools"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {
