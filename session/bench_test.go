@@ -15,6 +15,11 @@ import (
 // 10,000 pending requests at most 1 KiB each beyond their params, and all
 // of them cancelled within 20 ms.
 
+// serverKept is how many finished requests the server keeps, as the demo
+// server keeps them (internal/demo keptRequests): a server has no list
+// to show. The client keeps the default.
+const serverKept = 256
+
 func newBenchPair(b *testing.B) (cli, srv *Session) { return newBenchPairWith(b, false) }
 
 // newBenchPairWith is newBenchPair whose server answers echo on its
@@ -29,6 +34,7 @@ func newBenchPairWith(b *testing.B, immediate bool) (cli, srv *Session) {
 			"echo": func(in *Incoming) (any, error, bool) { return in.Params, nil, true },
 		}
 	}
+	cfg.MaxFinished = serverKept
 	srv = New(c, cfg)
 	cli = New(a, Config{NoProgressTokens: true, SettleWindow: -1})
 	b.Cleanup(func() { cli.Close(); srv.Close() })

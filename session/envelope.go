@@ -56,7 +56,7 @@ func parseEnvelope(frame []byte, m *wireMessage) error {
 				}
 				m.Method = method
 			} else {
-				m.Method = string(val[1 : len(val)-1])
+				m.Method = internMethod(val[1 : len(val)-1])
 			}
 		case "params":
 			m.Params = val

@@ -69,3 +69,22 @@ func hasCaseFoldedKey(frame []byte) bool {
 	}
 	return false
 }
+
+// TestParseEnvelopeInternsKnownMethods: the method of a request MCP
+// defines costs no allocation, and any other is still read as sent.
+func TestParseEnvelopeInternsKnownMethods(t *testing.T) {
+	frame := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}`)
+	var m wireMessage
+	if allocs := testing.AllocsPerRun(100, func() { _ = parseEnvelope(frame, &m) }); allocs != 0 {
+		t.Errorf("parseEnvelope of a tools/call allocated %v times; want 0", allocs)
+	}
+	if m.Method != "tools/call" {
+		t.Errorf("method %q", m.Method)
+	}
+	for _, method := range []string{"x/custom", "tools/call2", "tools/cal", ""} {
+		var m wireMessage
+		if err := parseEnvelope([]byte(`{"jsonrpc":"2.0","method":"`+method+`"}`), &m); err != nil || m.Method != method {
+			t.Errorf("method %q read as %q (%v)", method, m.Method, err)
+		}
+	}
+}

@@ -71,6 +71,17 @@ func (in *Incoming) IgnoreCancellation() {
 	in.s.mu.Unlock()
 }
 
+// incomingRequest is a peer's request and what its handler sees of it,
+// in one allocation.
+type incomingRequest struct {
+	request
+	in Incoming
+}
+
+// noCancel is the cancelHandler of a request answered on the reader: no
+// cancel can be read before it is answered.
+func noCancel() {}
+
 // handleRequest starts a handler for an incoming request.
 func (s *Session) handleRequest(m *wireMessage) {
 	id, err := ParseID(m.ID)
@@ -97,11 +108,12 @@ func (s *Session) handleRequest(m *wireMessage) {
 		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}))
 		return
 	}
-	r := &request{
+	ri := &incomingRequest{request: request{
 		info: RequestInfo{ID: id, Incoming: true, Method: m.Method,
 			Tool: toolName(m.Method, m.Params), Params: m.Params, State: Pending, Started: s.clock.Now()},
-		cancelHandler: func() {}, // answered before any cancel is read, if immediate
-	}
+		cancelHandler: noCancel, // answered before any cancel is read, if immediate
+	}}
+	r := &ri.request
 	s.table.add(r)
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
@@ -114,7 +126,8 @@ func (s *Session) handleRequest(m *wireMessage) {
 	s.handlers.Add(1)
 	s.mu.Unlock()
 
-	in := &Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r}
+	in := &ri.in
+	*in = Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r}
 	in.token, _ = progressTokenOf(m.Params)
 	if q := s.cfg.Immediate[m.Method]; q != nil {
 		if res, err, ok := q(in); ok {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,7 @@ type benchFlags struct {
 	transcript   string
 	protocol     string
 	floor        bool
+	cpus         int
 }
 
 func newBenchCommand(g *globalFlags) *cobra.Command {
@@ -60,8 +62,8 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.n < 1 || f.concurrency < 1 || f.cancelProbes < 0 || f.watch < 0 {
-				return usageError("-n and --concurrency must be at least 1; --cancel-probes and --watch not negative")
+			if f.n < 1 || f.concurrency < 1 || f.cancelProbes < 0 || f.watch < 0 || f.cpus < 0 {
+				return usageError("-n and --concurrency must be at least 1; --cancel-probes, --watch and --cpus not negative")
 			}
 			f.argsGiven = cmd.Flags().Changed("args")
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
@@ -80,6 +82,7 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
 	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE (it slows the calls a little)")
+	fl.IntVar(&f.cpus, "cpus", 0, "CPUs bench's own client may use (0: one per call in flight, at most the machine's; GOMAXPROCS in the environment is kept); the server is not limited")
 	fl.BoolVar(&f.floor, "floor", false, "also measure this machine's floor, a raw pipe ping-pong between two processes with the same message sizes, and give the figures as ratios to it")
 	protocolFlag(fl, &f.protocol)
 	return cmd
@@ -95,6 +98,7 @@ type benchReport struct {
 	Calls       int    `json:"calls"` // measured: -n, or fewer when interrupted
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Concurrency int    `json:"concurrency"`
+	ClientCPUs  int    `json:"clientCPUs"` // the GOMAXPROCS bench's client ran on (--cpus)
 	Errors      int    `json:"errors"`
 	latencyStats
 	// Histogram counts the round trips in log-scale buckets.
@@ -116,6 +120,8 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 			return err
 		}
 	}
+	cpus := benchCPUs(f.cpus, f.concurrency)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cpus))
 	// Cancelled probes end at once; late traffic is counted by kind.
 	opts := serverOptions{protocol: f.protocol, transcript: f.transcript, session: session.Config{SettleWindow: -1}}
 	srv, err := openServer(ctx, g, spec, opts)
@@ -157,6 +163,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		Tool:         t.Name,
 		Calls:        len(rounds),
 		Concurrency:  f.concurrency,
+		ClientCPUs:   cpus,
 		Errors:       errs,
 		latencyStats: summarize(rounds),
 		Histogram:    histogram(rounds),
@@ -254,9 +261,9 @@ func runCalls(ctx context.Context, s *session.Session, req benchRequest, n, conc
 }
 
 func printBench(w io.Writer, r *benchReport, f *benchFlags) {
-	fmt.Fprintf(w, "bench %s on %s %s (protocol %s%s): %d calls, concurrency %d\n", termtext.Line(r.Tool),
+	fmt.Fprintf(w, "bench %s on %s %s (protocol %s%s): %d calls, concurrency %d, client on %s\n", termtext.Line(r.Tool),
 		termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion),
-		overTransport(r.Transport), r.Calls, r.Concurrency)
+		overTransport(r.Transport), r.Calls, r.Concurrency, english.Plural(r.ClientCPUs, "CPU"))
 	switch {
 	case !r.Interrupted:
 	case r.Calls < f.n:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/english"
 )
 
 // TestBenchOverHTTPSaysSo runs bench against the demo server over
@@ -37,8 +38,8 @@ func TestBenchOverHTTPSaysSo(t *testing.T) {
 		m = urls.FindStringSubmatch(stderr.String())
 	}
 	for _, c := range []struct{ url, transport, header string }{
-		{m[1], "http", ", over Streamable HTTP): 20 calls, concurrency 2\n"},
-		{m[2], "sse", ", over legacy HTTP+SSE): 20 calls, concurrency 2\n"},
+		{m[1], "http", ", over Streamable HTTP): 20 calls, concurrency 2, client on " + english.Plural(benchCPUs(0, 2), "CPU") + "\n"},
+		{m[2], "sse", ", over legacy HTTP+SSE): 20 calls, concurrency 2, client on " + english.Plural(benchCPUs(0, 2), "CPU") + "\n"},
 	} {
 		t.Run(c.transport, func(t *testing.T) {
 			spec := connect.URLSpec(c.url)

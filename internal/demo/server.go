@@ -128,6 +128,14 @@ func newServer(log io.Writer) *server {
 	}
 }
 
+// keptRequests is how many finished requests the demo's session keeps. A
+// client keeps thousands, to tell a late answer from a stray one and to
+// list them; a server answers and forgets: it needs only its own few
+// requests to the client (ask) while they may still be answered late.
+// Ten thousand finished calls, each pinning its frame, made every
+// collection of the demo scan megabytes.
+const keptRequests = 256
+
 func (srv *server) serve(conn transport.Conn) *session.Session {
 	srv.conn = conn
 	handlers := map[string]session.Handler{
@@ -149,6 +157,7 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		Notifications: map[string]session.NotificationHandler{"notifications/roots/list_changed": srv.rootsChanged},
 		SettleWindow:  settleGrace,
 		Immediate:     map[string]session.ImmediateHandler{"tools/call": srv.callImmediately},
+		MaxFinished:   keptRequests,
 	})
 	if !srv.sharedTasks { // a shared store outlives each request's session
 		srv.tasks.bind(s)
