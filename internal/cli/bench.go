@@ -149,7 +149,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	warmup := min(50, f.n/10)
 	var fl *floorRun
 	if f.floor {
-		if fl, err = startFloor(ctx, srv.Session, req.params, warmup); err != nil {
+		if fl, err = startFloor(ctx, srv, req.params, warmup); err != nil {
 			return err
 		}
 		defer fl.close()

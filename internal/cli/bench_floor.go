@@ -9,11 +9,14 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/floor"
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -47,17 +50,29 @@ type floorStats struct {
 }
 
 // frameSizes makes one call and returns the sizes of its request and
-// response lines on stdio, as the session writes and the server answers.
-func frameSizes(ctx context.Context, s *session.Session, params json.RawMessage) (req, resp int, err error) {
-	res, err := s.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
-	if err != nil {
-		return 0, 0, err
-	}
-	// The envelopes around params and result, with a 3-digit id and the
-	// progress token the session adds.
-	const reqEnvelope = len(`{"jsonrpc":"2.0","id":100,"method":"tools/call","params":}`) + len(`"_meta":{"progressToken":100},`)
-	const respEnvelope = len(`{"jsonrpc":"2.0","id":100,"result":}`)
-	return len(params) + reqEnvelope, len(res) + respEnvelope, nil
+// response frames as they passed on the wire, without their newlines:
+// in 2026-07-28 each request carries the client's _meta, which the
+// floor's lines must carry too.
+func frameSizes(ctx context.Context, srv *connect.Conn, params json.RawMessage) (req, resp int, err error) {
+	var mu sync.Mutex
+	watching := true
+	srv.Observe(func(r wire.Record) {
+		mu.Lock()
+		defer mu.Unlock()
+		if watching && r.Kind == wire.KindFrame {
+			size := max(r.Size, len(r.Data)) // a frame read has only Data
+			if r.Dir == wire.Out {
+				req = max(req, size)
+			} else {
+				resp = max(resp, size)
+			}
+		}
+	})
+	_, err = srv.Session.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
+	mu.Lock()
+	defer mu.Unlock()
+	watching = false
+	return req, resp, err
 }
 
 // floorRun is the pipe floor's far end and the round trips measured so
@@ -74,8 +89,8 @@ type floorRun struct {
 
 // startFloor starts the floor's far end (a child mcpoke in floor-echo
 // mode) with the sizes of one call's request and response, and warms it.
-func startFloor(ctx context.Context, s *session.Session, params json.RawMessage, warmup int) (*floorRun, error) {
-	reqSize, replySize, err := frameSizes(ctx, s, params)
+func startFloor(ctx context.Context, srv *connect.Conn, params json.RawMessage, warmup int) (*floorRun, error) {
+	reqSize, replySize, err := frameSizes(ctx, srv, params)
 	if err != nil {
 		return nil, fmt.Errorf("the first call failed, so there is nothing to measure: %w", err)
 	}
