@@ -34,10 +34,10 @@ func echoTool() *tool {
 	}
 }
 
-// echoNow is runEcho for arguments the schema passed: text is a string.
-func echoNow(args map[string]any) (any, error) {
-	text, _ := args["text"].(string)
-	return textResult(text), nil
+// echoNow is runEcho for arguments flatCheck passed: text is a string,
+// under its own key.
+func echoNow(args []byte) (toolResult, error) {
+	return textResult(decodeJSONString(session.Member(args, "text"))), nil
 }
 
 func runEcho(_ context.Context, _ *server, _ *session.Incoming, raw json.RawMessage) (any, error) {
