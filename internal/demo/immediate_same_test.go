@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -139,4 +140,32 @@ func answer(t *testing.T, srv *server, frame string) string {
 			return string(m.Data)
 		}
 	}
+}
+
+// FuzzAnswerNow looks for params the fast path answers otherwise than
+// callTool through eraAware.
+func FuzzAnswerNow(f *testing.F) {
+	for _, tc := range sameAnswerCases {
+		f.Add(tc.params)
+	}
+	srv := newServer(nil)
+	ref := handlersOnly()
+	handler := ref.bothEras(map[string]session.Handler{"tools/call": ref.callTool})["tools/call"]
+	f.Fuzz(func(t *testing.T, params string) {
+		if !json.Valid([]byte(params)) {
+			return // the session hands on valid JSON only
+		}
+		var name string
+		_ = json.Unmarshal(session.Member([]byte(params), "name"), &name)
+		res, err, now := srv.answerNow(name, []byte(params))
+		if !now {
+			return
+		}
+		wantRes, wantErr := handler(context.Background(), &session.Incoming{Method: "tools/call", Params: json.RawMessage(params)})
+		got, _ := json.Marshal(map[string]any{"result": res, "error": err})
+		want, _ := json.Marshal(map[string]any{"result": wantRes, "error": wantErr})
+		if string(got) != string(want) {
+			t.Fatalf("%s\n got %s\nwant %s", params, got, want)
+		}
+	})
 }
