@@ -46,13 +46,14 @@ func runFail(_ context.Context, _ *server, _ *session.Incoming, raw json.RawMess
 	return failWith(args.Mode)
 }
 
-// failNow is runFail for arguments flatCheck passed: mode, if there,
-// is one of the enum's, written without escapes.
-func failNow(args []byte) (toolResult, error) {
+// failNow is runFail for arguments flatCheck passed (mode, if there, is
+// one of the enum's, written without escapes), its result's members
+// appended to b.
+func failNow(args, b []byte) ([]byte, error) {
 	if string(session.Member(args, "mode")) == `"rpc-error"` {
-		return toolResult{}, rpcFailure()
+		return b, rpcFailure()
 	}
-	return failedResult, nil
+	return appendToolResultMembers(b, failedResult), nil
 }
 
 func failWith(mode string) (any, error) {

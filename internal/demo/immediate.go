@@ -38,15 +38,22 @@ func (srv *server) answerNow(name string, params []byte) (any, error, bool) {
 	if !t.flat.valid(args) {
 		return nil, nil, false
 	}
-	res, err := t.immediate(args)
-	switch {
-	case err != nil:
-		return nil, err, true
-	case p.meta.version != nil:
-		return modernToolResult(res), nil, true
+	modern := p.meta.version != nil
+	room := resultRoom + len(args)
+	if modern {
+		room += len(session.MetaServerInfo) + len(serverInfoJSON()) + 40
 	}
-	return legacyToolResult(res), nil, true
+	b, err := t.immediate(args, openResult(make([]byte, 0, room), modern))
+	if err != nil {
+		return nil, err, true
+	}
+	return json.RawMessage(closeResult(b, modern)), nil, true
 }
+
+// resultRoom is room enough for an immediate tool's result besides the
+// arguments it echoes and the _meta of 2026-07-28, so that it is one
+// allocation.
+const resultRoom = 112
 
 var emptyArgs = []byte(`{}`)
 

@@ -13,32 +13,33 @@ import (
 
 // legacyToolResult is json.Marshal(res).
 func legacyToolResult(res toolResult) json.RawMessage {
-	b := make([]byte, 0, toolResultSize(res))
-	b = append(b, '{')
-	b = appendToolResultMembers(b, res)
-	return append(b, '}')
+	return closeResult(appendToolResultMembers(openResult(nil, false), res), false)
 }
 
-// modernToolResult is modernResult(res, false, demoImplementation()):
-// the keys of a toolResult sort between _meta and resultType, as the
-// map in modernResult sorts them.
+// modernToolResult is modernResult(res, false, demoImplementation()).
 func modernToolResult(res toolResult) json.RawMessage {
-	info := serverInfoJSON()
-	b := make([]byte, 0, toolResultSize(res)+len(info)+len(session.MetaServerInfo)+40)
-	b = append(b, `{"_meta":{"`+session.MetaServerInfo+`":`...)
-	b = append(b, info...)
-	b = append(b, "},"...)
-	b = appendToolResultMembers(b, res)
-	return append(b, `,"resultType":"complete"}`...)
+	return closeResult(appendToolResultMembers(openResult(nil, true), res), true)
 }
 
-// toolResultSize is about how long res is encoded.
-func toolResultSize(res toolResult) int {
-	n := 32
-	for _, c := range res.Content {
-		n += len(c.Type) + len(c.Text) + 24
+// openResult appends a result's start: in 2026-07-28, the _meta
+// eraAware adds (its keys sort before a tool result's, as the map in
+// modernResult sorts them).
+func openResult(b []byte, modern bool) []byte {
+	if !modern {
+		return append(b, '{')
 	}
-	return n
+	b = append(b, `{"_meta":{"`+session.MetaServerInfo+`":`...)
+	b = append(b, serverInfoJSON()...)
+	return append(b, "},"...)
+}
+
+// closeResult appends a result's end: in 2026-07-28, its resultType
+// (whose key sorts after a tool result's).
+func closeResult(b []byte, modern bool) []byte {
+	if !modern {
+		return append(b, '}')
+	}
+	return append(b, `,"resultType":"complete"}`...)
 }
 
 // appendToolResultMembers appends res's members as json.Marshal writes
@@ -83,7 +84,7 @@ func appendJSONString(b []byte, s string) []byte {
 // by json.Marshal and in JSON text it was decoded from: printable ASCII
 // without the characters json.Marshal escapes (quote, backslash, and
 // the HTML ones).
-func plainJSON[T string | []byte](s T) bool {
+func plainJSON[T ~string | ~[]byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c == 0x7f {
 			return false

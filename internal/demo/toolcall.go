@@ -85,6 +85,8 @@ func readRequestMeta(meta []byte) (rm requestMeta, ok bool) {
 			set = setOnce(&rm.clientInfo, v)
 		case string(key) == WorkingMeta:
 			return rm, false // callTool adds the report
+		case string(key) == "progressToken" || string(key) == session.MetaClientCapabilities:
+			set = true // the session's, and what tasks read
 		case foldsTo(key, session.MetaProtocolVersion, session.MetaLogLevel, session.MetaClientInfo, session.MetaClientCapabilities):
 			return rm, false
 		default:

@@ -20,9 +20,9 @@ type tool struct {
 	// InputSchema.
 	run func(ctx context.Context, srv *server, in *session.Incoming, args json.RawMessage) (any, error)
 	// immediate, if set, answers at once from arguments that flat found
-	// certainly valid, as bytes (see callImmediately); run stays for the
-	// same answer through a handler.
-	immediate func(args []byte) (toolResult, error)
+	// certainly valid, appending its result's members to b (see
+	// callImmediately); run stays for the same answer through a handler.
+	immediate func(args, b []byte) ([]byte, error)
 	// flat checks the arguments of an immediate tool without the
 	// generic validator; set by prepareTools.
 	flat *flatCheck
