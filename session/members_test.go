@@ -2,6 +2,8 @@ package session
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -68,5 +70,45 @@ func TestMembersAgreeWithEncodingJSON(t *testing.T) {
 		if m.Complete() {
 			t.Errorf("%q: Complete", o)
 		}
+	}
+}
+
+// An object read as Inner and then Resumed leaves the outer reading
+// where Value would: at the next member.
+func TestMembersInnerResume(t *testing.T) {
+	o := []byte(`{"a":1, "_meta" : { "x":[1,{"y":"}"}] , "z":{} } ,"b":{},"c":[{}]}`)
+	m, _ := ReadMembers(o)
+	var got []string
+	for {
+		key, _, ok := m.NextKey()
+		if !ok {
+			break
+		}
+		inner, isObj := m.Inner()
+		if !isObj {
+			got = append(got, string(key)+"="+string(m.Value()))
+			continue
+		}
+		n := 0
+		for {
+			if _, _, _, ok := inner.Next(); !ok {
+				break
+			}
+			n++
+		}
+		if !m.Resume(&inner) {
+			t.Fatalf("%s: Resume refused a complete object", key)
+		}
+		got = append(got, string(key)+"="+strconv.Itoa(n))
+	}
+	if want := "a=1 _meta=2 b=0 c=[{}]"; strings.Join(got, " ") != want || !m.Complete() {
+		t.Errorf("read %q (complete %v), want %q", got, m.Complete(), want)
+	}
+	m, _ = ReadMembers([]byte(`{"_meta":{"x":1,"y":2},"b":1}`))
+	m.NextKey()
+	inner, _ := m.Inner()
+	inner.Next() // stops before the end
+	if m.Resume(&inner) {
+		t.Error("Resume went on after an object read only in part")
 	}
 }

@@ -39,7 +39,7 @@ func echoTool() *tool {
 // json.Marshal writes as it came is copied, not decoded and encoded.
 func echoNow(args, b []byte) ([]byte, error) {
 	text := session.Member(args, "text")
-	if !plainJSON(text[1 : len(text)-1]) {
+	if len(text) < 2 || !plainJSON(text[1:len(text)-1]) {
 		return appendToolResultMembers(b, textResult(decodeJSONString(text))), nil
 	}
 	b = append(b, `"content":[{"type":"text","text":`...)

@@ -28,50 +28,53 @@ func readToolCall(params []byte) (p toolCall, ok bool) {
 	if !ok {
 		return p, false
 	}
-	var meta []byte
+	metaSeen := false
 	for {
-		key, escaped, v, more := m.Next()
-		if !more {
-			break
-		}
+		key, escaped, more := m.NextKey()
 		switch {
+		case !more:
+			return p, m.Complete()
 		case escaped:
 			return p, false
-		case string(key) == "name":
 		case string(key) == "arguments":
-			if !setOnce(&p.arguments, v) {
+			if !setOnce(&p.arguments, m.Value()) {
 				return p, false
 			}
 		case string(key) == "_meta":
-			if !setOnce(&meta, v) {
+			if metaSeen {
+				return p, false
+			}
+			metaSeen = true
+			if p.meta, ok = readMeta(&m); !ok {
 				return p, false
 			}
 		case string(key) == "task":
 			return p, false // callTool runs tasks
-		case foldsTo(key, "name", "arguments", "_meta", "task"):
+		case string(key) != "name" && foldsTo(key, "name", "arguments", "_meta", "task"):
 			return p, false
+		default:
+			m.Value()
 		}
 	}
-	if !m.Complete() {
-		return p, false
-	}
-	if meta == nil || string(meta) == "null" {
-		return p, true
-	}
-	p.meta, ok = readRequestMeta(meta)
-	return p, ok
 }
 
-// readRequestMeta reads _meta's modern members in one pass.
-func readRequestMeta(meta []byte) (rm requestMeta, ok bool) {
-	m, ok := session.ReadMembers(meta)
+// readMeta reads the value of params' _meta, where m is, in one pass:
+// null is no _meta, anything else but an object is left to the handlers.
+func readMeta(m *session.Members) (rm requestMeta, ok bool) {
+	inner, ok := m.Inner()
 	if !ok {
-		return rm, false
+		return rm, string(m.Value()) == "null"
 	}
+	rm, ok = readRequestMeta(&inner)
+	return rm, ok && m.Resume(&inner)
+}
+
+// readRequestMeta reads _meta's modern members.
+func readRequestMeta(m *session.Members) (rm requestMeta, ok bool) {
 	for {
 		key, escaped, v, more := m.Next()
 		if !more {
-			break
+			return rm, m.Complete()
 		}
 		var set bool
 		switch {
@@ -96,7 +99,6 @@ func readRequestMeta(meta []byte) (rm requestMeta, ok bool) {
 			return rm, false
 		}
 	}
-	return rm, m.Complete()
 }
 
 // setOnce sets *dst to v unless it was set: a member sent twice is left
