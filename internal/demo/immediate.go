@@ -10,8 +10,8 @@ import (
 
 // callImmediately answers a tools/call for a tool that answers at once
 // (echo, fail) on the session's reader: its name as the session read it,
-// params and their _meta read in one pass each, the arguments checked as
-// bytes (flatCheck) and the result written as bytes. No goroutine, no
+// params and their _meta read in one pass (readToolCall), the arguments
+// checked as bytes (flatCheck) and the result appended to one buffer. No goroutine, no
 // context, no second parse. A request of protocol 2026-07-28 gets what
 // eraAware adds to its result. Anything it is not sure to answer as
 // callTool would, through eraAware (arguments to reject, a task, a modern

@@ -7,7 +7,7 @@ import (
 )
 
 // toolCall is what callImmediately reads of a tools/call's params, in
-// one pass over them and one over their _meta.
+// one pass over them and their _meta.
 type toolCall struct {
 	arguments []byte // nil when absent
 	meta      requestMeta
