@@ -72,3 +72,14 @@ func TestServersSharePreparedTools(t *testing.T) {
 		t.Fatalf("appending to one server's tools changed another's: %d %d", len(a.tools), len(preparedTools()))
 	}
 }
+
+// legacyToolResult is json.Marshal(res), as the fast path writes it.
+func legacyToolResult(res toolResult) json.RawMessage {
+	return closeResult(appendToolResultMembers(openResult(nil, false), res), false)
+}
+
+// modernToolResult is modernResult(res, false, demoImplementation()),
+// as the fast path writes it.
+func modernToolResult(res toolResult) json.RawMessage {
+	return closeResult(appendToolResultMembers(openResult(nil, true), res), true)
+}

@@ -11,16 +11,6 @@ import (
 // json.Marshal of a struct and, in 2026-07-28, a map: the same bytes
 // (tests compare them) for a fraction of the time and allocations.
 
-// legacyToolResult is json.Marshal(res).
-func legacyToolResult(res toolResult) json.RawMessage {
-	return closeResult(appendToolResultMembers(openResult(nil, false), res), false)
-}
-
-// modernToolResult is modernResult(res, false, demoImplementation()).
-func modernToolResult(res toolResult) json.RawMessage {
-	return closeResult(appendToolResultMembers(openResult(nil, true), res), true)
-}
-
 // openResult appends a result's start: in 2026-07-28, the _meta
 // eraAware adds (its keys sort before a tool result's, as the map in
 // modernResult sorts them).
