@@ -38,3 +38,24 @@ func BenchmarkEchoCall(b *testing.B) {
 }
 
 const benchTimeout = 30e9
+
+// BenchmarkAnswerNow is the demo's own part of an echo call answered on
+// the reader (callImmediately), without the sessions: params read,
+// arguments checked, result written, for the params bench sends.
+func BenchmarkAnswerNow(b *testing.B) {
+	for era, params := range map[string]string{
+		"legacy": `{"_meta":{"progressToken":1},"name":"echo","arguments":{"text":"hello"}}`,
+		"modern": `{"_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion +
+			`","io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}},"name":"echo","arguments":{"text":"hello"}}`,
+	} {
+		b.Run(era, func(b *testing.B) {
+			srv, raw := newServer(nil), []byte(params)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err, ok := srv.answerNow("echo", raw); !ok || err != nil {
+					b.Fatal(ok, err)
+				}
+			}
+		})
+	}
+}

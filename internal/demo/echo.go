@@ -34,10 +34,17 @@ func echoTool() *tool {
 	}
 }
 
-// echoNow is runEcho for arguments the schema passed: text is a string.
-func echoNow(args map[string]any) (any, error) {
-	text, _ := args["text"].(string)
-	return textResult(text), nil
+// echoNow is runEcho for arguments flatCheck passed (text is a string,
+// under its own key), its result's members appended to b. Text that
+// json.Marshal writes as it came is copied, not decoded and encoded.
+func echoNow(args, b []byte) ([]byte, error) {
+	text := session.Member(args, "text")
+	if len(text) < 2 || !plainJSON(text[1:len(text)-1]) {
+		return appendToolResultMembers(b, textResult(decodeJSONString(text))), nil
+	}
+	b = append(b, `"content":[{"type":"text","text":`...)
+	b = append(b, text...)
+	return append(b, "}]"...), nil
 }
 
 func runEcho(_ context.Context, _ *server, _ *session.Incoming, raw json.RawMessage) (any, error) {

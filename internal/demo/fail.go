@@ -46,16 +46,27 @@ func runFail(_ context.Context, _ *server, _ *session.Incoming, raw json.RawMess
 	return failWith(args.Mode)
 }
 
-// failNow is runFail for arguments the schema passed.
-func failNow(args map[string]any) (any, error) {
-	mode, _ := args["mode"].(string)
-	return failWith(mode)
+// failNow is runFail for arguments flatCheck passed (mode, if there, is
+// one of the enum's, written without escapes), its result's members
+// appended to b.
+func failNow(args, b []byte) ([]byte, error) {
+	if string(session.Member(args, "mode")) == `"rpc-error"` {
+		return b, rpcFailure()
+	}
+	return appendToolResultMembers(b, failedResult), nil
 }
 
 func failWith(mode string) (any, error) {
 	if mode == "rpc-error" {
-		return nil, &session.RPCError{Code: failCode, Message: "fail: a JSON-RPC error, on purpose",
-			Data: json.RawMessage(`{"mode":"rpc-error"}`)}
+		return nil, rpcFailure()
 	}
-	return errorResult("fail: the tool failed, on purpose (isError result)"), nil
+	return failedResult, nil
 }
+
+func rpcFailure() error {
+	return &session.RPCError{Code: failCode, Message: "fail: a JSON-RPC error, on purpose",
+		Data: json.RawMessage(`{"mode":"rpc-error"}`)}
+}
+
+// failedResult is fail's tool-error result; nothing changes it.
+var failedResult = errorResult("fail: the tool failed, on purpose (isError result)")

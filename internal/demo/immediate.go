@@ -1,57 +1,61 @@
 package demo
 
 import (
-	"bytes"
 	"encoding/json"
 	"sync"
 	"sync/atomic"
 
-	"github.com/mcpoke/mcpoke/internal/toolschema"
 	"github.com/mcpoke/mcpoke/session"
 )
 
 // callImmediately answers a tools/call for a tool that answers at once
-// (echo, fail) on the session's reader, its arguments decoded once and
-// its name as the session read it: no goroutine, no context, no second
-// parse. A request of protocol 2026-07-28 gets what eraAware adds to its
-// result. Anything else, including params it cannot read and a modern
-// version the demo does not speak, is declined for callTool (through
-// eraAware), which says what is wrong.
+// (echo, fail) on the session's reader: its name as the session read it,
+// params and their _meta read in one pass (readToolCall), the arguments
+// checked as bytes (flatCheck) and the result appended to one buffer. No goroutine, no
+// context, no second parse. A request of protocol 2026-07-28 gets what
+// eraAware adds to its result. Anything it is not sure to answer as
+// callTool would, through eraAware (arguments to reject, a task, a modern
+// version the demo does not speak, params it cannot read), is declined
+// for them, and they say what is wrong.
 func (srv *server) callImmediately(in *session.Incoming) (any, error, bool) {
-	t := srv.find(in.Tool())
-	if t == nil || t.immediate == nil || bytes.Contains(in.Params, []byte(`"task"`)) {
-		return nil, nil, false
-	}
-	modern := bytes.Contains(in.Params, []byte(session.MetaProtocolVersion))
-	if modern && !speaksModern(in) {
-		return nil, nil, false
-	}
-	var args any = map[string]any{}
-	if raw := in.ParamsMember("arguments"); raw != nil && string(raw) != "null" {
-		v, err := toolschema.Decode(raw)
-		if err != nil {
-			return nil, nil, false
-		}
-		args = v
-	}
-	if err := t.Schema.ValidateValue(args); err != nil {
-		return nil, invalidParams("invalid arguments for %s: %v", t.Name, err), true
-	}
-	obj, ok := args.(map[string]any)
-	if !ok { // the schema allowed a non-object: let run decode it
-		return nil, nil, false
-	}
-	res, err := t.immediate(obj)
-	if err != nil || !modern {
-		return res, err, true
-	}
-	if tr, ok := res.(toolResult); ok {
-		raw, err := modernToolResult(tr)
-		return raw, err, true
-	}
-	raw, err := modernResult(res, false, demoImplementation())
-	return raw, err, true
+	return srv.answerNow(in.Tool(), in.Params)
 }
+
+// answerNow is callImmediately for the tool named name.
+func (srv *server) answerNow(name string, params []byte) (any, error, bool) {
+	t := srv.find(name)
+	if t == nil || t.immediate == nil || t.flat == nil {
+		return nil, nil, false
+	}
+	p, ok := readToolCall(params)
+	if !ok || p.meta.version != nil && !p.meta.speaksModern() {
+		return nil, nil, false
+	}
+	args := p.arguments
+	if args == nil || string(args) == "null" {
+		args = emptyArgs
+	}
+	if !t.flat.valid(args) {
+		return nil, nil, false
+	}
+	modern := p.meta.version != nil
+	room := resultRoom + len(args)
+	if modern {
+		room += len(session.MetaServerInfo) + len(serverInfoJSON()) + 40
+	}
+	b, err := t.immediate(args, openResult(make([]byte, 0, room), modern))
+	if err != nil {
+		return nil, err, true
+	}
+	return json.RawMessage(closeResult(b, modern)), nil, true
+}
+
+// resultRoom is room enough for an immediate tool's result besides the
+// arguments it echoes and the _meta of 2026-07-28, so that it is one
+// allocation.
+const resultRoom = 112
+
+var emptyArgs = []byte(`{}`)
 
 // serverInfoJSON is who the demo says it is in modern results, encoded
 // once: it never changes while the demo runs.
@@ -60,39 +64,19 @@ var serverInfoJSON = sync.OnceValue(func() json.RawMessage {
 	return info
 })
 
-// modernToolResult is modernResult for a tool's result, not cacheable,
-// spliced instead of decoded and encoded again: the same bytes (the keys
-// of a toolResult sort between _meta and resultType, as the map in
-// modernResult sorts them) at a fraction of the cost.
-func modernToolResult(res toolResult) (json.RawMessage, error) {
-	body, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
-	}
-	info := serverInfoJSON()
-	b := make([]byte, 0, len(body)+len(info)+len(session.MetaServerInfo)+40)
-	b = append(b, `{"_meta":{"`+session.MetaServerInfo+`":`...)
-	b = append(b, info...)
-	b = append(b, "},"...)
-	b = append(b, body[1:len(body)-1]...)
-	b = append(b, `,"resultType":"complete"}`...)
-	return b, nil
-}
-
 // speaksModern reports whether a request's _meta names a modern version
-// the demo speaks, reading only _meta's members it needs. False for
-// anything eraAware would answer otherwise: no version there (the bytes
-// were elsewhere in params), one it does not speak, or a _meta that
-// ReadRequestMeta could not read (it then takes the request for legacy).
-func speaksModern(in *session.Incoming) bool {
-	meta := in.ParamsMember("_meta")
-	if !speaksVersion(session.Member(meta, session.MetaProtocolVersion)) {
+// the demo speaks and holds what ReadRequestMeta reads. False for
+// anything eraAware would answer otherwise: a version it does not speak,
+// or a _meta ReadRequestMeta could not read (it then takes the request
+// for legacy).
+func (m *requestMeta) speaksModern() bool {
+	if !speaksVersion(m.version) {
 		return false
 	}
-	if level := session.Member(meta, session.MetaLogLevel); level != nil && level[0] != '"' && string(level) != "null" {
+	if m.logLevel != nil && m.logLevel[0] != '"' && string(m.logLevel) != "null" {
 		return false
 	}
-	info := session.Member(meta, session.MetaClientInfo)
+	info := m.clientInfo
 	if last := lastClientInfo.Load(); info == nil || last != nil && string(info) == *last {
 		return true
 	}

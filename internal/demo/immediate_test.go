@@ -8,17 +8,24 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// The modern fast path splices a tool's result instead of re-encoding it
-// through a map: its bytes must be modernResult's.
-func TestModernToolResultIsModernResult(t *testing.T) {
-	for _, res := range []toolResult{textResult("hi"), errorResult(`<b> & "q" ünï`), {}} {
+// The fast path writes a tool's result by appending bytes instead of
+// encoding it (through a map in 2026-07-28): its bytes must be
+// json.Marshal's and modernResult's.
+func TestAppendedToolResultIsEncoded(t *testing.T) {
+	results := []toolResult{textResult("hi"), errorResult(`<b> & "q" ünï`), {}, failedResult,
+		{Content: []textContent{{Type: "text", Text: "a\u2028b\x00\x7f\tc"}, {Type: "ty\"pe", Text: "\xff\xfe invalid"}}},
+		{Content: []textContent{}}}
+	for _, res := range results {
 		want, err := modernResult(res, false, demoImplementation())
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := modernToolResult(res)
-		if err != nil || string(got) != string(want) {
-			t.Fatalf("modernToolResult(%+v)\n got %s %v\nwant %s", res, got, err, want)
+		if got := modernToolResult(res); string(got) != string(want) {
+			t.Fatalf("modernToolResult(%+v)\n got %s\nwant %s", res, got, want)
+		}
+		want, _ = json.Marshal(res)
+		if got := legacyToolResult(res); string(got) != string(want) {
+			t.Fatalf("legacyToolResult(%+v)\n got %s\nwant %s", res, got, want)
 		}
 	}
 }
@@ -30,7 +37,7 @@ func TestModernEchoOnTheFastPath(t *testing.T) {
 	cli, _ := start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	want, _ := modernToolResult(textResult("hi"))
+	want := modernToolResult(textResult("hi"))
 	for _, tc := range []struct{ meta, want string }{
 		{`{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/logLevel":"info"}`, string(want)},
 		{`{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientInfo":"nobody"}`, `{"content":[{"type":"text","text":"hi"}]}`},
@@ -64,4 +71,15 @@ func TestServersSharePreparedTools(t *testing.T) {
 	if len(a.tools) != n+len(preparedConformanceTools()) || a.tools[n] != preparedConformanceTools()[0] || len(preparedTools()) != n {
 		t.Fatalf("appending to one server's tools changed another's: %d %d", len(a.tools), len(preparedTools()))
 	}
+}
+
+// legacyToolResult is json.Marshal(res), as the fast path writes it.
+func legacyToolResult(res toolResult) json.RawMessage {
+	return closeResult(appendToolResultMembers(openResult(nil, false), res), false)
+}
+
+// modernToolResult is modernResult(res, false, demoImplementation()),
+// as the fast path writes it.
+func modernToolResult(res toolResult) json.RawMessage {
+	return closeResult(appendToolResultMembers(openResult(nil, true), res), true)
 }

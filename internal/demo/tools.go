@@ -19,10 +19,13 @@ type tool struct {
 	// run does the work, with arguments already checked against
 	// InputSchema.
 	run func(ctx context.Context, srv *server, in *session.Incoming, args json.RawMessage) (any, error)
-	// immediate, if set, answers at once from arguments decoded and
-	// checked once (see callImmediately); run stays for the same answer
-	// through a handler.
-	immediate func(args map[string]any) (any, error)
+	// immediate, if set, answers at once from arguments that flat found
+	// certainly valid, appending its result's members to b (see
+	// callImmediately); run stays for the same answer through a handler.
+	immediate func(args, b []byte) ([]byte, error)
+	// flat checks the arguments of an immediate tool without the
+	// generic validator; set by prepareTools.
+	flat *flatCheck
 }
 
 // allTools returns the demo's tools in the order tools/list shows them.
@@ -61,6 +64,9 @@ func prepareTools(tools []*tool) []*tool {
 		}
 		if err != nil {
 			panic(fmt.Sprintf("demo tool %s: %v", t.Name, err)) // a bug in this package
+		}
+		if t.immediate != nil {
+			t.flat = compileFlat(t.InputSchema)
 		}
 	}
 	return tools
