@@ -150,6 +150,9 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	}
 	id := IntID(s.nextID)
 	s.nextID++
+	// Read before _meta goes in front of it: the name is then the first
+	// member, not one behind the client's _meta.
+	tool := toolName(method, p)
 	var token ID
 	var members []byte
 	wantsProgress := !s.cfg.NoProgressTokens && !opts.NoProgressToken && method != "initialize"
@@ -170,7 +173,7 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 		}
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
-	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: toolName(method, p),
+	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: tool,
 		Params: p, State: Pending, Started: s.clock.Now(), Round: opts.Round, Housekeeping: opts.Housekeeping}, token: token}}
 	r := &rc.request
 	switch {

@@ -108,9 +108,10 @@ func (s *Session) handleRequest(m *wireMessage) {
 		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}))
 		return
 	}
+	tool, token := requestKeys(m.Method, m.Params)
 	ri := &incomingRequest{request: request{
 		info: RequestInfo{ID: id, Incoming: true, Method: m.Method,
-			Tool: toolName(m.Method, m.Params), Params: m.Params, State: Pending, Started: s.clock.Now()},
+			Tool: tool, Params: m.Params, State: Pending, Started: s.clock.Now()},
 		cancelHandler: noCancel, // answered before any cancel is read, if immediate
 	}}
 	r := &ri.request
@@ -128,7 +129,7 @@ func (s *Session) handleRequest(m *wireMessage) {
 
 	in := &ri.in
 	*in = Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r}
-	in.token, _ = progressTokenOf(m.Params)
+	in.token = token
 	if q := s.cfg.Immediate[m.Method]; q != nil {
 		if res, err, ok := q(in); ok {
 			s.respond(r, res, err)

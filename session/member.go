@@ -52,8 +52,10 @@ func memberSlow(obj []byte, key string) []byte {
 }
 
 // stringMember returns the string value of key in obj, or "".
-func stringMember(obj []byte, key string) string {
-	v := member(obj, key)
+func stringMember(obj []byte, key string) string { return stringValue(member(obj, key)) }
+
+// stringValue decodes v, a JSON value, when it is a string; else "".
+func stringValue(v []byte) string {
 	if len(v) < 2 || v[0] != '"' {
 		return ""
 	}
