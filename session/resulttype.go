@@ -19,9 +19,18 @@ func resultTypeOf(result json.RawMessage) string {
 	if !bytes.Contains(result, []byte(`"resultType"`)) {
 		return ResultComplete
 	}
+	// The common end of a result: the last of duplicate keys wins, and
+	// those quotes cannot be inside a string, where quotes are escaped.
+	if bytes.HasSuffix(result, completeTail) {
+		return ResultComplete
+	}
 	// Read without decoding the rest: every modern result has one.
 	if t := stringMember(result, "resultType"); t != "" {
 		return t
 	}
 	return ResultComplete
 }
+
+// completeTail ends a result whose last member says it is complete, as
+// servers write it.
+var completeTail = []byte(`,"resultType":"complete"}`)
