@@ -82,8 +82,9 @@ type incomingRequest struct {
 // cancel can be read before it is answered.
 func noCancel() {}
 
-// handleRequest starts a handler for an incoming request.
-func (s *Session) handleRequest(m *wireMessage) {
+// handleRequest starts a handler for an incoming request that arrived at
+// at, when its row starts.
+func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	id, err := ParseID(m.ID)
 	if err != nil {
 		_ = s.send(appendError(nil, ID{}, &RPCError{Code: CodeInvalidRequest, Message: "invalid request id: " + string(m.ID)}))
@@ -111,7 +112,7 @@ func (s *Session) handleRequest(m *wireMessage) {
 	tool, token := requestKeys(m.Method, m.Params)
 	ri := &incomingRequest{request: request{
 		info: RequestInfo{ID: id, Incoming: true, Method: m.Method,
-			Tool: tool, Params: m.Params, State: Pending, Started: s.clock.Now()},
+			Tool: tool, Params: m.Params, State: Pending, Started: at},
 		cancelHandler: noCancel, // answered before any cancel is read, if immediate
 	}}
 	r := &ri.request

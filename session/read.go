@@ -154,7 +154,7 @@ func (s *Session) handleMessage(frame []byte, at time.Time, valid bool) {
 		s.handleResponse(&m, frame, kinds, details, at)
 	case m.isRequest():
 		s.flagServerRequest(&m, frame)
-		s.handleRequest(&m)
+		s.handleRequest(&m, at)
 	case m.isNotification():
 		s.handleNotification(&m, frame, at)
 	default:
