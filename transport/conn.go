@@ -134,6 +134,29 @@ type Stamper interface {
 	SendStamped(frame []byte) (time.Time, error)
 }
 
+// DirectReceiver is implemented by a Conn that can hand its frames to the
+// receiver on the goroutine that read them, instead of passing them to
+// Recv's caller: on a small machine each goroutine hand-off per message
+// costs more than the message (waking a goroutine while a CPU is idle
+// wakes an OS thread that competes with the server for the CPUs).
+//
+// After ReceiveDirect(f) returns true, every frame, noise line, malformed
+// or oversize line the peer writes on its message stream (a stdio
+// server's stdout) goes to f, one at a time, in order, on the Conn's own
+// reader; Recv keeps delivering everything else (a stdio server's stderr
+// lines) and the end of the stream. The end comes through Recv only after
+// the last call of f returned, except ErrClosed after our own Close: a
+// call may still start while Close is under way (Close waits for it), none
+// once Close returned. f runs synchronously: while it
+// runs, nothing more is read from the peer (backpressure, as when Recv is
+// slow). It returns false, and changes nothing, when the Conn already
+// delivered a message of that stream through Recv (the order would be
+// lost) or already has a receiver: the caller then reads everything with
+// Recv as before.
+type DirectReceiver interface {
+	ReceiveDirect(f func(Message)) bool
+}
+
 // StderrTail is implemented by transports that keep the last lines a
 // server wrote to stderr, for error messages.
 type StderrTail interface {

@@ -88,7 +88,8 @@ type item struct {
 
 // Stdio is a Conn to a server process speaking newline-delimited JSON-RPC
 // on its stdin and stdout. Its stderr lines are kept for StderrTail and
-// also delivered through Recv as wire.KindStderr.
+// also delivered through Recv as wire.KindStderr. It is a DirectReceiver:
+// its stdout can be handed to a receiver on the goroutine that reads it.
 type Stdio struct {
 	opts           StdioOptions
 	cmd            *exec.Cmd
@@ -97,6 +98,11 @@ type Stdio struct {
 	stdout, stderr *os.File // our read ends
 	tail           *ring
 	msgs           chan item
+	// routeMu guards direct and routed: whether stdout goes to a direct
+	// receiver (see ReceiveDirect) is decided once, at its first item.
+	routeMu sync.Mutex
+	direct  func(Message)
+	routed  bool
 	// tag is the KEY=VALUE entry in the server's environment; start is
 	// when it started, in the units of familyOf.
 	tag   string
@@ -132,6 +138,7 @@ type Stdio struct {
 var _ interface {
 	Conn
 	StderrTail
+	DirectReceiver
 } = (*Stdio)(nil)
 
 // StartStdio starts the server in a session of its own, without a
@@ -293,9 +300,10 @@ func (s *Stdio) sendGate() error {
 }
 
 // Recv implements Conn. When the server has exited it returns *ExitError,
-// but only after every line it wrote to stdout and stderr was delivered.
-// When the server closes its stdout but lives on, Recv returns
-// ErrOutputClosed, after every frame it wrote.
+// but only after every line it wrote to stdout and stderr was delivered
+// (stdout's to the direct receiver, if ReceiveDirect installed one, and
+// returned from it). When the server closes its stdout but lives on, Recv
+// returns ErrOutputClosed, after every frame it wrote.
 func (s *Stdio) Recv() (Message, error) {
 	if s.isClosed() {
 		return Message{}, ErrClosed
@@ -400,10 +408,36 @@ func (s *Stdio) readerDone() {
 	}
 }
 
+// ReceiveDirect implements DirectReceiver: stdout's items go to f on the
+// stdout reader, unless one already went to Recv. The end of the stream
+// still comes through Recv, after f returned for the last item: the
+// reader puts ErrOutputClosed only once its loop is over, and the exit is
+// reported once both readers are done.
+func (s *Stdio) ReceiveDirect(f func(Message)) bool {
+	s.routeMu.Lock()
+	defer s.routeMu.Unlock()
+	if s.routed || s.direct != nil || f == nil {
+		return false
+	}
+	s.direct = f
+	return true
+}
+
+// route decides, at stdout's first item, where stdout goes for good: to
+// the direct receiver if there is one by then, else (nil) to Recv.
+func (s *Stdio) route() func(Message) {
+	s.routeMu.Lock()
+	defer s.routeMu.Unlock()
+	s.routed = true
+	return s.direct
+}
+
 func (s *Stdio) readStdout() {
 	defer s.readerDone()
 	r := pipeReader{s.stdout, s}
 	fr := newFrameReader(r, s.opts.MaxFrameSize)
+	var direct func(Message)
+	routed := false
 	for {
 		m, err := fr.next()
 		if err == io.EOF {
@@ -413,9 +447,21 @@ func (s *Stdio) readStdout() {
 		if err != nil {
 			return
 		}
-		if !s.deliver(m) {
+		if !routed {
+			direct, routed = s.route(), true
+		}
+		if direct == nil {
+			if !s.deliver(m) {
+				break
+			}
+			continue
+		}
+		// As deliver: after Close nobody takes any more. f blocks this
+		// reader as a full channel does: backpressure on the server.
+		if s.isClosed() {
 			break
 		}
+		direct(m)
 	}
 	// Keep draining after Close: a server blocked on a full stdout could
 	// not notice stdin EOF and exit politely.

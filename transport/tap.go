@@ -101,6 +101,19 @@ func (t *Tap) Recv() (Message, error) {
 	if err != nil {
 		return m, err
 	}
+	return t.took(m), nil
+}
+
+// ReceiveDirect implements DirectReceiver when the wrapped Conn does: what
+// it hands over directly is recorded and stamped exactly as what Recv
+// returns, on the goroutine that read it, before f sees it.
+func (t *Tap) ReceiveDirect(f func(Message)) bool {
+	d, ok := t.Conn.(DirectReceiver)
+	return ok && d.ReceiveDirect(func(m Message) { f(t.took(m)) })
+}
+
+// took records an inbound item and stamps it with its record's time.
+func (t *Tap) took(m Message) Message {
 	t.orderMu.Lock()
 	if w := t.writing; w != nil && !w.stuck {
 		// It may answer the frame being written: let that frame's record
@@ -121,7 +134,7 @@ func (t *Tap) Recv() (Message, error) {
 	defer t.orderMu.Unlock()
 	r := t.emit(wire.Record{Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size, Why: m.Why})
 	m.At = r.At
-	return m, nil
+	return m
 }
 
 // CloseRequestStream forwards to the wrapped transport when it has
