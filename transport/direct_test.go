@@ -35,10 +35,12 @@ type directLog struct {
 	ms []Message
 }
 
-func (l *directLog) add(m Message) {
+// add keeps m and says how many items the log holds.
+func (l *directLog) add(m Message) int {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.ms = append(l.ms, m)
-	l.mu.Unlock()
+	return len(l.ms)
 }
 
 func (l *directLog) snapshot() []Message {
@@ -67,8 +69,15 @@ func startCued(t *testing.T, then string, opts StdioOptions, f func(Message)) *S
 
 // Every stdout frame goes to the direct receiver, in order; Recv gives the
 // stderr lines and then the exit, and only once the receiver returned
-// from the last frame.
+// from the last frame: whether it held the reader only a moment or long
+// enough for the relief to take over reading.
 func TestStdioDirectFramesInOrderBeforeTheExit(t *testing.T) {
+	for _, hold := range []time.Duration{reliefAfter / 5, 2 * reliefAfter} {
+		t.Run(hold.String(), func(t *testing.T) { testDirectFramesInOrder(t, hold) })
+	}
+}
+
+func testDirectFramesInOrder(t *testing.T, hold time.Duration) {
 	const n = 300
 	var out strings.Builder
 	for i := range n {
@@ -82,7 +91,7 @@ func TestStdioDirectFramesInOrderBeforeTheExit(t *testing.T) {
 		if m.Kind == wire.KindNoise {
 			// The last item: an exit reported before it returned would
 			// be seen below.
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(hold)
 		}
 		got.add(m)
 	})
@@ -118,11 +127,18 @@ func TestStdioDirectFramesInOrderBeforeTheExit(t *testing.T) {
 
 // A server that closes stdout but lives on: ErrOutputClosed comes only
 // once the receiver returned from the last frame, even one slower than
-// the grace the transport gives the server to exit.
+// the grace the transport gives the server to exit (the relief then reads
+// the end of stdout).
 func TestStdioDirectOutputClosedAfterTheLastFrame(t *testing.T) {
+	for _, hold := range []time.Duration{0, 2 * outputClosedGrace} {
+		t.Run(hold.String(), func(t *testing.T) { testDirectOutputClosed(t, hold) })
+	}
+}
+
+func testDirectOutputClosed(t *testing.T, hold time.Duration) {
 	var got directLog
 	s := startCued(t, "closeout", StdioOptions{CloseGrace: 100 * time.Millisecond}, func(m Message) {
-		time.Sleep(2 * outputClosedGrace)
+		time.Sleep(hold)
 		got.add(m)
 	})
 	if _, err := recv(t, s); err != ErrOutputClosed {
@@ -156,8 +172,15 @@ func TestStdioDirectRefusedOnceRecvHadStdout(t *testing.T) {
 }
 
 // The receiver is not handed anything once Close has begun: it is in the
-// middle of a flood when Close starts, and that call is its last.
+// middle of a flood when Close starts, and that call is its last, whether
+// it returns at once or after the relief took over reading.
 func TestStdioDirectNothingAfterClose(t *testing.T) {
+	for _, hold := range []time.Duration{0, 2 * reliefAfter} {
+		t.Run(hold.String(), func(t *testing.T) { testDirectNothingAfterClose(t, hold) })
+	}
+}
+
+func testDirectNothingAfterClose(t *testing.T, hold time.Duration) {
 	const last = 5
 	var mu sync.Mutex
 	calls := 0
@@ -177,6 +200,7 @@ func TestStdioDirectNothingAfterClose(t *testing.T) {
 		for !s.isClosed() && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
+		time.Sleep(hold)
 	})
 	started <- s
 	<-inLast
@@ -188,5 +212,71 @@ func TestStdioDirectNothingAfterClose(t *testing.T) {
 	}
 	if _, err := recv(t, s); err != ErrClosed {
 		t.Fatalf("Recv after Close: %v", err)
+	}
+}
+
+// A receiver that holds the reader (as a session's reply to a ping does
+// while the server, blocked on its full stdout, reads no stdin) does not
+// stall the server: another goroutine takes over reading, up to Recv's
+// buffer, as the channel did, and the receiver still gets every frame in
+// order before the exit.
+func TestStdioDirectSlowReceiverDoesNotStallTheServer(t *testing.T) {
+	// Five frames of 100 KB: far more than a pipe holds.
+	const n = 5
+	var out strings.Builder
+	for i := range n {
+		fmt.Fprintf(&out, "{\"i\":%d,\"pad\":\"<big:100000>\"}\n", i)
+	}
+	var got directLog
+	started := make(chan *Stdio, 1)
+	s := startCued(t, "write", StdioOptions{Env: []string{fakeStdoutEnv + "=" + out.String()}}, func(m Message) {
+		if got.add(m) == 1 {
+			s := <-started
+			deadline := time.Now().Add(hangGuard)
+			for !gone(s.Pid()) && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			if !gone(s.Pid()) {
+				t.Error("the server could not finish writing while the receiver held the first frame")
+			}
+		}
+	})
+	started <- s
+	if _, err := recv(t, s); !errors.As(err, new(*ExitError)) {
+		t.Fatalf("Recv: %v; want the exit", err)
+	}
+	ms := got.snapshot()
+	if len(ms) != n {
+		t.Fatalf("the exit came after %d frames; want %d", len(ms), n)
+	}
+	for i, m := range ms {
+		if !strings.HasPrefix(string(m.Data), fmt.Sprintf(`{"i":%d,`, i)) || m.Kind != wire.KindFrame {
+			t.Fatalf("frame %d: %s %.20q", i, m.Kind, m.Data)
+		}
+	}
+}
+
+// A receiver slow now and then: each time the relief takes over reading,
+// then hands it back once the receiver caught up; nothing is lost or
+// reordered across the hand-overs, and the exit comes after the last
+// frame.
+func TestStdioDirectReliefComesAndGoes(t *testing.T) {
+	var got directLog
+	s := startCued(t, "flood", StdioOptions{}, func(m Message) {
+		if n := got.add(m); n == 1 || n == 2000 || n == 6000 {
+			time.Sleep(2 * reliefAfter)
+		}
+	})
+	if _, err := recv(t, s); !errors.As(err, new(*ExitError)) {
+		t.Fatalf("Recv: %v; want the exit", err)
+	}
+	ms := got.snapshot()
+	if len(ms) != floodFrames {
+		t.Fatalf("the exit came after %d frames; want %d", len(ms), floodFrames)
+	}
+	for i, m := range ms {
+		if !strings.HasPrefix(string(m.Data), fmt.Sprintf(`{"i":%d,`, i)) {
+			t.Fatalf("frame %d is %.40q", i, m.Data)
+		}
 	}
 }

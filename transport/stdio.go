@@ -408,38 +408,18 @@ func (s *Stdio) readerDone() {
 	}
 }
 
-// ReceiveDirect implements DirectReceiver: stdout's items go to f on the
-// stdout reader, unless one already went to Recv. The end of the stream
-// still comes through Recv, after f returned for the last item: the
-// reader puts ErrOutputClosed only once its loop is over, and the exit is
-// reported once both readers are done.
-func (s *Stdio) ReceiveDirect(f func(Message)) bool {
-	s.routeMu.Lock()
-	defer s.routeMu.Unlock()
-	if s.routed || s.direct != nil || f == nil {
-		return false
-	}
-	s.direct = f
-	return true
-}
-
-// route decides, at stdout's first item, where stdout goes for good: to
-// the direct receiver if there is one by then, else (nil) to Recv.
-func (s *Stdio) route() func(Message) {
-	s.routeMu.Lock()
-	defer s.routeMu.Unlock()
-	s.routed = true
-	return s.direct
-}
-
 func (s *Stdio) readStdout() {
 	defer s.readerDone()
 	r := pipeReader{s.stdout, s}
 	fr := newFrameReader(r, s.opts.MaxFrameSize)
-	var direct func(Message)
-	routed := false
-	for {
-		m, err := fr.next()
+	m, err := fr.next()
+	if err == nil {
+		if f := s.route(); f != nil {
+			(&directReader{s: s, fr: fr, r: r, f: f}).run(m)
+			return
+		}
+	}
+	for ; ; m, err = fr.next() {
 		if err == io.EOF {
 			s.outputClosed()
 			return
@@ -447,21 +427,9 @@ func (s *Stdio) readStdout() {
 		if err != nil {
 			return
 		}
-		if !routed {
-			direct, routed = s.route(), true
-		}
-		if direct == nil {
-			if !s.deliver(m) {
-				break
-			}
-			continue
-		}
-		// As deliver: after Close nobody takes any more. f blocks this
-		// reader as a full channel does: backpressure on the server.
-		if s.isClosed() {
+		if !s.deliver(m) {
 			break
 		}
-		direct(m)
 	}
 	// Keep draining after Close: a server blocked on a full stdout could
 	// not notice stdin EOF and exit politely.
