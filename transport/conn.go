@@ -147,9 +147,9 @@ type Stamper interface {
 // lines) and the end of the stream. The end comes through Recv only after
 // the last call of f returned, except ErrClosed after our own Close: a
 // call may still start while Close is under way (Close waits for it), none
-// once Close returned. f runs synchronously: while it
-// runs, nothing more is read from the peer (backpressure, as when Recv is
-// slow). It returns false, and changes nothing, when the Conn already
+// once Close returned. f runs synchronously; while it is slow the Conn
+// reads ahead no further than it would for a slow Recv (backpressure).
+// ReceiveDirect returns false, and changes nothing, when the Conn already
 // delivered a message of that stream through Recv (the order would be
 // lost) or already has a receiver: the caller then reads everything with
 // Recv as before.

@@ -7,7 +7,10 @@ import (
 )
 
 // reliefAfter is how long a direct receiver may hold the stdout reader
-// before another goroutine takes over reading stdout.
+// before another goroutine takes over reading stdout (see directReader):
+// far longer than handling a frame takes, so that the relief is the
+// exception, and short beside the waits it prevents (a server blocked on
+// its full stdout waits for as long as nobody reads).
 const reliefAfter = 50 * time.Millisecond
 
 // ReceiveDirect implements DirectReceiver: stdout's items go to f on the
