@@ -15,7 +15,7 @@ import (
 
 // Over a real stdio server, every notification it writes reaches the
 // subscriber, in order, by the direct path alone, and the session ends
-// with the server's exit only after the last of them.
+// with the server's exit only after the last of them and its stderr line.
 func TestSessionStdioDirectInOrderThenExit(t *testing.T) {
 	const n = 300
 	script := `read cue; i=0; while [ $i -lt ` + strconv.Itoa(n) + ` ]; do
@@ -33,7 +33,7 @@ echo bye >&2; exit 3`
 	if err := s.Notify("cue", nil); err != nil {
 		t.Fatal(err)
 	}
-	next := 0
+	next, bye := 0, false
 	timeout := time.After(20 * time.Second)
 	for {
 		var e Event
@@ -48,13 +48,15 @@ echo bye >&2; exit 3`
 				t.Fatalf("notification %d: %s; want %s", next, e.Params, want)
 			}
 			next++
+		case StderrLine:
+			bye = bye || e.Line == "bye"
 		case Closed:
 			var ee *transport.ExitError
 			if !errors.As(e.Err, &ee) || ee.Code != 3 {
 				t.Fatalf("closed with %v; want exit status 3", e.Err)
 			}
-			if next != n {
-				t.Fatalf("the session ended after %d notifications; want all %d before the exit", next, n)
+			if next != n || !bye {
+				t.Fatalf("the session ended after %d notifications (stderr line seen: %v); want all %d and the line before the exit", next, bye, n)
 			}
 			if direct, recv := c.counts(); direct != n || recv != 0 {
 				t.Fatalf("frames: %d by the direct path, %d by Recv; want all %d direct", direct, recv, n)

@@ -13,9 +13,9 @@ import (
 )
 
 // startReading starts the session's reader. When the transport can hand
-// its frames over on the goroutine that read them (a stdio server's
-// stdout, transport.DirectReceiver), they are handled right there: a
-// response then wakes only the goroutine waiting for it, not a reader of
+// what it reads over on the goroutine that read it (a stdio server's
+// stdout and stderr, transport.DirectReceiver), it is handled right there:
+// a response then wakes only the goroutine waiting for it, not a reader of
 // ours in between. It is asked before the reader starts, so before the
 // transport delivered anything through Recv.
 func (s *Session) startReading() {
@@ -26,12 +26,13 @@ func (s *Session) startReading() {
 	go in.read()
 }
 
-// inbound makes the session's one reader out of two goroutines: the loop
-// on Recv (stderr lines, the end of the stream, or everything when the
-// transport has no direct path) and the transport's direct path. mu makes
-// them take turns, so that handleInbound and what it touches (pretty,
-// relatedID, cancelling incoming handlers, ...) still see one reader at a
-// time; frames among themselves keep the transport's order.
+// inbound makes the session's one reader out of several goroutines: the
+// loop on Recv (the end of the stream, or everything when the transport
+// has no direct path) and the transport's readers on the direct path (a
+// stdio server's stdout and stderr). mu makes them take turns, so that
+// handleInbound and what it touches (pretty, relatedID, cancelling
+// incoming handlers, ...) still see one reader at a time; frames among
+// themselves keep the transport's order.
 type inbound struct {
 	s  *Session
 	mu sync.Mutex

@@ -67,10 +67,10 @@ func startCued(t *testing.T, then string, opts StdioOptions, f func(Message)) *S
 	return s
 }
 
-// Every stdout frame goes to the direct receiver, in order; Recv gives the
-// stderr lines and then the exit, and only once the receiver returned
-// from the last frame: whether it held the reader only a moment or long
-// enough for the relief to take over reading.
+// Every stdout frame and stderr line goes to the direct receiver, each
+// pipe's in order; Recv gives only the exit, once the receiver returned
+// from the last of both: whether it held the readers only a moment or
+// long enough for the relief to take over reading.
 func TestStdioDirectFramesInOrderBeforeTheExit(t *testing.T) {
 	for _, hold := range []time.Duration{reliefAfter / 5, 2 * reliefAfter} {
 		t.Run(hold.String(), func(t *testing.T) { testDirectFramesInOrder(t, hold) })
@@ -88,9 +88,9 @@ func testDirectFramesInOrder(t *testing.T, hold time.Duration) {
 	s := startCued(t, "write", StdioOptions{Env: []string{
 		fakeStdoutEnv + "=" + out.String(), fakeStderrEnv + "=warn 1\nwarn 2\n", fakeCodeEnv + "=3",
 	}}, func(m Message) {
-		if m.Kind == wire.KindNoise {
-			// The last item: an exit reported before it returned would
-			// be seen below.
+		if m.Kind == wire.KindNoise || string(m.Data) == "warn 2" {
+			// The last item of its pipe: an exit reported before it
+			// returned would be seen below.
 			time.Sleep(hold)
 		}
 		got.add(m)
@@ -102,26 +102,34 @@ func testDirectFramesInOrder(t *testing.T, hold time.Duration) {
 	if !errors.As(err, &ee) || ee.Code != 3 {
 		t.Fatalf("the stream ended with %v; want exit status 3", err)
 	}
-	if len(direct) != n+1 {
-		t.Fatalf("the exit came when the direct receiver had returned from %d items; want all %d", len(direct), n+1)
+	if len(ms) > 0 {
+		t.Fatalf("Recv gave a %s %q: everything but the end must go to the direct receiver", ms[0].Kind, ms[0].Data)
 	}
-	for i, m := range direct[:n] {
+	var frames, lines []Message
+	for _, m := range direct {
+		if m.Kind == wire.KindStderr {
+			lines = append(lines, m)
+		} else {
+			frames = append(frames, m)
+		}
+	}
+	if len(frames) != n+1 || len(lines) != 2 {
+		t.Fatalf("the exit came when the direct receiver had returned from %d stdout items and %d stderr lines; want %d and 2",
+			len(frames), len(lines), n+1)
+	}
+	for i, m := range frames[:n] {
 		if m.Kind != wire.KindFrame || string(m.Data) != fmt.Sprintf(`{"i":%d}`, i) {
-			t.Fatalf("direct item %d: %s %q", i, m.Kind, m.Data)
+			t.Fatalf("stdout item %d: %s %q", i, m.Kind, m.Data)
 		}
 	}
-	if m := direct[n]; m.Kind != wire.KindNoise || string(m.Data) != "not json" {
-		t.Fatalf("last direct item: %s %q; want the noise line", m.Kind, m.Data)
+	if m := frames[n]; m.Kind != wire.KindNoise || string(m.Data) != "not json" {
+		t.Fatalf("last stdout item: %s %q; want the noise line", m.Kind, m.Data)
 	}
-	var lines []string
-	for _, m := range ms {
-		if m.Kind != wire.KindStderr {
-			t.Fatalf("Recv gave a %s %q: stdout must all go to the direct receiver", m.Kind, m.Data)
-		}
-		lines = append(lines, string(m.Data))
+	if string(lines[0].Data) != "warn 1" || string(lines[1].Data) != "warn 2" {
+		t.Fatalf("stderr lines %q, %q", lines[0].Data, lines[1].Data)
 	}
-	if strings.Join(lines, "|") != "warn 1|warn 2" {
-		t.Fatalf("stderr through Recv: %q", lines)
+	if tail := s.StderrTail(2); strings.Join(tail, "|") != "warn 1|warn 2" {
+		t.Fatalf("StderrTail: %q", tail)
 	}
 }
 
@@ -215,13 +223,19 @@ func testDirectNothingAfterClose(t *testing.T, hold time.Duration) {
 	}
 }
 
-// A receiver that holds the reader (as a session's reply to a ping does
+// A receiver that holds a reader (as a session's reply to a ping does
 // while the server, blocked on its full stdout, reads no stdin) does not
 // stall the server: another goroutine takes over reading, up to Recv's
-// buffer, as the channel did, and the receiver still gets every frame in
-// order before the exit.
+// buffer, as the channel did, and the receiver still gets every item in
+// order before the exit. So for stdout and for stderr.
 func TestStdioDirectSlowReceiverDoesNotStallTheServer(t *testing.T) {
-	// Five frames of 100 KB: far more than a pipe holds.
+	for _, pipe := range []string{fakeStdoutEnv, fakeStderrEnv} {
+		t.Run(pipe, func(t *testing.T) { testDirectSlowReceiver(t, pipe) })
+	}
+}
+
+func testDirectSlowReceiver(t *testing.T, pipe string) {
+	// Five lines of 100 KB: far more than a pipe holds.
 	const n = 5
 	var out strings.Builder
 	for i := range n {
@@ -229,7 +243,7 @@ func TestStdioDirectSlowReceiverDoesNotStallTheServer(t *testing.T) {
 	}
 	var got directLog
 	started := make(chan *Stdio, 1)
-	s := startCued(t, "write", StdioOptions{Env: []string{fakeStdoutEnv + "=" + out.String()}}, func(m Message) {
+	s := startCued(t, "write", StdioOptions{Env: []string{pipe + "=" + out.String()}}, func(m Message) {
 		if got.add(m) == 1 {
 			s := <-started
 			deadline := time.Now().Add(hangGuard)
@@ -237,7 +251,7 @@ func TestStdioDirectSlowReceiverDoesNotStallTheServer(t *testing.T) {
 				time.Sleep(time.Millisecond)
 			}
 			if !gone(s.Pid()) {
-				t.Error("the server could not finish writing while the receiver held the first frame")
+				t.Error("the server could not finish writing while the receiver held the first line")
 			}
 		}
 	})
@@ -247,11 +261,11 @@ func TestStdioDirectSlowReceiverDoesNotStallTheServer(t *testing.T) {
 	}
 	ms := got.snapshot()
 	if len(ms) != n {
-		t.Fatalf("the exit came after %d frames; want %d", len(ms), n)
+		t.Fatalf("the exit came after %d items; want %d", len(ms), n)
 	}
 	for i, m := range ms {
-		if !strings.HasPrefix(string(m.Data), fmt.Sprintf(`{"i":%d,`, i)) || m.Kind != wire.KindFrame {
-			t.Fatalf("frame %d: %s %.20q", i, m.Kind, m.Data)
+		if !strings.HasPrefix(string(m.Data), fmt.Sprintf(`{"i":%d,`, i)) {
+			t.Fatalf("item %d: %s %.20q", i, m.Kind, m.Data)
 		}
 	}
 }

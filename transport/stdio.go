@@ -89,7 +89,8 @@ type item struct {
 // Stdio is a Conn to a server process speaking newline-delimited JSON-RPC
 // on its stdin and stdout. Its stderr lines are kept for StderrTail and
 // also delivered through Recv as wire.KindStderr. It is a DirectReceiver:
-// its stdout can be handed to a receiver on the goroutine that reads it.
+// its stdout and stderr can be handed to a receiver on the goroutines that
+// read them.
 type Stdio struct {
 	opts           StdioOptions
 	cmd            *exec.Cmd
@@ -98,8 +99,9 @@ type Stdio struct {
 	stdout, stderr *os.File // our read ends
 	tail           *ring
 	msgs           chan item
-	// routeMu guards direct and routed: whether stdout goes to a direct
-	// receiver (see ReceiveDirect) is decided once, at its first item.
+	// routeMu guards direct and routed: whether the output goes to a
+	// direct receiver (see ReceiveDirect) is decided once, at the first
+	// item of stdout or stderr, for both.
 	routeMu sync.Mutex
 	direct  func(Message)
 	routed  bool
@@ -301,8 +303,8 @@ func (s *Stdio) sendGate() error {
 
 // Recv implements Conn. When the server has exited it returns *ExitError,
 // but only after every line it wrote to stdout and stderr was delivered
-// (stdout's to the direct receiver, if ReceiveDirect installed one, and
-// returned from it). When the server closes its stdout but lives on, Recv
+// (to the direct receiver, if ReceiveDirect installed one, and returned
+// from it). When the server closes its stdout but lives on, Recv
 // returns ErrOutputClosed, after every frame it wrote.
 func (s *Stdio) Recv() (Message, error) {
 	if s.isClosed() {
@@ -415,7 +417,7 @@ func (s *Stdio) readStdout() {
 	m, err := fr.next()
 	if err == nil {
 		if f := s.route(); f != nil {
-			(&directReader{s: s, fr: fr, r: r, f: f}).run(m)
+			(&directReader{s: s, next: fr.next, atEOF: s.outputClosed, r: r, f: f}).run(m)
 			return
 		}
 	}
@@ -440,17 +442,27 @@ func (s *Stdio) readStderr() {
 	defer s.readerDone()
 	r := pipeReader{s.stderr, s}
 	lr := lineReader{br: bufio.NewReaderSize(r, maxStderrLine), keep: maxStderrLine, cut: maxStderrLine}
-	for {
+	next := func() (Message, error) {
 		line, _, err := lr.next()
 		if err != nil {
-			return
+			return Message{}, err
 		}
 		s.tail.add(string(line))
-		if !s.deliver(Message{Kind: wire.KindStderr, Data: line}) {
-			break
+		return Message{Kind: wire.KindStderr, Data: line}, nil
+	}
+	m, err := next()
+	if err == nil {
+		if f := s.route(); f != nil {
+			(&directReader{s: s, next: next, r: r, f: f}).run(m)
+			return
 		}
 	}
-	io.Copy(io.Discard, r)
+	for ; err == nil; m, err = next() {
+		if !s.deliver(m) {
+			io.Copy(io.Discard, r)
+			return
+		}
+	}
 }
 
 // outputClosed ends Recv's stream with ErrOutputClosed when the server

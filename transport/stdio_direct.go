@@ -6,18 +6,21 @@ import (
 	"time"
 )
 
-// reliefAfter is how long a direct receiver may hold the stdout reader
-// before another goroutine takes over reading stdout (see directReader):
+// reliefAfter is how long a direct receiver may hold a reader before
+// another goroutine takes over reading its pipe (see directReader):
 // far longer than handling a frame takes, so that the relief is the
 // exception, and short beside the waits it prevents (a server blocked on
-// its full stdout waits for as long as nobody reads).
+// its full pipe waits for as long as nobody reads).
 const reliefAfter = 50 * time.Millisecond
 
 // ReceiveDirect implements DirectReceiver: stdout's items go to f on the
-// stdout reader, unless one already went to Recv. The end of the stream
-// still comes through Recv, after f returned for the last item: the
-// reader puts ErrOutputClosed only once it is done, and the exit is
-// reported once both readers are done.
+// stdout reader, stderr's lines on the stderr reader, unless an item
+// already went to Recv. Both, not stdout alone, so that they reach f in
+// the order they reached Recv's channel before: each reader hands over
+// what it read as soon as it can, and the receiver takes one at a time.
+// The end of the stream still comes through Recv, after f returned for
+// the last item: the stdout reader puts ErrOutputClosed only once it is
+// done, and the exit is reported once both readers are done.
 func (s *Stdio) ReceiveDirect(f func(Message)) bool {
 	s.routeMu.Lock()
 	defer s.routeMu.Unlock()
@@ -28,8 +31,9 @@ func (s *Stdio) ReceiveDirect(f func(Message)) bool {
 	return true
 }
 
-// route decides, at stdout's first item, where stdout goes for good: to
-// the direct receiver if there is one by then, else (nil) to Recv.
+// route decides, at the first item of stdout or stderr, where both go
+// for good: to the direct receiver if there is one by then, else (nil) to
+// Recv.
 func (s *Stdio) route() func(Message) {
 	s.routeMu.Lock()
 	defer s.routeMu.Unlock()
@@ -37,8 +41,8 @@ func (s *Stdio) route() func(Message) {
 	return s.direct
 }
 
-// directReader hands stdout's items to the direct receiver on the
-// goroutine that read them.
+// directReader hands the items of one of the server's pipes to the
+// direct receiver on the goroutine that read them.
 //
 // A receiver may block: the session answers a server's ping on it, and
 // that write waits while the server, blocked on its own full stdout,
@@ -49,14 +53,17 @@ func (s *Stdio) route() func(Message) {
 // waiting for the relay, the relief hands reading back with the item it
 // read last: the hand-off per item lasts only while the receiver is slow.
 type directReader struct {
-	s  *Stdio
-	fr *frameReader
-	r  io.Reader
-	f  func(Message)
+	s *Stdio
+	// next reads the pipe's next item; atEOF, if set, runs at its end
+	// (stdout: ErrOutputClosed for a server that lives on).
+	next  func() (Message, error)
+	atEOF func()
+	r     io.Reader
+	f     func(Message)
 
 	// handed is stored before the timer that starts the relief is armed
-	// and loaded by the relief before it reads: the reader's last use of
-	// fr happens before the relief's first.
+	// and loaded by the relief before it reads: the reader's last read
+	// happens before the relief's first.
 	handed atomic.Bool
 	relay  chan Message
 	// back takes the item with which the relief hands reading back. It
@@ -67,7 +74,7 @@ type directReader struct {
 	relayErr error
 }
 
-// run hands m and every later item to f until stdout ends or Close.
+// run hands m and every later item to f until the pipe ends or Close.
 func (d *directReader) run(m Message) {
 	d.relay = make(chan Message, recvBuffer)
 	d.back = make(chan Message)
@@ -90,12 +97,8 @@ func (d *directReader) run(m Message) {
 			continue
 		}
 		var err error
-		m, err = d.fr.next()
-		if err == io.EOF {
-			d.s.outputClosed()
-			return
-		}
-		if err != nil {
+		if m, err = d.next(); err != nil {
+			d.ended(err)
 			return
 		}
 	}
@@ -104,12 +107,12 @@ func (d *directReader) run(m Message) {
 	io.Copy(io.Discard, d.r)
 }
 
-// relieve reads stdout into relay while the reader is held by f, until
-// the reader is idle or stdout ends.
+// relieve reads the pipe into relay while the reader is held by f, until
+// the reader is idle or the pipe ends.
 func (d *directReader) relieve() {
 	d.handed.Load()
 	for {
-		m, err := d.fr.next()
+		m, err := d.next()
 		if err != nil {
 			d.relayErr = err
 			close(d.relay)
@@ -132,8 +135,8 @@ func (d *directReader) relieve() {
 }
 
 // fromRelay hands on what the relief reads. It returns the item with
-// which the relief handed reading back (back true), or ends stdout as run
-// does once the relief is done (back false).
+// which the relief handed reading back (back true), or ends the pipe as
+// run does once the relief is done (back false).
 func (d *directReader) fromRelay() (m Message, back bool) {
 	for {
 		select {
@@ -141,9 +144,7 @@ func (d *directReader) fromRelay() (m Message, back bool) {
 			return m, true // the relief is gone; run checks Close
 		case m, ok := <-d.relay:
 			if !ok {
-				if d.relayErr == io.EOF {
-					d.s.outputClosed()
-				}
+				d.ended(d.relayErr)
 				return Message{}, false
 			}
 			if d.s.isClosed() {
@@ -154,5 +155,12 @@ func (d *directReader) fromRelay() (m Message, back bool) {
 			}
 			d.f(m)
 		}
+	}
+}
+
+// ended ends the pipe once its last item was handed on.
+func (d *directReader) ended(err error) {
+	if err == io.EOF && d.atEOF != nil {
+		d.atEOF()
 	}
 }
