@@ -1,6 +1,8 @@
 package transport
 
 import (
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -68,5 +70,34 @@ func TestTapDirectRecordsAsRecv(t *testing.T) {
 	}
 	if string(answer.Data) != `{"id":1,"result":{}}` || string(recs[1].Data) != string(answer.Data) {
 		t.Errorf("answer %q, its record %q", answer.Data, recs[1].Data)
+	}
+}
+
+// Items from two readers at once (a stdio server's stdout and stderr)
+// reach the receiver in the order of their records, as from Recv's one
+// caller.
+func TestTapDirectHandsOnInRecordOrder(t *testing.T) {
+	c := &directConn{slowConn: newSlowConn()}
+	tap := NewTap(c, steps())
+	var mu sync.Mutex
+	var recs, seen []time.Time
+	tap.Observe(func(r wire.Record) { mu.Lock(); recs = append(recs, r.At); mu.Unlock() })
+	tap.ReceiveDirect(func(m Message) {
+		runtime.Gosched() // let the other reader try to pass
+		mu.Lock()
+		seen = append(seen, m.At)
+		mu.Unlock()
+	})
+	var wg sync.WaitGroup
+	for _, kind := range []wire.Kind{wire.KindFrame, wire.KindStderr} {
+		wg.Go(func() {
+			for range 500 {
+				c.f(Message{Kind: kind, Data: []byte("x")})
+			}
+		})
+	}
+	wg.Wait()
+	if !slices.Equal(recs, seen) {
+		t.Fatal("the receiver took items out of the order of their records")
 	}
 }
