@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
@@ -75,5 +76,46 @@ func TestSessionDirectItemsAndNoneAfterTheEnd(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "early line") {
 		t.Fatalf("the log lacks the early noise line:\n%s", log.String())
+	}
+}
+
+// Items on the direct path and through Recv are handled one at a time:
+// what handleInbound keeps between items (the pretty-print watch, the
+// related id) has one reader, as before. The race detector sees a second.
+func TestSessionDirectAndRecvTakeTurns(t *testing.T) {
+	client, server := transporttest.Pipe()
+	d := &directEnd{End: client}
+	s := New(d, Config{})
+	defer s.Close()
+	defer server.Close()
+	sub := s.Subscribe()
+	defer sub.Close()
+	const n = 200
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for range n {
+			d.hand(transport.Message{Kind: wire.KindFrame, Data: []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`), ID: []byte("1")})
+			d.hand(transport.Message{Kind: wire.KindNoise, Data: []byte(`  "id": 1,`)})
+		}
+	})
+	wg.Go(func() {
+		for range n {
+			_ = client.Inject(wire.KindFrame, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
+			_ = client.Inject(wire.KindNoise, []byte(`{"jsonrpc":"2.0","id":1,`))
+		}
+	})
+	wg.Wait()
+	seen := 0
+	timeout := time.After(20 * time.Second)
+	for seen < 4*n {
+		select {
+		case e := <-sub.C:
+			switch e.(type) {
+			case NotificationArrived, NoiseArrived:
+				seen++
+			}
+		case <-timeout:
+			t.Fatalf("%d of %d items handled", seen, 4*n)
+		}
 	}
 }
