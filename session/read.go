@@ -5,26 +5,74 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
-// read is the session's one reader: it takes every inbound item in order
-// until the transport ends.
-func (s *Session) read() {
+// startReading starts the session's reader. When the transport can hand
+// what it reads over on the goroutine that read it (a stdio server's
+// stdout and stderr, transport.DirectReceiver), it is handled right there:
+// a response then wakes only the goroutine waiting for it, not a reader of
+// ours in between. It is asked before the reader starts, so before the
+// transport delivered anything through Recv.
+func (s *Session) startReading() {
+	in := &inbound{s: s}
+	if d, ok := s.conn.(transport.DirectReceiver); ok {
+		d.ReceiveDirect(in.direct)
+	}
+	go in.read()
+}
+
+// inbound makes the session's one reader out of several goroutines: the
+// loop on Recv (the end of the stream, or everything when the transport
+// has no direct path) and the transport's readers on the direct path (a
+// stdio server's stdout and stderr). mu makes them take turns, so that
+// handleInbound and what it touches (pretty, relatedID, cancelling
+// incoming handlers, ...) still see one reader at a time; frames among
+// themselves keep the transport's order.
+type inbound struct {
+	s  *Session
+	mu sync.Mutex
+	// ended is set once the stream ended: a direct item that comes after
+	// is dropped, as Recv drops what is queued after Close.
+	ended bool
+}
+
+// read takes every inbound item Recv gives, in order, until the transport
+// ends.
+func (in *inbound) read() {
+	s := in.s
 	for {
 		m, err := s.conn.Recv()
+		in.mu.Lock()
 		if err != nil {
+			// The transport ends its stream only after the last direct
+			// item returned, except ErrClosed after Close, for which
+			// ended stops one still racing in.
+			in.ended = true
 			if errors.Is(err, io.EOF) {
 				s.drain(s.cfg.DrainOnEOF)
 			}
 			s.shutdown(err)
+			in.mu.Unlock()
 			return
 		}
 		s.handleInbound(m)
+		in.mu.Unlock()
 	}
+}
+
+// direct takes an item on the transport's own reader.
+func (in *inbound) direct(m transport.Message) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.ended {
+		return
+	}
+	in.s.handleInbound(m)
 }
 
 // handleInbound takes one item. Its arrival time is the time on its wire

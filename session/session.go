@@ -259,7 +259,7 @@ func New(conn transport.Conn, cfg Config) *Session {
 		done:   make(chan struct{}),
 	}
 	s.deadlines = &deadlines{clock: cfg.Clock, lazy: realClock}
-	go s.read()
+	s.startReading()
 	return s
 }
 

@@ -134,6 +134,29 @@ type Stamper interface {
 	SendStamped(frame []byte) (time.Time, error)
 }
 
+// DirectReceiver is implemented by a Conn that can hand its frames to the
+// receiver on the goroutine that read them, instead of passing them to
+// Recv's caller: on a small machine each goroutine hand-off per message
+// costs more than the message (waking a goroutine while a CPU is idle
+// wakes an OS thread that competes with the server for the CPUs).
+//
+// After ReceiveDirect(f) returns true, every item Recv would have given
+// (a stdio server's frames, noise and stderr lines) goes to f instead, on
+// the Conn's own readers: the items of one source (stdout, stderr) in
+// order, one at a time, but two sources may call f at once, as they
+// raced to Recv's queue before. Recv is left with the end of the stream,
+// which it gives only after the last call of f returned, except ErrClosed
+// after our own Close: a call may still start while Close is under way
+// (Close waits for it), none once Close returned. f runs synchronously;
+// while it is slow the Conn reads ahead no further than it would for a
+// slow Recv (backpressure). ReceiveDirect returns false, and changes
+// nothing, when the Conn already gave an item through Recv (the order
+// would be lost) or already has a receiver: the caller then reads
+// everything with Recv as before.
+type DirectReceiver interface {
+	ReceiveDirect(f func(Message)) bool
+}
+
 // StderrTail is implemented by transports that keep the last lines a
 // server wrote to stderr, for error messages.
 type StderrTail interface {

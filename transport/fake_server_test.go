@@ -61,12 +61,14 @@ var bigRE = regexp.MustCompile(`<big:(\d+)>`)
 
 // fakeWrite writes the given stderr, then stdout, and exits with the code.
 func fakeWrite() {
-	os.Stderr.WriteString(os.Getenv(fakeStderrEnv))
-	out := bigRE.ReplaceAllStringFunc(os.Getenv(fakeStdoutEnv), func(s string) string {
-		n, _ := strconv.Atoi(bigRE.FindStringSubmatch(s)[1])
-		return strings.Repeat("x", n)
-	})
-	os.Stdout.WriteString(out)
+	big := func(v string) string {
+		return bigRE.ReplaceAllStringFunc(v, func(s string) string {
+			n, _ := strconv.Atoi(bigRE.FindStringSubmatch(s)[1])
+			return strings.Repeat("x", n)
+		})
+	}
+	os.Stderr.WriteString(big(os.Getenv(fakeStderrEnv)))
+	os.Stdout.WriteString(big(os.Getenv(fakeStdoutEnv)))
 	code, _ := strconv.Atoi(os.Getenv(fakeCodeEnv))
 	os.Exit(code)
 }

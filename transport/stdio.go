@@ -88,7 +88,9 @@ type item struct {
 
 // Stdio is a Conn to a server process speaking newline-delimited JSON-RPC
 // on its stdin and stdout. Its stderr lines are kept for StderrTail and
-// also delivered through Recv as wire.KindStderr.
+// also delivered through Recv as wire.KindStderr. It is a DirectReceiver:
+// its stdout and stderr can be handed to a receiver on the goroutines that
+// read them.
 type Stdio struct {
 	opts           StdioOptions
 	cmd            *exec.Cmd
@@ -97,6 +99,12 @@ type Stdio struct {
 	stdout, stderr *os.File // our read ends
 	tail           *ring
 	msgs           chan item
+	// routeMu guards direct and routed: whether the output goes to a
+	// direct receiver (see ReceiveDirect) is decided once, at the first
+	// item of stdout or stderr, for both.
+	routeMu sync.Mutex
+	direct  func(Message)
+	routed  bool
 	// tag is the KEY=VALUE entry in the server's environment; start is
 	// when it started, in the units of familyOf.
 	tag   string
@@ -132,6 +140,7 @@ type Stdio struct {
 var _ interface {
 	Conn
 	StderrTail
+	DirectReceiver
 } = (*Stdio)(nil)
 
 // StartStdio starts the server in a session of its own, without a
@@ -293,9 +302,10 @@ func (s *Stdio) sendGate() error {
 }
 
 // Recv implements Conn. When the server has exited it returns *ExitError,
-// but only after every line it wrote to stdout and stderr was delivered.
-// When the server closes its stdout but lives on, Recv returns
-// ErrOutputClosed, after every frame it wrote.
+// but only after every line it wrote to stdout and stderr was delivered
+// (to the direct receiver, if ReceiveDirect installed one, and returned
+// from it). When the server closes its stdout but lives on, Recv
+// returns ErrOutputClosed, after every frame it wrote.
 func (s *Stdio) Recv() (Message, error) {
 	if s.isClosed() {
 		return Message{}, ErrClosed
@@ -404,8 +414,14 @@ func (s *Stdio) readStdout() {
 	defer s.readerDone()
 	r := pipeReader{s.stdout, s}
 	fr := newFrameReader(r, s.opts.MaxFrameSize)
-	for {
-		m, err := fr.next()
+	m, err := fr.next()
+	if err == nil {
+		if f := s.route(); f != nil {
+			(&directReader{s: s, next: fr.next, atEOF: s.outputClosed, r: r, f: f}).run(m)
+			return
+		}
+	}
+	for ; ; m, err = fr.next() {
 		if err == io.EOF {
 			s.outputClosed()
 			return
@@ -426,17 +442,27 @@ func (s *Stdio) readStderr() {
 	defer s.readerDone()
 	r := pipeReader{s.stderr, s}
 	lr := lineReader{br: bufio.NewReaderSize(r, maxStderrLine), keep: maxStderrLine, cut: maxStderrLine}
-	for {
+	next := func() (Message, error) {
 		line, _, err := lr.next()
 		if err != nil {
-			return
+			return Message{}, err
 		}
 		s.tail.add(string(line))
-		if !s.deliver(Message{Kind: wire.KindStderr, Data: line}) {
-			break
+		return Message{Kind: wire.KindStderr, Data: line}, nil
+	}
+	m, err := next()
+	if err == nil {
+		if f := s.route(); f != nil {
+			(&directReader{s: s, next: next, r: r, f: f}).run(m)
+			return
 		}
 	}
-	io.Copy(io.Discard, r)
+	for ; err == nil; m, err = next() {
+		if !s.deliver(m) {
+			io.Copy(io.Discard, r)
+			return
+		}
+	}
 }
 
 // outputClosed ends Recv's stream with ErrOutputClosed when the server

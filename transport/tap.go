@@ -38,6 +38,8 @@ type Tap struct {
 	// step, so that observers see records in the order of their stamps.
 	orderMu sync.Mutex
 	writing *write // under orderMu: the write under way, or nil
+	// directMu passes direct items one at a time (see ReceiveDirect).
+	directMu sync.Mutex
 }
 
 // write is one Send under way.
@@ -101,6 +103,26 @@ func (t *Tap) Recv() (Message, error) {
 	if err != nil {
 		return m, err
 	}
+	return t.took(m), nil
+}
+
+// ReceiveDirect implements DirectReceiver when the wrapped Conn does: what
+// it hands over directly is recorded and stamped exactly as what Recv
+// returns, on the goroutine that read it, before f sees it. Items from
+// the Conn's readers pass one at a time, from their record to the end of
+// f, so that f takes them in the order of their records, as Recv's one
+// caller did.
+func (t *Tap) ReceiveDirect(f func(Message)) bool {
+	d, ok := t.Conn.(DirectReceiver)
+	return ok && d.ReceiveDirect(func(m Message) {
+		t.directMu.Lock()
+		defer t.directMu.Unlock()
+		f(t.took(m))
+	})
+}
+
+// took records an inbound item and stamps it with its record's time.
+func (t *Tap) took(m Message) Message {
 	t.orderMu.Lock()
 	if w := t.writing; w != nil && !w.stuck {
 		// It may answer the frame being written: let that frame's record
@@ -121,7 +143,7 @@ func (t *Tap) Recv() (Message, error) {
 	defer t.orderMu.Unlock()
 	r := t.emit(wire.Record{Dir: wire.In, Kind: m.Kind, Data: m.Data, Size: m.Size, Why: m.Why})
 	m.At = r.At
-	return m, nil
+	return m
 }
 
 // CloseRequestStream forwards to the wrapped transport when it has
