@@ -88,37 +88,27 @@ func (t *requestTable) finish() {
 
 // trim drops the oldest finished rows once more than maxFinished are
 // kept, down to exactly maxFinished; it waits for a quarter more so that
-// the cost of compacting is amortized. Only the oldest rows are read, up
-// to the last one dropped: reading a row's state is a cache miss, and
-// the rows after it stay as they are, behind the few pending rows that
-// move up to join them.
+// the cost of compacting is amortized.
 func (t *requestTable) trim() {
 	if t.finished <= t.maxFinished+t.maxFinished/4 {
 		return
 	}
 	drop := t.finished - t.maxFinished
-	end := 0 // just past the last row to drop
-	for found := 0; found < drop; end++ {
-		if t.order[end].info.State.Final() {
-			found++
-		}
-	}
-	w := end // order[w:] is what is kept
-	for i := end - 1; i >= 0; i-- {
-		r := t.order[i]
-		if !r.info.State.Final() {
-			w--
-			t.order[w] = r
+	kept := t.order[:0]
+	for _, r := range t.order {
+		if drop > 0 && r.info.State.Final() {
+			drop--
+			t.finished--
+			switch {
+			case r.info.TaskID != "":
+				delete(t.tasks, r.info.TaskID)
+			case !r.info.Incoming:
+				delete(t.out, r.info.ID.raw)
+			}
 			continue
 		}
-		t.finished--
-		switch {
-		case r.info.TaskID != "":
-			delete(t.tasks, r.info.TaskID)
-		case !r.info.Incoming:
-			delete(t.out, r.info.ID.raw)
-		}
+		kept = append(kept, r)
 	}
-	clear(t.order[:w]) // the dropped rows must not stay reachable
-	t.order = t.order[w:]
+	clear(t.order[len(kept):])
+	t.order = kept
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -178,83 +177,4 @@ func TestTrimKeepsExactlyTheNewestFinished(t *testing.T) {
 		s, ok := e.(StrayArrived)
 		return ok && s.ID == done[0].ID()
 	})
-}
-
-// TestTrimRandomized drives two tables with the same random adds and
-// finishes: one trims as the table does, the other as a plain model
-// (every row read, the oldest finished ones dropped); after every step
-// they keep the same rows in the same order, and each table's maps and
-// counts agree with its rows.
-func TestTrimRandomized(t *testing.T) {
-	for seed := range uint64(300) {
-		rng := rand.New(rand.NewPCG(seed, 1))
-		keep := 1 + rng.IntN(8)
-		tb, model := newRequestTable(keep), newRequestTable(keep)
-		var rows []*request // every row ever added to tb, by Seq
-		var twins = map[*request]*request{}
-		for step := range 300 {
-			if len(rows) == 0 || rng.IntN(3) > 0 {
-				id := IntID(int64(step))
-				r, m := &request{info: RequestInfo{ID: id}}, &request{info: RequestInfo{ID: id}}
-				if rng.IntN(4) == 0 {
-					r.info.Incoming, m.info.Incoming = true, true
-				}
-				tb.add(r)
-				model.add(m)
-				rows = append(rows, r)
-				twins[r] = m
-			} else if r := rows[rng.IntN(len(rows))]; !r.info.State.Final() {
-				r.info.State, twins[r].info.State = Completed, Completed
-				tb.finish()
-				model.finished++
-				trimEveryRow(&model)
-			}
-			got, want := seqs(tb.order), seqs(model.order)
-			if !slices.Equal(got, want) {
-				t.Fatalf("seed %d step %d: kept %v, want %v", seed, step, got, want)
-			}
-			finished := 0
-			for _, r := range tb.order {
-				if r.info.State.Final() {
-					finished++
-				}
-				if !r.info.Incoming && tb.outgoing(r.info.ID.raw) != r {
-					t.Fatalf("seed %d step %d: kept row %d is not in out", seed, step, r.info.Seq)
-				}
-			}
-			if finished != tb.finished || len(tb.out) != len(model.out) {
-				t.Fatalf("seed %d step %d: %d finished rows, counted %d; out has %d, want %d", seed, step, finished, tb.finished, len(tb.out), len(model.out))
-			}
-		}
-	}
-}
-
-// trimEveryRow is the model trim: read every row, drop the oldest
-// finished ones down to maxFinished.
-func trimEveryRow(t *requestTable) {
-	if t.finished <= t.maxFinished+t.maxFinished/4 {
-		return
-	}
-	drop := t.finished - t.maxFinished
-	kept := []*request{}
-	for _, r := range t.order {
-		if drop > 0 && r.info.State.Final() {
-			drop--
-			t.finished--
-			if !r.info.Incoming {
-				delete(t.out, r.info.ID.raw)
-			}
-			continue
-		}
-		kept = append(kept, r)
-	}
-	t.order = kept
-}
-
-func seqs(rows []*request) []uint64 {
-	out := make([]uint64, len(rows))
-	for i, r := range rows {
-		out[i] = r.info.Seq
-	}
-	return out
 }
