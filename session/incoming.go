@@ -71,17 +71,6 @@ func (in *Incoming) IgnoreCancellation() {
 	in.s.mu.Unlock()
 }
 
-// incomingRequest is a peer's request and what its handler sees of it,
-// in one allocation.
-type incomingRequest struct {
-	request
-	in Incoming
-}
-
-// noCancel is the cancelHandler of a request answered on the reader: no
-// cancel can be read before it is answered.
-func noCancel() {}
-
 // handleRequest starts a handler for an incoming request that arrived at
 // at, when its row starts.
 func (s *Session) handleRequest(m *wireMessage, at time.Time) {
@@ -110,12 +99,11 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 		return
 	}
 	tool, token := requestKeys(m.Method, m.Params)
-	ri := &incomingRequest{request: request{
+	r := &request{
 		info: RequestInfo{ID: id, Incoming: true, Method: m.Method,
 			Tool: tool, Params: m.Params, State: Pending, Started: at},
-		cancelHandler: noCancel, // answered before any cancel is read, if immediate
-	}}
-	r := &ri.request
+		cancelHandler: func() {}, // answered before any cancel is read, if immediate
+	}
 	s.table.add(r)
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
@@ -128,8 +116,7 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	s.handlers.Add(1)
 	s.mu.Unlock()
 
-	in := &ri.in
-	*in = Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r}
+	in := &Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r}
 	in.token = token
 	if q := s.cfg.Immediate[m.Method]; q != nil {
 		if res, err, ok := q(in); ok {
