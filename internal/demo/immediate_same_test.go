@@ -25,6 +25,10 @@ var sameAnswerCases = []struct {
 	{"legacy echo", `{"name":"echo","arguments":{"text":"hello"}}`, true},
 	{"legacy echo, progress token", `{"name":"echo","arguments":{"text":"hello"},"_meta":{"progressToken":"p"}}`, true},
 	{"echo, escapes and HTML", `{"name":"echo","arguments":{"text":"<a & b> \u00fc\u2028 \"q\" \\ \t"}}`, true},
+	{"echo, name twice, the first not a string", `{"name":5,"name":"echo","arguments":{"text":"x"}}`, false},
+	{"fail, name twice", `{"name":true,"name":"fail"}`, false},
+	{"echo, name twice, both strings", `{"name":"fail","name":"echo","arguments":{"text":"x"}}`, false},
+	{"echo, HTML only", `{"name":"echo","arguments":{"text":"<b> & </b>"}}`, true},
 	{"echo, non-ASCII", `{"name":"echo","arguments":{"text":"ünï ☃"}}`, true},
 	{"echo, bytes that are not UTF-8", "{\"name\":\"echo\",\"arguments\":{\"text\":\"a\xff\xfeb\"}}", true},
 	{"echo, whitespace", " { \"name\" : \"echo\" ,\n \"arguments\" : { \"text\" : \"x\" } } ", true},
@@ -162,10 +166,28 @@ func FuzzAnswerNow(f *testing.F) {
 			return
 		}
 		wantRes, wantErr := handler(context.Background(), &session.Incoming{Method: "tools/call", Params: json.RawMessage(params)})
-		got, _ := json.Marshal(map[string]any{"result": res, "error": err})
-		want, _ := json.Marshal(map[string]any{"result": wantRes, "error": wantErr})
-		if string(got) != string(want) {
+		// The bytes the session would send: a RawMessage as it is (a
+		// Marshal of it would compact it and escape <, > and &).
+		got, want := onWire(res)+errText(err), onWire(wantRes)+errText(wantErr)
+		if got != want {
 			t.Fatalf("%s\n got %s\nwant %s", params, got, want)
 		}
 	})
+}
+
+// onWire is a result as session.marshalParams puts it on the wire.
+func onWire(v any) string {
+	if raw, ok := v.(json.RawMessage); ok {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	b, _ := json.Marshal(err)
+	return " error " + err.Error() + " " + string(b)
 }

@@ -28,7 +28,7 @@ func readToolCall(params []byte) (p toolCall, ok bool) {
 	if !ok {
 		return p, false
 	}
-	metaSeen := false
+	metaSeen, nameSeen := false, false
 	for {
 		key, escaped, more := m.NextKey()
 		switch {
@@ -48,9 +48,17 @@ func readToolCall(params []byte) (p toolCall, ok bool) {
 			if p.meta, ok = readMeta(&m); !ok {
 				return p, false
 			}
+		case string(key) == "name":
+			// encoding/json takes the last name but refuses any that is
+			// not a string: a repeated one is left to callTool.
+			if nameSeen {
+				return p, false
+			}
+			nameSeen = true
+			m.Value()
 		case string(key) == "task":
 			return p, false // callTool runs tasks
-		case string(key) != "name" && foldsTo(key, "name", "arguments", "_meta", "task"):
+		case foldsTo(key, "name", "arguments", "_meta", "task"):
 			return p, false
 		default:
 			m.Value()
