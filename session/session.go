@@ -10,8 +10,10 @@
 // them in the order the state changed. No method blocks on a slow event
 // reader.
 //
-// Lock order: Session.mu, then a Subscription's own lock (push), then the
-// clock's (AfterFunc, Stop, Reset). Nothing takes Session.mu while holding
+// Lock order: the reader's turn (inbound.mu, which the transport's own
+// readers take on the direct path: transport.DirectReceiver), then
+// Session.mu, then a Subscription's own lock (push), then the clock's
+// (AfterFunc, Stop, Reset). Nothing takes Session.mu while holding
 // one of the others: timer callbacks and context.AfterFunc callbacks run
 // with no lock held and take Session.mu themselves.
 //
@@ -50,7 +52,8 @@ type Config struct {
 	// unless overridden; any other unknown method gets -32601.
 	Handlers map[string]Handler
 	// Immediate, for a method, is tried before its Handler on the
-	// session's reader goroutine: a request it answers (ok) is answered
+	// goroutine that read the request (the session's reader, or the
+	// transport's on its direct path): a request it answers (ok) is answered
 	// there and then, without a goroutine or a context. It must not block:
 	// the next frame waits for it. It declines (ok false) what takes time,
 	// which then goes to Handlers.
@@ -92,7 +95,8 @@ type Handler func(ctx context.Context, req *Incoming) (any, error)
 type ImmediateHandler func(req *Incoming) (result any, err error, ok bool)
 
 // NotificationHandler receives one incoming notification. It runs on the
-// session's reader goroutine, so it must return quickly.
+// goroutine that read it (the session's reader, or the transport's on its
+// direct path), so it must return quickly.
 type NotificationHandler func(s *Session, params json.RawMessage)
 
 // Errors the session returns. Match them with errors.Is.

@@ -144,12 +144,14 @@ type Stamper interface {
 // (a stdio server's frames, noise and stderr lines) goes to f instead, on
 // the Conn's own readers: the items of one source (stdout, stderr) in
 // order, one at a time, but two sources may call f at once, as they
-// raced to Recv's queue before. Recv is left with the end of the stream,
-// which it gives only after the last call of f returned, except ErrClosed
-// after our own Close: a call may still start while Close is under way
-// (Close waits for it), none once Close returned. f runs synchronously;
-// while it is slow the Conn reads ahead no further than it would for a
-// slow Recv (backpressure). ReceiveDirect returns false, and changes
+// raced to Recv's queue before. Recv is left with the end of the stream.
+// An exit (*ExitError) comes only after the last call of f returned;
+// ErrOutputClosed only after the last of the frames, though a stderr line
+// may still follow it, as it could follow it through Recv; ErrClosed
+// after our own Close may come while a call is under way (Close waits for
+// it), and none starts once Close returned. f runs synchronously; while
+// it is slow the Conn reads ahead a bounded buffer per source, as it did
+// for a slow Recv (backpressure). ReceiveDirect returns false, and changes
 // nothing, when the Conn already gave an item through Recv (the order
 // would be lost) or already has a receiver: the caller then reads
 // everything with Recv as before.

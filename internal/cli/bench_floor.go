@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,26 +53,32 @@ type floorStats struct {
 // frameSizes makes one call and returns the sizes of its request and
 // response frames as they passed on the wire, without their newlines:
 // in 2026-07-28 each request carries the client's _meta, which the
-// floor's lines must carry too.
+// floor's lines must carry too. The request is the first frame out, the
+// response the last frame in before Do returned (what the server sends
+// about a call comes before its answer). The observer stays on the tap,
+// which cannot drop one; once the call is over it only loads a flag.
 func frameSizes(ctx context.Context, srv *connect.Conn, params json.RawMessage) (req, resp int, err error) {
+	var watching atomic.Bool
 	var mu sync.Mutex
-	watching := true
 	srv.Observe(func(r wire.Record) {
+		if !watching.Load() || r.Kind != wire.KindFrame {
+			return
+		}
+		size := max(r.Size, len(r.Data)) // a frame read has only Data
 		mu.Lock()
 		defer mu.Unlock()
-		if watching && r.Kind == wire.KindFrame {
-			size := max(r.Size, len(r.Data)) // a frame read has only Data
-			if r.Dir == wire.Out {
-				req = max(req, size)
-			} else {
-				resp = max(resp, size)
-			}
+		switch {
+		case r.Dir == wire.Out && req == 0:
+			req = size
+		case r.Dir == wire.In:
+			resp = size
 		}
 	})
+	watching.Store(true)
 	_, err = srv.Session.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
+	watching.Store(false)
 	mu.Lock()
 	defer mu.Unlock()
-	watching = false
 	return req, resp, err
 }
 
