@@ -142,14 +142,20 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 			return usageError("%v", err)
 		}
 	}
-	// One call first: a tool that fails would make every figure meaningless.
+	// One call first: a tool that fails would make every figure
+	// meaningless. With --floor it also gives the floor its line sizes.
+	var sizes *frameSizes
+	if f.floor {
+		sizes = watchFrameSizes(srv)
+	}
 	if err := benchCall(ctx, srv.Session, req); err != nil {
 		return fmt.Errorf("the first call to %s failed, so there is nothing to measure: %w", quote(t.Name), err)
 	}
 	warmup := min(50, f.n/10)
 	var fl *floorRun
 	if f.floor {
-		if fl, err = startFloor(ctx, srv, req.params, warmup); err != nil {
+		reqSize, replySize := sizes.sizes()
+		if fl, err = startFloor(ctx, reqSize, replySize, warmup); err != nil {
 			return err
 		}
 		defer fl.close()

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -50,36 +49,46 @@ type floorStats struct {
 	ReplyBytes   int     `json:"replyBytes"`
 }
 
-// frameSizes makes one call and returns the sizes of its request and
-// response frames as they passed on the wire, without their newlines:
-// in 2026-07-28 each request carries the client's _meta, which the
-// floor's lines must carry too. The request is the first frame out, the
-// response the last frame in before Do returned (what the server sends
-// about a call comes before its answer). The observer stays on the tap,
-// which cannot drop one; once the call is over it only loads a flag.
-func frameSizes(ctx context.Context, srv *connect.Conn, params json.RawMessage) (req, resp int, err error) {
-	var watching atomic.Bool
-	var mu sync.Mutex
+// frameSizes takes the sizes of a call's request and response frames as
+// they pass on the wire, without their newlines: in 2026-07-28 each
+// request carries the client's _meta, which the floor's lines must carry
+// too. bench's first call is the one measured: the request is the first
+// frame out after watchFrameSizes, the response the last frame in before
+// sizes (what the server sends about a call comes before its answer).
+type frameSizes struct {
+	watching  atomic.Bool
+	mu        sync.Mutex
+	req, resp int
+}
+
+// watchFrameSizes starts watching srv's wire. The observer stays on the
+// tap, which cannot drop one; once sizes was called it only loads a flag.
+func watchFrameSizes(srv *connect.Conn) *frameSizes {
+	fs := &frameSizes{}
+	fs.watching.Store(true)
 	srv.Observe(func(r wire.Record) {
-		if !watching.Load() || r.Kind != wire.KindFrame {
+		if !fs.watching.Load() || r.Kind != wire.KindFrame {
 			return
 		}
 		size := max(r.Size, len(r.Data)) // a frame read has only Data
-		mu.Lock()
-		defer mu.Unlock()
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
 		switch {
-		case r.Dir == wire.Out && req == 0:
-			req = size
+		case r.Dir == wire.Out && fs.req == 0:
+			fs.req = size
 		case r.Dir == wire.In:
-			resp = size
+			fs.resp = size
 		}
 	})
-	watching.Store(true)
-	_, err = srv.Session.Do(ctx, "tools/call", params, session.CallOptions{Timeout: benchCallTimeout})
-	watching.Store(false)
-	mu.Lock()
-	defer mu.Unlock()
-	return req, resp, err
+	return fs
+}
+
+// sizes stops watching and returns what was seen.
+func (fs *frameSizes) sizes() (req, resp int) {
+	fs.watching.Store(false)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.req, fs.resp
 }
 
 // floorRun is the pipe floor's far end and the round trips measured so
@@ -96,11 +105,7 @@ type floorRun struct {
 
 // startFloor starts the floor's far end (a child mcpoke in floor-echo
 // mode) with the sizes of one call's request and response, and warms it.
-func startFloor(ctx context.Context, srv *connect.Conn, params json.RawMessage, warmup int) (*floorRun, error) {
-	reqSize, replySize, err := frameSizes(ctx, srv, params)
-	if err != nil {
-		return nil, fmt.Errorf("the first call failed, so there is nothing to measure: %w", err)
-	}
+func startFloor(ctx context.Context, reqSize, replySize, warmup int) (*floorRun, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
