@@ -13,34 +13,20 @@ import (
 // the call. Keys with escapes, and obj that is not an object, take
 // encoding/json's path.
 func member(obj []byte, key string) []byte {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return nil
-	}
+	m, ok := ReadMembers(obj)
 	var found []byte
-	i = skipSpace(obj, i+1)
-	for i < len(obj) && obj[i] == '"' {
-		keyEnd, escaped := skipString(obj, i)
-		if escaped {
+	for ok {
+		k, escaped, v, more := m.Next()
+		switch {
+		case !more:
+			return found
+		case escaped:
 			return memberSlow(obj, key)
+		case string(k) == key:
+			found = v
 		}
-		k := obj[i+1 : max(keyEnd-1, i+1)]
-		i = skipSpace(obj, keyEnd)
-		if i >= len(obj) || obj[i] != ':' {
-			return nil
-		}
-		i = skipSpace(obj, i+1)
-		end := skipValue(obj, i)
-		if string(k) == key {
-			found = obj[i:end:end]
-		}
-		i = skipSpace(obj, end)
-		if i >= len(obj) || obj[i] != ',' {
-			break
-		}
-		i = skipSpace(obj, i+1)
 	}
-	return found
+	return nil
 }
 
 func memberSlow(obj []byte, key string) []byte {

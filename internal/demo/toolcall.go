@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/mcpoke/mcpoke/session"
@@ -129,28 +130,9 @@ func foldsTo(key []byte, names ...string) bool {
 		}
 	}
 	for _, n := range names {
-		if string(key) != n && equalFoldASCII(key, n) {
+		if string(key) != n && bytes.EqualFold(key, []byte(n)) { // ASCII: checked above
 			return true
 		}
 	}
 	return false
-}
-
-func equalFoldASCII(a []byte, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range len(a) {
-		if lower(a[i]) != lower(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
