@@ -138,22 +138,16 @@ func (s *Session) extensionCancelAnswered(t *request, op *request, at time.Time)
 	reason := t.info.CancelReason
 	switch {
 	case a.Acknowledged:
-		s.clock.AfterFunc(taskCancelTimeout, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if t.info.State == Cancelling {
-				why := "cancel acknowledged; the task had not ended " + taskCancelTimeout.String() + " later (last status " +
-					clipText(t.info.Task.State.Status, 40) + ")"
-				t.editTask().Outcome = why
-				s.setState(t, Cancelled, why)
-			}
+		s.whileStillCancelling(t, func() {
+			why := "cancel acknowledged; the task had not ended " + taskCancelTimeout.String() + " later (last status " +
+				clipText(t.info.Task.State.Status, 40) + ")"
+			t.editTask().Outcome = why
+			s.setState(t, Cancelled, why)
 		})
 		s.changed(t)
 		return
-	case a.Error != nil:
-		reason += " (tasks/cancel: " + a.Error.Error() + ")"
 	default:
-		reason += " (tasks/cancel: " + a.Failure + ")"
+		reason += a.failureNote()
 	}
 	s.setState(t, Cancelled, reason)
 }

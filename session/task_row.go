@@ -311,21 +311,37 @@ func (s *Session) taskCancelAnswered(t *request, op *request, at time.Time) {
 		}
 		// Its terminal status and result come from tasks/get and
 		// tasks/result; should they not, it ends cancelled in the end.
-		s.clock.AfterFunc(taskCancelTimeout, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if t.info.State == Cancelling {
-				s.setState(t, Cancelled, t.info.CancelReason+" (tasks/cancel refused: "+t.info.Task.Cancel.Error.Error()+")")
-			}
+		s.whileStillCancelling(t, func() {
+			s.setState(t, Cancelled, t.info.CancelReason+" (tasks/cancel refused: "+t.info.Task.Cancel.Error.Error()+")")
 		})
 		s.changed(t)
 		return
-	case a.Error != nil:
-		reason += " (tasks/cancel: " + a.Error.Error() + ")"
 	default:
-		reason += " (tasks/cancel: " + a.Failure + ")"
+		reason += a.failureNote()
 	}
 	s.setState(t, Cancelled, reason)
+}
+
+// whileStillCancelling runs end, under s.mu, if task row t is still
+// cancelling taskCancelTimeout from now: the answer to its tasks/cancel
+// left it to tasks/get to say how the task ended, and nothing did.
+func (s *Session) whileStillCancelling(t *request, end func()) {
+	s.clock.AfterFunc(taskCancelTimeout, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if t.info.State == Cancelling {
+			end()
+		}
+	})
+}
+
+// failureNote is what a tasks/cancel that failed adds to the reason its
+// task ended cancelled: the server's error, else how the request failed.
+func (a *TaskCancelAnswer) failureNote() string {
+	if a.Error != nil {
+		return " (tasks/cancel: " + a.Error.Error() + ")"
+	}
+	return " (tasks/cancel: " + a.Failure + ")"
 }
 
 // watched reports whether traffic for a request in state st is late: it
