@@ -70,19 +70,8 @@ func (w *watcher) close() {
 func (w *watcher) since(t time.Time) ([]session.StrayArrived, []session.NoiseArrived) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var strays []session.StrayArrived
-	for _, s := range w.strays {
-		if !s.At.Before(t) {
-			strays = append(strays, s)
-		}
-	}
-	var noise []session.NoiseArrived
-	for _, n := range w.noise {
-		if !n.At.Before(t) {
-			noise = append(noise, n)
-		}
-	}
-	return strays, noise
+	return arrivedSince(w.strays, t, func(s session.StrayArrived) time.Time { return s.At }),
+		arrivedSince(w.noise, t, func(n session.NoiseArrived) time.Time { return n.At })
 }
 
 // duplicatesSince returns the duplicate responses that arrived at or
@@ -90,10 +79,15 @@ func (w *watcher) since(t time.Time) ([]session.StrayArrived, []session.NoiseArr
 func (w *watcher) duplicatesSince(t time.Time) []session.DuplicateArrived {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var out []session.DuplicateArrived
-	for _, d := range w.duplicates {
-		if !d.At.Before(t) {
-			out = append(out, d)
+	return arrivedSince(w.duplicates, t, func(d session.DuplicateArrived) time.Time { return d.At })
+}
+
+// arrivedSince returns the events, in order, that arrived at or after t.
+func arrivedSince[E any](events []E, t time.Time, at func(E) time.Time) []E {
+	var out []E
+	for _, e := range events {
+		if !at(e).Before(t) {
+			out = append(out, e)
 		}
 	}
 	return out
