@@ -33,6 +33,8 @@ import (
 //	peers           needs the npm reference server (skipped without it)
 //	ts2             needs the TypeScript SDK v2 peer (skipped without it)
 //	jq              needs jq (skipped without it)
+//	approx          figures that vary from run to run (a benchmark's):
+//	                every number and histogram bar matches any other
 //	server          the first command is a server, run in the background
 //	                until the others are done; its expected output is
 //	                everything it printed by then
@@ -97,6 +99,7 @@ type docExample struct {
 	line    int // of the opening fence
 	needs   []string
 	server  bool
+	approx  bool
 	notRun  string
 	command []docCommand
 }
@@ -145,6 +148,8 @@ func parseDocExamples(page, md string) ([]docExample, error) {
 					ex.needs = append(ex.needs, w)
 				case "server":
 					ex.server = true
+				case "approx":
+					ex.approx = true
 				default:
 					return nil, fmt.Errorf("%s:%d: unknown word %q after console", page, i+1, w)
 				}
@@ -278,7 +283,7 @@ func (e *docEnv) run(t *testing.T, ex docExample) {
 		// to print what the commands made it log.
 		want := ex.command[0]
 		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) && !docOutputMatches(want.output, serverOut.String()) {
+		for time.Now().Before(deadline) && !docOutputMatches(want.output, serverOut.String(), ex.approx) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		compareDocOutput(t, ex, want, serverOut.String())
@@ -288,7 +293,7 @@ func (e *docEnv) run(t *testing.T, ex docExample) {
 // compareDocOutput fails t when out is not what c shows.
 func compareDocOutput(t *testing.T, ex docExample, c docCommand, out string) {
 	t.Helper()
-	if docOutputMatches(c.output, out) {
+	if docOutputMatches(c.output, out, ex.approx) {
 		return
 	}
 	if *updateDocs {
@@ -296,12 +301,12 @@ func compareDocOutput(t *testing.T, ex docExample, c docCommand, out string) {
 		return
 	}
 	t.Errorf("%s:%d: $ %s\nthe page shows:\n%s\nmcpoke prints now (normalized):\n%s",
-		ex.page, ex.line, c.line, strings.Join(normalizeLines(c.output), "\n"), strings.Join(normalizeLines(splitOutput(out)), "\n"))
+		ex.page, ex.line, c.line, strings.Join(normalizeLines(c.output, ex.approx), "\n"), strings.Join(normalizeLines(splitOutput(out), ex.approx), "\n"))
 }
 
 // docOutputMatches says whether out matches the expected lines.
-func docOutputMatches(want []string, out string) bool {
-	return matchLines(normalizeLines(trimBlank(want)), normalizeLines(splitOutput(out)))
+func docOutputMatches(want []string, out string, approx bool) bool {
+	return matchLines(normalizeLines(trimBlank(want), approx), normalizeLines(splitOutput(out), approx))
 }
 
 func splitOutput(out string) []string {
@@ -365,11 +370,25 @@ var normalizers = []struct {
 	{regexp.MustCompile(`╌{2,}`), "╌"},
 }
 
-func normalizeLines(lines []string) []string {
+// approximations make an approx block's figures match any others.
+var approximations = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\d+(\.\d+)?`), "N"},
+	{regexp.MustCompile(`[█▏]+`), "BAR"},
+}
+
+func normalizeLines(lines []string, approx bool) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		for _, n := range normalizers {
 			l = n.re.ReplaceAllString(l, n.with)
+		}
+		if approx {
+			for _, n := range approximations {
+				l = n.re.ReplaceAllString(l, n.with)
+			}
 		}
 		out[i] = strings.TrimRight(l, " \t")
 	}
