@@ -68,6 +68,7 @@ func TestDocExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		examples = append(examples, ex...)
+		checkMermaidCopies(t, p, string(b), ex)
 	}
 	if len(examples) < 20 {
 		t.Fatalf("found %d examples in %d pages; the parser has lost them", len(examples), len(pages))
@@ -90,6 +91,31 @@ func TestDocExamples(t *testing.T) {
 			defer func() { <-slots }()
 			env.run(t, ex)
 		})
+	}
+}
+
+// checkMermaidCopies: a ```mermaid block, which GitHub draws, shows a
+// diagram that a console block of the same page prints, and must stay a
+// copy of it.
+func checkMermaidCopies(t *testing.T, page, md string, examples []docExample) {
+	lines := strings.Split(md, "\n")
+	for i := 0; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "```mermaid" {
+			continue
+		}
+		start := i + 1
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+		}
+		diagram := strings.Join(lines[start:i], "\n")
+		found := false
+		for _, ex := range examples {
+			for _, c := range ex.command {
+				found = found || strings.Contains(strings.Join(c.output, "\n"), diagram)
+			}
+		}
+		if !found {
+			t.Errorf("%s:%d: this mermaid block is not what any console example of the page prints", page, start)
+		}
 	}
 }
 
