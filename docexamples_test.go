@@ -32,7 +32,7 @@ import (
 //
 //	peers           needs the npm reference server (skipped without it)
 //	ts2             needs the TypeScript SDK v2 peer (skipped without it)
-//	jq              needs jq (skipped without it)
+//	jq, curl        needs that program (skipped without it)
 //	approx          figures that vary from run to run (a benchmark's):
 //	                every number and histogram bar matches any other
 //	server          the first command is a server, run in the background
@@ -83,6 +83,9 @@ func TestDocExamples(t *testing.T) {
 			}
 			for _, need := range ex.needs {
 				if reason := env.missing(need); reason != "" {
+					if (need == "peers" || need == "ts2") && os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
+						t.Fatalf("MCPOKE_REQUIRE_PEERS=1, but this example %s", reason)
+					}
 					t.Skip(reason)
 				}
 			}
@@ -170,7 +173,7 @@ func parseDocExamples(page, md string) ([]docExample, error) {
 		} else {
 			for _, w := range strings.Fields(info) {
 				switch w {
-				case "peers", "ts2", "jq":
+				case "peers", "ts2", "jq", "curl":
 					ex.needs = append(ex.needs, w)
 				case "server":
 					ex.server = true
@@ -229,8 +232,8 @@ func (e *docEnv) missing(need string) string {
 	switch {
 	case need == "peers" && e.everything == "":
 		return "needs the npm reference server, not installed in " + peersDir() + " (.ci/run installs it)"
-	case need == "jq" && !onPath("jq"):
-		return "needs jq, which is not installed"
+	case (need == "jq" || need == "curl") && !onPath(need):
+		return "needs " + need + ", which is not installed"
 	case need == "ts2" && e.ts2 == "":
 		return "needs the TypeScript SDK v2 peer, not installed in " + peersDir() + " (.ci/run installs it)"
 	}
