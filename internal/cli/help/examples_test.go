@@ -1,4 +1,4 @@
-package main
+package help
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 //
 // An example is a fenced block whose info string starts with "console".
 // Each line "$ COMMAND" (continued by a trailing backslash) is run by
-// bash in a fresh directory, with this test binary as mcpoke on PATH; the
+// bash in a fresh directory, with mcpoke (built by TestMain) on PATH; the
 // lines up to the next "$ " are its expected output, stdout and stderr
 // together. Both sides are normalized first (durations, times, dates,
 // ports, hex ids; see normalize). In the expected output a line "..."
@@ -55,8 +55,7 @@ func TestDocExamples(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("the examples are shell command lines, and bash is not installed")
 	}
-	pages, _ := filepath.Glob(filepath.Join("internal", "cli", "help", "*.md"))
-	pages = append([]string{"README.md"}, pages...)
+	pages := docPages(t)
 	var examples []docExample
 	for _, p := range pages {
 		b, err := os.ReadFile(p)
@@ -220,7 +219,7 @@ type docEnv struct {
 }
 
 func newDocEnv(t *testing.T) *docEnv {
-	repo, err := os.Getwd()
+	repo, err := filepath.Abs(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +248,9 @@ func onPath(name string) bool {
 func (e *docEnv) command(t *testing.T, line, addr string) string {
 	if strings.Contains(line, "go run ./testdata/sneaky") {
 		e.once.Do(func() {
-			out, err := exec.Command("go", "build", "-o", e.sneaky, "./testdata/sneaky").CombinedOutput()
+			build := exec.Command("go", "build", "-o", e.sneaky, "./testdata/sneaky")
+			build.Dir = e.repo
+			out, err := build.CombinedOutput()
 			if err != nil {
 				e.sneakyErr = fmt.Errorf("building testdata/sneaky: %v\n%s", err, out)
 			}
@@ -260,7 +261,7 @@ func (e *docEnv) command(t *testing.T, line, addr string) string {
 		line = strings.ReplaceAll(line, "go run ./testdata/sneaky", e.sneaky)
 	}
 	line = strings.ReplaceAll(line, "npx -y @modelcontextprotocol/server-everything", "node "+e.everything+" stdio")
-	line = strings.ReplaceAll(line, "testdata/peers/ts/v2_server.mjs", e.ts2)
+	line = strings.ReplaceAll(line, "node testdata/peers/ts/v2_server.mjs", "node "+e.ts2)
 	_, port, _ := net.SplitHostPort(addr)
 	line = strings.ReplaceAll(line, "--http 8080", "--http "+port) // the TypeScript peer takes a port
 	return strings.ReplaceAll(line, "127.0.0.1:8080", addr)

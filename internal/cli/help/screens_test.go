@@ -1,4 +1,4 @@
-package main
+package help
 
 import (
 	"fmt"
@@ -21,8 +21,7 @@ func TestDocScreens(t *testing.T) {
 	if testing.Short() {
 		t.Skip("drawing the documentation's screens takes seconds; -short skips it")
 	}
-	pages, _ := filepath.Glob(filepath.Join("internal", "cli", "help", "*.md"))
-	pages = append([]string{"README.md"}, pages...)
+	pages := docPages(t)
 	n := 0
 	for _, p := range pages {
 		b, err := os.ReadFile(p)
