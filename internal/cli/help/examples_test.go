@@ -467,7 +467,7 @@ func (l *lockedBuffer) String() string {
 }
 
 // updateDocs rewrites the output of each example that no longer matches
-// with what mcpoke prints now: go test -run TestDocExamples . -update-docs.
+// with what mcpoke prints now: go test ./internal/cli/help/ -run TestDocExamples -update-docs.
 // Read the diff: the "..." a page used to elide lines or varying figures
 // are lost in the examples it rewrites, and may be wanted back.
 var updateDocs = flag.Bool("update-docs", false, "rewrite the documentation's example outputs that drifted")
