@@ -27,6 +27,7 @@ import (
 //	closeout    closes its stdout on tools/call and lives on
 //	stderr:N    writes N stderr lines, then answers
 //	progress:N  sends N progress notifications, then answers
+//	trickle:N   sends N progress notifications 20ms apart, then answers
 //	stray:N     sends N stray responses of 1 MiB, then answers
 //	initnoise   answers initialize with only noise, an oversize frame and a BOM
 //	pages       tools/list always has a next page
@@ -103,6 +104,14 @@ func runMisbehavingServer(mode string) int {
 				for i := range n {
 					out.WriteString(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok +
 						`,"progress":` + strconv.Itoa(i) + `,"message":"step"}}` + "\n")
+				}
+				answer(ok)
+			case "trickle":
+				tok := string(msg.Params.Meta.ProgressToken)
+				for i := range n {
+					time.Sleep(20 * time.Millisecond)
+					write(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok +
+						`,"progress":` + strconv.Itoa(i) + `}}` + "\n")
 				}
 				answer(ok)
 			case "stray":
