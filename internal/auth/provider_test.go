@@ -47,13 +47,14 @@ func TestLoginThroughLoopback(t *testing.T) {
 		!strings.HasPrefix(reg.Get("redirect_uri"), "http://127.0.0.1:") {
 		t.Errorf("registration %v; want native, refresh_token and a loopback redirect", reg)
 	}
-	e, err := store.Lookup(a.srv.URL, a.serverURL())
-	if err != nil || e.AccessToken == "" || e.RefreshToken == "" || !strings.HasPrefix(e.ClientID, "client-") {
-		t.Fatalf("saved entry %+v, %v; want the tokens and the registered client", e, err)
-	}
+	// The mode as the login wrote it: Lookup would fix a wrong one.
 	st, _ := os.Stat(store.Path)
 	if st.Mode().Perm() != 0o600 {
 		t.Errorf("credentials file mode %04o; want 0600", st.Mode().Perm())
+	}
+	e, err := store.Lookup(a.srv.URL, a.serverURL())
+	if err != nil || e.AccessToken == "" || e.RefreshToken == "" || !strings.HasPrefix(e.ClientID, "client-") {
+		t.Fatalf("saved entry %+v, %v; want the tokens and the registered client", e, err)
 	}
 }
 
