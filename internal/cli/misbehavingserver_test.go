@@ -18,6 +18,7 @@ import (
 // "MODE:N"):
 //
 //	silent      never answers tools/call
+//	diesoncancel never answers tools/call and exits on the first cancel
 //	pretty      answers pretty-printed over several lines
 //	badutf8     answers with invalid UTF-8 in the result
 //	trailing    answers with bytes after the JSON value
@@ -55,7 +56,13 @@ func runMisbehavingServer(mode string) int {
 				} `json:"_meta"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(in.Bytes(), &msg) != nil || msg.ID == nil {
+		if json.Unmarshal(in.Bytes(), &msg) != nil {
+			continue
+		}
+		if mode == "diesoncancel" && msg.Method == "notifications/cancelled" {
+			return 3
+		}
+		if msg.ID == nil {
 			continue
 		}
 		id := string(msg.ID)
@@ -77,7 +84,7 @@ func runMisbehavingServer(mode string) int {
 			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":{"type":"object"}}]` + next + `}`)
 		case "tools/call":
 			switch mode {
-			case "silent":
+			case "silent", "diesoncancel":
 			case "pretty":
 				write("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": " + id + ",\n  \"result\": {}\n}\n")
 			case "badutf8":
