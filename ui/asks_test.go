@@ -101,7 +101,8 @@ const formParams = `{"message":"Tell us about you","requestedSchema":{"type":"ob
 // The UI declares everything: a person is there to answer.
 func TestUIDeclaresWhatItAnswers(t *testing.T) {
 	d, as := newAnsweringModel(t, 140, 30, mcp.Policy{})
-	caps := string(<-as.declared)
+	declared, _ := recvWithin(t, as.declared, "the capabilities the UI declares")
+	caps := string(declared)
 	for _, want := range []string{`"roots":{"listChanged":true}`, `"sampling":{}`, `"elicitation":{"form":{},"url":{}}`, `"tasks":`} {
 		if !strings.Contains(caps, want) {
 			t.Errorf("declared %s, lacks %s", caps, want)
@@ -294,7 +295,7 @@ func TestAnswerAfterWithdrawalIsNotSent(t *testing.T) {
 	d.waitFor("the panel", func() bool { return d.m.asks.panel != nil })
 	q := d.m.asks.panel.q
 	_ = as.srv.Request(c.Ref()).Cancel("gave up")
-	<-q.Withdrawn()
+	recvWithin(t, q.Withdrawn(), "the question withdrawn after its request's cancel")
 	// The person's key races the withdrawal: the answer goes to a
 	// question already withdrawn.
 	d.m.store.askNote(q.Ref.Seq).answer = "replied"

@@ -707,7 +707,7 @@ func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	d.waitTimer(tc)
 	clock.Advance(1500 * time.Millisecond)
 	d.waitScreen("◔ timed out")
-	<-hold.Held()
+	recvWithin(t, hold.Held(), "the timeout's cancel held on its way out")
 	r := d.m.table.Selected()
 	// The record fetched on the state change has no send time yet.
 	d.waitFor("the timed-out row's record", func() bool { return r.info != nil })
