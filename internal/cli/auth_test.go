@@ -58,7 +58,11 @@ func TestLoginToTheDemoServerWithOAuth(t *testing.T) {
 	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0", oauth: true}) }()
 	t.Cleanup(func() {
 		cancel()
-		<-done
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("the demo server did not stop within 10s of its context ending")
+		}
 	})
 	re := regexp.MustCompile(`Streamable HTTP at (http://\S+/mcp)\n`)
 	var m []string

@@ -74,8 +74,13 @@ func TestStartInitializeCallWithTranscriptAndLog(t *testing.T) {
 	if peer.ServerInfo.Name != demo.ServerName || peer.ProtocolVersion != "2025-06-18" {
 		t.Fatalf("peer %+v", peer)
 	}
-	if e := <-sub.C; e.(session.RequestStarted).Info.Method != "initialize" {
-		t.Fatalf("first event %#v", e)
+	select {
+	case e := <-sub.C:
+		if s, ok := e.(session.RequestStarted); !ok || s.Info.Method != "initialize" {
+			t.Fatalf("first event %#v; want initialize's start", e)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10s; want initialize's start")
 	}
 	res, err := c.Session.Do(ctx, "tools/call", json.RawMessage(`{"name":"echo","arguments":{"text":"hi"}}`), session.CallOptions{})
 	if err != nil || !strings.Contains(string(res), `"hi"`) {
