@@ -27,7 +27,7 @@ func TestInvalidUTF8Pointers(t *testing.T) {
 		// Malformed input: whatever is found, and no panic.
 		{"{\"a\":\"\xff", []string{"/a"}},
 		{"]]\xff", nil},
-		{"1,\"\xff\"", []string{""}},         // a comma outside any object or array
+		{"1,\"\xff\"", []string{""}},     // a comma outside any object or array
 		{"[\"\xff\",12", []string{"/0"}}, // a number that ends the input
 	}
 	for _, c := range cases {
