@@ -19,6 +19,10 @@ type DiscoverOptions struct {
 	// request (see CallOptions.QuietTimeout): a probe that got no answer
 	// went, as far as we can tell, to a legacy server.
 	QuietTimeout bool
+	// HoldTimeout keeps Timeout from running out while it says true (see
+	// CallOptions.HoldTimeout): the probe's clock stops while a login
+	// waits for the person.
+	HoldTimeout func() bool
 }
 
 // VersionRefusedError: the server does not speak the version we asked
@@ -113,7 +117,7 @@ func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo,
 	s.mu.Lock()
 	version := s.modern.version
 	s.mu.Unlock()
-	res, err := s.Do(ctx, "server/discover", nil, CallOptions{NoProgressToken: true, Timeout: opts.Timeout, QuietTimeout: opts.QuietTimeout})
+	res, err := s.Do(ctx, "server/discover", nil, CallOptions{NoProgressToken: true, Timeout: opts.Timeout, QuietTimeout: opts.QuietTimeout, HoldTimeout: opts.HoldTimeout})
 	if err != nil {
 		s.useLegacy()
 		if vr, ok := AsVersionRefused(err, version); ok {

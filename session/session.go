@@ -184,10 +184,11 @@ type request struct {
 
 	// The flags sit together: a row is small, the table holds thousands.
 	resetOnProgress bool
-	quietTimeout    bool // a timeout sends no cancellation (initialize, probes)
-	written         bool // the request frame was handed to the transport
-	cancelQueued    bool // Cancel came before it was written
-	ignoreCancel    bool // incoming: the handler answers anyway
+	quietTimeout    bool        // a timeout sends no cancellation (initialize, probes)
+	holdTimeout     func() bool // CallOptions.HoldTimeout
+	written         bool        // the request frame was handed to the transport
+	cancelQueued    bool        // Cancel came before it was written
+	ignoreCancel    bool        // incoming: the handler answers anyway
 
 	// task links the request to tasks; nil for most requests, which
 	// keeps the row small: the table holds thousands.

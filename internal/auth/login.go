@@ -59,6 +59,7 @@ func (p *Provider) login(ctx context.Context, ch challenge, scopes []string, s *
 
 	p.setState(State{Phase: "logging in", Issuer: s.AS.Issuer, Scopes: scopes})
 	p.loggingIn.Store(true)
+	p.loginsBegun.Add(1)
 	defer p.loggingIn.Store(false)
 	ctx, cancel := context.WithTimeoutCause(ctx, LoginTimeout, fmt.Errorf("nobody logged in within %s", LoginTimeout))
 	defer cancel()

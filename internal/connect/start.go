@@ -94,6 +94,12 @@ type Conn struct {
 	// stage is the request of the handshake under way, for messages:
 	// "server/discover" or "initialize".
 	stage atomic.Value
+	// probing: ProtocolAuto's probe is under way, with its own timeout;
+	// the handshake's deadline waits for it.
+	probing atomic.Bool
+	// restartDeadline gives the handshake's next step the whole init
+	// timeout again; set by Initialize.
+	restartDeadline func()
 
 	closeAfter sync.Once
 }
@@ -173,10 +179,7 @@ func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 // (or before ctx ends), the error is a *StartError that quotes the
 // server's stderr, and the connection is closed.
 func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
-	timeout := c.opts.InitTimeout
-	if timeout <= 0 {
-		timeout = DefaultInitTimeout
-	}
+	timeout := c.initTimeout()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := c.initDeadline(timeout, cancel)
@@ -221,6 +224,14 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 		return o.peer, nil
 	}
 	return o.peer, c.initializeError(o.err)
+}
+
+// initTimeout is Options.InitTimeout or its default.
+func (c *Conn) initTimeout() time.Duration {
+	if c.opts.InitTimeout > 0 {
+		return c.opts.InitTimeout
+	}
+	return DefaultInitTimeout
 }
 
 // Stage names the request the handshake is at: "server/discover" or
@@ -326,21 +337,23 @@ func closeAll(cs []io.Closer) {
 }
 
 // initDeadline cancels the wait for initialize after timeout, unless a
-// login is under way then: the person may take minutes in the browser.
+// login is under way then (the person may take minutes in the browser) or
+// ProtocolAuto's probe, which has its own timeout.
 // errInitDeadline is the cause initDeadline ends the handshake with: only
 // then was it "no answer within --init-timeout" (the caller's own context
 // may end first, by Ctrl-C or its own deadline).
 var errInitDeadline = fmt.Errorf("the init timeout passed: %w", context.DeadlineExceeded)
 
 func (c *Conn) initDeadline(timeout time.Duration, cancel context.CancelCauseFunc) (stop func()) {
-	li, _ := c.opts.Auth.(interface{ LoggingIn() bool })
+	hold := loginHold(c.opts.Auth)
 	var t *time.Timer
 	t = time.AfterFunc(timeout, func() {
-		if li != nil && li.LoggingIn() {
+		if (hold != nil && hold()) || c.probing.Load() {
 			t.Reset(timeout)
 			return
 		}
 		cancel(errInitDeadline)
 	})
+	c.restartDeadline = func() { t.Reset(timeout) }
 	return func() { t.Stop() }
 }
