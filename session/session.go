@@ -138,6 +138,9 @@ type Session struct {
 	closeErr error
 	peer     PeerInfo
 	offered  string // the protocol version Initialize offered
+	// lastDiscover is the last server/discover sent, for
+	// LateDiscoverVersions.
+	lastDiscover Ref
 	// modern is set while the session speaks a modern revision: what
 	// every request carries in _meta.
 	modern *modernMeta

@@ -119,8 +119,32 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		// malformed DiscoverResult hides behind initialize's failure.
 		return peer, fmt.Errorf("%w (after server/discover failed: %s)", err, strings.TrimPrefix(probeErr.Error(), "server/discover: "))
 	}
+	how := "initialize, after server/discover failed: " + strings.TrimPrefix(probeErr.Error(), "server/discover: ")
+	if errors.Is(probeErr, session.ErrTimedOut) {
+		if v, ok := session.PickVersion(c.Session.LateDiscoverVersions()); ok && session.IsModern(v) {
+			return c.rediscover(ctx, key, v, peer, how)
+		}
+	}
 	eras.Store(key, peer.ProtocolVersion)
-	return c.done(peer, "initialize, after server/discover failed: "+strings.TrimPrefix(probeErr.Error(), "server/discover: "))
+	return c.done(peer, how)
+}
+
+// rediscover: the probe's answer came after its timeout, when initialize
+// had gone out and been answered, and it shows a modern server. Before
+// anything else is sent, server/discover goes again at version v, so that
+// the session is not left in the wrong era; if that fails, the legacy
+// session stays and its negotiation says it is a fallback, and why.
+func (c *Conn) rediscover(ctx context.Context, key, v string, legacy session.PeerInfo, how string) (session.PeerInfo, error) {
+	peer, err := c.discover(ctx, v, 0)
+	if err == nil {
+		eras.Store(key, v)
+		return c.done(peer, "server/discover with "+v+", again: the probe's answer came after its timeout, when initialize had been answered")
+	}
+	if !c.Session.Alive() {
+		return peer, err
+	}
+	return c.done(legacy, how+"; a fallback: the probe's late answer lists "+v+", but server/discover again failed: "+
+		strings.TrimPrefix(err.Error(), "server/discover: "))
 }
 
 // afterRefusal continues with the version the server said it speaks

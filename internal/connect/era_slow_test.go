@@ -16,6 +16,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 const modernDiscover = `"result":{"resultType":"complete","supportedVersions":["2025-11-25","2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"slow","version":"1"}}}`
@@ -200,5 +201,95 @@ func TestAutoWaitsForALogin(t *testing.T) {
 	defer mu.Unlock()
 	if got := strings.Join(methods, " "); got != "server/discover" {
 		t.Fatalf("the server answered %s", got)
+	}
+}
+
+// lateModernPeer is a modern server too slow for the probe: it answers
+// server/discover only when initialize comes, then initialize (it speaks
+// both eras), and a second server/discover as second says.
+func lateModernPeer(conn transport.Conn, second string, got *[]string, mu *sync.Mutex) {
+	var probeID json.RawMessage
+	discovers := 0
+	for {
+		m, err := conn.Recv()
+		if err != nil {
+			return
+		}
+		var f struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(m.Data, &f) != nil {
+			continue
+		}
+		mu.Lock()
+		*got = append(*got, f.Method)
+		mu.Unlock()
+		switch f.Method {
+		case "server/discover":
+			if discovers++; discovers == 1 {
+				probeID = f.ID // answered late, when initialize comes
+				continue
+			}
+			_ = conn.Send(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,%s}`, f.ID, second))
+		case "initialize":
+			_ = conn.Send(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,%s}`, probeID, modernDiscover))
+			_ = conn.Send(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,%s}`, f.ID, fmt.Sprintf(legacyInit, "2025-11-25")))
+		case "tools/list":
+			_ = conn.Send(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"tools":[]}}`, f.ID))
+		}
+	}
+}
+
+// The probe's answer comes after its timeout, once initialize has gone
+// out, and shows a modern server: server/discover goes again before
+// anything else, and the session is modern, not left in the legacy
+// fallback.
+func TestAutoRenegotiatesAfterALateModernAnswer(t *testing.T) {
+	ForgetEras()
+	a, b := transporttest.Pipe()
+	var mu sync.Mutex
+	var got []string
+	go lateModernPeer(b, modernDiscover, &got, &mu)
+	c := Attach(Spec{Name: "late-modern"}, a, Options{Protocol: ProtocolAuto, ProbeTimeout: 20 * time.Millisecond})
+	t.Cleanup(func() { c.Close(); b.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	peer, err := c.Initialize(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !peer.Modern() || !c.Session.Modern() || !strings.Contains(peer.Negotiation, "again: the probe's answer came after its timeout") {
+		t.Fatalf("peer %+v, session modern %v", peer, c.Session.Modern())
+	}
+	if _, err := c.Session.Do(ctx, "tools/list", nil, session.CallOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if s := strings.Join(got, " "); s != "server/discover initialize notifications/initialized server/discover tools/list" {
+		t.Fatalf("the server received %s", s)
+	}
+}
+
+// When the second server/discover fails, the legacy session stays and
+// says plainly that its era is a fallback, and why.
+func TestAutoSaysTheEraIsAFallback(t *testing.T) {
+	ForgetEras()
+	a, b := transporttest.Pipe()
+	var mu sync.Mutex
+	var got []string
+	go lateModernPeer(b, `"error":{"code":-32600,"message":"already initialized"}`, &got, &mu)
+	c := Attach(Spec{Name: "late-modern"}, a, Options{Protocol: ProtocolAuto, ProbeTimeout: 20 * time.Millisecond})
+	t.Cleanup(func() { c.Close(); b.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	peer, err := c.Initialize(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peer.Modern() || c.Session.Modern() || !strings.Contains(peer.Negotiation, "a fallback: the probe's late answer lists 2026-07-28, but server/discover again failed: already initialized") ||
+		c.Session.Peer().Negotiation != peer.Negotiation || c.Session.Peer().ProtocolVersion != "2025-11-25" {
+		t.Fatalf("peer %+v, session peer %+v", peer, c.Session.Peer())
 	}
 }
