@@ -110,6 +110,7 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		return session.PeerInfo{}, err
 	}
 	probeErr := err
+	c.probeTimedOut.Store(errors.Is(err, session.ErrTimedOut))
 	peer, err = c.initialize(session.LatestVersion)
 	if errors.As(err, &vr) {
 		return c.afterRefusal(ctx, key, vr, "initialize")

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -97,6 +99,9 @@ type Conn struct {
 	// probing: ProtocolAuto's probe is under way, with its own timeout;
 	// the handshake's deadline waits for it.
 	probing atomic.Bool
+	// probeTimedOut: the probe got no answer in time and initialize
+	// followed, for the message when that gets none either.
+	probeTimedOut atomic.Bool
 	// restartDeadline gives the handshake's next step the whole init
 	// timeout again; set by Initialize.
 	restartDeadline func()
@@ -206,8 +211,15 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 			if sum := c.discarded.summary(); sum != "" {
 				what = "; " + sum
 			}
-			err = fmt.Errorf("no answer to %s within %s%s; is it an MCP server speaking stdio? "+
-				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", stage, timeout, what)
+			if c.probeTimedOut.Load() {
+				stage = "server/discover nor to initialize"
+				what = " each" + what
+			}
+			hint := "(allow longer with --init-timeout)"
+			if downloader(c.Spec.Command) {
+				hint = "(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)"
+			}
+			err = fmt.Errorf("no answer to %s within %s%s; is it an MCP server speaking stdio? %s", stage, timeout, what, hint)
 			if c.remote != nil {
 				err = fmt.Errorf("no answer to %s within %s from %s%s; is it an MCP endpoint? (allow longer with --init-timeout)", stage, timeout, c.Spec.CommandLine(), what)
 			}
@@ -356,4 +368,11 @@ func (c *Conn) initDeadline(timeout time.Duration, cancel context.CancelCauseFun
 	})
 	c.restartDeadline = func() { t.Reset(timeout) }
 	return func() { t.Stop() }
+}
+
+// downloader reports whether command fetches the server before running
+// it (npx, uvx), so that a first start on a cold cache may take long.
+func downloader(command string) bool {
+	name := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(filepath.Base(command)), ".exe"), ".cmd")
+	return name == "npx" || name == "uvx"
 }
