@@ -306,7 +306,7 @@ func human(ms float64) string {
 	switch {
 	case ms < 10:
 		return fmt.Sprintf("%.3gms", ms)
-	case ms < 1000:
+	case ms < 999.5: // what rounds to 1000ms is 1.00s
 		return fmt.Sprintf("%.0fms", ms)
 	}
 	return fmt.Sprintf("%.2fs", ms/1000)
