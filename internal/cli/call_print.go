@@ -61,7 +61,15 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 				printLate(line, r.Late, f.waitLate > 0, r.watched)
 			}
 		} else {
-			line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			switch r.Cancel.How {
+			case "stream closed":
+				// --cancel-mode close: the stream went, no message did.
+				line("cancel", "stream closed at %s, nothing sent: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			case "nothing":
+				line("cancel", "nothing sent: %s", termtext.Line(r.Cancel.Reason))
+			default:
+				line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			}
 			if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
 				line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
 			}
