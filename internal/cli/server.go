@@ -14,6 +14,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -78,6 +79,9 @@ func pickSpec(g *globalFlags, command []string) (connect.Spec, error) {
 		spec, err := connect.LoadServer(g.config, g.server)
 		if err != nil {
 			return connect.Spec{}, withCode(ExitUsage, err)
+		}
+		for _, w := range spec.UnsetEnvWarnings() {
+			fmt.Fprintln(os.Stderr, "mcpoke: warning: "+termtext.Line(w))
 		}
 		return spec, nil
 	case len(command) > 0:
