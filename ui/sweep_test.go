@@ -224,3 +224,12 @@ func TestProbeTimeoutNotSaidRestartedByProgress(t *testing.T) {
 		t.Fatal("the probe's timeout is said to be restarted by progress")
 	}
 }
+
+// d (the timeline) is in the one-line help, where a newcomer finds it.
+func TestShortHelpHasTheTimeline(t *testing.T) {
+	d := demoModel(t, false, 140, 35)
+	lines := strings.Split(d.screen(), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "d timeline") {
+		t.Fatalf("the short help: %q", last)
+	}
+}
