@@ -221,7 +221,11 @@ func (m *Model) answered(msg answeredMsg) {
 	case m.retrySent(msg.seq):
 		// The round's retry says more, and may have been reported first.
 	default:
-		m.setStatus("answered #"+strconv.FormatUint(msg.seq, 10)+": "+msg.what, false)
+		id := strconv.FormatUint(msg.seq, 10)
+		if r := m.store.get(msg.seq); r != nil {
+			id = termtext.Line(r.id.String()) // the server's id, as its row shows
+		}
+		m.setStatus("answered #"+id+": "+msg.what, false)
 		if q := n.q; q != nil {
 			m.setStatus(askLabel(q)+": "+msg.what, false)
 		}

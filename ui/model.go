@@ -218,7 +218,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus(msg.what+": "+msg.err.Error(), true)
 		} else if msg.seq != 0 && m.header.state == connReady {
 			// Not once closed: why it closed matters more than this.
-			m.setStatus(fmt.Sprintf("sent %s as request #%d", msg.what, msg.seq), false)
+			m.setStatus(fmt.Sprintf("sent %s as request #%s", msg.what, termtext.Line(msg.id.String())), false)
 		}
 		if msg.seq != 0 {
 			m.table.SelectSeq(msg.seq)
