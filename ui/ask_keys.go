@@ -17,7 +17,10 @@ func (m *Model) panelKey(k tea.KeyPressMsg) tea.Cmd {
 	action, ans, cmd := p.Update(k)
 	switch action {
 	case askLater:
-		m.closePanel()
+		// Put off, the question waits on its row, and the status says to
+		// press enter there: the keys go to the requests.
+		m.asks.panel = nil
+		m.setFocus(focusRequests)
 		m.table.SelectSeq(p.q.Ref.Seq)
 		m.setStatus(askLabel(p.q)+" waits for you: press "+m.c.Keys.Nav.Open.Help().Key+" on its row to answer", false)
 	case askAnswer:

@@ -148,11 +148,12 @@ func (m *Model) openPanel(q *mcp.Question) tea.Cmd {
 	return p.Focus()
 }
 
-// closePanel puts the requests back, with the keys: the question's row
-// is what the person looks at next.
+// closePanel gives the keys back to the pane that had them when the
+// question came (the panel never moved m.focus); the question's row is
+// selected in the requests.
 func (m *Model) closePanel() {
 	m.asks.panel = nil
-	m.setFocus(focusRequests)
+	m.setFocus(m.focus)
 }
 
 // serverName is who is asking, as the spec asks a client to make clear.

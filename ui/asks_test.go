@@ -210,6 +210,10 @@ func TestQuestionsWhilePanelOpenWait(t *testing.T) {
 	d.key("ctrl+g")
 	d.outcome(first)
 	d.waitScreen("waiting for you")
+	if d.m.focus != focusTools {
+		t.Fatalf("after the question the focus is on %v, not back on the tools it came from", d.m.focus)
+	}
+	d.m.setFocus(focusRequests) // the person goes to the waiting row
 	d.m.table.SelectSeq(d.m.store.rows[len(d.m.store.rows)-1].seq)
 	d.key("enter")
 	d.waitScreen("THE SERVER ASKS · sampling #2")

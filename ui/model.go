@@ -78,11 +78,14 @@ type Model struct {
 	// health is the periodic ping (health.go).
 	health health
 
-	layout   screenLayout
-	focus    focusArea
-	bottom   bottomKind
-	editing  bool
-	fullHelp bool
+	layout screenLayout
+	focus  focusArea
+	// focusBeforeTimeline is where the focus was when the timeline
+	// opened: it goes back there when the timeline closes.
+	focusBeforeTimeline focusArea
+	bottom              bottomKind
+	editing             bool
+	fullHelp            bool
 
 	status    string
 	statusErr bool

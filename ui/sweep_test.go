@@ -233,3 +233,17 @@ func TestShortHelpHasTheTimeline(t *testing.T) {
 		t.Fatalf("the short help: %q", last)
 	}
 }
+
+// The timeline takes the keys while it is open; closed, it gives them
+// back to the pane that had them.
+func TestTimelineGivesTheFocusBack(t *testing.T) {
+	d := demoModel(t, false, 140, 35)
+	d.m.setFocus(focusBottom)
+	d.key("d")
+	d.waitFor("the timeline", func() bool { return d.m.timelineOn })
+	d.key("d")
+	d.waitFor("the timeline closed", func() bool { return !d.m.timelineOn })
+	if d.m.focus != focusBottom {
+		t.Fatalf("after the timeline the focus is on %v, not back on the pane below the requests", d.m.focus)
+	}
+}
