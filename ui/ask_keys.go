@@ -3,11 +3,11 @@ package ui
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 )
 
@@ -73,10 +73,6 @@ func openBrowser(url string) error {
 	if len(args) == 0 {
 		return errors.New("$BROWSER is not set: set it, or open the URL yourself and press enter to accept")
 	}
-	cmd := exec.Command(args[0], append(args[1:], url)...)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go func() { _ = cmd.Wait() }()
-	return nil
+	// A command that fails at once is reported, not taken for opened.
+	return auth.StartBrowser(append(args, url))
 }

@@ -64,6 +64,9 @@ type Provider struct {
 	authorizations int
 	loggingIn      atomic.Bool
 	loginsBegun    atomic.Int64
+	// nobody: a login found nobody to log in (ErrNobodyToLogIn); later
+	// ones in this run fail the same way at once.
+	nobody atomic.Bool
 	// bearer is the Authorization of entry, for requests made while a
 	// login waits for the person: they never wait with it.
 	bearer atomic.Value // string
