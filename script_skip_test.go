@@ -82,3 +82,35 @@ func TestSkipProblems(t *testing.T) {
 		t.Errorf("skipProblems(good) = %q, want none", got)
 	}
 }
+
+// bareSkip is a Go test's skip that gives no reason.
+var bareSkip = regexp.MustCompile(`\.(Skip\(\)|SkipNow\(\))`)
+
+// TestGoSkipsSayWhy: on a fresh machine every test that cannot run skips,
+// and says why (Skip or Skipf with a reason), never a bare Skip().
+func TestGoSkipsSayWhy(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if bareSkip.MatchString(line) && !strings.Contains(line, "bareSkip") && !strings.HasPrefix(strings.TrimSpace(line), "//") {
+				t.Errorf("%s:%d skips without saying why: %s", path, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
