@@ -185,7 +185,8 @@ func closeAll(cs []io.Closer) {
 
 // protocolFlag adds --protocol: auto, or the version to speak.
 func protocolFlag(fl *pflag.FlagSet, p *string) {
-	fl.StringVar(p, "protocol", connect.ProtocolAuto, "protocol VERSION to speak: auto (server/discover, falling back to initialize), "+
+	fl.StringVar(p, "protocol", connect.ProtocolAuto, "protocol VERSION to speak: auto (server/discover, falling back to initialize when it fails or, over HTTP, "+
+		"gets no answer within 3s, a clock that stops while you log in), "+
 		strings.Join(session.ModernVersions, ", ")+" (server/discover, no handshake) or "+
 		strings.Join(session.SupportedVersions, ", ")+" (initialize)")
 }
