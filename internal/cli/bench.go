@@ -33,6 +33,12 @@ type benchFlags struct {
 	protocol     string
 	floor        bool
 	cpus         int
+	// The cancel storm (bench_storm*.go): on when --cancel-rate is given.
+	storm       bool
+	cancelRate  float64
+	cancelAt    cancelPoint
+	forD        time.Duration
+	callTimeout time.Duration
 }
 
 func newBenchCommand(g *globalFlags) *cobra.Command {
@@ -66,6 +72,9 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 				return usageError("-n and --concurrency must be at least 1; --cancel-probes, --watch and --cpus not negative")
 			}
 			f.argsGiven = cmd.Flags().Changed("args")
+			if err := f.readStormFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {
 				return err
@@ -85,6 +94,7 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.IntVar(&f.cpus, "cpus", 0, "CPUs bench's own client may use (0: one per call in flight, at most the machine's; GOMAXPROCS in the environment is kept); the server is not limited")
 	fl.BoolVar(&f.floor, "floor", false, "also measure this machine's floor, a raw pipe ping-pong between two processes with the same message sizes, and give the figures as ratios to it")
 	protocolFlag(fl, &f.protocol)
+	stormFlags(fl)
 	return cmd
 }
 
@@ -105,6 +115,9 @@ type benchReport struct {
 	Histogram   []histogramBucket `json:"histogram"`
 	CallsPerSec float64           `json:"callsPerSec"`
 	Cancel      *cancelStats      `json:"cancel,omitempty"`
+	// Storm is the cancel storm (--cancel-rate); the figures above are
+	// then those of the same run without cancels, made first.
+	Storm *stormReport `json:"storm,omitempty"`
 	// Floor is the raw pipe ping-pong measured in the same run (--floor);
 	// P50VsFloor is the median, over slices of 20 calls, of their p50 over
 	// the p50 of the floor's round trips taken right after them.
@@ -161,7 +174,14 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		defer fl.close()
 	}
 	runCalls(ctx, srv.Session, req, warmup, f.concurrency)
-	rounds, errs, wall := measureCalls(ctx, srv.Session, req, f, fl)
+	var rounds []time.Duration
+	var errs int
+	var wall time.Duration
+	if f.storm {
+		rounds, errs, wall = runUncancelled(ctx, srv.Session, req, f)
+	} else {
+		rounds, errs, wall = measureCalls(ctx, srv.Session, req, f, fl)
+	}
 
 	rep := benchReport{
 		Server:       serverOf(srv.Peer()),
@@ -184,7 +204,11 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		rep.Floor = fl.stats()
 		rep.P50VsFloor = fl.p50Ratio()
 	}
-	if f.cancelProbes > 0 && ctx.Err() == nil {
+	if f.storm && ctx.Err() == nil {
+		st := runStormReport(ctx, srv, req, f.stormPlan(), &rep)
+		rep.Storm = &st
+	}
+	if f.cancelProbes > 0 && !f.storm && ctx.Err() == nil {
 		cs := probeCancel(ctx, srv, req, f.cancelProbes, f.watch)
 		rep.Cancel = &cs
 	}
@@ -216,6 +240,9 @@ func benchCall(ctx context.Context, s *session.Session, req benchRequest) error 
 	return resultError(res, err)
 }
 
+// errIsError is a call answered with a result whose isError is true.
+var errIsError = errors.New("the tool returned an error result (isError)")
+
 // resultError is benchCall's verdict on a call's outcome; bench reads it
 // after the clock stopped, so that decoding the result is not timed.
 func resultError(res json.RawMessage, err error) error {
@@ -228,7 +255,7 @@ func resultError(res json.RawMessage, err error) error {
 		return nil
 	}
 	if r, err := mcp.ReadCallResult(res); err == nil && r.IsError {
-		return errors.New("the tool returned an error result (isError)")
+		return errIsError
 	}
 	return nil
 }
@@ -275,9 +302,12 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 	fmt.Fprintf(w, "bench %s on %s %s (protocol %s%s): %d calls, concurrency %d, client on %s\n", termtext.Line(r.Tool),
 		termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion),
 		overTransport(r.Transport), r.Calls, r.Concurrency, english.Plural(r.ClientCPUs, "CPU"))
+	if r.Storm != nil {
+		fmt.Fprintln(w, "uncancelled run (the same calls, none cancelled), made first:")
+	}
 	switch {
 	case !r.Interrupted:
-	case r.Calls < f.n:
+	case r.Calls < f.n && f.forD == 0:
 		fmt.Fprintf(w, "interrupted after %d of %d calls; the figures are for those\n", r.Calls, f.n)
 	case r.Cancel != nil:
 		fmt.Fprintln(w, "interrupted during the cancel probes")
@@ -289,6 +319,9 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 	printHistogram(w, r.Histogram)
 	fmt.Fprintf(w, "throughput  %.0f calls/s, %d errors\n", r.CallsPerSec, r.Errors)
 	printFloor(w, r)
+	if r.Storm != nil {
+		printStorm(w, r.Storm)
+	}
 	if c := r.Cancel; c != nil {
 		probes := english.Plural(c.Probes, "probe")
 		if c.Probes < f.cancelProbes {
