@@ -129,7 +129,8 @@ type serverCPU struct {
 	Error       string  `json:"error,omitempty"`
 }
 
-// healthTimeout bounds each health probe after the storm.
+// healthTimeout bounds each health probe after the storm (and so does
+// --call-timeout when shorter).
 const healthTimeout = 5 * time.Second
 
 // runStormReport runs the storm on srv after its uncancelled twin was
@@ -198,7 +199,7 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 	}
 	r.ServerCPU = meter.report(afterFrom)
 	if ctx.Err() == nil {
-		r.Health = checkHealth(ctx, s, req)
+		r.Health = checkHealth(ctx, s, req, min(healthTimeout, p.timeout))
 	}
 	r.Verdict = stormVerdict(&r)
 	return r
@@ -223,10 +224,10 @@ func quietOf(d []time.Duration) quietStats {
 }
 
 // checkHealth pings the server and makes one call, each bounded.
-func checkHealth(ctx context.Context, s *session.Session, req benchRequest) stormHealth {
+func checkHealth(ctx context.Context, s *session.Session, req benchRequest, timeout time.Duration) stormHealth {
 	probe := func(method string, params any, opts session.CallOptions) healthProbe {
 		t0 := time.Now()
-		opts.Timeout = healthTimeout
+		opts.Timeout = timeout
 		res, err := s.Do(ctx, method, params, opts)
 		if method == "tools/call" {
 			err = resultError(res, err)
@@ -434,10 +435,12 @@ func printStorm(w io.Writer, r *stormReport) {
 		fmt.Fprintf(w, " (%.2f× the uncancelled run); completed p50 %.2f×, p99 %.2f× the uncancelled run", r.ThroughputVsUncancelled, r.P50VsUncancelled, r.P99VsUncancelled)
 	}
 	fmt.Fprintln(w)
-	if n := len(r.CancelToQuiet.Histogram); r.CancelWrite.MaxMs > 0 || n > 0 {
+	if observed := r.CancelledCleanly.Count + r.AnsweredAfterCancel.Count + r.ProgressAfterCancel.Count; observed > 0 {
 		fmt.Fprintf(w, "  cancel written in p50 %s, max %s; cancel to quiet p50 %s  p99 %s  max %s (%d quiet at once)\n",
 			human(r.CancelWrite.P50Ms), human(r.CancelWrite.MaxMs), human(r.CancelToQuiet.P50Ms), human(r.CancelToQuiet.P99Ms),
 			human(r.CancelToQuiet.MaxMs), r.CancelToQuiet.QuietAtOnce)
+	} else if r.CancelWrite.MaxMs > 0 {
+		fmt.Fprintf(w, "  cancel written in p50 %s, max %s\n", human(r.CancelWrite.P50Ms), human(r.CancelWrite.MaxMs))
 	}
 	if len(r.CancelToQuiet.Histogram) > 0 {
 		var b strings.Builder

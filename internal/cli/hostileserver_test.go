@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 		if v, ok := strings.CutPrefix(mode, modernHostileEnvPrefix); ok {
 			os.Exit(runModernHostileServer(v))
 		}
+		if v, ok := strings.CutPrefix(mode, stormServerEnvPrefix); ok {
+			os.Exit(runStormServer(v))
+		}
 		os.Exit(runMisbehavingServer(mode))
 	}
 	os.Exit(m.Run())

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/connect"
+)
+
+// stormRun runs bench's storm on spec with --json and returns the report
+// and the text of the same run's verdict line.
+func stormRun(t *testing.T, spec connect.Spec, f *benchFlags) benchReport {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	f.storm, f.json = true, true
+	if f.callTimeout == 0 {
+		f.callTimeout = 10 * time.Second
+	}
+	if err := runBench(testContext(t), &out, &errOut, testGlobals(), spec, f); err != nil {
+		t.Fatalf("bench: %v\n%s", err, errOut.String())
+	}
+	var rep benchReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || rep.Storm == nil {
+		t.Fatalf("bench --json: %v, storm %v:\n%s", err, rep.Storm, out.String())
+	}
+	return rep
+}
+
+// cancelled is how many calls the storm cancelled, whatever came after.
+func (r *stormReport) cancelled() int {
+	return r.CancelledCleanly.Count + r.AnsweredAfterCancel.Count + r.ProgressAfterCancel.Count + r.CancelledUnobserved.Count
+}
+
+// TestBenchStormClasses pins each class against a server that
+// misbehaves in that one way, in both eras over stdio: a clean server's
+// cancels are clean; one that answers anyway is caught answering; one
+// that spins after cancels shows the CPU; one that stalls after a burst
+// fails its health check.
+func TestBenchStormClasses(t *testing.T) {
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			cpu := map[string]float64{}
+			for _, behaviour := range []string{"clean", "late", "cpu", "stall"} {
+				t.Run(behaviour, func(t *testing.T) {
+					f := &benchFlags{tool: "work", n: 40, concurrency: 8, cancelRate: 0.5, watch: 400 * time.Millisecond,
+						cancelAt: cancelPoint{from: 10 * time.Millisecond, to: 60 * time.Millisecond}}
+					// Named: auto would remember the era per command, and
+					// both eras' servers are this test binary.
+					f.protocol = map[string]string{"legacy": "2025-11-25", "modern": "2026-07-28"}[era]
+					if behaviour == "stall" {
+						f.callTimeout = time.Second
+					}
+					rep := stormRun(t, stormSpec(t, behaviour, era), f)
+					s := rep.Storm
+					wantProtocol := map[string]string{"legacy": "2025-11-25", "modern": "2026-07-28"}[era]
+					if rep.Server.ProtocolVersion != wantProtocol || s.CancelBy != "notifications/cancelled" {
+						t.Errorf("protocol %q cancelled by %q, want %s by notifications/cancelled", rep.Server.ProtocolVersion, s.CancelBy, wantProtocol)
+					}
+					if s.ServerCPU == nil || s.ServerCPU.Error != "" {
+						t.Fatalf("no server CPU for a stdio server mcpoke started: %+v", s.ServerCPU)
+					}
+					cpu[behaviour] = s.ServerCPU.AfterCancelsMs
+					if total := s.Completed.Count + s.cancelled() + s.Errors.Count + s.TimedOut.Count; total != 40 || s.Calls != 40 {
+						t.Errorf("classes add up to %d, calls %d; want 40: %+v", total, s.Calls, s)
+					}
+					switch behaviour {
+					case "clean", "cpu":
+						if leak := strings.Contains(s.Verdict, "(work after cancels)"); leak != (behaviour == "cpu") {
+							t.Errorf("%s server, verdict %q", behaviour, s.Verdict)
+						}
+						// An answer may cross its cancel on the wire: a
+						// few, right after it, are a race, not a habit.
+						if a := s.AnsweredAfterCancel; s.cancelled() < 10 || a.Count > 2 || a.MaxMs > 20 || s.CancelledCleanly.Count < 10 || !s.Health.Healthy {
+							t.Errorf("%s server: %d cancelled, %d cleanly, %d answered after, healthy %v", behaviour, s.cancelled(),
+								s.CancelledCleanly.Count, s.AnsweredAfterCancel.Count, s.Health.Healthy)
+						}
+					case "late":
+						if a := s.AnsweredAfterCancel; a.Count < 10 || a.Count != s.cancelled() || a.LateResults != a.Count || a.MinMs <= 0 {
+							t.Errorf("late server: %d cancelled, answered after: %+v", s.cancelled(), a)
+						}
+						if want := fmt.Sprintf("50%% of 40 calls cancelled at 10–60 ms: %d answered after the cancel, ", s.AnsweredAfterCancel.Count); !strings.HasPrefix(s.Verdict, want) {
+							t.Errorf("verdict %q does not count the late answers", s.Verdict)
+						}
+						if len(s.CancelToQuiet.Histogram) == 0 || s.CancelToQuiet.QuietAtOnce != 0 {
+							t.Errorf("cancel-to-quiet of a server that answers after every cancel: %+v", s.CancelToQuiet)
+						}
+					case "stall":
+						if s.Health.Healthy || s.Health.Ping.OK || s.TimedOut.Count == 0 || !strings.Contains(s.Verdict, "UNHEALTHY after: ping timed out") {
+							t.Errorf("stalled server: health %+v, %d timed out, verdict %q", s.Health, s.TimedOut.Count, s.Verdict)
+						}
+					}
+					if behaviour != "stall" && !strings.HasSuffix(s.Verdict, ", healthy after") {
+						t.Errorf("verdict %q", s.Verdict)
+					}
+				})
+			}
+			// Spinning after the cancels shows; a clean server is idle.
+			if cpu["cpu"] < 50 || cpu["clean"] > 30 || cpu["cpu"] < 3*cpu["clean"] {
+				t.Errorf("server CPU after the cancels: %v ms (cpu server), %v ms (clean server)", cpu["cpu"], cpu["clean"])
+			}
+		})
+	}
+}
