@@ -419,7 +419,7 @@ func printStorm(w io.Writer, r *stormReport) {
 	row("cancelled cleanly", r.CancelledCleanly, "cancel at", "")
 	row("answered anyway", r.AnsweredAfterCancel.stormClass, "after cancel",
 		lateExtra(r.AnsweredAfterCancel.LateResults, "late result", r.AnsweredAfterCancel.LateErrors, "late error"))
-	row("progress after", r.ProgressAfterCancel.stormClass, "after cancel", lateExtra(r.ProgressAfterCancel.LateProgress, "progress", 0, ""))
+	row("progress after", r.ProgressAfterCancel.stormClass, "after cancel", lateExtra(r.ProgressAfterCancel.LateProgress, "progress notification", 0, ""))
 	codes := ""
 	if len(r.Errors.ByCode) > 0 {
 		var by []string

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +105,100 @@ func TestBenchStormClasses(t *testing.T) {
 				t.Errorf("server CPU after the cancels: %v ms (cpu server), %v ms (clean server)", cpu["cpu"], cpu["clean"])
 			}
 		})
+	}
+}
+
+// startDemoHTTP serves the demo over Streamable HTTP until the test ends
+// and returns its URL.
+func startDemoHTTP(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr := &lineBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0"}) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("serveDemoHTTP did not return after its context ended")
+		}
+	})
+	url := regexp.MustCompile(`Streamable HTTP at (http://\S+/mcp)\n`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if m := url.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no URL on stderr within 10s: %q", stderr.String())
+		}
+	}
+}
+
+// TestBenchStormOverHTTP storms the demo over Streamable HTTP in both
+// eras: stubborn answers every cancelled call in 2025-11-25, where the
+// storm sees it; in 2026-07-28 the cancel closes the stream, and the
+// storm says nothing after it can be seen. The named points cancel sleep
+// before its first progress and once it is halfway.
+func TestBenchStormOverHTTP(t *testing.T) {
+	spec := connect.URLSpec(startDemoHTTP(t))
+	spec.Transport = "http"
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		modern := protocol == "2026-07-28"
+		t.Run(protocol, func(t *testing.T) {
+			f := &benchFlags{tool: "stubborn", args: `{"seconds":0.1}`, argsGiven: true, n: 24, concurrency: 6, cancelRate: 0.5,
+				watch: 300 * time.Millisecond, protocol: protocol, cancelAt: cancelPoint{from: 10 * time.Millisecond, to: 40 * time.Millisecond}}
+			s := stormRun(t, spec, f).Storm
+			if s.ServerCPU != nil || !s.Health.Healthy || s.cancelled() != 12 {
+				t.Errorf("server CPU %+v (mcpoke did not start it), health %+v, %d cancelled (want 12)", s.ServerCPU, s.Health, s.cancelled())
+			}
+			switch {
+			case !modern && (s.CancelBy != "notifications/cancelled" || s.AnsweredAfterCancel.Count != 12):
+				t.Errorf("stubborn in %s: cancelled by %q, %d answered after the cancel, want 12", protocol, s.CancelBy, s.AnsweredAfterCancel.Count)
+			case modern && (s.CancelBy != "stream close" || s.CancelledUnobserved.Count != 12 || !strings.Contains(s.Verdict, "not observable")):
+				t.Errorf("stubborn in %s: cancelled by %q, %d unobserved, verdict %q", protocol, s.CancelBy, s.CancelledUnobserved.Count, s.Verdict)
+			}
+
+			// sleep: 4 steps of 50ms, progress after each.
+			for _, at := range []cancelPointKind{cancelBeforeFirstProgress, cancelMidProgress} {
+				f := &benchFlags{tool: "sleep", args: `{"seconds":0.2,"steps":4}`, argsGiven: true, n: 12, concurrency: 6, cancelRate: 0.5,
+					watch: 200 * time.Millisecond, protocol: protocol, cancelAt: cancelPoint{kind: at}}
+				s := stormRun(t, spec, f).Storm
+				ran := s.CancelledCleanly
+				if modern {
+					ran = s.CancelledUnobserved
+				}
+				// Over HTTP each message is a POST of its own, and the
+				// demo may take a cancel sent at once before its request,
+				// then ignore it as unknown and answer: the storm counts
+				// those as answered after the cancel.
+				if s.cancelled() != 6 || ran.Count+s.AnsweredAfterCancel.Count != 6 || ran.Count == 0 {
+					t.Errorf("sleep cancelled %s: %d cancelled, %d answered after: %+v", f.cancelAt, ran.Count, s.AnsweredAfterCancel.Count, s)
+				}
+				// ran is the time from the request to its cancel.
+				if at == cancelBeforeFirstProgress && ran.MaxMs >= 45 || at == cancelMidProgress && ran.MinMs < 95 {
+					t.Errorf("sleep cancelled %s: cancels %v ms to %v ms after the request", f.cancelAt, ran.MinMs, ran.MaxMs)
+				}
+			}
+		})
+	}
+}
+
+// TestBenchStormNamedPointsOverStdio cancels the clean storm server's
+// work before its first progress and halfway (2 of its 4 steps): over
+// stdio the cancel never overtakes its request, so none is answered.
+func TestBenchStormNamedPointsOverStdio(t *testing.T) {
+	for _, at := range []cancelPointKind{cancelBeforeFirstProgress, cancelMidProgress} {
+		f := &benchFlags{tool: "work", n: 20, concurrency: 4, cancelRate: 0.5, watch: 200 * time.Millisecond,
+			protocol: "2025-11-25", cancelAt: cancelPoint{kind: at}}
+		s := stormRun(t, stormSpec(t, "clean", "legacy"), f).Storm
+		c := s.CancelledCleanly
+		if c.Count != 10 || s.AnsweredAfterCancel.Count != 0 || s.ProgressAfterCancel.Count != 0 {
+			t.Errorf("cancelled %s: %+v", f.cancelAt, s)
+		}
+		half := ms(stormSteps / 2 * stormStep)
+		if at == cancelBeforeFirstProgress && c.MaxMs >= ms(stormStep) || at == cancelMidProgress && c.MinMs < half {
+			t.Errorf("cancelled %s: %v ms to %v ms after the request", f.cancelAt, c.MinMs, c.MaxMs)
+		}
 	}
 }
