@@ -58,6 +58,10 @@ type stormReport struct {
 	// its request within watchMs; QuietAtOnce counts those followed by
 	// nothing, which the histogram leaves out.
 	CancelToQuiet quietStats `json:"cancelToQuiet"`
+	// WireRoundTrip: pings sent every 10ms during the storm, answered at
+	// once by any server: the time there and back through the queues
+	// under the storm's load.
+	WireRoundTrip latencyStats `json:"wireRoundTrip"`
 	WatchMs       float64    `json:"watchMs"`
 	// The completed calls beside the run without cancels: p50 and p99
 	// ratios, and the ratio of the two throughputs.
@@ -84,6 +88,13 @@ func classOf(d []time.Duration) stormClass {
 // lateClass is a class of cancelled calls the server went on about.
 type lateClass struct {
 	stormClass
+	// WithinRoundTrip counts the answers that came sooner after their
+	// cancel than the p99 round trip of the pings sent during the storm
+	// (wireRoundTripMs): the server may have sent them before the cancel
+	// reached it (they crossed on the wire), which is no fault. Answers
+	// later than that came from a server that had the cancel and
+	// answered anyway.
+	WithinRoundTrip int `json:"withinRoundTrip,omitempty"`
 	// Frames of each kind that came after the cancels.
 	LateResults  int `json:"lateResults,omitempty"`
 	LateErrors   int `json:"lateErrors,omitempty"`
@@ -142,7 +153,9 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 	w := newStormWatcher(s, tally, p.watch)
 	meter := newCPUMeter(srv.ServerPID())
 	meter.mark()
+	pings := startPinger(ctx, s)
 	wall := runStorm(ctx, s, req, p, tally, w)
+	wire := pings.stop()
 	afterFrom := meter.mark()
 	// Watch the last cancels for as long as the first.
 	if last := w.lastSent(); !last.IsZero() {
@@ -192,6 +205,12 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 	if wall > 0 {
 		r.CallsPerSec = float64(r.Calls) / wall.Seconds()
 	}
+	r.WireRoundTrip = summarize(wire)
+	for _, d := range t.answeredAfter {
+		if ms(d) <= r.WireRoundTrip.P99Ms {
+			r.AnsweredAfterCancel.WithinRoundTrip++
+		}
+	}
 	if base != nil {
 		r.P50VsUncancelled = ratio(r.Completed.P50Ms, base.P50Ms)
 		r.P99VsUncancelled = ratio(r.Completed.P99Ms, base.P99Ms)
@@ -203,6 +222,44 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 	}
 	r.Verdict = stormVerdict(&r)
 	return r
+}
+
+// pinger pings the server during the storm.
+type pinger struct {
+	quit   chan struct{}
+	done   chan struct{}
+	rounds []time.Duration
+}
+
+// startPinger pings s every 10ms, one ping at a time, until stop.
+func startPinger(ctx context.Context, s *session.Session) *pinger {
+	p := &pinger{quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-p.quit:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			t0 := time.Now()
+			if mcp.Ping(ctx, s, healthTimeout) == nil {
+				p.rounds = append(p.rounds, time.Since(t0))
+			}
+		}
+	}()
+	return p
+}
+
+// stop ends the pings and returns their round trips.
+func (p *pinger) stop() []time.Duration {
+	close(p.quit)
+	<-p.done
+	return p.rounds
 }
 
 // quietOf summarizes cancel-to-quiet; the histogram shows only the
@@ -308,7 +365,12 @@ func stormVerdict(r *stormReport) string {
 	case r.CancelledUnobserved.Count == cancelled:
 		parts = append(parts, "answers after the cancel not observable (the cancel closes the stream)")
 	default:
-		parts = append(parts, fmt.Sprintf("%s answered after the cancel", thousands(r.AnsweredAfterCancel.Count)))
+		a := r.AnsweredAfterCancel
+		answered := fmt.Sprintf("%s answered after the cancel", thousands(a.Count))
+		if a.WithinRoundTrip > 0 {
+			answered += fmt.Sprintf(" (%s of them within a round trip of it: they may have crossed it)", thousands(a.WithinRoundTrip))
+		}
+		parts = append(parts, answered)
 		if n := r.ProgressAfterCancel.Count; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s sent progress after it", thousands(n)))
 		}
@@ -418,7 +480,7 @@ func printStorm(w io.Writer, r *stormReport) {
 	}
 	row("cancelled cleanly", r.CancelledCleanly, "cancel at", "")
 	row("answered anyway", r.AnsweredAfterCancel.stormClass, "after cancel",
-		lateExtra(r.AnsweredAfterCancel.LateResults, "late result", r.AnsweredAfterCancel.LateErrors, "late error"))
+		lateExtra(r.AnsweredAfterCancel.LateResults, "late result", r.AnsweredAfterCancel.LateErrors, "late error")+crossed(r.AnsweredAfterCancel.WithinRoundTrip))
 	row("progress after", r.ProgressAfterCancel.stormClass, "after cancel", lateExtra(r.ProgressAfterCancel.LateProgress, "progress notification", 0, ""))
 	codes := ""
 	if len(r.Errors.ByCode) > 0 {
@@ -459,6 +521,14 @@ func printStorm(w io.Writer, r *stormReport) {
 		fmt.Fprintf(w, "  health after: ping %s, call %s\n", probeWords(r.Health.Ping), probeWords(r.Health.Call))
 	}
 	fmt.Fprintf(w, "verdict     %s\n", r.Verdict)
+}
+
+// crossed notes the late answers that may have crossed their cancel.
+func crossed(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  %d within a round trip of the cancel (may have crossed it)", n)
 }
 
 func processes(n int) string {
