@@ -54,10 +54,33 @@ within --watch.
 
 Without --args, each required string argument of the tool gets "hello".
 
+The cancel storm (--cancel-rate P): bench first makes the calls without cancels,
+then the same calls (-n/--calls, or for --for D) cancelling a share P of them, at a
+moment drawn from --cancel-after D1..D2 or at a named point (before-first-progress,
+mid-progress), by the era's form: notifications/cancelled, or closing the request's
+stream in 2026-07-28 over Streamable HTTP. Each cancelled call is watched for
+--watch. It reports each class with its percentiles: completed, cancelled cleanly,
+answered anyway (a late answer; those within the round trip of the pings it sends
+during the storm may have crossed the cancel on the wire), progress after the
+cancel, errors by code, timed out (--call-timeout); the completed calls beside the
+uncancelled run; cancel-to-quiet (the cancel to the last frame for its request)
+with a histogram; for a stdio server it started, the CPU its process family burnt
+during the storm and in the --watch after it (work it kept doing after cancels);
+and the server's health after: a ping and a call. It ends with a verdict line.
+Over 2026-07-28 Streamable HTTP nothing can arrive after a cancel, and the report
+says so rather than call the cancels clean. The storm takes the place of the probes.
+
 Interrupted (Ctrl-C), bench sends no more calls, stops watching, and reports what it
 measured so far; like every command it then exits with 128 + the signal (130).`,
 		Example: `  # The demo server's echo
   mcpoke bench
+
+  # A cancel storm: 30% of 10,000 calls of sleep cancelled 50 to 500 ms in
+  mcpoke bench --tool sleep --args '{"seconds":1,"steps":10}' --concurrency 64 \
+    --calls 10000 --cancel-rate 30% --cancel-after 50ms..500ms
+
+  # The same for 30 seconds, each cancelled once the server is halfway
+  mcpoke bench --tool sleep --concurrency 64 --for 30s --cancel-rate 0.3 --cancel-after mid-progress
 
   # The reference server's echo, 4 calls at a time, as JSON
   mcpoke bench --args '{"message":"hi"}' --concurrency 4 --json -- npx -y @modelcontextprotocol/server-everything`,
@@ -88,7 +111,7 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.IntVarP(&f.n, "n", "n", 2000, "how many calls to measure")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "calls in flight at once")
 	fl.IntVar(&f.cancelProbes, "cancel-probes", 20, "calls to cancel at once, to measure the cancel path (0: none)")
-	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
+	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes, or after each cancel of the storm")
 	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE (it slows the calls a little)")
 	fl.IntVar(&f.cpus, "cpus", 0, "CPUs bench's own client may use (0: one per call in flight, at most the machine's; GOMAXPROCS in the environment is kept); the server is not limited")
