@@ -60,8 +60,9 @@ moment drawn from --cancel-after D1..D2 or at a named point (before-first-progre
 mid-progress), by the era's form: notifications/cancelled, or closing the request's
 stream in 2026-07-28 over Streamable HTTP. Each cancelled call is watched for
 --watch. It reports each class with its percentiles: completed, cancelled cleanly,
-answered anyway (a late answer; those within the round trip of the pings it sends
-during the storm may have crossed the cancel on the wire), progress after the
+answered anyway (a late answer; it says how many may have crossed the cancel on the
+wire: within the round trip of the pings it sends during the storm, and no sooner
+than the fastest uncancelled call), progress after the
 cancel, errors by code, timed out (--call-timeout); the completed calls beside the
 uncancelled run; cancel-to-quiet (the cancel to the last frame for its request)
 with a histogram; for a stdio server it started, the CPU its process family burnt

@@ -31,6 +31,8 @@ type stormTally struct {
 	// answeredAfter: how long after the cancel the answer came;
 	// progressAfter: how long after it the last progress came.
 	answeredAfter []time.Duration
+	// answeredAt: from the request to that answer, in the same order.
+	answeredAt    []time.Duration
 	lateResults   int
 	lateErrors    int
 	progressAfter []time.Duration
@@ -87,6 +89,7 @@ func (t *stormTally) cancelled(c *stormCancel) {
 		return
 	case c.late[session.LateResponse]+c.late[session.LateError] > 0:
 		t.answeredAfter = append(t.answeredAfter, c.firstAnswer)
+		t.answeredAt = append(t.answeredAt, c.ran+c.firstAnswer)
 		t.lateResults += c.late[session.LateResponse]
 		t.lateErrors += c.late[session.LateError]
 	case c.late[session.LateProgress] > 0:

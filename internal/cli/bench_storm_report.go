@@ -62,7 +62,7 @@ type stormReport struct {
 	// once by any server: the time there and back through the queues
 	// under the storm's load.
 	WireRoundTrip latencyStats `json:"wireRoundTrip"`
-	WatchMs       float64    `json:"watchMs"`
+	WatchMs       float64      `json:"watchMs"`
 	// The completed calls beside the run without cancels: p50 and p99
 	// ratios, and the ratio of the two throughputs.
 	P50VsUncancelled        float64     `json:"p50VsUncancelled,omitempty"`
@@ -88,13 +88,15 @@ func classOf(d []time.Duration) stormClass {
 // lateClass is a class of cancelled calls the server went on about.
 type lateClass struct {
 	stormClass
-	// WithinRoundTrip counts the answers that came sooner after their
-	// cancel than the p99 round trip of the pings sent during the storm
-	// (wireRoundTripMs): the server may have sent them before the cancel
-	// reached it (they crossed on the wire), which is no fault. Answers
-	// later than that came from a server that had the cancel and
-	// answered anyway.
-	WithinRoundTrip int `json:"withinRoundTrip,omitempty"`
+	// MayHaveCrossed counts the answers that may have crossed their
+	// cancel on the wire, sent before the cancel reached the server,
+	// which is no fault: they came within the p99 round trip of the
+	// pings sent during the storm (wireRoundTrip) after the cancel, and
+	// no sooner after their request than the fastest uncancelled call.
+	// An answer later than that came from a server that had the cancel;
+	// one sooner came from a server that cut its work short for the
+	// cancel and answered all the same.
+	MayHaveCrossed int `json:"mayHaveCrossed,omitempty"`
 	// Frames of each kind that came after the cancels.
 	LateResults  int `json:"lateResults,omitempty"`
 	LateErrors   int `json:"lateErrors,omitempty"`
@@ -206,12 +208,17 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 		r.CallsPerSec = float64(r.Calls) / wall.Seconds()
 	}
 	r.WireRoundTrip = summarize(wire)
-	for _, d := range t.answeredAfter {
+	for _, d := range t.progressAfter {
 		if ms(d) <= r.WireRoundTrip.P99Ms {
-			r.AnsweredAfterCancel.WithinRoundTrip++
+			r.ProgressAfterCancel.MayHaveCrossed++ // all of it within a round trip
 		}
 	}
 	if base != nil {
+		for i, d := range t.answeredAfter {
+			if ms(d) <= r.WireRoundTrip.P99Ms && ms(t.answeredAt[i]) >= base.MinMs {
+				r.AnsweredAfterCancel.MayHaveCrossed++
+			}
+		}
 		r.P50VsUncancelled = ratio(r.Completed.P50Ms, base.P50Ms)
 		r.P99VsUncancelled = ratio(r.Completed.P99Ms, base.P99Ms)
 		r.ThroughputVsUncancelled = ratio(r.CallsPerSec, base.CallsPerSec)
@@ -367,12 +374,16 @@ func stormVerdict(r *stormReport) string {
 	default:
 		a := r.AnsweredAfterCancel
 		answered := fmt.Sprintf("%s answered after the cancel", thousands(a.Count))
-		if a.WithinRoundTrip > 0 {
-			answered += fmt.Sprintf(" (%s of them within a round trip of it: they may have crossed it)", thousands(a.WithinRoundTrip))
+		if a.MayHaveCrossed > 0 {
+			answered += fmt.Sprintf(" (%s of them may have crossed it on the wire)", thousands(a.MayHaveCrossed))
 		}
 		parts = append(parts, answered)
-		if n := r.ProgressAfterCancel.Count; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s sent progress after it", thousands(n)))
+		if p := r.ProgressAfterCancel; p.Count > 0 {
+			progress := fmt.Sprintf("%s sent progress after it", thousands(p.Count))
+			if p.MayHaveCrossed > 0 {
+				progress += fmt.Sprintf(" (%s of them may have crossed it)", thousands(p.MayHaveCrossed))
+			}
+			parts = append(parts, progress)
 		}
 	}
 	if r.P50VsUncancelled > 0 {
@@ -480,8 +491,8 @@ func printStorm(w io.Writer, r *stormReport) {
 	}
 	row("cancelled cleanly", r.CancelledCleanly, "cancel at", "")
 	row("answered anyway", r.AnsweredAfterCancel.stormClass, "after cancel",
-		lateExtra(r.AnsweredAfterCancel.LateResults, "late result", r.AnsweredAfterCancel.LateErrors, "late error")+crossed(r.AnsweredAfterCancel.WithinRoundTrip))
-	row("progress after", r.ProgressAfterCancel.stormClass, "after cancel", lateExtra(r.ProgressAfterCancel.LateProgress, "progress notification", 0, ""))
+		lateExtra(r.AnsweredAfterCancel.LateResults, "late result", r.AnsweredAfterCancel.LateErrors, "late error")+crossed(r.AnsweredAfterCancel.MayHaveCrossed))
+	row("progress after", r.ProgressAfterCancel.stormClass, "after cancel", lateExtra(r.ProgressAfterCancel.LateProgress, "progress notification", 0, "")+crossed(r.ProgressAfterCancel.MayHaveCrossed))
 	codes := ""
 	if len(r.Errors.ByCode) > 0 {
 		var by []string
@@ -528,7 +539,7 @@ func crossed(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("  %d within a round trip of the cancel (may have crossed it)", n)
+	return fmt.Sprintf("  %d may have crossed the cancel on the wire", n)
 }
 
 func processes(n int) string {

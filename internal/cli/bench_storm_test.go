@@ -85,9 +85,9 @@ func TestBenchStormClasses(t *testing.T) {
 							t.Errorf("late server: %d cancelled, answered after: %+v", s.cancelled(), a)
 						}
 						// The server works 100ms and cancels come at 10–60ms:
-						// most answers come well after a ping's round trip.
+						// its answers come well after a ping's round trip.
 						if want := fmt.Sprintf("50%% of 40 calls cancelled at 10–60 ms: %d answered after the cancel", s.AnsweredAfterCancel.Count); !strings.HasPrefix(s.Verdict, want) ||
-							s.AnsweredAfterCancel.WithinRoundTrip > s.AnsweredAfterCancel.Count/2 || s.WireRoundTrip.MaxMs == 0 {
+							s.AnsweredAfterCancel.MayHaveCrossed > s.AnsweredAfterCancel.Count/2 || s.WireRoundTrip.MaxMs == 0 {
 							t.Errorf("verdict %q does not count the late answers", s.Verdict)
 						}
 						if len(s.CancelToQuiet.Histogram) == 0 || s.CancelToQuiet.QuietAtOnce != 0 {
@@ -104,7 +104,9 @@ func TestBenchStormClasses(t *testing.T) {
 				})
 			}
 			// Spinning after the cancels shows; a clean server is idle.
-			if cpu["cpu"] < 50 || cpu["clean"] > 30 || cpu["cpu"] < 3*cpu["clean"] {
+			// (On a loaded machine the spinning server gets little of a
+			// core; the clean one's stays near 0.)
+			if cpu["cpu"] < 25 || cpu["clean"] > 15 || cpu["cpu"] < 3*cpu["clean"] {
 				t.Errorf("server CPU after the cancels: %v ms (cpu server), %v ms (clean server)", cpu["cpu"], cpu["clean"])
 			}
 		})
@@ -173,9 +175,9 @@ func TestBenchStormOverHTTP(t *testing.T) {
 				}
 				// Over HTTP each message is a POST of its own, and the
 				// demo may take a cancel sent at once before its request,
-				// then ignore it as unknown and answer: the storm counts
-				// those as answered after the cancel.
-				if s.cancelled() != 6 || ran.Count+s.AnsweredAfterCancel.Count != 6 || ran.Count == 0 {
+				// then ignore it as unknown and work on: the storm counts
+				// those as answered, or sending progress, after the cancel.
+				if s.cancelled() != 6 || ran.Count+s.AnsweredAfterCancel.Count+s.ProgressAfterCancel.Count != 6 || ran.Count == 0 {
 					t.Errorf("sleep cancelled %s: %d cancelled, %d answered after: %+v", f.cancelAt, ran.Count, s.AnsweredAfterCancel.Count, s)
 				}
 				// ran is the time from the request to its cancel.

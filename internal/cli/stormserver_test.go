@@ -22,7 +22,7 @@ const (
 	stormSteps = 4
 	stormStep  = 25 * time.Millisecond
 	// stormSpin is how long the cpu server spins after each cancel.
-	stormSpin = 800 * time.Millisecond
+	stormSpin = 2 * time.Second
 	// stormStallAfter is how many cancels stall the stall server.
 	stormStallAfter = 5
 )
