@@ -330,7 +330,7 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 		fmt.Fprintln(w, "uncancelled run (the same calls, none cancelled), made first:")
 	}
 	switch {
-	case !r.Interrupted:
+	case !r.Interrupted || r.Storm != nil: // the storm says it was
 	case r.Calls < f.n && f.forD == 0:
 		fmt.Fprintf(w, "interrupted after %d of %d calls; the figures are for those\n", r.Calls, f.n)
 	case r.Cancel != nil:
