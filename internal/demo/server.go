@@ -114,11 +114,14 @@ func serveRequest(conn transport.Conn, log io.Writer, opts Options, tasks *taskS
 }
 
 func newServer(log io.Writer) *server {
-	if log == nil {
-		log = io.Discard
+	// Nowhere to log: a handler that is never enabled, so that no
+	// record is even formatted (the cancel storm logs one per cancel).
+	logger := slog.New(slog.DiscardHandler)
+	if log != nil && log != io.Discard {
+		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
 	return &server{
-		log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		log:   logger,
 		tools: preparedTools(),
 
 		started:   time.Now(),
