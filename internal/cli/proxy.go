@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/internal/proxy"
+	"github.com/mcpoke/mcpoke/internal/transcript"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// proxyFlags are mcpoke proxy's own flags.
+type proxyFlags struct {
+	name       string
+	transcript string
+	grace      time.Duration
+}
+
+const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
+client, mcpoke itself) and an MCP server, relay their traffic unchanged, and record it.
+
+The host starts "mcpoke proxy -- CMD ARGS..." in place of the server, and the proxy
+starts the server. Every byte passes on unchanged, in both directions, in order, as
+soon as it arrives: ids, key order, escapes, invalid UTF-8, lines that are not JSON
+and lines of any length are relayed as they came; the proxy never answers for either
+side. The server's stderr goes to the proxy's stderr, which hosts already log.
+
+The server runs in a session of its own, as mcpoke's servers always do. When the host
+closes the proxy's stdin, the server's stdin is closed; a server that has not exited
+after --grace gets SIGTERM, and after another --grace SIGKILL, with every process it
+spawned. When the server exits, the proxy passes on its last output and exits with
+the server's status (128+N after signal N).
+
+Records are a side effect: with --transcript FILE every line that passed is written
+with its direction and time in mcpoke's transcript format (NDJSON, as call
+--transcript writes it), what the host sent as "out" and what the server sent as
+"in", its stderr as "stderr". "mcpoke diagram FILE" draws the host's requests from
+it, with cancellations and late answers. Lines that are not JSON-RPC frames are
+noted "noise"; a line over 1 MiB is recorded by its first 1 MiB and last 4 KiB with
+its size (the relay passed it whole). Records never slow the relay down beyond a
+queue of 4,096 lines.`
+
+const proxyExample = `  # In a host's config, in place of the server's command
+  {"mcpServers": {"everything": {"command": "mcpoke",
+    "args": ["proxy", "--name", "everything", "--transcript", "/tmp/everything.ndjson",
+             "--", "npx", "-y", "@modelcontextprotocol/server-everything"]}}}
+
+  # Then draw what the host did
+  mcpoke diagram /tmp/everything.ndjson`
+
+func newProxyCommand() *cobra.Command {
+	var f proxyFlags
+	cmd := &cobra.Command{
+		Use:     "proxy [flags] -- CMD ARGS...",
+		Short:   "Relay a host's traffic to a server unchanged, and record it",
+		Long:    proxyLong,
+		Example: proxyExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			server := dashArgs(cmd, args)
+			if len(server) == 0 {
+				return usageError("proxy: give the server's command after --, e.g. mcpoke proxy -- npx -y @modelcontextprotocol/server-everything")
+			}
+			return runStdioProxy(cmd, f, server)
+		},
+	}
+	cmd.Flags().StringVar(&f.name, "name", "", "NAME of this proxy, for mcpoke attach and the records (default: the command's base name)")
+	cmd.Flags().StringVar(&f.transcript, "transcript", "", "record every line that passed to FILE (NDJSON, as call --transcript)")
+	cmd.Flags().DurationVar(&f.grace, "grace", transport.DefaultCloseGrace, "how long the server gets to exit after the host closes its input, and again after SIGTERM")
+	return cmd
+}
+
+func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
+	// A host that goes away must not kill the proxy with SIGPIPE before
+	// it stops the server: writes to it fail instead. Notify, not Ignore,
+	// so that the server does not inherit an ignored SIGPIPE.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
+
+	rec := proxy.NewRecorder()
+	start := time.Now()
+	if f.transcript != "" {
+		file, err := openOutput("transcript", f.transcript)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		w := bufio.NewWriterSize(file, 64<<10)
+		defer w.Flush()
+		tw := transcript.New(w, start)
+		rec.Observe(tw.Observe)
+		rec.OnIdle(func() { w.Flush() })
+		defer func() {
+			if err := tw.Err(); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: transcript %s: %v\n", f.transcript, err)
+			}
+		}()
+	}
+	code, err := proxy.RunStdio(cmd.Context(), proxy.StdioOptions{
+		Command: server[0], Args: server[1:],
+		HostIn: os.Stdin, HostOut: os.Stdout, HostErr: os.Stderr,
+		CloseGrace: f.grace, Recorder: rec,
+	})
+	rec.Close()
+	if err != nil {
+		return withCode(ExitUsage, fmt.Errorf("proxy: %w", err))
+	}
+	return quietExit(code)
+}
