@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -20,6 +22,7 @@ type proxyFlags struct {
 	name       string
 	transcript string
 	grace      time.Duration
+	noAttach   bool
 }
 
 const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
@@ -72,6 +75,7 @@ func newProxyCommand() *cobra.Command {
 	cmd.Flags().StringVar(&f.name, "name", "", "NAME of this proxy, for mcpoke attach and the records (default: the command's base name)")
 	cmd.Flags().StringVar(&f.transcript, "transcript", "", "record every line that passed to FILE (NDJSON, as call --transcript)")
 	cmd.Flags().DurationVar(&f.grace, "grace", transport.DefaultCloseGrace, "how long the server gets to exit after the host closes its input, and again after SIGTERM")
+	cmd.Flags().BoolVar(&f.noAttach, "no-attach", false, "do not listen for mcpoke attach")
 	return cmd
 }
 
@@ -85,6 +89,17 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 
 	rec := proxy.NewRecorder()
 	start := time.Now()
+	name := f.name
+	if name == "" {
+		name = filepath.Base(server[0])
+	}
+	// The request table and attach's history see every record; the
+	// history keeps them as transcript lines.
+	table := proxy.NewTable()
+	history := proxy.NewHistory(table)
+	rec.Observe(table.Observe)
+	rec.Observe(history.Note)
+	rec.Observe(transcript.New(history, start).Observe)
 	if f.transcript != "" {
 		file, err := openOutput("transcript", f.transcript)
 		if err != nil {
@@ -102,12 +117,22 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 			}
 		}()
 	}
+	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), strings.Join(server, " ")))
+	if !f.noAttach {
+		attach, err := proxy.ServeAttach(name, history)
+		if err != nil {
+			// The relay is what the host needs; attach is a bonus.
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: mcpoke attach will not reach this proxy: %v\n", err)
+		} else {
+			defer attach.Close()
+		}
+	}
 	code, err := proxy.RunStdio(cmd.Context(), proxy.StdioOptions{
 		Command: server[0], Args: server[1:],
 		HostIn: os.Stdin, HostOut: os.Stdout, HostErr: os.Stderr,
 		CloseGrace: f.grace, Recorder: rec,
 	})
-	rec.Close()
+	rec.Close() // before attach.Close: clients get every line
 	if err != nil {
 		return withCode(ExitUsage, fmt.Errorf("proxy: %w", err))
 	}

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"sync"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
@@ -62,6 +63,12 @@ func (r *Recorder) record(rec wire.Record) {
 		r.in <- rec
 	}
 	r.sendMu.Unlock()
+}
+
+// Event records a word of the proxy's own about the relay (a
+// wire.KindRelay line), such as what it relays to.
+func (r *Recorder) Event(at time.Time, text string) {
+	r.record(wire.Record{At: at, Dir: wire.In, Kind: wire.KindRelay, Data: []byte(text)})
 }
 
 // Close hands the records still queued to the observers and returns when
