@@ -20,18 +20,18 @@ const clientQueue = 65_536
 // transcript.Writer (one Write per line) and the records (Note) that say
 // which lines are requests.
 type History struct {
-	mu      sync.Mutex
-	ring    [][]byte // the last historyLines lines, oldest first from head
-	keys    []rowKey // the request each ring line opened, if any
-	head    int
-	pinned  []pinnedLine // request lines evicted while their request was open
+	mu     sync.Mutex
+	ring   [][]byte // the last historyLines lines, oldest first from head
+	keys   []rowKey // the request each ring line opened, if any
+	head   int
+	pinned []pinnedLine // request lines evicted while their request was open
 	// prunePinned is the length of pinned at which the lines of requests
 	// that ended since are dropped.
 	prunePinned int
-	table   *Table
-	clients map[chan []byte]struct{}
-	pending rowKey // the request of the line being written, set by Note
-	hasKey  bool
+	table       *Table
+	clients     map[chan []byte]struct{}
+	pending     rowKey // the request of the line being written, set by Note
+	hasKey      bool
 }
 
 // NewHistory keeps lines, asking table which requests are still open.

@@ -144,6 +144,8 @@ func ListRunning() ([]Running, error) {
 		}
 		out = append(out, Running{Name: base[:i], Pid: pid, Path: path})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name || out[i].Name == out[j].Name && out[i].Pid < out[j].Pid })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Name < out[j].Name || out[i].Name == out[j].Name && out[i].Pid < out[j].Pid
+	})
 	return out, nil
 }
