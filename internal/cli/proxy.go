@@ -19,10 +19,12 @@ import (
 
 // proxyFlags are mcpoke proxy's own flags.
 type proxyFlags struct {
-	name       string
-	transcript string
-	grace      time.Duration
-	noAttach   bool
+	name        string
+	transcript  string
+	grace       time.Duration
+	noAttach    bool
+	listen      string
+	allowRemote bool
 }
 
 const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
@@ -47,25 +49,59 @@ with its direction and time in mcpoke's transcript format (NDJSON, as call
 it, with cancellations and late answers. Lines that are not JSON-RPC frames are
 noted "noise"; a line over 1 MiB is recorded by its first 1 MiB and last 4 KiB with
 its size (the relay passed it whole). Records never slow the relay down beyond a
-queue of 4,096 lines.`
+queue of 4,096 lines.
+
+Over HTTP, "mcpoke proxy --url UPSTREAM --listen 127.0.0.1:PORT" is a reverse proxy
+for Streamable HTTP and legacy HTTP+SSE: point the host at http://127.0.0.1:PORT with
+the upstream's path. POST, GET and DELETE pass with every header both ways
+(Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method,
+Mcp-Name...) and bodies unchanged; event streams reach the host event by event as
+they come. A host that closes a response stream closes the upstream's at once: in
+protocol 2026-07-28 that is how a host cancels, and the records say so. Legacy SSE's
+endpoint event is made relative when it names the upstream, so that the host posts
+to the proxy. Only loopback addresses are served unless --allow-remote. Credentials
+pass through but never reach a record: records hold messages and HTTP status lines,
+no header values.
+
+OAuth through the proxy: the upstream's protected-resource metadata names the
+upstream's URL as the resource, not the proxy's; a host that checks that the
+resource matches the URL it uses (as the spec asks) refuses it. Log in to the
+upstream directly, or give the host a token it already has.
+
+While it runs, "mcpoke attach" follows its traffic from the start of its history
+(the last 10,000 lines and those of every request still open), over a Unix socket
+only you can reach; --no-attach turns that off. Its requests are tracked as
+pending, answered, failed, cancelled by the host (notifications/cancelled with its
+reason, or a closed stream), late (answered after the host's cancel, and passed
+on), or abandoned (the host left with them pending and no cancel).`
 
 const proxyExample = `  # In a host's config, in place of the server's command
   {"mcpServers": {"everything": {"command": "mcpoke",
     "args": ["proxy", "--name", "everything", "--transcript", "/tmp/everything.ndjson",
              "--", "npx", "-y", "@modelcontextprotocol/server-everything"]}}}
 
-  # Then draw what the host did
-  mcpoke diagram /tmp/everything.ndjson`
+  # Then draw what the host did, or follow it live
+  mcpoke diagram /tmp/everything.ndjson
+  mcpoke attach everything
 
-func newProxyCommand() *cobra.Command {
+  # Over HTTP: the host uses http://127.0.0.1:8931/mcp
+  mcpoke proxy --url http://127.0.0.1:3001/mcp --listen 127.0.0.1:8931`
+
+func newProxyCommand(g *globalFlags) *cobra.Command {
 	var f proxyFlags
 	cmd := &cobra.Command{
-		Use:     "proxy [flags] -- CMD ARGS...",
+		Use:     "proxy [flags] -- CMD ARGS... | proxy --url UPSTREAM --listen ADDR",
 		Short:   "Relay a host's traffic to a server unchanged, and record it",
 		Long:    proxyLong,
 		Example: proxyExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			server := dashArgs(cmd, args)
+			if g.url != "" {
+				if len(server) > 0 {
+					return usageError("proxy: give either --url or a command after --, not both")
+				}
+				return runHTTPProxy(cmd, f, g.url)
+			}
 			if len(server) == 0 {
 				return usageError("proxy: give the server's command after --, e.g. mcpoke proxy -- npx -y @modelcontextprotocol/server-everything")
 			}
@@ -75,6 +111,8 @@ func newProxyCommand() *cobra.Command {
 	cmd.Flags().StringVar(&f.name, "name", "", "NAME of this proxy, for mcpoke attach and the records (default: the command's base name)")
 	cmd.Flags().StringVar(&f.transcript, "transcript", "", "record every line that passed to FILE (NDJSON, as call --transcript)")
 	cmd.Flags().DurationVar(&f.grace, "grace", transport.DefaultCloseGrace, "how long the server gets to exit after the host closes its input, and again after SIGTERM")
+	cmd.Flags().StringVar(&f.listen, "listen", "", "with --url: serve the proxy at ADDR (host:port; loopback only unless --allow-remote)")
+	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "with --url: allow a --listen address that is not loopback")
 	cmd.Flags().BoolVar(&f.noAttach, "no-attach", false, "do not listen for mcpoke attach")
 	return cmd
 }
@@ -87,11 +125,38 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
 
-	rec := proxy.NewRecorder()
-	start := time.Now()
 	name := f.name
 	if name == "" {
 		name = filepath.Base(server[0])
+	}
+	rec, end, err := startProxyRecords(cmd, f, name, strings.Join(server, " "))
+	if err != nil {
+		return err
+	}
+	code, err := proxy.RunStdio(cmd.Context(), proxy.StdioOptions{
+		Command: server[0], Args: server[1:],
+		HostIn: os.Stdin, HostOut: os.Stdout, HostErr: os.Stderr,
+		CloseGrace: f.grace, Recorder: rec,
+	})
+	end()
+	if err != nil {
+		return withCode(ExitUsage, fmt.Errorf("proxy: %w", err))
+	}
+	return quietExit(code)
+}
+
+// startProxyRecords starts the recorder with the request table, attach's
+// history and socket, and --transcript. end hands the last records to
+// them all, then closes them.
+func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream string) (*proxy.Recorder, func(), error) {
+	rec := proxy.NewRecorder()
+	start := time.Now()
+	var closers []func()
+	end := func() {
+		rec.Close() // first: the transcript and attached clients get every line
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
 	}
 	// The request table and attach's history see every record; the
 	// history keeps them as transcript lines.
@@ -103,38 +168,30 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 	if f.transcript != "" {
 		file, err := openOutput("transcript", f.transcript)
 		if err != nil {
-			return err
+			rec.Close()
+			return nil, nil, err
 		}
-		defer file.Close()
 		w := bufio.NewWriterSize(file, 64<<10)
-		defer w.Flush()
 		tw := transcript.New(w, start)
 		rec.Observe(tw.Observe)
 		rec.OnIdle(func() { w.Flush() })
-		defer func() {
+		closers = append(closers, func() {
+			w.Flush()
+			file.Close()
 			if err := tw.Err(); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: transcript %s: %v\n", f.transcript, err)
 			}
-		}()
+		})
 	}
-	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), strings.Join(server, " ")))
+	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), upstream))
 	if !f.noAttach {
 		attach, err := proxy.ServeAttach(name, history)
 		if err != nil {
 			// The relay is what the host needs; attach is a bonus.
 			fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: mcpoke attach will not reach this proxy: %v\n", err)
 		} else {
-			defer attach.Close()
+			closers = append(closers, attach.Close)
 		}
 	}
-	code, err := proxy.RunStdio(cmd.Context(), proxy.StdioOptions{
-		Command: server[0], Args: server[1:],
-		HostIn: os.Stdin, HostOut: os.Stdout, HostErr: os.Stderr,
-		CloseGrace: f.grace, Recorder: rec,
-	})
-	rec.Close() // before attach.Close: clients get every line
-	if err != nil {
-		return withCode(ExitUsage, fmt.Errorf("proxy: %w", err))
-	}
-	return quietExit(code)
+	return rec, end, nil
 }

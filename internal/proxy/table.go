@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -165,6 +166,13 @@ func (t *Table) relayEvent(r wire.Record) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	event := string(r.Data)
+	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
+		if row := t.rows[rowKey{wire.Out, id}]; row != nil && row.State == Pending {
+			row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, "the host closed the request's response stream", r.At, r.At
+			t.ended++
+		}
+		return
+	}
 	for _, k := range t.order {
 		row := t.rows[k]
 		switch {
