@@ -114,6 +114,7 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().StringVar(&f.listen, "listen", "", "with --url: serve the proxy at ADDR (host:port; loopback only unless --allow-remote)")
 	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "with --url: allow a --listen address that is not loopback")
 	cmd.Flags().BoolVar(&f.noAttach, "no-attach", false, "do not listen for mcpoke attach")
+	cmd.AddCommand(newProxyInstallCommand(g, false), newProxyInstallCommand(g, true))
 	return cmd
 }
 
