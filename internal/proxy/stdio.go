@@ -17,9 +17,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
-	"golang.org/x/sys/unix"
 )
 
 // StdioOptions says which server the stdio relay starts and where the
