@@ -90,7 +90,7 @@ const proxyExample = `  # In a host's config, in place of the server's command
 func newProxyCommand(g *globalFlags) *cobra.Command {
 	var f proxyFlags
 	cmd := &cobra.Command{
-		Use:     "proxy -- CMD ARGS...",
+		Use:     "proxy -- CMD...",
 		Short:   "Relay a host's traffic to a server unchanged, and record it",
 		Long:    proxyLong,
 		Example: proxyExample,
