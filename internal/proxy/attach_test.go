@@ -123,9 +123,10 @@ func TestAClientThatStopsReadingNeverHoldsTheHistory(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		big := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 1000) + `"}}`
-		for range 2 * clientQueue {
-			feedLine(table, h, wire.In, big)
+		// More lines than the client's queue and the socket's buffers hold.
+		line := []byte(`{"dir":"in","msg":{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 200) + `"}}}` + "\n")
+		for range clientQueue + 50_000 {
+			h.Write(line)
 		}
 	}()
 	select {

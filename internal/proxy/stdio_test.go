@@ -50,6 +50,11 @@ type relayResult struct {
 // runRelay relays hostIn to a fake server in mode and back, and fails
 // the test if the relay outlives testDeadline.
 func runRelay(t *testing.T, mode string, env []string, hostIn io.Reader, hostOut io.Writer) relayResult {
+	return runRelayGrace(t, mode, env, hostIn, hostOut, 5*time.Second)
+}
+
+// runRelayGrace is runRelay with the server's grace after the host leaves.
+func runRelayGrace(t *testing.T, mode string, env []string, hostIn io.Reader, hostOut io.Writer, grace time.Duration) relayResult {
 	t.Helper()
 	var out, errb bytes.Buffer
 	if hostOut == nil {
@@ -63,7 +68,7 @@ func runRelay(t *testing.T, mode string, env []string, hostIn io.Reader, hostOut
 		code, err := RunStdio(context.Background(), StdioOptions{
 			Command: os.Args[0], Env: append(env, fakeServerEnv+"="+mode),
 			HostIn: hostIn, HostOut: hostOut, HostErr: &errb,
-			CloseGrace: 100 * time.Millisecond, Recorder: rec,
+			CloseGrace: grace, Recorder: rec,
 		})
 		if err != nil {
 			t.Errorf("RunStdio: %v", err)
@@ -231,7 +236,7 @@ func TestHostClosingStopsAStubbornServerAndItsFamily(t *testing.T) {
 		hostW.Close() // the host goes
 	}()
 	start := time.Now()
-	r := runRelay(t, "stubborn", []string{fakePidFile + "=" + pids}, hostR, ready)
+	r := runRelayGrace(t, "stubborn", []string{fakePidFile + "=" + pids}, hostR, ready, 100*time.Millisecond)
 	if r.code != 128+9 {
 		t.Errorf("exit status %d, want 137 (the server was killed with SIGKILL)", r.code)
 	}
