@@ -8,11 +8,13 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/proxy"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
 const attachLong = `Follow a running mcpoke proxy: its traffic from the start of its history (the
@@ -29,7 +31,7 @@ host) and what it is, made safe for the terminal; --json writes the lines as the
 come, in the transcript format, for mcpoke diagram or jq.`
 
 func newAttachCommand() *cobra.Command {
-	var asJSON bool
+	var asJSON, requests bool
 	cmd := &cobra.Command{
 		Use:   "attach [NAME]",
 		Short: "Follow the traffic of a running mcpoke proxy",
@@ -67,16 +69,17 @@ func newAttachCommand() *cobra.Command {
 				}
 				return nil
 			}
-			return follow(cmd, match[0], asJSON)
+			return follow(cmd, match[0], asJSON, requests)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write the transcript lines as they come (NDJSON)")
+	cmd.Flags().BoolVar(&requests, "requests", false, "when the proxy ends (or on Ctrl-C), list the requests that passed, each with its state")
 	return cmd
 }
 
 // follow copies the proxy's lines to stdout until it ends or the
 // command's context does.
-func follow(cmd *cobra.Command, r proxy.Running, asJSON bool) error {
+func follow(cmd *cobra.Command, r proxy.Running, asJSON, requests bool) error {
 	c, err := net.Dial("unix", r.Path)
 	if err != nil {
 		return withCode(ExitFailed, fmt.Errorf("attach to %s (pid %d): %w", r.Name, r.Pid, err))
@@ -88,9 +91,17 @@ func follow(cmd *cobra.Command, r proxy.Running, asJSON bool) error {
 	}()
 	out := bufio.NewWriter(cmd.OutOrStdout())
 	defer out.Flush()
+	table := proxy.NewTable()
+	start := time.Now()
+	if requests {
+		defer func() { printRequests(out, table.Rows()) }()
+	}
 	br := bufio.NewReaderSize(c, 64<<10)
 	for {
 		line, err := br.ReadBytes('\n')
+		if rec, ok := proxy.RecordOfLine(line, start); ok && requests {
+			table.Observe(rec)
+		}
 		if len(line) > 0 {
 			if asJSON {
 				out.Write(line)
@@ -107,6 +118,29 @@ func follow(cmd *cobra.Command, r proxy.Running, asJSON bool) error {
 		if err != nil {
 			return withCode(ExitFailed, fmt.Errorf("attach: %w", err))
 		}
+	}
+}
+
+// printRequests lists the requests that passed a proxy with their
+// states, the host's and the server's.
+func printRequests(w io.Writer, rows []proxy.Row) {
+	fmt.Fprintf(w, "\n%d requests:\n", len(rows))
+	for _, r := range rows {
+		from := "host  "
+		if r.From == wire.In {
+			from = "server"
+		}
+		fmt.Fprintf(w, "  %s %-8s %-24s %s", from, termtext.Line(r.ID), termtext.Line(r.Method), r.State)
+		if r.CancelReason != "" {
+			fmt.Fprintf(w, " (%s)", termtext.Quote(r.CancelReason))
+		}
+		if r.State == proxy.Late {
+			fmt.Fprintf(w, ", answered %s after the cancel", r.LateBy.Round(time.Millisecond))
+		}
+		if r.Progress > 0 {
+			fmt.Fprintf(w, ", %d progress", r.Progress)
+		}
+		fmt.Fprintln(w)
 	}
 }
 
