@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -130,7 +129,7 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 	if name == "" {
 		name = filepath.Base(server[0])
 	}
-	rec, end, err := startProxyRecords(cmd, f, name, strings.Join(server, " "))
+	rec, end, err := startProxyRecords(cmd, f, name, proxy.RedactCommandLine(server))
 	if err != nil {
 		return err
 	}
