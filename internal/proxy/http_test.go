@@ -198,3 +198,35 @@ func TestHTTPRewritesTheLegacyEndpointEvent(t *testing.T) {
 		t.Errorf("next event %q, want it passed as it was", ev)
 	}
 }
+
+// TestHTTPEventLatency: one event every 100ms from the upstream; each
+// reaches the host at once (the issue asks within 50 ms; asserted with
+// room for a loaded machine, the figure logged).
+func TestHTTPEventLatency(t *testing.T) {
+	sent := make(chan time.Time, 10)
+	rig := newHTTPRig(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		for i := range 5 {
+			time.Sleep(100 * time.Millisecond)
+			sent <- time.Now()
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"n\":%d}}\n\n", i)
+			w.(http.Flusher).Flush()
+		}
+	})
+	resp, err := http.Get(rig.proxy.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	var worst time.Duration
+	for range 5 {
+		readEvent(t, br)
+		worst = max(worst, time.Since(<-sent))
+	}
+	t.Logf("slowest event through the proxy: %v", worst)
+	if worst > 250*time.Millisecond {
+		t.Errorf("an event took %v to pass the proxy, want it at once (under 50ms on an idle machine)", worst)
+	}
+}
