@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -27,7 +28,14 @@ func init() {
 	fakeModes["selfkill"] = func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
 	fakeModes["sleep"] = func() { time.Sleep(time.Minute) }
 	fakeModes["deaf"] = fakeDeaf
+	fakeModes["lastwords"] = func() {
+		io.Copy(io.Discard, os.Stdin)
+		os.Stdout.Write(lastWords)
+	}
 }
+
+// lastWords is what the lastwords server writes once its stdin ended.
+var lastWords = []byte(strings.Repeat(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"bye"}}`+"\n", 20_000))
 
 // fakeEcho copies stdin to stdout byte for byte and exits at its end.
 func fakeEcho() {

@@ -360,3 +360,22 @@ func alive(pid int) bool {
 	i := bytes.LastIndexByte(b, ')')
 	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
 }
+
+// A server's last words after the host closed its input reach the host
+// whole, even when the host reads slowly: closing the server does not
+// cut its output.
+func TestLastWordsAfterTheHostClosedPassWhole(t *testing.T) {
+	var out bytes.Buffer
+	r := runRelay(t, "lastwords", nil, bytes.NewReader(nil), slowWriter{&out})
+	if !bytes.Equal(out.Bytes(), lastWords) || r.code != 0 {
+		t.Errorf("the host got %d of the server's %d last bytes, exit %d", out.Len(), len(lastWords), r.code)
+	}
+}
+
+// slowWriter is a host that takes its time reading.
+type slowWriter struct{ w io.Writer }
+
+func (s slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(2 * time.Millisecond)
+	return s.w.Write(p)
+}
