@@ -199,6 +199,7 @@ built-in demo server (mcpoke demo-server).
 	root.AddCommand(newResourcesCommand(g), newReadCommand(g), newPromptsCommand(g), newPromptCommand(g))
 	root.AddCommand(newTasksCommand(g))
 	root.AddCommand(newListenCommand(g))
+	root.AddCommand(newProxyCommand(g), newAttachCommand())
 	return root
 }
 
