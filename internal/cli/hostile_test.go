@@ -42,7 +42,7 @@ func testContext(t *testing.T) context.Context {
 
 func TestToolsShowsHiddenTextEscaped(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := runTools(testContext(t), &out, &errOut, testGlobals(), hostileSpec(t), "", false); err != nil {
+	if err := runTools(testContext(t), &out, &errOut, testGlobals(), hostileSpec(t), "", false, testTimeouts); err != nil {
 		t.Fatalf("tools: %v\n%s", err, errOut.String())
 	}
 	assertTerminalSafe(t, "tools", out.Bytes())
@@ -72,7 +72,7 @@ func TestToolsShowsHiddenTextEscaped(t *testing.T) {
 
 func TestToolsJSONIsTerminalSafe(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := runTools(testContext(t), &out, &errOut, testGlobals(), hostileSpec(t), "", true); err != nil {
+	if err := runTools(testContext(t), &out, &errOut, testGlobals(), hostileSpec(t), "", true, testTimeouts); err != nil {
 		t.Fatalf("tools --json: %v\n%s", err, errOut.String())
 	}
 	assertTerminalSafe(t, "tools --json", out.Bytes())

@@ -30,6 +30,8 @@ import (
 //	stray:N     sends N stray responses of 1 MiB, then answers
 //	initnoise   answers initialize with only noise, an oversize frame and a BOM
 //	pages       tools/list always has a next page
+//	tricklelist starts its answer to tools/list, then trickles a space
+//	            every 50ms and never ends it
 func runMisbehavingServer(mode string) int {
 	mode, arg, _ := strings.Cut(mode, ":")
 	n, _ := strconv.Atoi(arg)
@@ -68,6 +70,13 @@ func runMisbehavingServer(mode string) int {
 			}
 			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
 		case "tools/list":
+			if mode == "tricklelist" {
+				write(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[`)
+				for {
+					time.Sleep(50 * time.Millisecond)
+					write(" ")
+				}
+			}
 			next := ""
 			if mode == "pages" {
 				c, _ := strconv.Atoi(msg.Params.Cursor)

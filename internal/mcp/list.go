@@ -28,6 +28,9 @@ type ListOptions struct {
 	// Timeout bounds each page's request; 0 means DefaultListTimeout, a
 	// negative value no bound but ctx.
 	Timeout time.Duration
+	// MaxTimeout bounds the whole list, every page; 0 or negative, no
+	// bound but Timeout on each page.
+	MaxTimeout time.Duration
 	// Force sends the request even when the server did not declare its
 	// capability; without it that is a *CapabilityError (ErrNotDeclared).
 	Force bool
@@ -134,12 +137,26 @@ func listPages(ctx context.Context, s *session.Session, method string, opts List
 	}
 	seen := map[string]bool{}
 	cursor := ""
+	clk := s.Clock()
+	start := clk.Now()
 	for {
 		var params any
 		if cursor != "" {
 			params = map[string]string{"cursor": cursor}
 		}
-		res, err := s.Do(ctx, method, params, session.CallOptions{Timeout: opts.Timeout, NoProgressToken: true})
+		call := session.CallOptions{Timeout: opts.Timeout, NoProgressToken: true, MaxTimeout: -1}
+		if opts.MaxTimeout > 0 {
+			left := opts.MaxTimeout - clk.Now().Sub(start)
+			if left <= 0 {
+				return fmt.Errorf("%s: gave up after %s in all (the maximum), before page %d", method, opts.MaxTimeout, *pages+1)
+			}
+			call.MaxTimeout = left
+		}
+		res, err := s.Do(ctx, method, params, call)
+		if errors.Is(err, session.ErrTimedOut) {
+			// The session's error says which bound: "timeout after 5s".
+			return fmt.Errorf("%s, page %d: %w (the list had run %s)", method, *pages+1, err, clk.Now().Sub(start).Round(time.Millisecond))
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)
 		}
