@@ -34,7 +34,7 @@ func assertTerminalSafe(t *testing.T, what string, out []byte) {
 // escapedInjection is the injection as termtext shows it.
 var escapedInjection = `\u202e\U000e0072\U000e0065\U000e0061\U000e0064`
 
-func testContext(t *testing.T) context.Context {
+func testContext(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
 	return ctx

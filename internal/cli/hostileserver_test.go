@@ -124,7 +124,7 @@ func runHostileServer() int {
 }
 
 // hostileSpec runs the test binary as the hostile server.
-func hostileSpec(t *testing.T) connect.Spec {
+func hostileSpec(t testing.TB) connect.Spec {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {

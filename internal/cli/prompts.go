@@ -50,18 +50,15 @@ arguments (* marks the required ones). Get one with mcpoke prompt NAME --args JS
 
 // listPrompts returns every prompt; complete says whether the list was
 // whole (see listTools).
-func listPrompts(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, within timeoutFlags) ([]mcp.Prompt, bool, error) {
+func listPrompts(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, within timeoutFlags) ([]mcp.Prompt, string, error) {
 	if err := checkDeclared(srv, "prompts/list", stderr, force); err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	list, err := mcp.ListPrompts(ctx, srv.Session, within.listOptions(srv, force))
 	if err != nil {
-		return nil, false, timedOut(err)
+		return nil, "", timedOut(err)
 	}
-	if list.Incomplete != nil {
-		warn(stderr, list.Incomplete.Error())
-	}
-	return list.Prompts, list.Incomplete == nil, nil
+	return list.Prompts, incomplete(stderr, list.Incomplete), nil
 }
 
 func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool, within timeoutFlags) error {
@@ -70,12 +67,12 @@ func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec c
 		return err
 	}
 	defer srv.Close()
-	prompts, complete, err := listPrompts(ctx, srv, stderr, g.force, within)
+	prompts, cut, err := listPrompts(ctx, srv, stderr, g.force, within)
 	if err != nil {
 		return err
 	}
 	exit := func(err error) error {
-		if err == nil && !complete {
+		if err == nil && cut != "" {
 			return quietExit(ExitFailed)
 		}
 		return err
@@ -85,7 +82,9 @@ func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec c
 		out := struct {
 			Server  reportServer `json:"server"`
 			Prompts []mcp.Prompt `json:"prompts"`
-		}{serverOf(peer), orEmpty(prompts)}
+			// Incomplete says why the list was cut short, and where.
+			Incomplete string `json:"incomplete,omitempty"`
+		}{serverOf(peer), orEmpty(prompts), cut}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	fmt.Fprintf(w, "%s %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),

@@ -82,9 +82,9 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 	if err != nil {
 		return timedOut(err)
 	}
-	complete := list.Incomplete == nil
-	if !complete {
-		warn(stderr, list.Incomplete.Error())
+	var cut []string // why either list was cut short
+	if why := incomplete(stderr, list.Incomplete); why != "" {
+		cut = append(cut, why)
 	}
 	// Templates are optional: a server without them answers -32601,
 	// which is no reason to hide its resources.
@@ -97,13 +97,12 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 	case err != nil:
 		templatesErr = err.Error()
 		warn(stderr, templatesErr)
-		complete = false
+		cut = append(cut, templatesErr)
 	case templates.Incomplete != nil:
-		warn(stderr, templates.Incomplete.Error())
-		complete = false
+		cut = append(cut, incomplete(stderr, templates.Incomplete))
 	}
 	exit := func(err error) error {
-		if err == nil && !complete {
+		if err == nil && len(cut) > 0 {
 			return quietExit(ExitFailed)
 		}
 		return err
@@ -115,7 +114,9 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 			Resources    []mcp.Resource         `json:"resources"`
 			Templates    []mcp.ResourceTemplate `json:"resourceTemplates"`
 			TemplatesErr string                 `json:"templatesError,omitempty"`
-		}{serverOf(peer), orEmpty(list.Resources), orEmpty(templates.Templates), templatesErr}
+			// Incomplete says why a list was cut short, and where.
+			Incomplete string `json:"incomplete,omitempty"`
+		}{serverOf(peer), orEmpty(list.Resources), orEmpty(templates.Templates), templatesErr, strings.Join(cut, "; ")}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	fmt.Fprintf(w, "%s %s: %s, %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),

@@ -76,9 +76,7 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		}
 		return err
 	}
-	if list.Incomplete != nil {
-		warn(stderr, list.Incomplete.Error())
-	}
+	cut := incomplete(stderr, list.Incomplete)
 	for _, m := range list.Malformed {
 		warn(stderr, "left out a task that is not a Task object: "+termtext.Line(m))
 	}
@@ -92,7 +90,9 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 			Server    reportServer      `json:"server"`
 			Tasks     []json.RawMessage `json:"tasks"` // each as the server sent it
 			Malformed []string          `json:"malformed,omitempty"`
-		}{serverOf(peer), tasks, list.Malformed}
+			// Incomplete says why the list was cut short, and where.
+			Incomplete string `json:"incomplete,omitempty"`
+		}{serverOf(peer), tasks, list.Malformed, cut}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	fmt.Fprintf(w, "%s %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(list.Tasks), "task"))

@@ -56,13 +56,13 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		return err
 	}
 	defer srv.Close()
-	tools, complete, err := listTools(ctx, srv, stderr, g.force, within)
+	tools, cut, err := listTools(ctx, srv, stderr, g.force, within)
 	if err != nil {
 		return err
 	}
 	// A list cut short is printed, but the exit status says it is not all.
 	exit := func(err error) error {
-		if err == nil && !complete {
+		if err == nil && cut != "" {
 			return quietExit(ExitFailed)
 		}
 		return err
@@ -74,7 +74,9 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 			Capabilities declaredBothWays `json:"capabilities"`
 			Tools        []mcp.Tool       `json:"tools"` // each as the server sent it
 			Hidden       []toolHidden     `json:"hiddenText,omitempty"`
-		}{serverOf(peer), declaredOf(srv), tools, hiddenOf(tools)}
+			// Incomplete says why the list was cut short, and where.
+			Incomplete string `json:"incomplete,omitempty"`
+		}{serverOf(peer), declaredOf(srv), tools, hiddenOf(tools), cut}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	head := fmt.Sprintf("%s %s: %s", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(tools), "tool"))
