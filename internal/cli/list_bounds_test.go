@@ -78,3 +78,16 @@ func peakRSSMB(tb testing.TB) float64 {
 	tb.Skip("no VmHWM in /proc/self/status")
 	return 0
 }
+
+// BenchmarkHugeInitializePeakRSS lists the tools of a server whose
+// initialize result is 30 MB (instructions and capabilities) and reports
+// the peak RSS. Run it alone:
+//
+//	go test ./internal/cli -run '^$' -bench HugeInitializePeakRSS -benchtime 1x
+func BenchmarkHugeInitializePeakRSS(b *testing.B) {
+	for range b.N {
+		var out, errOut bytes.Buffer
+		_ = runTools(testContext(b), &out, &errOut, testGlobals(), misbehavingSpec(b, "hugeinit"), "", true, testTimeouts)
+	}
+	b.ReportMetric(peakRSSMB(b), "peakRSS-MB")
+}

@@ -32,6 +32,7 @@ import (
 //	pages       tools/list always has a next page
 //	manyresources  pages through 1,000,000 resources, 100 pages of 10,000
 //	hugepages   pages through 10 pages of 10,000 resources of 3 kB each (30 MB a page)
+//	hugeinit    answers initialize with 30 MB of instructions and capabilities
 //	tricklelist starts its answer to tools/list, then trickles a space
 //	            every 50ms and never ends it
 func runMisbehavingServer(mode string) int {
@@ -66,6 +67,11 @@ func runMisbehavingServer(mode string) int {
 		const ok = `{"content":[{"type":"text","text":"ok"}]}`
 		switch msg.Method {
 		case "initialize":
+			if mode == "hugeinit" {
+				answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"experimental":{"x":"` + strings.Repeat("c", 15<<20) +
+					`"}},"instructions":"` + strings.Repeat("i", 15<<20) + `","serverInfo":{"name":"huge","version":"0"}}`)
+				continue
+			}
 			if mode == "initnoise" {
 				write("npm WARN some noise line\n{\"x\":\"" + strings.Repeat("a", 33<<20) + "\"}\n\ufeff\n")
 				continue
