@@ -78,6 +78,9 @@ func parseElicit(raw json.RawMessage, f ClientFeatures, needID bool) (ElicitRequ
 		if s := bytes.TrimSpace(p.RequestedSchema); len(s) == 0 || string(s) == "null" {
 			return r, invalidParams("elicitation/create: form mode needs a requestedSchema")
 		}
+		if err := toolschema.CheckBounds(p.RequestedSchema); err != nil {
+			return r, invalidParams("elicitation/create: requestedSchema refused: %v", err)
+		}
 		r.RequestedSchema = p.RequestedSchema
 		r.Schema = ReadInputSchema(p.RequestedSchema)
 		r.Compiled, r.SchemaErr = toolschema.Compile(p.RequestedSchema)
