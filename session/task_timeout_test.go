@@ -29,6 +29,10 @@ func TestTerminalTaskStatusesDoNotRestartTheTimeout(t *testing.T) {
 			return ok && u.Update.StatusMessage == fmt.Sprintf("repeat %d", i)
 		})
 	}
-	// 1.2 s after the terminal status, with no result: timed out.
+	// 1.2 s after the terminal status, with no result: timed out, and
+	// the task cancelled (tasks/cancel, read so that its write ends).
+	if m := h.readFrame(); m.Method != "tasks/cancel" {
+		t.Fatalf("got %s %s; want the timed-out task's tasks/cancel", m.Method, m.Params)
+	}
 	h.events.waitFor(t, "the task row timed out 1 s after its terminal status, its repeats ignored", isState(ref.Seq, TimedOut))
 }
