@@ -167,6 +167,7 @@ func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo,
 	if r.Meta.ServerInfo != nil {
 		peer.ServerInfo = *r.Meta.ServerInfo
 	}
+	peer = peer.bounded()
 	s.mu.Lock()
 	s.peer = peer
 	s.mu.Unlock()

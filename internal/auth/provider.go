@@ -96,6 +96,7 @@ func New(cfg Config) *Provider {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = http.DefaultClient
 	}
+	cfg.HTTPClient = noDowngrade(cfg.HTTPClient)
 	return &Provider{cfg: cfg, state: State{Phase: "none"}}
 }
 

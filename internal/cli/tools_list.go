@@ -14,32 +14,32 @@ import (
 )
 
 // listTools returns every tool the server has. A list cut short (a
-// repeated cursor, too many pages) is used as it is, with a warning;
-// complete says whether it was whole. A server that did not declare tools
+// repeated cursor, too many pages, more than mcpoke keeps) is used as it
+// is, with a warning; cut says why ("" when it was whole). A server that did not declare tools
 // is sent nothing, exit 2, unless force (--force): then a warning says so.
-func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool) (tools []mcp.Tool, complete bool, err error) {
+func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, t timeoutFlags) (tools []mcp.Tool, cut string, err error) {
 	if err := mcp.CheckDeclared(srv.Peer(), "tools/list"); err != nil {
 		if !force {
-			return nil, false, withCode(ExitUsage, err)
+			return nil, "", withCode(ExitUsage, err)
 		}
 		warn(stderr, "the server did not declare the tools capability; sending tools/list and tools/call anyway (--force)")
 	}
-	list, err := mcp.ListTools(ctx, srv.Session, listOptions(srv, force))
+	list, err := mcp.ListTools(ctx, srv.Session, t.listOptions(srv, force))
 	if err != nil {
-		return nil, false, err
-	}
-	if list.Incomplete != nil {
-		warn(stderr, list.Incomplete.Error())
+		return nil, "", timedOut(err)
 	}
 	warnRejected(stderr, list.Rejected)
-	return list.Tools, list.Incomplete == nil, nil
+	return list.Tools, incomplete(stderr, list.Incomplete), nil
 }
 
-// listOptions are how tools are listed on srv: over Streamable HTTP in
-// protocol 2026-07-28 a tool whose x-mcp-header marks break the rules is
-// left out, as the spec says.
-func listOptions(srv *connect.Conn, force bool) mcp.ListOptions {
-	return mcp.ListOptions{Force: force, RejectBadHeaders: srv.Transport() == "http" && srv.Session.Modern()}
+// incomplete warns that a list was cut short, and why; it returns the
+// reason for --json ("" when the list is whole).
+func incomplete(stderr io.Writer, why error) string {
+	if why == nil {
+		return ""
+	}
+	warn(stderr, why.Error())
+	return why.Error()
 }
 
 // warnRejected says which tools were left out of the list, and why.
@@ -91,8 +91,8 @@ func lines(ss []string) []string {
 // inputSchema: the checks that send nothing when they fail. Nil args get
 // defaultArgs. It returns the tool and the params of tools/call. force
 // sends to a server that did not declare tools (see listTools).
-func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer, force bool) (mcp.Tool, json.RawMessage, error) {
-	tools, _, err := listTools(ctx, srv, stderr, force)
+func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer, force bool, within timeoutFlags) (mcp.Tool, json.RawMessage, error) {
+	tools, _, err := listTools(ctx, srv, stderr, force, within)
 	if err != nil {
 		return mcp.Tool{}, nil, err
 	}
