@@ -143,11 +143,11 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		"tools/list": srv.listTools,
 		"tools/call": srv.callTool,
 		// Tasks (tasks.go).
-		"tasks/get":    srv.tasks.getTask,
+		"tasks/get":    extensionMethod("tasks/get", srv.tasks.getTask),
 		"tasks/result": srv.tasks.taskResult,
 		"tasks/list":   srv.tasks.listTasks,
-		"tasks/cancel": srv.cancelTask,
-		"tasks/update": srv.tasks.updateExtensionTask,
+		"tasks/cancel": extensionMethod("tasks/cancel", srv.cancelTask),
+		"tasks/update": extensionMethod("tasks/update", srv.tasks.updateExtensionTask),
 	}
 	maps.Copy(handlers, srv.restHandlers())
 	s := session.New(conn, session.Config{
