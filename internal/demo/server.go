@@ -106,6 +106,7 @@ func serveRequest(conn transport.Conn, log io.Writer, opts Options, tasks *taskS
 	srv := newServer(log)
 	if opts.ConformanceTools {
 		srv.tools = append(srv.tools, preparedConformanceTools()...)
+		srv.fixtures = true
 	}
 	if tasks != nil {
 		srv.tasks, srv.sharedTasks = tasks, true
