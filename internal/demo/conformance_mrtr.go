@@ -28,7 +28,7 @@ import (
 // and the request.
 type mrtrAsk struct {
 	key, capability, method string
-	params              any
+	params                  any
 }
 
 // mrtrFixture is a fixture of rounds of asks, each round asked once the
@@ -65,13 +65,19 @@ func conformanceMRTRFixtures() []*mrtrFixture {
 	return []*mrtrFixture{
 		{name: "test_input_required_result_elicitation", description: "asks the user's name (a form), then greets them",
 			rounds: [][]mrtrAsk{{userName}},
-			finish: func(a map[string]json.RawMessage) any { return textResult("Hello, " + elicited(a["user_name"], "name") + "!") }},
+			finish: func(a map[string]json.RawMessage) any {
+				return textResult("Hello, " + elicited(a["user_name"], "name") + "!")
+			}},
 		{name: "test_input_required_result_sampling", description: "asks the client's model a question, then says its answer",
 			rounds: [][]mrtrAsk{{samplingAsk("capital_question", "What is the capital of France?", 100)}},
-			finish: func(a map[string]json.RawMessage) any { return textResult("The model answered: " + sampled(a["capital_question"])) }},
+			finish: func(a map[string]json.RawMessage) any {
+				return textResult("The model answered: " + sampled(a["capital_question"]))
+			}},
 		{name: "test_input_required_result_list_roots", description: "asks the client's roots, then lists them",
 			rounds: [][]mrtrAsk{{rootsAsk}},
-			finish: func(a map[string]json.RawMessage) any { return textResult("The client's roots: " + rootURIs(a["client_roots"])) }},
+			finish: func(a map[string]json.RawMessage) any {
+				return textResult("The client's roots: " + rootURIs(a["client_roots"]))
+			}},
 		{name: "test_input_required_result_request_state", description: "asks a confirmation with a signed requestState, then checks the state",
 			rounds: [][]mrtrAsk{{confirm}}, signed: true,
 			finish: func(a map[string]json.RawMessage) any {
@@ -90,7 +96,9 @@ func conformanceMRTRFixtures() []*mrtrFixture {
 			}},
 		{name: "test_input_required_result_tampered_state", description: "signs its requestState and refuses one that was changed (-32602)",
 			rounds: [][]mrtrAsk{{confirm}}, signed: true,
-			finish: func(a map[string]json.RawMessage) any { return textResult("the requestState was intact; confirmed: " + elicited(a["confirm"], "ok")) }},
+			finish: func(a map[string]json.RawMessage) any {
+				return textResult("the requestState was intact; confirmed: " + elicited(a["confirm"], "ok"))
+			}},
 		{name: "test_input_required_result_capabilities", description: "asks a form, a sampling and the roots, each only if the client declared it",
 			rounds: [][]mrtrAsk{{userName, samplingAsk("greeting", "Generate a greeting", 50), rootsAsk}}, signed: true, onlyDeclared: true,
 			finish: func(a map[string]json.RawMessage) any {
@@ -98,7 +106,9 @@ func conformanceMRTRFixtures() []*mrtrFixture {
 			}},
 		{name: "test_streaming_elicitation", description: "asks a form in its result (input_required), never in a request of its own",
 			rounds: [][]mrtrAsk{{elicitAsk("answer", "Anything to say?", "text", "string")}},
-			finish: func(a map[string]json.RawMessage) any { return textResult("You said: " + elicited(a["answer"], "text")) }},
+			finish: func(a map[string]json.RawMessage) any {
+				return textResult("You said: " + elicited(a["answer"], "text"))
+			}},
 		{name: mrtrPromptName, description: "asks what context the prompt should use, then builds it",
 			rounds: [][]mrtrAsk{{elicitAsk("user_context", "What context should the prompt use?", "context", "string")}},
 			finish: func(a map[string]json.RawMessage) any {
@@ -119,7 +129,9 @@ func conformanceMRTRTools() []*tool {
 		}
 		tools = append(tools, &tool{Tool: mcp.Tool{Name: f.name, Description: "Conformance fixture (2026-07-28, input_required): " + f.description + ".",
 			InputSchema: json.RawMessage(noArgsSchema)},
-			run: func(_ context.Context, _ *server, in *session.Incoming, _ json.RawMessage) (any, error) { return f.serve(in) }})
+			run: func(_ context.Context, _ *server, in *session.Incoming, _ json.RawMessage) (any, error) {
+				return f.serve(in)
+			}})
 	}
 	return tools
 }
@@ -330,4 +342,3 @@ func stateMAC(body string) []byte {
 	m.Write([]byte(body))
 	return m.Sum(nil)
 }
-

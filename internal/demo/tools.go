@@ -43,7 +43,7 @@ func allTools() []*tool {
 // the slices are clipped, so that a server appending to its own copy
 // never writes into one another server reads.
 var (
-	preparedTools            = sync.OnceValue(func() []*tool { return slices.Clip(allTools()) })
+	preparedTools = sync.OnceValue(func() []*tool { return slices.Clip(allTools()) })
 	// preparedConformanceTools is the conformance tools of a modern
 	// request (ServeRequest): those of both eras, and those that ask with
 	// input_required.
