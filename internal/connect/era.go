@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,13 @@ func (c *Conn) handshake(ctx context.Context) (session.PeerInfo, error) {
 		return c.negotiate(ctx)
 	case session.IsModern(p):
 		peer, err := c.discover(ctx, p, 0)
+		if vr, ok := refusedListingOurs(err); ok {
+			// The server refused p yet lists it: the spec's negotiation
+			// says to retry with a version from its list, which is p.
+			if peer, err = c.discover(ctx, p, 0); err == nil {
+				return c.done(peer, "server/discover, again after the server refused "+p+" and named "+session.NameList(vr.Supported))
+			}
+		}
 		if err != nil {
 			var vr *session.VersionRefusedError
 			if !errors.As(err, &vr) {
@@ -127,9 +135,11 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 // after refusing ours (during step).
 func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.VersionRefusedError, step string) (session.PeerInfo, error) {
 	v, ok := session.PickVersion(vr.Supported)
-	if !ok || v == vr.Requested {
+	if !ok {
 		return session.PeerInfo{}, fmt.Errorf("no protocol version in common: %w; mcpoke speaks %v", vr, session.AllVersions())
 	}
+	// v may be the version refused, when the server lists it: one retry
+	// with it, as with any other (this function does not recurse).
 	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, session.NameList(vr.Supported))
 	if session.IsModern(v) {
 		peer, err := c.discover(ctx, v, 0)
@@ -145,6 +155,16 @@ func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.Version
 	}
 	eras.Store(key, v)
 	return c.done(peer, "initialize with "+v+": "+how)
+}
+
+// refusedListingOurs reads err as a refusal of the version asked for
+// whose list of supported versions names that very version.
+func refusedListingOurs(err error) (*session.VersionRefusedError, bool) {
+	var vr *session.VersionRefusedError
+	if errors.As(err, &vr) && slices.Contains(vr.Supported, vr.Requested) {
+		return vr, true
+	}
+	return nil, false
 }
 
 // modernError reports whether err is an error only a modern server
