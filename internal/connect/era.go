@@ -98,10 +98,17 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 	if probe <= 0 {
 		probe = DefaultProbeTimeout
 	}
+	failedBefore := c.loginFailures()
 	peer, err := c.discover(ctx, session.ModernVersion, probe)
 	if err == nil {
 		eras.Store(key, peer.ProtocolVersion)
 		return c.done(peer, "server/discover")
+	}
+	if c.loginFailures() > failedBefore {
+		// The probe reached a server that wants a login, and the login
+		// failed: initialize would only run it again (a second browser
+		// prompt for the person) and fail the same way.
+		return session.PeerInfo{}, fmt.Errorf("%w (the login failed during server/discover, so mcpoke does not fall back to initialize, which would log in again)", err)
 	}
 	var vr *session.VersionRefusedError
 	if errors.As(err, &vr) {
@@ -165,6 +172,15 @@ func refusedListingOurs(err error) (*session.VersionRefusedError, bool) {
 		return vr, true
 	}
 	return nil, false
+}
+
+// loginFailures is how many logins failed so far on this connection's
+// authorizer (internal/auth.Provider); 0 without one.
+func (c *Conn) loginFailures() int64 {
+	if lf, ok := c.opts.Auth.(interface{ LoginFailures() int64 }); ok {
+		return lf.LoginFailures()
+	}
+	return 0
 }
 
 // modernError reports whether err is an error only a modern server
