@@ -215,14 +215,6 @@ func (s *Session) SetLogLevel(level string) error {
 	return nil
 }
 
-// useLegacy leaves the modern era (a failed probe). Callers hold no lock.
-func (s *Session) useLegacy() {
-	s.mu.Lock()
-	s.modern = nil
-	s.offered = ""
-	s.mu.Unlock()
-}
-
 // refuseInEra returns a *NotInEraError when the session is modern and
 // method was removed from that revision. Callers hold s.mu.
 func (s *Session) refuseInEra(method string) error {

@@ -57,7 +57,7 @@ func TestModernPostMirrorsTheBody(t *testing.T) {
 	if err := h.Send([]byte(modernCall)); err != nil {
 		t.Fatal(err)
 	}
-	got := <-headers
+	got := recvWithin(t, headers, "the POST's headers at the server")
 	for name, want := range map[string]string{
 		"MCP-Protocol-Version": "2026-07-28",
 		"Mcp-Method":           "tools/call",
@@ -73,7 +73,7 @@ func TestModernPostMirrorsTheBody(t *testing.T) {
 	if err := h.Send([]byte(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"x"}}`)); err != nil {
 		t.Fatal(err)
 	}
-	if got := <-headers; got.Get("Mcp-Method") != "" || got.Get("Mcp-Name") != "" {
+	if got := recvWithin(t, headers, "the legacy POST's headers at the server"); got.Get("Mcp-Method") != "" || got.Get("Mcp-Name") != "" {
 		t.Errorf("legacy POST headers %v", got)
 	}
 }
@@ -244,7 +244,7 @@ func TestModernServerStreamCloseCancels(t *testing.T) {
 		t.Fatalf("event %+v (modern events have no id)", e)
 	}
 	resp.Body.Close()
-	p := <-peers
+	p := recvWithin(t, peers, "the server's peer")
 	select {
 	case err := <-p.ended:
 		if !errors.Is(err, ErrStreamClosed) {
@@ -270,7 +270,7 @@ func TestModernCloseRequestStreamEndToEnd(t *testing.T) {
 	if ok, err := h.CloseRequestStream([]byte("11")); !ok || err != nil {
 		t.Fatalf("CloseRequestStream: %v %v", ok, err)
 	}
-	p := <-peers
+	p := recvWithin(t, peers, "the server's peer")
 	select {
 	case err := <-p.ended:
 		if !errors.Is(err, ErrStreamClosed) {
@@ -307,7 +307,7 @@ func TestModernTaskMethodsCarryTheTaskID(t *testing.T) {
 		if err := h.Send([]byte(body)); err != nil {
 			t.Fatal(err)
 		}
-		got := <-headers
+		got := recvWithin(t, headers, method+"'s headers at the server")
 		if got.Get("Mcp-Method") != method || got.Get("Mcp-Name") != "t-1" {
 			t.Errorf("%s: Mcp-Method %q Mcp-Name %q", method, got.Get("Mcp-Method"), got.Get("Mcp-Name"))
 		}

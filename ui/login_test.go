@@ -65,7 +65,7 @@ func TestLoginScreenPasteAndCancel(t *testing.T) {
 	paste2 := make(chan string, 1)
 	m.Update(LoginMsg{Issuer: "https://as.example", URL: url, Paste: paste2})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if _, ok := <-paste2; ok {
+	if _, ok := recvWithin(t, paste2, "esc to close the paste channel"); ok {
 		t.Error("esc did not close the paste channel")
 	}
 	m.Update(LoginDoneMsg{Err: errors.New("login cancelled")})

@@ -63,6 +63,10 @@ type Provider struct {
 	refreshedOn401 string // an access token that came from a refresh after a 401
 	authorizations int
 	loggingIn      atomic.Bool
+	loginsBegun    atomic.Int64
+	// nobody: a login found nobody to log in (ErrNobodyToLogIn); later
+	// ones in this run fail the same way at once.
+	nobody atomic.Bool
 	// bearer is the Authorization of entry, for requests made while a
 	// login waits for the person: they never wait with it.
 	bearer atomic.Value // string
@@ -128,6 +132,10 @@ func (p *Provider) LoginFailures() int64 { return p.failures.Load() }
 
 // LoggingIn reports a login waiting for the person.
 func (p *Provider) LoggingIn() bool { return p.loggingIn.Load() }
+
+// LoginsBegun counts the logins that have waited for the person: a wait
+// that a login interrupted and that is over by now still knows it was.
+func (p *Provider) LoginsBegun() int64 { return p.loginsBegun.Load() }
 
 // Authorization implements transport.Authorizer: the bearer token, after
 // a refresh when it has expired; "" before any login.

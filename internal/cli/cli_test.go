@@ -209,7 +209,7 @@ func TestPrintReportSanitizesServerText(t *testing.T) {
 }
 
 func TestHuman(t *testing.T) {
-	for ms, want := range map[float64]string{0.0523: "0.0523ms", 3.5: "3.5ms", 12.4: "12ms", 1500: "1.50s"} {
+	for ms, want := range map[float64]string{0.0523: "0.0523ms", 3.5: "3.5ms", 12.4: "12ms", 999.4: "999ms", 999.6: "1.00s", 1000: "1.00s", 1500: "1.50s"} {
 		if got := human(ms); got != want {
 			t.Errorf("human(%v) = %s, want %s", ms, got, want)
 		}

@@ -46,6 +46,25 @@ func TestCallSilentServerTimesOut(t *testing.T) {
 	}
 }
 
+// --max-timeout 0 means no maximum, not the session's default of ten
+// times --timeout: a call that keeps reporting progress runs past 10 ×
+// --timeout and completes, and the report says it had no maximum.
+func TestCallMaxTimeoutZeroIsNone(t *testing.T) {
+	// 100 progress 20ms apart: about 2s, past 10 × 150ms.
+	rep, code := callJSON(t, "trickle:100", &callFlags{timeout: 150 * time.Millisecond, maxTimeout: 0})
+	if rep.State != "completed" || code != ExitOK {
+		t.Fatalf("state %s exit %d error %+v after %v ms; want completed: --max-timeout 0 set a maximum", rep.State, code, rep.Error, rep.ElapsedMs)
+	}
+	if rep.MaxTimeoutMs != 0 {
+		t.Errorf("maxTimeoutMs %v; want 0 (none)", rep.MaxTimeoutMs)
+	}
+	var out bytes.Buffer
+	printReport(&out, &rep, &callFlags{})
+	if !strings.Contains(out.String(), "timeout   150ms, restarted by each progress\n") {
+		t.Errorf("report lacks the timeout line without a maximum:\n%s", out.String())
+	}
+}
+
 // A response the server sent but that cannot be used fails the call at
 // once, saying what was wrong, long before the timeout.
 func TestCallUnusableResponseFailsAtOnce(t *testing.T) {

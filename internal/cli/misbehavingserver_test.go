@@ -18,6 +18,7 @@ import (
 // "MODE:N"):
 //
 //	silent      never answers tools/call
+//	diesoncancel never answers tools/call and exits on the first cancel
 //	pretty      answers pretty-printed over several lines
 //	badutf8     answers with invalid UTF-8 in the result
 //	trailing    answers with bytes after the JSON value
@@ -27,6 +28,7 @@ import (
 //	closeout    closes its stdout on tools/call and lives on
 //	stderr:N    writes N stderr lines, then answers
 //	progress:N  sends N progress notifications, then answers
+//	trickle:N   sends N progress notifications 20ms apart, then answers
 //	stray:N     sends N stray responses of 1 MiB, then answers
 //	initnoise   answers initialize with only noise, an oversize frame and a BOM
 //	pages       tools/list always has a next page
@@ -54,7 +56,13 @@ func runMisbehavingServer(mode string) int {
 				} `json:"_meta"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(in.Bytes(), &msg) != nil || msg.ID == nil {
+		if json.Unmarshal(in.Bytes(), &msg) != nil {
+			continue
+		}
+		if mode == "diesoncancel" && msg.Method == "notifications/cancelled" {
+			return 3
+		}
+		if msg.ID == nil {
 			continue
 		}
 		id := string(msg.ID)
@@ -76,7 +84,7 @@ func runMisbehavingServer(mode string) int {
 			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":{"type":"object"}}]` + next + `}`)
 		case "tools/call":
 			switch mode {
-			case "silent":
+			case "silent", "diesoncancel":
 			case "pretty":
 				write("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": " + id + ",\n  \"result\": {}\n}\n")
 			case "badutf8":
@@ -103,6 +111,14 @@ func runMisbehavingServer(mode string) int {
 				for i := range n {
 					out.WriteString(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok +
 						`,"progress":` + strconv.Itoa(i) + `,"message":"step"}}` + "\n")
+				}
+				answer(ok)
+			case "trickle":
+				tok := string(msg.Params.Meta.ProgressToken)
+				for i := range n {
+					time.Sleep(20 * time.Millisecond)
+					write(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok +
+						`,"progress":` + strconv.Itoa(i) + `}}` + "\n")
 				}
 				answer(ok)
 			case "stray":
