@@ -40,7 +40,10 @@ type VersionRefusedError struct {
 // Error implements error.
 func (e *VersionRefusedError) Error() string {
 	sup := "it named none it supports"
-	if len(e.Supported) > 0 {
+	switch {
+	case slices.Contains(e.Supported, e.Requested):
+		sup = "yet it lists " + clipName(e.Requested) + " among those it supports (" + NameList(e.Supported) + "): the server contradicts itself"
+	case len(e.Supported) > 0:
 		sup = "it supports " + NameList(e.Supported)
 	}
 	how := "server/discover does not list it"

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
@@ -130,7 +132,10 @@ func parseArgs(text string) (json.RawMessage, error) {
 
 // checkArgs validates args against the tool's inputSchema. A schema mcpoke
 // cannot compile is the server's problem, not the user's: it is reported
-// as a warning and the call goes ahead.
+// as a warning and the call goes ahead. So is an explicit null the schema
+// does not allow for a parameter it does not require: the user asked to
+// send it, and whether null means "not given" is the server's to say
+// (its Mcp-Param header, if any, is left out, as for a value not given).
 func checkArgs(t mcp.Tool, args json.RawMessage, warn func(string)) error {
 	if t.SchemaErr != nil {
 		warn(fmt.Sprintf("not checking arguments: the %s tool's %v", t.Name, t.SchemaErr))
@@ -140,7 +145,38 @@ func checkArgs(t mcp.Tool, args json.RawMessage, warn func(string)) error {
 		return nil
 	}
 	if err := t.Schema.Validate(args); err != nil {
+		if nulls := nullsAllowedOut(t, args); len(nulls) > 0 {
+			warn(fmt.Sprintf("sending the arguments of %s as given, though its inputSchema does not allow null for %s (%v); "+
+				"leave the parameter out to send no value", quote(t.Name), strings.Join(nulls, ", "), err))
+			return nil
+		}
 		return usageError("arguments for %s do not match its inputSchema: %v", quote(t.Name), err)
 	}
 	return nil
+}
+
+// nullsAllowedOut names the top-level arguments that are an explicit null
+// when args would match t's schema without them; nil when they would not
+// (the arguments are wrong otherwise too) or there are none.
+func nullsAllowedOut(t mcp.Tool, args json.RawMessage) []string {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(args, &members) != nil {
+		return nil
+	}
+	var nulls []string
+	for k, v := range members {
+		if string(bytes.TrimSpace(v)) == "null" {
+			nulls = append(nulls, quote(k))
+			delete(members, k)
+		}
+	}
+	if len(nulls) == 0 {
+		return nil
+	}
+	without, _ := json.Marshal(members)
+	if t.Schema.Validate(without) != nil {
+		return nil
+	}
+	slices.Sort(nulls)
+	return nulls
 }
