@@ -203,6 +203,7 @@ protocol, oauth, exit-codes, ...), mcpoke help TOPIC shows one.
 	root.AddCommand(newResourcesCommand(g), newReadCommand(g), newPromptsCommand(g), newPromptCommand(g))
 	root.AddCommand(newTasksCommand(g))
 	root.AddCommand(newListenCommand(g))
+	root.AddCommand(newProxyCommand(g), newAttachCommand())
 	root.SetHelpCommand(newHelpCommand(root))
 	return root
 }
