@@ -125,29 +125,41 @@ func (r *runner) ignoredCancel(info session.RequestInfo, answer session.LateFram
 		human(answer.At.Sub(info.Started)), human(r.duration))
 }
 
+// inFlight splits late frames at the in-flight window: those that may
+// have been written before the server could read the cancel, and those
+// after.
+func (r *runner) inFlight(frames []session.LateFrame) (crossed, after []session.LateFrame) {
+	for _, f := range frames {
+		if f.AfterCancel <= r.grace() {
+			crossed = append(crossed, f)
+		} else {
+			after = append(after, f)
+		}
+	}
+	return crossed, after
+}
+
 // gradeNoResponse: check 1.
 func (r *runner) gradeNoResponse(o *cancelObservation, res *Result) {
 	e := &res.Evidence
 	answers, _ := lateOf(o.info)
-	var after []session.LateFrame
-	for _, a := range answers {
-		if a.AfterCancel == 0 {
-			e.fact("a %s crossed the cancel on the wire (sent before the server could have read it): not counted", a.Kind)
-			continue
-		}
-		after = append(after, a)
+	crossed, after := r.inFlight(answers)
+	for _, a := range crossed {
+		e.fact("a %s came %s after the cancel, within the %s: it crossed the cancel on the wire, not counted",
+			a.Kind, human(a.AfterCancel), r.graceWhy())
 	}
 	e.count("responses", len(after))
+	e.time("inFlightWindow", r.grace())
 	if len(after) == 0 {
 		res.Status = Pass
-		e.fact("no response within %s of the cancel", human(o.listened))
+		e.fact("no response within %s of the cancel (%s)", human(o.listened), r.graceWhy())
 		return
 	}
-	res.Status = Warn
+	res.Status = broken(res.Rule)
 	first := after[0]
 	e.time("responseAfterCancel", first.AfterCancel)
-	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel%s", first.Kind, human(first.AfterCancel),
-		r.ignoredCancel(o.info, first))
+	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel%s (%s)", first.Kind, human(first.AfterCancel),
+		r.ignoredCancel(o.info, first), r.graceWhy())
 	for _, a := range after {
 		e.frame(fmt.Sprintf("%s %s after the cancel", a.Kind, human(a.AfterCancel)), a.Data)
 	}
@@ -160,15 +172,17 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 	before := o.info.ProgressCount
 	e.count("progressBefore", before)
 	e.count("progressAfter", o.info.LateCount-len(answers))
+	e.time("inFlightWindow", r.grace())
+	if r.strayProgress(res) {
+		return
+	}
 	if before == 0 && len(progress) == 0 {
 		res.Status, res.Reason = Skip, "the tool sent no progress before the cancel, so there was none to stop"
 		return
 	}
-	var afterGrace, afterAnswer []session.LateFrame
+	_, afterGrace := r.inFlight(progress)
+	var afterAnswer []session.LateFrame
 	for _, p := range progress {
-		if p.AfterCancel > r.opts.Grace {
-			afterGrace = append(afterGrace, p)
-		}
 		if len(answers) > 0 && p.At.After(answers[0].At) {
 			afterAnswer = append(afterAnswer, p)
 		}
@@ -181,17 +195,35 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 			e.frame(fmt.Sprintf("progress %s after the cancel, after the answer", human(p.AfterCancel)), p.Data)
 		}
 	case len(afterGrace) > 0:
-		res.Status = Warn
+		res.Status = broken(res.Rule)
 		last := afterGrace[len(afterGrace)-1]
 		e.time("lastProgressAfterCancel", last.AfterCancel)
-		e.fact("%d progress notifications after the cancel, from %s to %s after it (%d before it): the work went on",
-			len(afterGrace), human(afterGrace[0].AfterCancel), human(last.AfterCancel), before)
+		e.fact("%d progress notifications after the cancel, from %s to %s after it (%d before it): the work went on (%s)",
+			len(afterGrace), human(afterGrace[0].AfterCancel), human(last.AfterCancel), before, r.graceWhy())
 		e.frame(fmt.Sprintf("first progress %s after the cancel", human(afterGrace[0].AfterCancel)), afterGrace[0].Data)
 		if len(afterGrace) > 1 {
 			e.frame(fmt.Sprintf("last progress %s after the cancel", human(last.AfterCancel)), last.Data)
 		}
 	default:
 		res.Status = Pass
-		e.fact("progress stopped: %d before the cancel, %d within %s of it (in flight), none after", before, len(progress), r.opts.Grace)
+		e.fact("progress stopped: %d before the cancel, %d within the %s, none after", before, len(progress), r.graceWhy())
 	}
+}
+
+// strayProgress fails res when the server sent progress naming a token
+// mcpoke never sent: progress MUST only reference tokens of an active
+// request.
+func (r *runner) strayProgress(res *Result) bool {
+	n, first := r.watch.strayProgress()
+	res.Evidence.count("progressForUnknownTokens", n)
+	if n == 0 {
+		return false
+	}
+	res.Rule, res.Status = ruleProgressTokens, Fail
+	res.Evidence.fact("%d progress %s named a token mcpoke never sent",
+		n, plural(n, "notification", "notifications"))
+	for _, s := range first {
+		res.Evidence.frame("progress for token "+clipBytes([]byte(s.Token), 40), s.Data)
+	}
+	return true
 }

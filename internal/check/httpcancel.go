@@ -49,7 +49,7 @@ func isModern(version string) bool { return version >= modernEra }
 // httpCancellation is check 8.
 func (r *runner) httpCancellation(ctx context.Context, res *Result) {
 	if t := r.conn.Transport(); t != "http" {
-		res.Status, res.Reason = Skip, "applies to Streamable HTTP only; this server speaks "+t
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "applies to Streamable HTTP only; this server speaks "+t
 		return
 	}
 	version := r.conn.Peer().ProtocolVersion
@@ -140,7 +140,7 @@ func (r *runner) postedCancel(ctx context.Context, version string) part {
 		e.fact("a %s crossed the cancel (it came before the cancel's POST was written): not counted", a.Kind)
 	}
 	for _, pr := range progress {
-		if pr.AfterCancel > r.opts.Grace {
+		if pr.AfterCancel > r.grace() {
 			went = append(went, pr)
 		}
 	}

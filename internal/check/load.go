@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -61,6 +62,22 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	}
 	wait, stop := context.WithTimeout(ctx, length*6/5+r.opts.CallTimeout)
 	defer stop()
+	// Round trips under the load set the in-flight window its grading
+	// uses: queued behind the calls, a crossing frame takes longer.
+	pinging := make(chan struct{})
+	go func() {
+		defer close(pinging)
+		for wait.Err() == nil && time.Since(begin) < length*6/5 {
+			r.sleep(wait, length/5)
+			start := time.Now()
+			if c, err := mcp.StartPing(wait, r.s, r.pingTimeout()); err == nil {
+				if _, _, err := c.Result(); err == nil {
+					r.sawRoundTrip(time.Since(start))
+				}
+			}
+		}
+	}()
+	defer func() { stop(); <-pinging }()
 	for i, c := range calls {
 		if cancelled[i] {
 			continue
@@ -84,6 +101,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	busySince := time.Now().Add(-stillWorking)
 	var answered, errored, unanswered, working, cancels, unseen, lateAnswers, lateProgress int
 	var firstUnanswered session.ID
+	var firstLateAnswer *session.LateFrame
 	for i, c := range calls {
 		info, _ := r.s.Request(c.Ref()).Info()
 		if cancelled[i] && !info.CancelSentAt.IsZero() {
@@ -92,12 +110,13 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 				unseen++
 			}
 			a, p := lateOf(info)
-			for _, l := range a {
-				if l.AfterCancel > 0 {
-					lateAnswers++
-				}
+			_, after := r.inFlight(a)
+			lateAnswers += len(after)
+			if len(after) > 0 && firstLateAnswer == nil {
+				firstLateAnswer = &after[0]
 			}
-			lateProgress += len(p)
+			_, after = r.inFlight(p)
+			lateProgress += len(after)
 			continue
 		}
 		switch info.State {
@@ -140,8 +159,8 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	if unseen == cancels && cancels > 0 {
 		e.fact("each cancel closed its call's stream: what the server did after it cannot be seen")
 	} else {
-		e.fact("%d cancelled %s answered anyway, %d progress %s after their cancels", lateAnswers, plural(lateAnswers, "call", "calls"),
-			lateProgress, plural(lateProgress, "notification", "notifications"))
+		e.fact("%d cancelled %s answered anyway, %d progress %s after their cancels (%s)", lateAnswers, plural(lateAnswers, "call", "calls"),
+			lateProgress, plural(lateProgress, "notification", "notifications"), r.graceWhy())
 	}
 	if sendErrs > 0 {
 		e.fact("sending stopped after %d calls", len(calls))
@@ -153,7 +172,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	switch {
 	case err != nil:
 		res.Status = Fail
-		e.fact("after the load: %s", pingFailed(err))
+		e.fact("after the load: %s", r.pingFailed(err))
 		r.failDeadAfterError(res, "after the load")
 		return
 	case unanswered > 0:
@@ -172,4 +191,37 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	}
 	e.time("pingAfter", rtt)
 	e.fact("the connection lives: %s answered in %s", mcp.PingMethod(r.s), human(rtt))
+	// What was counted against the spec moves the grade; the sentence is
+	// the era's and transport's (a MUST in 2026-07-28).
+	if lateAnswers > 0 {
+		rule := r.afterCancelRule(ruleNoResponse)
+		r.worse(res, rule, "%d cancelled %s answered anyway: %s", lateAnswers, plural(lateAnswers, "call was", "calls were"), rule.Sentence)
+		e.frame(fmt.Sprintf("%s %s after its cancel", firstLateAnswer.Kind, human(firstLateAnswer.AfterCancel)), firstLateAnswer.Data)
+	}
+	if lateProgress > 0 {
+		rule := r.afterCancelRule(ruleStopWork)
+		r.worse(res, rule, "%d progress %s after their cancels: %s", lateProgress,
+			plural(lateProgress, "notification came", "notifications came"), rule.Sentence)
+	}
+}
+
+// worse lowers res to what breaking rule is worth, when that is worse
+// than its grade so far, and says why.
+func (r *runner) worse(res *Result, rule Rule, format string, a ...any) {
+	st := broken(rule)
+	res.Evidence.fact(format, a...)
+	if rank(st) > rank(res.Status) {
+		res.Rule, res.Status = rule, st
+	}
+}
+
+// rank orders grades from best to worst.
+func rank(s Status) int {
+	switch s {
+	case Warn:
+		return 1
+	case Fail:
+		return 2
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
@@ -34,9 +35,15 @@ type Options struct {
 	// ProbeWindow bounds the probe that picks the tool. Default
 	// DefaultProbeWindow.
 	ProbeWindow time.Duration
-	// Grace is how long after the cancel progress is still taken for
-	// traffic that crossed it. Default DefaultGrace.
+	// Grace is how long after the cancel a frame is still taken for
+	// traffic that crossed it; zero derives it from the round trip the run
+	// measures (see runner.grace).
 	Grace time.Duration
+	// PingTimeout bounds each liveness ping; zero derives it from the
+	// round trip the run measures (see runner.pingTimeout).
+	PingTimeout time.Duration
+	// pingFloor replaces pingFloor, for tests.
+	pingFloor time.Duration
 	// Answerer answers the server's own requests (check 9); nil, and
 	// check 9 is skipped. Prepare the connection with it.
 	Answerer *Answerer
@@ -48,7 +55,6 @@ const (
 	DefaultLoad        = 200
 	DefaultCallTimeout = 15 * time.Second
 	DefaultProbeWindow = 2500 * time.Millisecond
-	DefaultGrace       = 100 * time.Millisecond
 )
 
 func (o *Options) defaults() {
@@ -63,9 +69,6 @@ func (o *Options) defaults() {
 	}
 	if o.ProbeWindow <= 0 {
 		o.ProbeWindow = DefaultProbeWindow
-	}
-	if o.Grace <= 0 {
-		o.Grace = DefaultGrace
 	}
 }
 
@@ -95,6 +98,11 @@ type runner struct {
 	cancelObs *cancelObservation
 	// wire records the HTTP transport's facts while a check asks.
 	wire wireFacts
+	// rtt is the slowest ping round trip measured so far, of pings;
+	// check 6 measures while its load runs.
+	rttMu sync.Mutex
+	rtt   time.Duration
+	pings int
 }
 
 // Run grades conn's server, which must be initialized. It fails only on
@@ -111,6 +119,7 @@ func Run(ctx context.Context, conn *connect.Conn, opts Options) (*Report, error)
 	peer := conn.Peer()
 	rep := &Report{Server: Server{peer.ServerInfo.Name, peer.ServerInfo.Version}, Protocol: peer.ProtocolVersion,
 		Transport: conn.Transport()}
+	r.measure(ctx)
 	if r.needsTool() {
 		if err := r.pick(ctx); err != nil {
 			return nil, err
@@ -137,13 +146,23 @@ func Run(ctx context.Context, conn *connect.Conn, opts Options) (*Report, error)
 }
 
 func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
-	needTool := map[int]bool{1: true, 2: true, 5: true, 6: true}
+	needTool := map[int]bool{1: true, 2: true, 5: true, 6: true, 10: true}
+	if id == 10 {
+		if skip, na := r.noMeter(); skip != "" {
+			res.Status, res.Reason, res.NotApplicable = Skip, skip, na
+			return
+		}
+	}
 	if needTool[id] && r.tool == nil {
 		res.Status, res.Reason = Skip, r.noTool
 		return
 	}
 	switch id {
-	case 1, 2:
+	case 1:
+		res.Rule = r.afterCancelRule(ruleNoResponse)
+		r.cancelledCall(ctx, id, res)
+	case 2:
+		res.Rule = r.afterCancelRule(ruleStopWork)
 		r.cancelledCall(ctx, id, res)
 	case 3:
 		r.healthy(ctx, res)
@@ -159,6 +178,8 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 		r.httpCancellation(ctx, res)
 	case 9:
 		r.ownRequests(ctx, res)
+	case 10:
+		r.stopsWork(ctx, res)
 	}
 }
 
@@ -173,7 +194,7 @@ func (r *runner) selected(id int) bool {
 // needsTool says whether a selected check cancels a tool call (check 3
 // looks at the server after one; check 8 needs one over HTTP).
 func (r *runner) needsTool() bool {
-	ids := []int{1, 2, 3, 5, 6}
+	ids := []int{1, 2, 3, 5, 6, 10}
 	if r.conn.Transport() == "http" {
 		ids = append(ids, 8)
 	}

@@ -23,13 +23,20 @@ type watcher struct {
 	// a reply to our answer that reuses the id of one of ours lands here.
 	duplicates []session.DuplicateArrived
 	incoming   int
+	// sent holds the ids of the requests we sent, as JSON text: the
+	// progress tokens mcpoke may see.
+	sent map[string]bool
+	// strayProgressN counts progress naming a token mcpoke never sent;
+	// strayProgressFirst keeps the first few.
+	strayProgressN     int
+	strayProgressFirst []session.StrayArrived
 	// ended holds the requests whose final state the watcher has seen:
 	// a barrier ping's end tells that every event before it was read.
 	ended map[uint64]bool
 }
 
 func newWatcher(s *session.Session) *watcher {
-	w := &watcher{sub: s.Subscribe(), done: make(chan struct{}), ended: map[uint64]bool{}}
+	w := &watcher{sub: s.Subscribe(), done: make(chan struct{}), ended: map[uint64]bool{}, sent: map[string]bool{}}
 	go w.read()
 	return w
 }
@@ -40,8 +47,14 @@ func (w *watcher) read() {
 		w.mu.Lock()
 		switch e := e.(type) {
 		case session.StrayArrived:
-			if e.Kind != session.LateProgress {
+			switch {
+			case e.Kind != session.LateProgress:
 				w.strays = append(w.strays, e)
+			case !w.sent[e.Token]:
+				w.strayProgressN++
+				if len(w.strayProgressFirst) < maxFrames {
+					w.strayProgressFirst = append(w.strayProgressFirst, e)
+				}
 			}
 		case session.NoiseArrived:
 			w.noise = append(w.noise, e)
@@ -54,6 +67,8 @@ func (w *watcher) read() {
 		case session.RequestStarted:
 			if e.Info.Incoming {
 				w.incoming++
+			} else {
+				w.sent[e.Info.ID.String()] = true
 			}
 		}
 		w.mu.Unlock()
@@ -91,6 +106,14 @@ func arrivedSince[E any](events []E, t time.Time, at func(E) time.Time) []E {
 		}
 	}
 	return out
+}
+
+// strayProgress is how many progress notifications named a token
+// mcpoke never sent so far, and the first few.
+func (w *watcher) strayProgress() (int, []session.StrayArrived) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.strayProgressN, w.strayProgressFirst
 }
 
 // incomingRequests is how many requests the server sent us so far.

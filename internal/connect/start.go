@@ -302,6 +302,11 @@ func (c *Conn) Started() time.Time { return c.tap.Start() }
 // stderrTail returns up to n of the server's last stderr lines.
 func (c *Conn) stderrTail(n int) []string { return c.tap.StderrTail(n) }
 
+// ServerPID is the process id of the server mcpoke started (the leader
+// of its process group), or 0 when mcpoke did not start it (HTTP, or an
+// in-memory server).
+func (c *Conn) ServerPID() int { return c.pid() }
+
 // pid is the server's process id, or 0 when mcpoke did not start it.
 func (c *Conn) pid() int {
 	if c.stdio == nil {
