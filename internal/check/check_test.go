@@ -34,7 +34,7 @@ func connectedAsking(t *testing.T, serve func(*transporttest.End)) (*connect.Con
 	a, b := transporttest.Pipe()
 	serve(b)
 	answerer := NewAnswerer()
-	o := connect.Options{Session: session.Config{SettleWindow: 2 * time.Second}}
+	o := connect.Options{Session: session.Config{SettleWindow: 2 * time.Second, UnpredictableIDs: true}}
 	answerer.Prepare(&o)
 	conn := connect.Attach(connect.Spec{Name: "test"}, a, o)
 	t.Cleanup(func() { conn.Close(); b.Close() })

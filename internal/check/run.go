@@ -147,6 +147,13 @@ func Run(ctx context.Context, conn *connect.Conn, opts Options) (*Report, error)
 
 func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 	needTool := map[int]bool{1: true, 2: true, 5: true, 6: true, 10: true}
+	// Checks 1 and 2 cite the sentence of the run's era and transport.
+	switch id {
+	case 1:
+		res.Rule = r.afterCancelRule(ruleNoResponse)
+	case 2:
+		res.Rule = r.afterCancelRule(ruleStopWork)
+	}
 	if id == 10 {
 		if skip, na := r.noMeter(); skip != "" {
 			res.Status, res.Reason, res.NotApplicable = Skip, skip, na
@@ -158,11 +165,7 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 		return
 	}
 	switch id {
-	case 1:
-		res.Rule = r.afterCancelRule(ruleNoResponse)
-		r.cancelledCall(ctx, id, res)
-	case 2:
-		res.Rule = r.afterCancelRule(ruleStopWork)
+	case 1, 2:
 		r.cancelledCall(ctx, id, res)
 	case 3:
 		r.healthy(ctx, res)
