@@ -38,6 +38,10 @@ func (r *runner) observeCancel(ctx context.Context) *cancelObservation {
 		c, err := r.call(ctx)
 		if err != nil {
 			o.notCancelled = "tools/call could not be sent: " + err.Error()
+			if r.closed() {
+				o.notCancelled = "tools/call could not be sent: " + r.dead()
+				r.deathTold = true
+			}
 			return o
 		}
 		if r.underway(ctx, c) && r.s.Request(c.Ref()).Cancel(cancelReason) == nil {

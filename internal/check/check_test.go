@@ -31,10 +31,17 @@ func connected(t *testing.T, serve func(*transporttest.End)) *connect.Conn {
 // declares sampling and elicitation.
 func connectedAsking(t *testing.T, serve func(*transporttest.End)) (*connect.Conn, *Answerer) {
 	t.Helper()
+	return connectedWith(t, serve, "", true)
+}
+
+// connectedWith is connectedAsking at a protocol version ("" the
+// default), with ids counted from 1 or drawn at random.
+func connectedWith(t *testing.T, serve func(*transporttest.End), protocol string, randomIDs bool) (*connect.Conn, *Answerer) {
+	t.Helper()
 	a, b := transporttest.Pipe()
 	serve(b)
 	answerer := NewAnswerer()
-	o := connect.Options{Session: session.Config{SettleWindow: 2 * time.Second, UnpredictableIDs: true}}
+	o := connect.Options{Protocol: protocol, Session: session.Config{SettleWindow: 2 * time.Second, UnpredictableIDs: randomIDs}}
 	answerer.Prepare(&o)
 	conn := connect.Attach(connect.Spec{Name: "test"}, a, o)
 	t.Cleanup(func() { conn.Close(); b.Close() })
@@ -49,7 +56,17 @@ func connectedAsking(t *testing.T, serve func(*transporttest.End)) (*connect.Con
 // run grades a misbehaving server.
 func run(t *testing.T, bad misbehaviour, opts Options) *Report {
 	t.Helper()
-	conn, answerer := connectedAsking(t, func(b *transporttest.End) { serveMisbehaving(b, bad) })
+	protocol := ""
+	if bad.modern {
+		protocol = "2026-07-28"
+	}
+	return runWith(t, bad, opts, protocol, true)
+}
+
+// runWith is run at a protocol version, with ids counted or random.
+func runWith(t *testing.T, bad misbehaviour, opts Options, protocol string, randomIDs bool) *Report {
+	t.Helper()
+	conn, answerer := connectedWith(t, func(b *transporttest.End) { serveMisbehaving(b, bad) }, protocol, randomIDs)
 	opts.Answerer = answerer
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -57,7 +74,18 @@ func run(t *testing.T, bad misbehaviour, opts Options) *Report {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
+	onlyMustFails(t, rep)
 	return rep
+}
+
+// onlyMustFails holds for every report: a check fails only on a MUST.
+func onlyMustFails(t *testing.T, rep *Report) {
+	t.Helper()
+	for _, c := range rep.Checks {
+		if c.Status == Fail && c.Level != Must {
+			t.Errorf("check %d fails at %s level (%q): only a MUST fails", c.ID, c.Level, c.Sentence)
+		}
+	}
 }
 
 // result returns check id of rep.

@@ -47,4 +47,11 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 		e.fact("tools/list answered in %s (%d %s)", human(time.Since(begin)), len(list.Tools), plural(len(list.Tools), "tool", "tools"))
 	}
 	res.Status = Pass
+	if n, first := r.watch.unsent(); n > 0 {
+		// mcpoke's ids are drawn at random, so no check took these for
+		// the answer to one of its calls.
+		e.count("answersToIDsNeverSent", n)
+		e.fact("%d %s named ids mcpoke never sent (forged or misrouted); they answered nothing", n, plural(n, "response", "responses"))
+		e.frame("a response to an id mcpoke never sent", first)
+	}
 }

@@ -100,9 +100,13 @@ type runner struct {
 	wire wireFacts
 	// rtt is the slowest ping round trip measured so far, of pings;
 	// check 6 measures while its load runs.
-	rttMu sync.Mutex
-	rtt   time.Duration
-	pings int
+	// deathTold: a check has said why the connection ended.
+	deathTold bool
+	// probeSeqs are the probe's calls, to name its cancel as a cause.
+	probeSeqs map[uint64]bool
+	rttMu     sync.Mutex
+	rtt       time.Duration
+	pings     int
 }
 
 // Run grades conn's server, which must be initialized. It fails only on
@@ -159,6 +163,15 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 			res.Status, res.Reason, res.NotApplicable = Skip, skip, na
 			return
 		}
+	}
+	if id != 3 && r.closed() {
+		// Check 3 grades the death; the others cannot run, and say why.
+		res.Status, res.Reason = Skip, "nothing could be tested: "+r.dead()
+		if r.deathTold {
+			res.Reason = "nothing could be tested: the connection had ended (said above)"
+		}
+		r.deathTold = true
+		return
 	}
 	if needTool[id] && r.tool == nil {
 		res.Status, res.Reason = Skip, r.noTool
