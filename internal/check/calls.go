@@ -179,7 +179,7 @@ func (r *runner) pingFailed(err error) string {
 	switch {
 	case errors.Is(err, session.ErrTimedOut):
 		return fmt.Sprintf("no answer to ping within %s (the slowest round trip measured before was %s; --ping-timeout sets it)",
-			r.pingTimeout(), human(r.rttSoFar()))
+			r.pingTimeout(), human(r.slowestRoundTrip()))
 	case errors.Is(err, session.ErrSessionClosed):
 		return "the connection had ended"
 	}

@@ -132,9 +132,9 @@ func (r *runner) ignoredCancel(info session.RequestInfo, answer session.LateFram
 // inFlight splits late frames at the in-flight window: those that may
 // have been written before the server could read the cancel, and those
 // after.
-func (r *runner) inFlight(frames []session.LateFrame) (crossed, after []session.LateFrame) {
+func inFlight(w window, frames []session.LateFrame) (crossed, after []session.LateFrame) {
 	for _, f := range frames {
-		if f.AfterCancel <= r.grace() {
+		if f.AfterCancel <= w.d {
 			crossed = append(crossed, f)
 		} else {
 			after = append(after, f)
@@ -147,23 +147,24 @@ func (r *runner) inFlight(frames []session.LateFrame) (crossed, after []session.
 func (r *runner) gradeNoResponse(o *cancelObservation, res *Result) {
 	e := &res.Evidence
 	answers, _ := lateOf(o.info)
-	crossed, after := r.inFlight(answers)
+	w := r.inFlightWindow()
+	crossed, after := inFlight(w, answers)
 	for _, a := range crossed {
 		e.fact("a %s came %s after the cancel, within the %s: it crossed the cancel on the wire, not counted",
-			a.Kind, human(a.AfterCancel), r.graceWhy())
+			a.Kind, human(a.AfterCancel), w.why)
 	}
 	e.count("responses", len(after))
-	e.time("inFlightWindow", r.grace())
+	e.time("inFlightWindow", w.d)
 	if len(after) == 0 {
 		res.Status = Pass
-		e.fact("no response within %s of the cancel (%s)", human(o.listened), r.graceWhy())
+		e.fact("no response within %s of the cancel (%s)", human(o.listened), w.why)
 		return
 	}
 	res.Status = broken(res.Rule)
 	first := after[0]
 	e.time("responseAfterCancel", first.AfterCancel)
 	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel%s (%s)", first.Kind, human(first.AfterCancel),
-		r.ignoredCancel(o.info, first), r.graceWhy())
+		r.ignoredCancel(o.info, first), w.why)
 	for _, a := range after {
 		e.frame(fmt.Sprintf("%s %s after the cancel", a.Kind, human(a.AfterCancel)), a.Data)
 	}
@@ -176,7 +177,8 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 	before := o.info.ProgressCount
 	e.count("progressBefore", before)
 	e.count("progressAfter", o.info.LateCount-len(answers))
-	e.time("inFlightWindow", r.grace())
+	w := r.inFlightWindow()
+	e.time("inFlightWindow", w.d)
 	if r.strayProgress(res) {
 		return
 	}
@@ -184,7 +186,7 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 		res.Status, res.Reason = Skip, "the tool sent no progress before the cancel, so there was none to stop"
 		return
 	}
-	_, afterGrace := r.inFlight(progress)
+	_, afterGrace := inFlight(w, progress)
 	var afterAnswer []session.LateFrame
 	for _, p := range progress {
 		if len(answers) > 0 && p.At.After(answers[0].At) {
@@ -203,14 +205,14 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 		last := afterGrace[len(afterGrace)-1]
 		e.time("lastProgressAfterCancel", last.AfterCancel)
 		e.fact("%d progress notifications after the cancel, from %s to %s after it (%d before it): the work went on (%s)",
-			len(afterGrace), human(afterGrace[0].AfterCancel), human(last.AfterCancel), before, r.graceWhy())
+			len(afterGrace), human(afterGrace[0].AfterCancel), human(last.AfterCancel), before, w.why)
 		e.frame(fmt.Sprintf("first progress %s after the cancel", human(afterGrace[0].AfterCancel)), afterGrace[0].Data)
 		if len(afterGrace) > 1 {
 			e.frame(fmt.Sprintf("last progress %s after the cancel", human(last.AfterCancel)), last.Data)
 		}
 	default:
 		res.Status = Pass
-		e.fact("progress stopped: %d before the cancel, %d within the %s, none after", before, len(progress), r.graceWhy())
+		e.fact("progress stopped: %d before the cancel, %d within the %s, none after", before, len(progress), w.why)
 	}
 }
 

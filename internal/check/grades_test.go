@@ -41,7 +41,9 @@ func TestCheck6GradesTheAnswersToCancelledCallsItCounts(t *testing.T) {
 // cancel fails, quoting that page.
 func TestModernEraMakesAfterCancelAMust(t *testing.T) {
 	t.Parallel()
-	rep := run(t, misbehaviour{modern: true, answerCancelled: true, answerDelay: 20 * time.Millisecond}, testOptions(1))
+	opts := testOptions(1)
+	opts.Grace = 0
+	rep := run(t, misbehaviour{modern: true, answerCancelled: true, answerDelay: 20 * time.Millisecond}, opts)
 	c := expect(t, rep, 1, Fail, Must)
 	if c.Sentence != ruleNoFurtherStdio.Sentence || c.Versions[0] != "2026-07-28" {
 		t.Errorf("check 1 quotes %q (%s) %v", c.Sentence, c.Spec, c.Versions)
@@ -76,13 +78,18 @@ func TestProgressForATokenNeverSentFails(t *testing.T) {
 // evidence says which window was used.
 func TestInFlightWindowIsMeasuredAndShown(t *testing.T) {
 	t.Parallel()
-	rep := run(t, misbehaviour{}, testOptions(1, 2))
-	for _, id := range []int{1, 2} {
-		c := expect(t, rep, id, Pass, catalogue[id-1].rule.Level)
+	opts := testOptions(1, 2, 6)
+	opts.Grace = 0
+	rep := run(t, misbehaviour{}, opts)
+	for _, id := range []int{1, 2, 6} {
+		c := result(t, rep, id)
 		w, ok := c.Evidence.TimesMs["inFlightWindow"]
-		if !ok || w <= 0 || w >= 100 || !factContains(c, "twice the slowest round trip") {
+		if !ok || w <= 0 || w >= 100 || !factContains(c, "in-flight window") || !factContains(c, "the median round trip of") {
 			t.Errorf("check %d: window %v ms (%v); facts %q", id, w, ok, c.Evidence.Facts)
 		}
+	}
+	if c := result(t, rep, 6); !factContains(c, "pings sent during the load") {
+		t.Errorf("check 6's window is not the load's: %q", c.Evidence.Facts)
 	}
 }
 

@@ -140,7 +140,7 @@ func (r *runner) postedCancel(ctx context.Context, version string) part {
 		e.fact("a %s crossed the cancel (it came before the cancel's POST was written): not counted", a.Kind)
 	}
 	for _, pr := range progress {
-		if pr.AfterCancel > r.grace() {
+		if pr.AfterCancel > r.inFlightWindow().d {
 			went = append(went, pr)
 		}
 	}

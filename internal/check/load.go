@@ -65,6 +65,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	// Round trips under the load set the in-flight window its grading
 	// uses: queued behind the calls, a crossing frame takes longer.
 	pinging := make(chan struct{})
+	var loadRTTs []time.Duration // written by the pinger until pinging closes
 	go func() {
 		defer close(pinging)
 		for wait.Err() == nil && time.Since(begin) < length*6/5 {
@@ -72,12 +73,14 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 			start := time.Now()
 			if c, err := mcp.StartPing(wait, r.s, r.pingTimeout()); err == nil {
 				if _, _, err := c.Result(); err == nil {
+					loadRTTs = append(loadRTTs, time.Since(start))
 					r.sawRoundTrip(time.Since(start))
 				}
 			}
 		}
 	}()
-	defer func() { stop(); <-pinging }()
+	defer func() { stop(); <-pinging }() // on early returns; closed twice is fine
+
 	for i, c := range calls {
 		if cancelled[i] {
 			continue
@@ -97,6 +100,12 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	for _, t := range timers {
 		t.Stop()
 	}
+	stop()
+	<-pinging
+	w := r.windowOf(loadRTTs, "sent during the load")
+	if len(loadRTTs) == 0 {
+		w = r.inFlightWindow()
+	}
 	// A call still reporting progress at the end was slow, not lost.
 	busySince := time.Now().Add(-stillWorking)
 	var answered, errored, unanswered, working, cancels, unseen, lateAnswers, lateProgress int
@@ -110,12 +119,12 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 				unseen++
 			}
 			a, p := lateOf(info)
-			_, after := r.inFlight(a)
+			_, after := inFlight(w, a)
 			lateAnswers += len(after)
 			if len(after) > 0 && firstLateAnswer == nil {
 				firstLateAnswer = &after[0]
 			}
-			_, after = r.inFlight(p)
+			_, after = inFlight(w, p)
 			lateProgress += len(after)
 			continue
 		}
@@ -152,6 +161,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	e.count("answersToCancelled", lateAnswers)
 	e.count("progressAfterCancel", lateProgress)
 	e.time("callLength", length)
+	e.time("inFlightWindow", w.d)
 	e.fact("%d calls of %s at once; %d cancelled at random moments within %s (seed %d); %d more were to be cancelled but had been answered already",
 		len(calls), r.tool.Name, cancels, human(length*6/5), r.opts.Seed, refused)
 	e.fact("%d of %d uncancelled calls answered (%d with an error), %d unanswered, %d still reporting progress",
@@ -160,7 +170,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		e.fact("each cancel closed its call's stream: what the server did after it cannot be seen")
 	} else {
 		e.fact("%d cancelled %s answered anyway, %d progress %s after their cancels (%s)", lateAnswers, plural(lateAnswers, "call", "calls"),
-			lateProgress, plural(lateProgress, "notification", "notifications"), r.graceWhy())
+			lateProgress, plural(lateProgress, "notification", "notifications"), w.why)
 	}
 	if sendErrs > 0 {
 		e.fact("sending stopped after %d calls", len(calls))

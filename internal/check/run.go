@@ -98,15 +98,15 @@ type runner struct {
 	cancelObs *cancelObservation
 	// wire records the HTTP transport's facts while a check asks.
 	wire wireFacts
-	// rtt is the slowest ping round trip measured so far, of pings;
-	// check 6 measures while its load runs.
 	// deathTold: a check has said why the connection ended.
 	deathTold bool
 	// probeSeqs are the probe's calls, to name its cancel as a cause.
 	probeSeqs map[uint64]bool
-	rttMu     sync.Mutex
-	rtt       time.Duration
-	pings     int
+	// rtt is the slowest ping round trip measured so far, rtts the first
+	// maxRoundTrips of them; check 6 also pings while its load runs.
+	rttMu sync.Mutex
+	rtt   time.Duration
+	rtts  []time.Duration
 }
 
 // Run grades conn's server, which must be initialized. It fails only on

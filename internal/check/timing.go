@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
@@ -11,6 +12,8 @@ import (
 // The run's waits are derived from the round trip it measures, so that a
 // slow but correct server is never failed for being slow.
 const (
+	// maxRoundTrips bounds the round trips kept for the median.
+	maxRoundTrips = 256
 	// pingFloor is the least a liveness ping is given.
 	pingFloor = 5 * time.Second
 	// pingRoundTrips is how many of the slowest round trip measured a
@@ -43,15 +46,33 @@ func (r *runner) sawRoundTrip(d time.Duration) {
 	r.rttMu.Lock()
 	defer r.rttMu.Unlock()
 	r.rtt = max(r.rtt, d)
-	r.pings++
+	if len(r.rtts) < maxRoundTrips {
+		r.rtts = append(r.rtts, d)
+	}
 }
 
-// slowestRoundTrip is the slowest round trip measured so far, and of
-// how many pings.
-func (r *runner) slowestRoundTrip() (time.Duration, int) {
+// slowestRoundTrip is the slowest round trip measured so far.
+func (r *runner) slowestRoundTrip() time.Duration {
 	r.rttMu.Lock()
 	defer r.rttMu.Unlock()
-	return r.rtt, r.pings
+	return r.rtt
+}
+
+// roundTrips are the round trips measured so far.
+func (r *runner) roundTrips() []time.Duration {
+	r.rttMu.Lock()
+	defer r.rttMu.Unlock()
+	return slices.Clone(r.rtts)
+}
+
+// median is the middle of ds; zero when empty.
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // pingTimeout is how long a liveness ping is given: --ping-timeout, or
@@ -65,34 +86,32 @@ func (r *runner) pingTimeout() time.Duration {
 	if r.opts.pingFloor > 0 {
 		floor = r.opts.pingFloor
 	}
-	rtt, _ := r.slowestRoundTrip()
-	return max(floor, pingRoundTrips*rtt)
+	return max(floor, pingRoundTrips*r.slowestRoundTrip())
 }
 
-// grace is the in-flight window after a cancel: a frame that arrives
+// window is the in-flight window after a cancel: a frame that arrives
 // within it may have been written before the server could read the
 // cancel (the cancel takes part of a round trip to get there, the frame
-// the rest to come back), and one written after it cannot arrive sooner.
-// Twice the slowest round trip measured in this run by its pings (check
-// 6 pings during its load, so that its window has the load's queues in
-// it); or Options.Grace.
-func (r *runner) grace() time.Duration {
-	if r.opts.Grace > 0 {
-		return r.opts.Grace
-	}
-	rtt, _ := r.slowestRoundTrip()
-	return 2 * rtt
+// the rest to come back), and one the server wrote after reading it
+// cannot arrive sooner. One typical round trip: the median of rtts (the
+// run's pings; check 6 pings during its load, so that its window has the
+// load's queues in it). Options.Grace replaces it.
+type window struct {
+	d   time.Duration
+	why string
 }
 
-// graceWhy says which in-flight window was used, for the evidence.
-func (r *runner) graceWhy() string {
+func (r *runner) windowOf(rtts []time.Duration, of string) window {
 	if r.opts.Grace > 0 {
-		return fmt.Sprintf("in-flight window %s, given", human(r.grace()))
+		return window{r.opts.Grace, fmt.Sprintf("in-flight window %s, given", human(r.opts.Grace))}
 	}
-	rtt, n := r.slowestRoundTrip()
-	return fmt.Sprintf("in-flight window %s: twice the slowest round trip (%s) of the %d %s in this run",
-		human(r.grace()), human(rtt), n, plural(n, "ping", "pings"))
+	d := median(rtts)
+	return window{d, fmt.Sprintf("in-flight window %s: the median round trip of %d %s %s", human(d), len(rtts), plural(len(rtts), "ping", "pings"), of)}
 }
+
+// inFlightWindow is the window checks 1, 2 and 8 use: of the run's pings
+// so far.
+func (r *runner) inFlightWindow() window { return r.windowOf(r.roundTrips(), "in this run") }
 
 // afterCancelRule is the sentence a message for a cancelled request
 // breaks in this run's era and transport: in 2026-07-28 the transport
@@ -106,10 +125,4 @@ func (r *runner) afterCancelRule(legacy Rule) Rule {
 		return ruleNoFurtherHTTP
 	}
 	return ruleNoFurtherStdio
-}
-
-// rttSoFar is the slowest round trip measured so far.
-func (r *runner) rttSoFar() time.Duration {
-	rtt, _ := r.slowestRoundTrip()
-	return rtt
 }
