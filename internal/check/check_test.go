@@ -14,8 +14,8 @@ import (
 )
 
 // testOptions keep a run short: the test servers' calls last half a
-// second. The in-flight window is 5 ms, not the pipe's median round trip
-// (a tenth of a millisecond): tests in parallel on a busy machine delay
+// second. The in-flight window is 5 ms, not the pipe's fastest round
+// trip (tens of microseconds): tests in parallel on a busy machine delay
 // a frame by more than that, which a test server that answers just as
 // the cancel comes would turn into a flaky WARN. The misbehaving ones
 // answer 20 ms after. TestInFlightWindowIsMeasuredAndShown and the era
