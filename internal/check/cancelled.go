@@ -183,7 +183,7 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 		return
 	}
 	if before == 0 && len(progress) == 0 {
-		res.Status, res.Reason = Skip, "the tool sent no progress before the cancel, so there was none to stop"
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "the tool sent no progress before the cancel, so there was none to stop"
 		return
 	}
 	_, afterGrace := inFlight(w, progress)

@@ -62,21 +62,21 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	}
 	wait, stop := context.WithTimeout(ctx, length*6/5+r.opts.CallTimeout)
 	defer stop()
-	// Round trips under the load set the in-flight window its grading
-	// uses: queued behind the calls, a crossing frame takes longer.
+	// Pings sent all through the load are barriers: over stdio the
+	// server reads its input in order and writes its output in order, so
+	// whatever came after the answer to a ping sent after a cancel was
+	// written after the server had read that cancel. Their round trips
+	// also give the window used where there is no such order (HTTP).
 	pinging := make(chan struct{})
-	var loadRTTs []time.Duration // written by the pinger until pinging closes
+	var pings []*session.Call // written by the pinger until pinging closes
 	go func() {
 		defer close(pinging)
-		for wait.Err() == nil && time.Since(begin) < length*6/5 {
-			r.sleep(wait, length/5)
-			start := time.Now()
+		until := begin.Add(length*6/5 + r.opts.Listen)
+		for wait.Err() == nil && time.Now().Before(until) {
 			if c, err := mcp.StartPing(wait, r.s, r.pingTimeout()); err == nil {
-				if _, _, err := c.Result(); err == nil {
-					loadRTTs = append(loadRTTs, time.Since(start))
-					r.sawRoundTrip(time.Since(start))
-				}
+				pings = append(pings, c)
 			}
+			r.sleep(wait, barrierEvery)
 		}
 	}()
 	defer func() { stop(); <-pinging }() // on early returns; closed twice is fine
@@ -102,10 +102,8 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	}
 	stop()
 	<-pinging
-	w := r.windowOf(loadRTTs, "sent during the load")
-	if len(loadRTTs) == 0 {
-		w = r.inFlightWindow()
-	}
+	b := r.barriersOf(pings)
+	w, fast := r.loadWindow(b.rtts), r.windowOf(b.rtts, "sent during the load")
 	// A call still reporting progress at the end was slow, not lost.
 	busySince := time.Now().Add(-stillWorking)
 	var answered, errored, unanswered, working, cancels, unseen, lateAnswers, lateProgress int
@@ -119,13 +117,12 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 				unseen++
 			}
 			a, p := lateOf(info)
-			_, after := inFlight(w, a)
+			after := b.answersAfter(info, w, fast, length, a)
 			lateAnswers += len(after)
 			if len(after) > 0 && firstLateAnswer == nil {
 				firstLateAnswer = &after[0]
 			}
-			_, after = inFlight(w, p)
-			lateProgress += len(after)
+			lateProgress += len(b.after(info, w, p))
 			continue
 		}
 		switch info.State {
@@ -170,7 +167,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		e.fact("each cancel closed its call's stream: what the server did after it cannot be seen")
 	} else {
 		e.fact("%d cancelled %s answered anyway, %d progress %s after their cancels (%s)", lateAnswers, plural(lateAnswers, "call", "calls"),
-			lateProgress, plural(lateProgress, "notification", "notifications"), w.why)
+			lateProgress, plural(lateProgress, "notification", "notifications"), b.why(w))
 	}
 	if sendErrs > 0 {
 		e.fact("sending stopped after %d calls", len(calls))

@@ -21,7 +21,7 @@ var ruleTaskAcknowledged = Rule{Must, "On success, the server MUST acknowledge t
 func (r *runner) extensionTasks(ctx context.Context, res *Result, caps mcp.ServerCapabilities) {
 	res.Title = "tasks/cancel of a running task is acknowledged (tasks extension), and how the task ended"
 	if !caps.TasksExtension() {
-		res.Status, res.Reason = Skip, "the server declares no tasks (no "+session.ExtensionTasks+" extension in server/discover)"
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "the server declares no tasks (no "+session.ExtensionTasks+" extension in server/discover)"
 		return
 	}
 	tool, args, why := r.extensionTaskTool(ctx)

@@ -103,8 +103,8 @@ func (r *runner) pingTimeout() time.Duration {
 // round trip includes the server's work on the ping, and a server may act
 // on a cancel faster than it answers one (go-sdk answers a cancelled call
 // 1 ms after the cancel, its server/discover in 3 ms). The fastest of the
-// run's pings; check 6's, of pings sent during its load, so that its
-// window has the load's queues in it. Options.Grace replaces it.
+// run's pings (check 6 has its own: loadWindow). Options.Grace replaces
+// it.
 type window struct {
 	d   time.Duration
 	why string
@@ -116,6 +116,19 @@ func (r *runner) windowOf(rtts []time.Duration, of string) window {
 	}
 	d := fastest(rtts)
 	return window{d, fmt.Sprintf("in-flight window %s: the fastest round trip of %d %s %s", human(d), len(rtts), plural(len(rtts), "ping", "pings"), of)}
+}
+
+// loadWindow is check 6's in-flight window: the slowest round trip of
+// the pings sent during its load. Under load the server's frames queue
+// (a progress written before the cancel was read waits behind the
+// others), and a ping's answer waits in the same queue.
+func (r *runner) loadWindow(rtts []time.Duration) window {
+	if r.opts.Grace > 0 || len(rtts) == 0 {
+		return r.inFlightWindow()
+	}
+	d := slices.Max(rtts)
+	return window{d, fmt.Sprintf("in-flight window %s: the slowest round trip of %d %s sent during the load, whose queues a crossing frame waits in too",
+		human(d), len(rtts), plural(len(rtts), "ping", "pings"))}
 }
 
 // inFlightWindow is the window checks 1, 2 and 8 use: of the run's pings
