@@ -122,7 +122,7 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 			if len(after) > 0 && firstLateAnswer == nil {
 				firstLateAnswer = &after[0]
 			}
-			lateProgress += len(b.after(info, w, p))
+			lateProgress += len(b.progressAfter(info, w, p))
 			continue
 		}
 		switch info.State {
