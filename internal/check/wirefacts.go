@@ -53,6 +53,10 @@ func (f *wireFacts) stop() []wire.Record {
 // the one-per-event notes of event ids.
 func aboutRequest(records []wire.Record, id string, started, cancelled time.Time) []wire.Record {
 	var out []wire.Record
+	// The session's clock and the wire's may disagree by a little: a
+	// cancel POST is taken from a moment before the decision, never as
+	// far back as the call's start, where an earlier call's 202 may land.
+	slack := min(cancelSlack, cancelled.Sub(started)/2)
 	for _, r := range records {
 		text := string(r.Data)
 		mine := strings.Contains(text, "id "+id+" ") || strings.Contains(text, "id "+id+":") ||
@@ -61,13 +65,17 @@ func aboutRequest(records []wire.Record, id string, started, cancelled time.Time
 		// moment its cancel was decided (its answer can be read, and
 		// stamped, before the write of the cancel is, on a busy machine),
 		// never an earlier call's whose 202 came late.
-		cancel := !cancelled.IsZero() && !r.At.Before(cancelled) && strings.HasPrefix(text, "POST notifications/cancelled")
+		cancel := !cancelled.IsZero() && !r.At.Before(cancelled.Add(-slack)) && strings.HasPrefix(text, "POST notifications/cancelled")
 		if !r.At.Before(started) && (cancel || (mine && !isEventNote(text))) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
+
+// cancelSlack bounds how long before a call's cancel was decided its
+// cancel POST is looked for.
+const cancelSlack = 50 * time.Millisecond
 
 // isEventNote says whether a fact only notes an SSE event's id.
 func isEventNote(text string) bool {
