@@ -31,6 +31,10 @@ type CallOptions struct {
 	// probe (server/discover): a server that does not answer it is taken
 	// for a legacy one, to which the request never existed.
 	QuietTimeout bool
+	// HoldTimeout, when set, is asked each time Timeout comes due: while
+	// it says true (a login waiting for the person), the timeout starts
+	// again instead of expiring. MaxTimeout is not held.
+	HoldTimeout func() bool
 	// ParamHeaders are the Mcp-Param headers of a modern tools/call over
 	// Streamable HTTP (mcp.ParamHeaders), by name, values not encoded;
 	// other transports ignore them.
@@ -248,6 +252,7 @@ func (s *Session) startTimers(r *request, opts CallOptions) {
 	r.resetOnProgress = opts.ResetTimeoutOnProgress
 	r.info.ResetsOnProgress = opts.ResetTimeoutOnProgress
 	r.quietTimeout = opts.QuietTimeout || r.info.Method == "initialize"
+	r.holdTimeout = opts.HoldTimeout
 	s.armTimeout(r, opts.Timeout)
 	max := opts.MaxTimeout
 	if max == 0 && opts.ResetTimeoutOnProgress {
@@ -273,6 +278,14 @@ func (s *Session) armTimeout(r *request, d time.Duration) {
 		return
 	}
 	r.timer = s.deadlines.AfterFunc(d, func() {
+		if r.holdTimeout != nil && r.holdTimeout() {
+			s.mu.Lock()
+			if r.info.State == Pending {
+				s.armTimeout(r, d)
+			}
+			s.mu.Unlock()
+			return
+		}
 		s.expire(r, fmt.Sprintf("timeout after %s", d))
 	})
 }

@@ -83,7 +83,7 @@ func (s *Session) sendCancels(rs []*request) {
 			at, how, err = s.sendCancelNotification(id, reason)
 		}
 		if logging {
-			s.log.Info("cancel sent", "id", id.String(), "reason", reason, "err", err)
+			logCancel(s.log, id, reason, taskID != "", how, err)
 		}
 		// Late traffic is timed from here, so record it at once, per
 		// request: CancelAll may write thousands.
@@ -294,4 +294,21 @@ func (m CancelMode) String() string {
 		return "both"
 	}
 	return "notify"
+}
+
+// logCancel logs what a cancellation did on the wire: sent, or only the
+// stream closed with nothing sent, or why it could not be written. No
+// err=<nil> on success.
+func logCancel(log *slog.Logger, id ID, reason string, task bool, how CancelWire, err error) {
+	args := []any{"id", id.String(), "reason", reason}
+	switch {
+	case err != nil:
+		log.Warn("cancel not sent", append(args, "err", err)...)
+	case task || how.Notified:
+		log.Info("cancel sent", args...)
+	case how.StreamClosed || how.ByStreamClose:
+		log.Info("stream closed to cancel, nothing sent", args...)
+	default:
+		log.Info("cancelled, nothing sent", args...)
+	}
 }

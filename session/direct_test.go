@@ -66,8 +66,13 @@ func TestSessionDirectItemsAndNoneAfterTheEnd(t *testing.T) {
 	sub := s.Subscribe()
 	defer sub.Close()
 	d.hand(transport.Message{Kind: wire.KindNoise, Data: []byte("early line")})
-	if e := (<-sub.C).(NoiseArrived); string(e.Line) != "early line" {
-		t.Fatalf("noise event %q", e.Line)
+	select {
+	case ev := <-sub.C:
+		if e, ok := ev.(NoiseArrived); !ok || string(e.Line) != "early line" {
+			t.Fatalf("first event %#v; want the noise line", ev)
+		}
+	case <-time.After(hangGuard):
+		t.Fatalf("no event for the noise line within %v", hangGuard)
 	}
 	s.Close()
 	d.hand(transport.Message{Kind: wire.KindNoise, Data: []byte("late line")})

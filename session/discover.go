@@ -19,6 +19,10 @@ type DiscoverOptions struct {
 	// request (see CallOptions.QuietTimeout): a probe that got no answer
 	// went, as far as we can tell, to a legacy server.
 	QuietTimeout bool
+	// HoldTimeout keeps Timeout from running out while it says true (see
+	// CallOptions.HoldTimeout): the probe's clock stops while a login
+	// waits for the person.
+	HoldTimeout func() bool
 }
 
 // VersionRefusedError: the server does not speak the version we asked
@@ -36,7 +40,10 @@ type VersionRefusedError struct {
 // Error implements error.
 func (e *VersionRefusedError) Error() string {
 	sup := "it named none it supports"
-	if len(e.Supported) > 0 {
+	switch {
+	case slices.Contains(e.Supported, e.Requested):
+		sup = "yet it lists " + clipName(e.Requested) + " among those it supports (" + NameList(e.Supported) + "): the server contradicts itself"
+	case len(e.Supported) > 0:
 		sup = "it supports " + NameList(e.Supported)
 	}
 	how := "server/discover does not list it"
@@ -109,13 +116,36 @@ type discoverResult struct {
 // ready for Initialize or another Discover; a *VersionRefusedError (see
 // AsVersionRefused) says which versions the server speaks instead.
 func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo, error) {
+	s.mu.Lock()
+	prevModern, prevOffered := s.modern, s.offered
+	s.mu.Unlock()
+	// On failure the session goes back to what it was: legacy before a
+	// probe, or the legacy session initialize made before a second try.
+	restore := func() {
+		s.mu.Lock()
+		s.modern, s.offered = prevModern, prevOffered
+		s.mu.Unlock()
+	}
 	s.UseModern(opts.ModernOptions)
 	s.mu.Lock()
 	version := s.modern.version
 	s.mu.Unlock()
-	res, err := s.Do(ctx, "server/discover", nil, CallOptions{NoProgressToken: true, Timeout: opts.Timeout, QuietTimeout: opts.QuietTimeout})
+	c, err := s.call(ctx, "server/discover", nil, CallOptions{NoProgressToken: true, Timeout: opts.Timeout, QuietTimeout: opts.QuietTimeout, HoldTimeout: opts.HoldTimeout}, false)
+	var res json.RawMessage
+	if err == nil {
+		s.mu.Lock()
+		s.lastDiscover = c.Ref()
+		s.mu.Unlock()
+		select {
+		case <-c.done:
+			res, err = c.result, c.err
+		case <-ctx.Done():
+			_ = s.Request(c.Ref()).Cancel("context: " + context.Cause(ctx).Error())
+			err = ctx.Err()
+		}
+	}
 	if err != nil {
-		s.useLegacy()
+		restore()
 		if vr, ok := AsVersionRefused(err, version); ok {
 			return PeerInfo{}, vr
 		}
@@ -123,16 +153,16 @@ func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo,
 	}
 	var r discoverResult
 	if err := json.Unmarshal(res, &r); err != nil {
-		s.useLegacy()
+		restore()
 		return PeerInfo{}, fmt.Errorf("server/discover: malformed result: %w", err)
 	}
 	if r.SupportedVersions == nil {
 		// Not a DiscoverResult (a legacy server may answer anything).
-		s.useLegacy()
+		restore()
 		return PeerInfo{}, errors.New("server/discover: the result has no supportedVersions, so it is no DiscoverResult")
 	}
 	if !slices.Contains(r.SupportedVersions, version) {
-		s.useLegacy()
+		restore()
 		return PeerInfo{}, &VersionRefusedError{Requested: version, Supported: r.SupportedVersions}
 	}
 	peer := PeerInfo{ProtocolVersion: version, Capabilities: r.Capabilities, Instructions: r.Instructions,
@@ -140,10 +170,39 @@ func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo,
 	if r.Meta.ServerInfo != nil {
 		peer.ServerInfo = *r.Meta.ServerInfo
 	}
+	peer = peer.bounded()
 	s.mu.Lock()
 	s.peer = peer
 	s.mu.Unlock()
 	return peer, nil
+}
+
+// LateDiscoverVersions returns the supportedVersions of a DiscoverResult
+// that answered the last server/discover after it had timed out (the era
+// probe of a slow modern server); nil when no such answer came.
+func (s *Session) LateDiscoverVersions() []string {
+	s.mu.Lock()
+	ref := s.lastDiscover
+	s.mu.Unlock()
+	if ref == (Ref{}) {
+		return nil
+	}
+	info, ok := s.Request(ref).Info()
+	if !ok {
+		return nil
+	}
+	for _, f := range info.Late {
+		if f.Kind != LateResponse {
+			continue
+		}
+		var m struct {
+			Result discoverResult `json:"result"`
+		}
+		if json.Unmarshal(f.Data, &m) == nil && len(m.Result.SupportedVersions) > 0 {
+			return m.Result.SupportedVersions
+		}
+	}
+	return nil
 }
 
 // SetNegotiation records in words how the protocol version was reached,

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
@@ -46,9 +47,17 @@ func BenchmarkStrayFlood(b *testing.B) {
 			peer.Send(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"x":"%s"}}`, 100000+i, pad))
 		}
 		peer.Send([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
-		<-c.Done()
+		select {
+		case <-c.Done():
+		case <-time.After(hangGuard):
+			b.Fatalf("the flood's last answer did not end its call within %v", hangGuard)
+		}
 		s.Close()
-		<-done
+		select {
+		case <-done:
+		case <-time.After(hangGuard):
+			b.Fatalf("the event reader did not end within %v of Close", hangGuard)
+		}
 		var after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&after)

@@ -153,7 +153,10 @@ type gatedConn struct {
 func (g *gatedConn) Recv() (transport.Message, error) {
 	m, err := g.Conn.Recv()
 	if err == nil {
-		<-g.open
+		select {
+		case <-g.open:
+		case <-time.After(hangGuard): // the test failed before it opened the gate
+		}
 	}
 	return m, err
 }
@@ -351,6 +354,9 @@ func (h *holdConn) wait() {
 	h.mu.Unlock()
 	if hold {
 		close(h.held)
-		<-h.release
+		select {
+		case <-h.release:
+		case <-time.After(hangGuard): // the test failed before it let go
+		}
 	}
 }

@@ -166,7 +166,10 @@ func TestIncomingIgnoreCancellationAnswersAnyway(t *testing.T) {
 	h := newServerHarness(t, map[string]Handler{
 		"tools/call": func(ctx context.Context, in *Incoming) (any, error) {
 			in.IgnoreCancellation()
-			<-release
+			select {
+			case <-release:
+			case <-time.After(hangGuard): // the test failed before it let go
+			}
 			return map[string]bool{"stubborn": true}, nil
 		},
 	})

@@ -36,7 +36,10 @@ type failingConn struct {
 
 func (f *failingConn) Send([]byte) error {
 	f.once.Do(func() { close(f.entered) })
-	<-f.release
+	select {
+	case <-f.release:
+	case <-time.After(hangGuard): // the test failed before it let go
+	}
 	return errors.New("broken pipe")
 }
 

@@ -143,6 +143,9 @@ type Session struct {
 	closeErr error
 	peer     PeerInfo
 	offered  string // the protocol version Initialize offered
+	// lastDiscover is the last server/discover sent, for
+	// LateDiscoverVersions.
+	lastDiscover Ref
 	// modern is set while the session speaks a modern revision: what
 	// every request carries in _meta.
 	modern *modernMeta
@@ -189,10 +192,11 @@ type request struct {
 
 	// The flags sit together: a row is small, the table holds thousands.
 	resetOnProgress bool
-	quietTimeout    bool // a timeout sends no cancellation (initialize, probes)
-	written         bool // the request frame was handed to the transport
-	cancelQueued    bool // Cancel came before it was written
-	ignoreCancel    bool // incoming: the handler answers anyway
+	quietTimeout    bool        // a timeout sends no cancellation (initialize, probes)
+	holdTimeout     func() bool // CallOptions.HoldTimeout
+	written         bool        // the request frame was handed to the transport
+	cancelQueued    bool        // Cancel came before it was written
+	ignoreCancel    bool        // incoming: the handler answers anyway
 
 	// task links the request to tasks; nil for most requests, which
 	// keeps the row small: the table holds thousands.

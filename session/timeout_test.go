@@ -87,3 +87,26 @@ func TestRequestStartedShowsItsTimeouts(t *testing.T) {
 		t.Errorf("RequestStarted says timeout %v, max %v; want 1m0s, 10m0s", e.Info.Timeout, e.Info.MaxTimeout)
 	}
 }
+
+// MaxTimeout bounds the whole request even when progress does not reset
+// the timeout: a long timeout does not outlast the maximum, and a request
+// with no timeout at all still ends at it.
+func TestMaxTimeoutHoldsWithoutReset(t *testing.T) {
+	for _, timeout := range []time.Duration{0, time.Hour} {
+		h := newHarness(t, harnessOpts{})
+		c, _ := h.s.Call(context.Background(), "tools/call", map[string]any{"name": "sleep"},
+			CallOptions{Timeout: timeout, MaxTimeout: 5 * time.Minute})
+		h.readFrame()
+		if info, _ := h.s.Request(c.Ref()).Info(); info.MaxTimeout != 5*time.Minute {
+			t.Errorf("timeout %v: the request says its maximum is %v, want 5m0s", timeout, info.MaxTimeout)
+		}
+		h.clock.Advance(5*time.Minute - time.Second)
+		if info, _ := h.s.Request(c.Ref()).Info(); info.State != Pending {
+			t.Fatalf("timeout %v: %v before the maximum", timeout, info.State)
+		}
+		h.clock.Advance(time.Second)
+		if _, st, err := waitResult(t, c); st != TimedOut || err == nil || !contains(err.Error(), "timeout after 5m0s (maximum)") {
+			t.Fatalf("timeout %v: got %v %v at 5m, want timed out at the maximum", timeout, st, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // isViolation matches the violation of kind.
@@ -131,8 +132,13 @@ func initialized(t *testing.T, h *harness, version string) {
 	h.readFrame()
 	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":%q,"capabilities":{},"serverInfo":{"name":"s","version":"1"}}}`, version)
 	h.readFrame() // notifications/initialized
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(hangGuard):
+		t.Fatalf("Initialize did not return within %v of its answer", hangGuard)
 	}
 }
 

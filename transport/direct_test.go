@@ -211,7 +211,7 @@ func testDirectNothingAfterClose(t *testing.T, hold time.Duration) {
 		time.Sleep(hold)
 	})
 	started <- s
-	<-inLast
+	recvWithin(t, inLast, "the last flood frame at the callback")
 	closeOrHang(t, s)
 	mu.Lock()
 	defer mu.Unlock()

@@ -105,6 +105,42 @@ func initialize(t *testing.T, h *HTTP) {
 	}
 }
 
+// Close ends the server's session with a DELETE that carries its id, and
+// the DELETE reaches the server before Close returns.
+func TestHTTPCloseDeletesTheSession(t *testing.T) {
+	deleted := make(chan string, 1)
+	inner := mcpHandler(t, func(w http.ResponseWriter, r *http.Request, body string) {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			select {
+			case deleted <- r.Header.Get("Mcp-Session-Id"):
+			default:
+			}
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	h := dialTest(t, srv.URL, nil)
+	initialize(t, h)
+	closed := make(chan struct{})
+	go func() { h.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not return within 5s")
+	}
+	select {
+	case sid := <-deleted:
+		if sid != "sess-1" {
+			t.Errorf("DELETE for session %q; want sess-1", sid)
+		}
+	default:
+		t.Fatal("Close returned and no DELETE reached the server")
+	}
+}
+
 func TestHTTPJSONAndSSEAnswers(t *testing.T) {
 	var gotVersion, gotAccept string
 	var mu sync.Mutex
@@ -232,7 +268,11 @@ func TestHTTPSendDoesNotWaitForHeaders(t *testing.T) {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
-		<-release
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"jsonrpc":"2.0","id":2,"result":{}}`)
 	}))
@@ -425,6 +465,20 @@ func TestLegacySSENoEndpoint(t *testing.T) {
 func TestLegacyEndpointOtherOriginRefused(t *testing.T) {
 	if _, err := resolveEndpoint("http://127.0.0.1:1/sse", "http://evil.example/messages"); err == nil {
 		t.Fatal("another origin was accepted")
+	}
+	// Same host and port, another scheme: an https client must not be
+	// sent to plain http, where its frames (and token) travel in clear.
+	for base, ref := range map[string]string{
+		"https://127.0.0.1:8443/sse": "http://127.0.0.1:8443/messages",
+		"https://example.test/sse":   "http://example.test:443/messages",
+		"http://127.0.0.1:1/sse":     "https://127.0.0.1:1/messages",
+	} {
+		if u, err := resolveEndpoint(base, ref); err == nil || !strings.Contains(err.Error(), "another origin") {
+			t.Errorf("endpoint %s from %s: got %q, %v; want refused as another origin", ref, base, u, err)
+		}
+	}
+	if u, err := resolveEndpoint("https://127.0.0.1:8443/sse", "//127.0.0.1:8443/messages"); err != nil || u != "https://127.0.0.1:8443/messages" {
+		t.Errorf("a scheme-relative endpoint: got %q, %v; want it on https", u, err)
 	}
 	if u, err := resolveEndpoint("http://127.0.0.1:1/a/sse", "messages?s=1"); err != nil || u != "http://127.0.0.1:1/a/messages?s=1" {
 		t.Fatalf("got %q, %v", u, err)

@@ -438,7 +438,7 @@ func TestHTTPServerBoundsSessionsAndEndsThemOnClose(t *testing.T) {
 	if _, err := nextServerEvent(br); err != io.EOF {
 		t.Fatalf("an open GET stream after Close: %v; want it ended", err)
 	}
-	<-closed
+	recvWithin(t, closed, "the server's Close to return")
 	resp = s.do(http.MethodPost, initializeBody)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable {

@@ -35,3 +35,6 @@ func signalProc(pid int, sig syscall.Signal) {
 func describeExit(ps *os.ProcessState) (code int, signal string) {
 	return ps.ExitCode(), ""
 }
+
+// childSignal: shells elsewhere do not report signals as 128+N.
+func childSignal(int) string { return "" }

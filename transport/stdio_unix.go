@@ -40,3 +40,13 @@ func describeExit(ps *os.ProcessState) (code int, signal string) {
 	}
 	return ps.ExitCode(), ""
 }
+
+// childSignal names the signal N of an exit status 128+N, the status a
+// shell gives when the command it ran was killed by N; "" for any other
+// status.
+func childSignal(code int) string {
+	if code <= 128 || code > 128+64 {
+		return ""
+	}
+	return unix.SignalName(syscall.Signal(code - 128))
+}

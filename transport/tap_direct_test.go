@@ -44,7 +44,7 @@ func TestTapDirectRecordsAsRecv(t *testing.T) {
 		at, _ := tap.SendStamped([]byte(`{"id":1,"method":"x"}`))
 		sent <- at
 	}()
-	<-c.entered
+	recvWithin(t, c.entered, "the write to reach the conn")
 	go c.f(Message{Kind: wire.KindFrame, Data: []byte(`{"id":1,"result":{}}`)})
 	select {
 	case m := <-got:
@@ -52,7 +52,7 @@ func TestTapDirectRecordsAsRecv(t *testing.T) {
 	case <-time.After(20 * time.Millisecond):
 	}
 	close(c.release)
-	outAt, answer := <-sent, <-got
+	outAt, answer := recvWithin(t, sent, "SendStamped to return"), recvWithin(t, got, "the answer through the tap")
 	c.in <- Message{Kind: wire.KindStderr, Data: []byte("warn")}
 	line, err := tap.Recv()
 	if err != nil {

@@ -109,7 +109,10 @@ func newSlowConn() *slowConn {
 
 func (c *slowConn) Send([]byte) error {
 	c.entered <- struct{}{}
-	<-c.release
+	select {
+	case <-c.release:
+	case <-time.After(hangGuard): // the test failed before it let go
+	}
 	return nil
 }
 
@@ -130,7 +133,7 @@ func TestTapStampsAfterTheWriteAndKeepsAnswersAfterIt(t *testing.T) {
 		at, _ := tap.SendStamped([]byte(`{"id":1,"method":"x"}`))
 		sent <- at
 	}()
-	<-c.entered
+	recvWithin(t, c.entered, "the write to reach the conn")
 	c.in <- Message{Kind: wire.KindFrame, Data: []byte(`{"id":1,"result":{}}`)}
 	got := make(chan Message, 1)
 	go func() { m, _ := tap.Recv(); got <- m }()
@@ -140,7 +143,7 @@ func TestTapStampsAfterTheWriteAndKeepsAnswersAfterIt(t *testing.T) {
 	case <-time.After(20 * time.Millisecond):
 	}
 	close(c.release)
-	outAt, m := <-sent, <-got
+	outAt, m := recvWithin(t, sent, "SendStamped to return"), recvWithin(t, got, "the answer through the tap")
 	mu.Lock()
 	defer mu.Unlock()
 	if len(recs) != 2 || recs[0].Dir != wire.Out || recs[1].Dir != wire.In {
@@ -158,7 +161,7 @@ func TestTapDoesNotWaitLongOnAStuckWrite(t *testing.T) {
 	defer close(c.release)
 	tap := NewTap(c, steps())
 	go func() { _, _ = tap.SendStamped([]byte(`{"big":"frame"}`)) }()
-	<-c.entered
+	recvWithin(t, c.entered, "the write to reach the conn")
 	start := time.Now()
 	for i := range 3 {
 		c.in <- Message{Kind: wire.KindFrame, Data: fmt.Appendf(nil, `{"id":%d}`, i)}

@@ -31,3 +31,17 @@ func recv(t *testing.T, c Conn) (Message, error) {
 		return Message{}, nil
 	}
 }
+
+// recvWithin receives from ch, failing the test if nothing comes within
+// hangGuard; what says what the value means.
+func recvWithin[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(hangGuard):
+		t.Fatalf("timed out after %v waiting for %s", hangGuard, what)
+		var zero T
+		return zero
+	}
+}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
@@ -24,6 +26,20 @@ func serverCancelText(r *requestRow) string {
 	return "cancelled by server: " + termtext.Line(r.reason)
 }
 
+// answerWords says how a question was answered: a decline or a cancel
+// (the person chose nothing) in its own word, never "answered"; anything
+// else "answered" and how. how keeps a policy's note ("(--elicit ...)").
+func answerWords(answer string) (word, how string) {
+	for _, w := range []struct{ prefix, word string }{
+		{"declined", "declined"}, {"decline", "declined"}, {"cancelled", "cancelled"}, {"cancel", "cancelled"},
+	} {
+		if rest, ok := strings.CutPrefix(answer, w.prefix); ok && (rest == "" || rest[0] == ' ') {
+			return w.word, strings.TrimSpace(rest)
+		}
+	}
+	return "answered", answer
+}
+
 // askBadges are the notes of a request the server sent: cancelled by it,
 // waiting for the person, answered, too late, its task.
 func askBadges(r *requestRow) []badge {
@@ -42,7 +58,12 @@ func askBadges(r *requestRow) []badge {
 	case n.notSent != "":
 		out = append(out, badge{text: "your answer was not sent: too late", short: []string{"answer not sent", "not sent"}, warn: true})
 	case n.answer != "":
-		out = append(out, badge{text: "answered: " + n.answer, short: []string{"answered", "✓"}})
+		word, how := answerWords(n.answer)
+		if how == "" {
+			out = append(out, badge{text: word, short: []string{word}})
+		} else {
+			out = append(out, badge{text: word + ": " + how, short: []string{word, "✓"}})
+		}
 	}
 	if n.taskID != "" {
 		s := "task " + n.taskStatus
@@ -84,7 +105,8 @@ func (d *detail) askDetail() []string {
 	case n.notSent != "":
 		out = append(out, st.BadgeWarn.Render("your answer ("+n.answer+") was "+termtext.Line(n.notSent)))
 	case n.answer != "":
-		out = append(out, st.Key.Render("answered")+" "+termtext.Line(n.answer))
+		word, how := answerWords(n.answer)
+		out = append(out, strings.TrimSpace(st.Key.Render(word)+" "+termtext.Line(how)))
 	}
 	if n.withdrawn != "" && r.state != session.Cancelled {
 		out = append(out, st.BadgeWarn.Render(termtext.Line(n.withdrawn)))

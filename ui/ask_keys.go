@@ -3,11 +3,11 @@ package ui
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 )
 
@@ -17,7 +17,10 @@ func (m *Model) panelKey(k tea.KeyPressMsg) tea.Cmd {
 	action, ans, cmd := p.Update(k)
 	switch action {
 	case askLater:
-		m.closePanel()
+		// Put off, the question waits on its row, and the status says to
+		// press enter there: the keys go to the requests.
+		m.asks.panel = nil
+		m.setFocus(focusRequests)
 		m.table.SelectSeq(p.q.Ref.Seq)
 		m.setStatus(askLabel(p.q)+" waits for you: press "+m.c.Keys.Nav.Open.Help().Key+" on its row to answer", false)
 	case askAnswer:
@@ -57,7 +60,13 @@ func (m *Model) urlOpened(msg urlOpenedMsg) tea.Cmd {
 // openURLCmd opens q's URL with $BROWSER, outside Update.
 func openURLCmd(gen int, q *mcp.Question, ans askAnswerOf) tea.Cmd {
 	url := q.Elicit.URL
-	return func() tea.Msg { return urlOpenedMsg{forGen: forGen{gen}, q: q, ans: ans, err: openBrowser(url)} }
+	return func() tea.Msg {
+		err := mcp.URLOpenable(url) // checked on the key too; never a browser for javascript: or file:
+		if err == nil {
+			err = openBrowser(url)
+		}
+		return urlOpenedMsg{forGen: forGen{gen}, q: q, ans: ans, err: err}
+	}
 }
 
 // openBrowser starts $BROWSER (its first entry, when it lists several
@@ -70,10 +79,6 @@ func openBrowser(url string) error {
 	if len(args) == 0 {
 		return errors.New("$BROWSER is not set: set it, or open the URL yourself and press enter to accept")
 	}
-	cmd := exec.Command(args[0], append(args[1:], url)...)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go func() { _ = cmd.Wait() }()
-	return nil
+	// A command that fails at once is reported, not taken for opened.
+	return auth.StartBrowser(append(args, url))
 }

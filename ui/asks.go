@@ -148,11 +148,12 @@ func (m *Model) openPanel(q *mcp.Question) tea.Cmd {
 	return p.Focus()
 }
 
-// closePanel puts the requests back, with the keys: the question's row
-// is what the person looks at next.
+// closePanel gives the keys back to the pane that had them when the
+// question came (the panel never moved m.focus); the question's row is
+// selected in the requests.
 func (m *Model) closePanel() {
 	m.asks.panel = nil
-	m.setFocus(focusRequests)
+	m.setFocus(m.focus)
 }
 
 // serverName is who is asking, as the spec asks a client to make clear.
@@ -221,7 +222,11 @@ func (m *Model) answered(msg answeredMsg) {
 	case m.retrySent(msg.seq):
 		// The round's retry says more, and may have been reported first.
 	default:
-		m.setStatus("answered #"+strconv.FormatUint(msg.seq, 10)+": "+msg.what, false)
+		id := strconv.FormatUint(msg.seq, 10)
+		if r := m.store.get(msg.seq); r != nil {
+			id = termtext.Line(r.id.String()) // the server's id, as its row shows
+		}
+		m.setStatus("answered #"+id+": "+msg.what, false)
 		if q := n.q; q != nil {
 			m.setStatus(askLabel(q)+": "+msg.what, false)
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,8 @@ const formParams = `{"message":"Tell us about you","requestedSchema":{"type":"ob
 // The UI declares everything: a person is there to answer.
 func TestUIDeclaresWhatItAnswers(t *testing.T) {
 	d, as := newAnsweringModel(t, 140, 30, mcp.Policy{})
-	caps := string(<-as.declared)
+	declared, _ := recvWithin(t, as.declared, "the capabilities the UI declares")
+	caps := string(declared)
 	for _, want := range []string{`"roots":{"listChanged":true}`, `"sampling":{}`, `"elicitation":{"form":{},"url":{}}`, `"tasks":`} {
 		if !strings.Contains(caps, want) {
 			t.Errorf("declared %s, lacks %s", caps, want)
@@ -144,7 +146,11 @@ func TestSamplingPanelDeclines(t *testing.T) {
 	if !errors.As(err, &rpcErr) || rpcErr.Code != mcp.CodeSamplingRejected {
 		t.Fatalf("declined: %v", err)
 	}
-	d.waitScreen("answered: declined")
+	// Declined, never "answered".
+	d.waitScreen("✗ failed            0.0s declined User rejected", "DETAIL incoming #1")
+	if strings.Contains(d.screen(), "answered") {
+		t.Fatalf("a declined question shows as answered:\n%s", d.screen())
+	}
 }
 
 // The form starts on the schema's defaults (SEP-1034), titled enums show
@@ -205,6 +211,10 @@ func TestQuestionsWhilePanelOpenWait(t *testing.T) {
 	d.key("ctrl+g")
 	d.outcome(first)
 	d.waitScreen("waiting for you")
+	if d.m.focus != focusTools {
+		t.Fatalf("after the question the focus is on %v, not back on the tools it came from", d.m.focus)
+	}
+	d.m.setFocus(focusRequests) // the person goes to the waiting row
 	d.m.table.SelectSeq(d.m.store.rows[len(d.m.store.rows)-1].seq)
 	d.key("enter")
 	d.waitScreen("THE SERVER ASKS · sampling #2")
@@ -294,7 +304,7 @@ func TestAnswerAfterWithdrawalIsNotSent(t *testing.T) {
 	d.waitFor("the panel", func() bool { return d.m.asks.panel != nil })
 	q := d.m.asks.panel.q
 	_ = as.srv.Request(c.Ref()).Cancel("gave up")
-	<-q.Withdrawn()
+	recvWithin(t, q.Withdrawn(), "the question withdrawn after its request's cancel")
 	// The person's key races the withdrawal: the answer goes to a
 	// question already withdrawn.
 	d.m.store.askNote(q.Ref.Seq).answer = "replied"
@@ -395,4 +405,35 @@ func TestQuestionsAreEscaped(t *testing.T) {
 	d.key("enter")
 	d.key("ctrl+g")
 	d.outcome(c)
+}
+
+// The status line numbers a request by its JSON-RPC id, as the table and
+// the wire do: a question of the server's takes a row (and a Seq) but no
+// id of ours, so the two drift apart after one.
+func TestStatusNumbersRequestsByTheirID(t *testing.T) {
+	d, as := newAnsweringModel(t, 140, 30, mcp.Policy{})
+	c := as.ask(t, "sampling/createMessage", samplingParams)
+	d.waitFor("the panel", func() bool { return d.m.asks.panel != nil })
+	d.key("ctrl+x")
+	if _, err := d.outcome(c); err == nil {
+		t.Fatal("the declined question got a result")
+	}
+	d.m.setFocus(focusTools)
+	d.m.tools.Select("sleep")
+	d.key("enter")
+	d.key("enter")
+	var row *requestRow
+	d.waitFor("the tools/call row", func() bool {
+		for _, r := range d.m.store.rows {
+			if r.method == "tools/call" {
+				row = r
+				return true
+			}
+		}
+		return false
+	})
+	if strconv.FormatUint(row.seq, 10) == row.id.String() {
+		t.Fatalf("seq %d and id %s agree: the test shows nothing", row.seq, row.id)
+	}
+	d.waitScreen("sent tools/call sleep as request #" + row.id.String())
 }

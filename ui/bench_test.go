@@ -134,7 +134,10 @@ func BenchmarkFloodKeyLatency(b *testing.B) {
 			tea.WithColorProfile(colorprofile.TrueColor), tea.WithoutSignals())
 		done := make(chan struct{})
 		go func() { prog.Run(); close(done) }()
-		for !waitTools(m, prog) {
+		for deadline := time.Now().Add(waitLimit); !waitTools(b, m, prog); {
+			if time.Now().After(deadline) {
+				b.Fatalf("the tools were not listed within %s", waitLimit)
+			}
 		}
 
 		start := time.Now()
@@ -155,7 +158,7 @@ func BenchmarkFloodKeyLatency(b *testing.B) {
 		elapsed := time.Since(start)
 		heapEnd := heapInUse()
 		prog.Quit()
-		<-done
+		recvWithin(b, done, "the program to end after Quit")
 		client.Close()
 		srv.Close()
 
@@ -179,11 +182,12 @@ func BenchmarkFloodKeyLatency(b *testing.B) {
 }
 
 // waitTools waits a little for the tools list, reporting whether it came.
-func waitTools(m *Model, prog *tea.Program) bool {
+func waitTools(b *testing.B, m *Model, prog *tea.Program) bool {
 	time.Sleep(20 * time.Millisecond)
 	ok := make(chan bool, 1)
 	prog.Send(probeMsg{func() { ok <- len(m.tools.tools) > 0 }})
-	return <-ok
+	listed, _ := recvWithin(b, ok, "the program to run a probe message")
+	return listed
 }
 
 // probeMsg runs f on the program's goroutine, to read the model safely.

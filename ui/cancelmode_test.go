@@ -62,3 +62,17 @@ func TestHeaderHidesTheDefaultCancelMode(t *testing.T) {
 }
 
 func containsPlain(styled, sub string) bool { return strings.Contains(ansi.Strip(styled), sub) }
+
+// --cancel-mode close under 2025-11-25 over HTTP closes the stream and
+// sends nothing: the detail never says the cancel was sent.
+func TestDetailCloseModeSaysNothingSent(t *testing.T) {
+	d := newDetail(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
+	d.transport = "http"
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	d.row = &requestRow{method: "tools/call", state: session.Cancelled, started: start, reason: "cancelled by the person",
+		cancelAt: start.Add(time.Second), cancelSentAt: start.Add(time.Second), cancelWire: session.CancelWire{StreamClosed: true}}
+	got := ansi.Strip(strings.Join(d.cancelLines(), "\n"))
+	if !strings.Contains(got, "stream closed at +1.0s, nothing sent") || strings.Contains(got, " sent +") {
+		t.Fatalf("cancel lines: %q", got)
+	}
+}

@@ -58,7 +58,7 @@ func toolCallCmd(gen int, s *session.Session, t mcp.Tool, args json.RawMessage, 
 		c, err := mcp.StartToolCall(context.Background(), s, t, args, opts)
 		msg := callSentMsg{forGen: forGen{gen}, what: "tools/call " + termtext.Line(t.Name), err: err}
 		if c != nil {
-			msg.seq = c.Seq()
+			msg.seq, msg.id = c.Seq(), c.ID()
 			msg.next = func() tea.Msg {
 				_, state, err := c.Result()
 				if state != session.Failed || !mcp.HeaderMismatch(err) {
@@ -68,7 +68,7 @@ func toolCallCmd(gen int, s *session.Session, t mcp.Tool, args json.RawMessage, 
 				retry := callSentMsg{forGen: forGen{gen}, what: "tools/call " + termtext.Line(t.Name) +
 					" again: the server refused its headers (HeaderMismatch), the tools were listed again", err: err}
 				if again != nil {
-					retry.seq = again.Seq()
+					retry.seq, retry.id = again.Seq(), again.ID()
 				}
 				return retry
 			}
@@ -83,7 +83,7 @@ func callCmd(gen int, s *session.Session, method string, params json.RawMessage,
 		c, err := s.Call(context.Background(), method, params, session.CallOptions{Timeout: timeout, ResetTimeoutOnProgress: true})
 		msg := callSentMsg{forGen: forGen{gen}, what: what, err: err}
 		if c != nil {
-			msg.seq = c.Seq()
+			msg.seq, msg.id = c.Seq(), c.ID()
 		}
 		return msg
 	}

@@ -52,7 +52,9 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 		return m.startFailed(msg.err)
 	}
 	m.startErr = nil
-	m.store.eraFallback = strings.HasPrefix(msg.peer.Negotiation, "initialize, after server/discover failed")
+	m.store.eraFallback = eraFallback(msg.peer)
+	m.store.markEraProbes()
+	m.header.counts = m.store.counts
 	m.logs.perRequest = m.conn.Session.Modern()
 	m.eraKeyHelp(m.logs.perRequest)
 	if m.header.state == connConnecting {
@@ -158,4 +160,14 @@ func (m *Model) quit() tea.Cmd {
 		return tea.Quit
 	}
 	return closeCmd(m.conn, m.feed, reasonClosing, closedForQuitMsg{})
+}
+
+// eraFallback reports whether auto mode's server/discover failed and the
+// handshake went on to a legacy era: the probe found a legacy server (or
+// none that answered in time), which is how negotiation works, not a
+// fault. Not when a late answer showed a modern server (a fallback the
+// header names).
+func eraFallback(p session.PeerInfo) bool {
+	return !p.Modern() && strings.HasPrefix(p.Negotiation, "initialize") &&
+		strings.Contains(p.Negotiation, "server/discover") && !strings.Contains(p.Negotiation, "a fallback:")
 }

@@ -100,7 +100,7 @@ func (d *driver) typeText(s string) {
 // waitFor handles messages until cond holds, failing after a deadline.
 func (d *driver) waitFor(what string, cond func() bool) {
 	d.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(waitLimit)
 	for !cond() {
 		select {
 		case msg := <-d.msgs:
@@ -110,6 +110,23 @@ func (d *driver) waitFor(what string, cond func() bool) {
 		case <-deadline:
 			d.t.Fatalf("timed out waiting for %s; screen:\n%s", what, d.screen())
 		}
+	}
+}
+
+// waitLimit bounds every wait in these tests: well under the package
+// timeout, so a hang fails the test that hung, saying what it waited for.
+const waitLimit = 10 * time.Second
+
+// recvWithin receives from ch, failing the test if nothing comes within
+// waitLimit; what says what the value means. ok is false if ch closed.
+func recvWithin[T any](t testing.TB, ch <-chan T, what string) (v T, ok bool) {
+	t.Helper()
+	select {
+	case v, ok = <-ch:
+		return v, ok
+	case <-time.After(waitLimit):
+		t.Fatalf("timed out after %s waiting for %s", waitLimit, what)
+		return v, false
 	}
 }
 

@@ -41,6 +41,11 @@ type fakeServer struct {
 	pingErr  error
 }
 
+// handlerHold bounds how long a fake server's handler waits for the test
+// to let it go on: past it the test has surely failed or forgotten, and
+// the handler answers an error instead of holding the server's Close.
+const handlerHold = 30 * time.Second
+
 // fakeCall is one tools/call the test controls.
 type fakeCall struct {
 	Tool  string

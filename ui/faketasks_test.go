@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -87,7 +88,15 @@ func (fs *fakeServer) taskHandler(method string) session.Handler {
 			return map[string]any{"content": []any{map[string]any{"type": "text", "text": "the findings"}}}, nil
 		}
 		if gate != nil {
-			<-gate
+			// A test that fails before it opens the gate must not leave
+			// the handler, and the server's Close behind it, waiting.
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(handlerHold):
+				return nil, &session.RPCError{Code: session.CodeInternalError, Message: "the test never opened the tasks/cancel gate within " + handlerHold.String()}
+			}
 		}
 		if session.TaskStatusTerminal(st.Status) {
 			return nil, &session.RPCError{Code: session.CodeInvalidParams,

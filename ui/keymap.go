@@ -172,7 +172,7 @@ func defaultKeyMap() *keyMap {
 // ShortHelp implements help.KeyMap: the keys for the common flow.
 func (k *keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
-		k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Global.Focus,
+		k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.Timeline, k.Global.Focus,
 		k.Global.Wire, k.Global.Stderr, k.Global.Help, k.Global.Quit,
 	}
 }

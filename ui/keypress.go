@@ -125,9 +125,10 @@ func (m *Model) moveFocus(n focusArea) {
 func (m *Model) toggleTimeline() {
 	m.timelineOn = !m.timelineOn
 	if !m.timelineOn {
-		m.setFocus(m.focus)
+		m.setFocus(m.focusBeforeTimeline) // where the person was
 		return
 	}
+	m.focusBeforeTimeline = m.focus
 	m.timeline.Reset()
 	m.timeline.SetRow(m.table.Selected())
 	m.setFocus(focusRequests) // tab goes back to the tools

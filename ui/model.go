@@ -78,11 +78,14 @@ type Model struct {
 	// health is the periodic ping (health.go).
 	health health
 
-	layout   screenLayout
-	focus    focusArea
-	bottom   bottomKind
-	editing  bool
-	fullHelp bool
+	layout screenLayout
+	focus  focusArea
+	// focusBeforeTimeline is where the focus was when the timeline
+	// opened: it goes back there when the timeline closes.
+	focusBeforeTimeline focusArea
+	bottom              bottomKind
+	editing             bool
+	fullHelp            bool
 
 	status    string
 	statusErr bool
@@ -218,7 +221,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.setStatus(msg.what+": "+msg.err.Error(), true)
 		} else if msg.seq != 0 && m.header.state == connReady {
 			// Not once closed: why it closed matters more than this.
-			m.setStatus(fmt.Sprintf("sent %s as request #%d", msg.what, msg.seq), false)
+			m.setStatus(fmt.Sprintf("sent %s as request #%s", msg.what, termtext.Line(msg.id.String())), false)
 		}
 		if msg.seq != 0 {
 			m.table.SelectSeq(msg.seq)

@@ -184,6 +184,29 @@ func TestStubbornLateResponseBadge(t *testing.T) {
 	d.waitScreen("late traffic: 1 frame (1 response, 0 progress)", `+1.2s   response {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"done anyway"`)
 }
 
+// A late error response is a late response too, not progress: the
+// badge says "late response ignored" and the counts agree.
+func TestStubbornLateErrorResponseBadge(t *testing.T) {
+	d, tc := newTestModel(t, 120, 30)
+	call := d.callTool(tc, "stubborn")
+	d.key("c")
+	d.waitTimer(tc)
+	tc.clock.Advance(time.Second)
+	d.waitScreen("⊘ cancelled", "settled after 1.0s")
+	tc.clock.Advance(200 * time.Millisecond)
+	call.Fail(&session.RPCError{Code: -32000, Message: "gave up anyway"})
+	d.waitScreen("late traffic: 1 frame")
+	r := d.m.table.Selected()
+	if r.state != session.Cancelled || r.lateResponses != 1 || r.lateProgress != 0 {
+		t.Errorf("row %v with %d late responses and %d late progress; want 1 response, 0 progress", r.state, r.lateResponses, r.lateProgress)
+	}
+	s := d.screen()
+	if !strings.Contains(s, "late response ignored (+1.2s)") || !strings.Contains(s, "late traffic: 1 frame (1 response, 0 progress)") ||
+		strings.Contains(s, "progress after cancel") {
+		t.Errorf("the late error is not shown as a late response:\n%s", s)
+	}
+}
+
 func TestLateProgressBadgeCountsEveryFrame(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	d.callTool(tc, "sleep")
@@ -684,7 +707,7 @@ func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	d.waitTimer(tc)
 	clock.Advance(1500 * time.Millisecond)
 	d.waitScreen("◔ timed out")
-	<-hold.Held()
+	recvWithin(t, hold.Held(), "the timeout's cancel held on its way out")
 	r := d.m.table.Selected()
 	// The record fetched on the state change has no send time yet.
 	d.waitFor("the timed-out row's record", func() bool { return r.info != nil })

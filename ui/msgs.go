@@ -68,6 +68,7 @@ type feedMsg struct {
 type callSentMsg struct {
 	forGen
 	seq  uint64
+	id   session.ID // the JSON-RPC id, which the table and the wire show
 	what string
 	err  error
 	// next, when set, runs once the request was sent: it follows the

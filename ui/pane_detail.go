@@ -212,6 +212,9 @@ func (d *detail) cancelLines() []string {
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
 	case !sent.IsZero() && r.cancelWire.ByStreamClose:
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
+	case !sent.IsZero() && r.cancelWire.StreamClosed && !r.cancelWire.Notified && !r.isTask():
+		// --cancel-mode close: the stream went, no message did.
+		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent")
 	case !sent.IsZero():
 		line += st.Muted.Render(" · sent " + d.rel(sent) + cancelWireText(d.transport, r.cancelWire))
 	}

@@ -85,7 +85,7 @@ func (h *header) View() string {
 		// The era says how requests are cancelled and whether a
 		// handshake happened: modern (server/discover) or legacy.
 		eraAt, eraShort = len(left), st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion))
-		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)+" ("+h.peer.Era()+")"))
+		left = append(left, st.Muted.Render("MCP "+termtext.Line(h.peer.ProtocolVersion)+" ("+eraLabel(h.peer)+")"))
 	}
 	left = append(left, st.Muted.Render(h.transport))
 	healthAt, warnAt, warnShort := -1, -1, ""
@@ -202,4 +202,15 @@ func (h *header) authView() string {
 	default:
 		return st.ConnConnecting.Render("auth " + a)
 	}
+}
+
+// eraLabel names the era, and says so when it is a fallback: the probe
+// timed out (a silent legacy server, or a modern one too slow for it) or
+// a late answer showed a modern server that a second probe could not
+// reach.
+func eraLabel(p session.PeerInfo) string {
+	if !p.Modern() && (strings.Contains(p.Negotiation, "after server/discover failed: request timed out") || strings.Contains(p.Negotiation, "a fallback:")) {
+		return p.Era() + " fallback: server/discover timed out"
+	}
+	return p.Era()
 }

@@ -411,8 +411,10 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	var tail []string
 	// A lost row's reason repeats its badge; the detail has the whole text.
 	switch {
-	case t.store.eraFallback && r.method == "server/discover" && (r.state == session.Failed || r.state == session.TimedOut):
+	case r.eraProbe && r.state == session.TimedOut:
 		// The era probe of a legacy server: how auto mode works, not a fault.
+		tail = append(tail, render("no answer in time: initialize followed", pt.muted))
+	case r.eraProbe:
 		tail = append(tail, render("legacy server: initialize followed", pt.muted))
 	case r.state == session.Failed && r.reason != "" && !r.lost():
 		tail = append(tail, render(termtext.Line(r.reason), pt.err))

@@ -19,6 +19,10 @@ const (
 // session events. Stray rows stand for responses and progress that
 // matched no request.
 type requestRow struct {
+	// eraProbe: a server/discover that failed or timed out, after which
+	// initialize reached a legacy era: auto mode's probe of a legacy
+	// server, shown neutrally and left out of the header's failures.
+	eraProbe bool
 	ord      uint64 // place in the table, by arrival
 	seq      uint64 // the session's Seq; 0 for stray rows
 	id       session.ID
@@ -302,8 +306,29 @@ func (s *requestStore) stateChanged(e session.StateChanged) *requestRow {
 		r.ended = e.At
 		s.finished++
 	}
+	s.markEraProbe(r)
 	r.touch()
 	return r
+}
+
+// markEraProbes marks the era probe rows once the handshake has fallen
+// back to a legacy era (eraFallback).
+func (s *requestStore) markEraProbes() {
+	for _, r := range s.rows {
+		s.markEraProbe(r)
+	}
+}
+
+// markEraProbe marks r as auto mode's probe of a legacy server when it is
+// one: it leaves the counts, so the header never counts it as a failure.
+func (s *requestStore) markEraProbe(r *requestRow) {
+	if !s.eraFallback || r.eraProbe || r.incoming || r.method != "server/discover" ||
+		(r.state != session.Failed && r.state != session.TimedOut) {
+		return
+	}
+	r.eraProbe = true
+	s.counts[r.state]--
+	r.touch()
 }
 
 // cancelSent records when a row's cancellation was written.

@@ -243,7 +243,7 @@ func (m *Model) requestSent(msg requestSentMsg) tea.Cmd {
 	} else if msg.seq != 0 {
 		m.table.SelectSeq(msg.seq)
 		if msg.err == nil && m.header.state == connReady {
-			m.setStatus(fmt.Sprintf("sent %s as request #%d", msg.what, msg.seq), false)
+			m.setStatus(fmt.Sprintf("sent %s as request #%s", msg.what, termtext.Line(msg.id.String())), false)
 		}
 	}
 	return awaitCmd(m.gen, m.conn.Session, msg.call, msg.purpose)
@@ -284,7 +284,7 @@ func (m *Model) requestDone(msg requestDoneMsg) {
 			if msg.method == "ping" && m.health.interval > 0 {
 				m.health.rtt, m.health.answered = msg.ran, true
 			}
-			m.setStatus(fmt.Sprintf("%s #%d answered: %s round trip%s", msg.method, msg.seq, roundTrip(msg.ran), pingNote(msg.method)), false)
+			m.setStatus(fmt.Sprintf("%s #%s answered: %s round trip%s", msg.method, termtext.Line(msg.id.String()), roundTrip(msg.ran), pingNote(msg.method)), false)
 			return
 		}
 		m.setStatus(msg.method+": "+why, true)

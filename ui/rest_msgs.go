@@ -46,6 +46,7 @@ type requestSentMsg struct {
 	purpose
 	what string
 	seq  uint64
+	id   session.ID // the JSON-RPC id, which the table and the wire show
 	call *session.Call
 	err  error
 }
@@ -55,6 +56,7 @@ type requestDoneMsg struct {
 	forGen
 	purpose
 	seq    uint64
+	id     session.ID // the JSON-RPC id
 	result json.RawMessage
 	state  session.State
 	err    error
@@ -74,7 +76,7 @@ func requestCmd(gen int, s *session.Session, method string, params json.RawMessa
 		c, err := s.Call(context.Background(), method, params, opts)
 		msg := requestSentMsg{forGen: forGen{gen}, purpose: p, what: what, call: c, err: err}
 		if c != nil {
-			msg.seq = c.Seq()
+			msg.seq, msg.id = c.Seq(), c.ID()
 		}
 		return msg
 	}
@@ -85,7 +87,7 @@ func requestCmd(gen int, s *session.Session, method string, params json.RawMessa
 func awaitCmd(gen int, s *session.Session, c *session.Call, p purpose) tea.Cmd {
 	return func() tea.Msg {
 		res, state, err := c.Result()
-		msg := requestDoneMsg{forGen: forGen{gen}, purpose: p, seq: c.Seq(), result: res, state: state, err: err}
+		msg := requestDoneMsg{forGen: forGen{gen}, purpose: p, seq: c.Seq(), id: c.ID(), result: res, state: state, err: err}
 		if info, ok := s.Request(c.Ref()).Info(); ok && !info.Ended.IsZero() {
 			msg.ran = info.Ended.Sub(info.Started)
 		}

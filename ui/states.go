@@ -64,8 +64,18 @@ const (
 	needsInputGlyph = "?"
 )
 
+// Auto mode's server/discover to a legacy server fails by design: a
+// neutral state, not a failure.
+const (
+	eraProbeWord  = "probe"
+	eraProbeGlyph = "·"
+)
+
 // rowStateWord is a row's state as the screen says it.
 func rowStateWord(r *requestRow) string {
+	if r.eraProbe {
+		return eraProbeWord
+	}
 	if r.needsInput() {
 		return needsInputWord
 	}
@@ -80,6 +90,9 @@ func rowStateWord(r *requestRow) string {
 
 // rowStateGlyph is stateGlyph for a row.
 func rowStateGlyph(c *common, r *requestRow) string {
+	if r.eraProbe {
+		return eraProbeGlyph
+	}
 	if r.needsInput() {
 		return needsInputGlyph
 	}
@@ -91,6 +104,9 @@ func rowStateGlyph(c *common, r *requestRow) string {
 
 // rowStateStyle is stateStyle for a row.
 func rowStateStyle(st *styles, r *requestRow) lipgloss.Style {
+	if r.eraProbe {
+		return st.Muted
+	}
 	if r.toolError {
 		return st.StateToolError
 	}

@@ -135,7 +135,8 @@ func TestCallFormShowsWholeDescriptions(t *testing.T) {
 }
 
 // Against a legacy server auto mode's server/discover fails by design:
-// its row says initialize followed, not a red error to chase.
+// its row is a neutral "· probe" that says initialize followed, not a red
+// error to chase, and the header does not count it as a failure.
 func TestEraProbeRowOfALegacyServer(t *testing.T) {
 	clock := newFakeClock()
 	a, b := transporttest.Pipe()
@@ -146,7 +147,11 @@ func TestEraProbeRowOfALegacyServer(t *testing.T) {
 	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return conn, nil },
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 35)
-	d.waitScreen("server/discover     ✗ failed", "legacy server: initialize followed", "initialize          ✓ completed")
+	d.waitScreen("server/discover     · probe", "legacy server: initialize followed", "initialize          ✓ completed", "MCP 2025-11-25 (legacy)")
+	header := strings.Split(d.screen(), "\n")[0]
+	if strings.Contains(header, "failed") || strings.Contains(header, "✗") || strings.Contains(d.screen(), "✗ failed") {
+		t.Fatalf("the era probe of a legacy server counts as a failure:\n%s", d.screen())
+	}
 	for _, line := range strings.Split(d.screen(), "\n") {
 		if strings.Contains(line, "1    server/discover") && strings.Contains(line, "Method not found") {
 			t.Fatalf("the era probe's row shows its error as a fault: %q", line)
@@ -214,8 +219,31 @@ func TestProbeTimeoutNotSaidRestartedByProgress(t *testing.T) {
 	d := demoModel(t, true, 120, 35)
 	d.waitScreen("server/discover     ✓ completed") // the row comes with the feed
 	d.selectMethod("server/discover")
-	d.waitScreen("DETAIL #1 server/discover", "timeout 3.0s")
+	d.waitScreen("DETAIL #1 server/discover", "timeout 30") // a local server: the probe waits as long as initialize
 	if strings.Contains(d.screen(), "restarted by progress") {
 		t.Fatal("the probe's timeout is said to be restarted by progress")
+	}
+}
+
+// d (the timeline) is in the one-line help, where a newcomer finds it.
+func TestShortHelpHasTheTimeline(t *testing.T) {
+	d := demoModel(t, false, 140, 35)
+	lines := strings.Split(d.screen(), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "d timeline") {
+		t.Fatalf("the short help: %q", last)
+	}
+}
+
+// The timeline takes the keys while it is open; closed, it gives them
+// back to the pane that had them.
+func TestTimelineGivesTheFocusBack(t *testing.T) {
+	d := demoModel(t, false, 140, 35)
+	d.m.setFocus(focusBottom)
+	d.key("d")
+	d.waitFor("the timeline", func() bool { return d.m.timelineOn })
+	d.key("d")
+	d.waitFor("the timeline closed", func() bool { return !d.m.timelineOn })
+	if d.m.focus != focusBottom {
+		t.Fatalf("after the timeline the focus is on %v, not back on the pane below the requests", d.m.focus)
 	}
 }

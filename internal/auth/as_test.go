@@ -25,6 +25,7 @@ type testAS struct {
 	iss           string // iss sent in the redirect; "" none, "-" the right one
 	issAdvertised bool
 	noS256        bool
+	refusePKCE    bool // refuse every code challenge, as if it were not S256
 	refreshFails  bool
 	scopes        []string // the resource's scopes_supported
 	// what happened
@@ -102,15 +103,22 @@ func (a *testAS) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	a.authRequests = append(a.authRequests, q)
 	a.clientIDsSeen = append(a.clientIDsSeen, q.Get("client_id"))
-	if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" {
-		http.Error(w, "PKCE S256 required", http.StatusBadRequest)
+	back, _ := url.Parse(q.Get("redirect_uri"))
+	v := back.Query()
+	if a.refusePKCE || q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" {
+		// As a real server does once it trusts the redirect URI (RFC
+		// 6749 4.1.2.1): the error goes back to the client, which can
+		// stop at once instead of waiting out its login timeout.
+		v.Set("error", "invalid_request")
+		v.Set("error_description", "PKCE S256 required")
+		v.Set("state", q.Get("state"))
+		back.RawQuery = v.Encode()
+		http.Redirect(w, r, back.String(), http.StatusFound)
 		return
 	}
 	a.n++
 	code := fmt.Sprintf("code-%d", a.n)
 	a.challenges[code] = q.Get("code_challenge")
-	back, _ := url.Parse(q.Get("redirect_uri"))
-	v := back.Query()
 	v.Set("code", code)
 	v.Set("state", q.Get("state"))
 	switch a.iss {
@@ -169,14 +177,16 @@ func (a *testAS) token(w http.ResponseWriter, r *http.Request) {
 type browser struct {
 	mu     sync.Mutex
 	shown  []string
+	hosts  []string // the host each login named
 	done   []error
 	paste  bool // paste the redirect instead of letting it reach the loopback
 	pasted func(string) string
 }
 
-func (b *browser) ShowLogin(ctx context.Context, issuer, authURL string) <-chan string {
+func (b *browser) ShowLogin(ctx context.Context, host, authURL string) <-chan string {
 	b.mu.Lock()
 	b.shown = append(b.shown, authURL)
+	b.hosts = append(b.hosts, host)
 	b.mu.Unlock()
 	if !b.paste {
 		go func() {

@@ -18,6 +18,11 @@ func (p *Provider) login(ctx context.Context, ch challenge, scopes []string, s *
 	if p.cfg.Prompt == nil {
 		return ErrNoLogin
 	}
+	if p.nobody.Load() {
+		// Nobody could log in a moment ago: not another address for nobody
+		// (auto mode's probe and initialize each meet the 401).
+		return ErrNobodyToLogIn
+	}
 	c := p.cfg.HTTPClient
 	if s == nil {
 		if s, err = discover(ctx, c, p.cfg.ServerURL, ch); err != nil {
@@ -59,11 +64,18 @@ func (p *Provider) login(ctx context.Context, ch challenge, scopes []string, s *
 
 	p.setState(State{Phase: "logging in", Issuer: s.AS.Issuer, Scopes: scopes})
 	p.loggingIn.Store(true)
+	p.loginsBegun.Add(1)
 	defer p.loggingIn.Store(false)
 	ctx, cancel := context.WithTimeoutCause(ctx, LoginTimeout, fmt.Errorf("nobody logged in within %s", LoginTimeout))
 	defer cancel()
-	pasted := p.cfg.Prompt.ShowLogin(ctx, s.AS.Issuer, authURL)
+	pasted := p.cfg.Prompt.ShowLogin(ctx, hostOf(s.AS.AuthorizationEndpoint), authURL)
 	defer func() { p.cfg.Prompt.LoginDone(err) }()
+	if u, ok := p.cfg.Prompt.(interface{ Unreachable() error }); ok {
+		if err := u.Unreachable(); err != nil {
+			p.nobody.Store(true)
+			return err // at once: nobody will come
+		}
+	}
 	r, err := lb.wait(ctx, pasted)
 	if err != nil {
 		return err
@@ -111,6 +123,9 @@ func (p *Provider) refresh(ctx context.Context) error {
 	e := *p.entry
 	if e.RefreshToken == "" {
 		return errors.New("no refresh token")
+	}
+	if err := checkMetadataURL(e.TokenEndpoint); err != nil {
+		return fmt.Errorf("the saved token endpoint %w: mcpoke will not send the refresh token there in clear; log in again", err)
 	}
 	oc := oauthConfig(e, "", nil)
 	hc := withResource(p.cfg.HTTPClient, e.Resource)

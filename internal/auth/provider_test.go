@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,11 +17,47 @@ func newTestProvider(t *testing.T, a *testAS, b *browser) (*Provider, *Store) {
 	return New(Config{ServerURL: a.serverURL(), Store: store, Prompt: b}), store
 }
 
+// loginWait bounds a test's login, far below LoginTimeout: a login the
+// test server refused must end at once, not when nobody logged in.
+const loginWait = 20 * time.Second
+
+// loginCtx is a test's context for a login (Challenged can log in): it
+// ends after loginWait, saying so.
+func loginCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeoutCause(context.Background(), loginWait, fmt.Errorf("the login did not end within %s", loginWait))
+	t.Cleanup(cancel)
+	return ctx
+}
+
 func mustLogIn(t *testing.T, p *Provider, resp string) {
 	t.Helper()
-	retry, err := p.Challenged(context.Background(), "", unauthorized(resp))
+	retry, err := p.Challenged(loginCtx(t), "", unauthorized(resp))
 	if err != nil || !retry {
 		t.Fatalf("Challenged = %v, %v; want a login and a retry", retry, err)
+	}
+}
+
+// The login sends an S256 code challenge; a server that refuses the
+// challenge redirects with an error, and the login ends at once with it
+// instead of waiting out LoginTimeout.
+func TestLoginChallengeIsS256AndARefusalEndsAtOnce(t *testing.T) {
+	a := newTestAS(t)
+	p, _ := newTestProvider(t, a, &browser{})
+	mustLogIn(t, p, "")
+	if q := a.authRequests[0]; q.Get("code_challenge_method") != "S256" || len(q.Get("code_challenge")) != 43 {
+		t.Errorf("authorization request %v; want an S256 challenge (43 characters of base64url)", q)
+	}
+
+	a = newTestAS(t)
+	a.refusePKCE = true
+	p, _ = newTestProvider(t, a, &browser{})
+	start := time.Now()
+	_, err := p.Challenged(loginCtx(t), "", unauthorized(""))
+	if err == nil || !strings.Contains(err.Error(), "invalid_request") || !strings.Contains(err.Error(), "PKCE S256 required") {
+		t.Fatalf("err = %v; want the server's refusal of the challenge", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the refused login took %v; want it to end at once", d)
 	}
 }
 
@@ -47,13 +84,14 @@ func TestLoginThroughLoopback(t *testing.T) {
 		!strings.HasPrefix(reg.Get("redirect_uri"), "http://127.0.0.1:") {
 		t.Errorf("registration %v; want native, refresh_token and a loopback redirect", reg)
 	}
-	e, err := store.Lookup(a.srv.URL, a.serverURL())
-	if err != nil || e.AccessToken == "" || e.RefreshToken == "" || !strings.HasPrefix(e.ClientID, "client-") {
-		t.Fatalf("saved entry %+v, %v; want the tokens and the registered client", e, err)
-	}
+	// The mode as the login wrote it: Lookup would fix a wrong one.
 	st, _ := os.Stat(store.Path)
 	if st.Mode().Perm() != 0o600 {
 		t.Errorf("credentials file mode %04o; want 0600", st.Mode().Perm())
+	}
+	e, err := store.Lookup(a.srv.URL, a.serverURL())
+	if err != nil || e.AccessToken == "" || e.RefreshToken == "" || !strings.HasPrefix(e.ClientID, "client-") {
+		t.Fatalf("saved entry %+v, %v; want the tokens and the registered client", e, err)
 	}
 }
 
@@ -64,8 +102,12 @@ func TestPasteFallback(t *testing.T) {
 	}{
 		{"whole address", func(loc string) string { return loc + "\n" }},
 		{"bare code", func(loc string) string {
-			u := strings.SplitN(loc, "code=", 2)[1]
-			return strings.SplitN(u, "&", 2)[0]
+			_, u, ok := strings.Cut(loc, "code=")
+			if !ok {
+				return loc // the server refused: paste what it said
+			}
+			u, _, _ = strings.Cut(u, "&")
+			return u
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,7 +127,7 @@ func TestIssMismatchRefusesTheCode(t *testing.T) {
 	a.iss = "https://evil.example"
 	b := &browser{}
 	p, _ := newTestProvider(t, a, b)
-	retry, err := p.Challenged(context.Background(), "", unauthorized(""))
+	retry, err := p.Challenged(loginCtx(t), "", unauthorized(""))
 	if retry || err == nil || !strings.Contains(err.Error(), "RFC 9207") {
 		t.Fatalf("Challenged = %v, %v; want a refusal naming RFC 9207", retry, err)
 	}
@@ -98,7 +140,7 @@ func TestMissingIssWhenAdvertised(t *testing.T) {
 	a := newTestAS(t)
 	a.iss, a.issAdvertised = "", true
 	p, _ := newTestProvider(t, a, &browser{})
-	if _, err := p.Challenged(context.Background(), "", unauthorized("")); err == nil || !strings.Contains(err.Error(), "iss") {
+	if _, err := p.Challenged(loginCtx(t), "", unauthorized("")); err == nil || !strings.Contains(err.Error(), "iss") {
 		t.Fatalf("err = %v; want a refusal for the missing iss", err)
 	}
 }
@@ -107,7 +149,7 @@ func TestRefusesServerWithoutS256(t *testing.T) {
 	a := newTestAS(t)
 	a.noS256 = true
 	p, _ := newTestProvider(t, a, &browser{})
-	if _, err := p.Challenged(context.Background(), "", unauthorized("")); err == nil || !strings.Contains(err.Error(), "PKCE") {
+	if _, err := p.Challenged(loginCtx(t), "", unauthorized("")); err == nil || !strings.Contains(err.Error(), "PKCE") {
 		t.Fatalf("err = %v; want a refusal for no PKCE S256", err)
 	}
 	if len(a.authRequests) != 0 {
@@ -169,7 +211,7 @@ func TestStepUpAsksForTheUnionAndStopsAtThree(t *testing.T) {
 	p, _ := newTestProvider(t, a, &browser{})
 	mustLogIn(t, p, `scope="read"`)
 	sent := p.Authorization(context.Background())
-	retry, err := p.Challenged(context.Background(), sent, forbidden(`error="insufficient_scope", scope="write"`))
+	retry, err := p.Challenged(loginCtx(t), sent, forbidden(`error="insufficient_scope", scope="write"`))
 	if err != nil || !retry {
 		t.Fatalf("step-up = %v, %v", retry, err)
 	}
@@ -181,16 +223,16 @@ func TestStepUpAsksForTheUnionAndStopsAtThree(t *testing.T) {
 	}
 	// A 403 to a request sent with the token before the step-up: the
 	// new token is tried first, with no login.
-	if retry, err := p.Challenged(context.Background(), "Bearer stale", forbidden(`error="insufficient_scope", scope="write"`)); !retry || err != nil {
+	if retry, err := p.Challenged(loginCtx(t), "Bearer stale", forbidden(`error="insufficient_scope", scope="write"`)); !retry || err != nil {
 		t.Errorf("403 for an older token: %v, %v; want a retry with the new one", retry, err)
 	}
 	sent = p.Authorization(context.Background())
 	// A plain 403 is no reason to log in.
-	if retry, err := p.Challenged(context.Background(), sent, forbidden(`error="access_denied"`)); retry || err != nil {
+	if retry, err := p.Challenged(loginCtx(t), sent, forbidden(`error="access_denied"`)); retry || err != nil {
 		t.Errorf("plain 403: %v, %v; want no retry, no error", retry, err)
 	}
-	p.Challenged(context.Background(), sent, forbidden(`error="insufficient_scope", scope="admin"`))
-	retry, err = p.Challenged(context.Background(), p.Authorization(context.Background()), forbidden(`error="insufficient_scope", scope="root"`))
+	p.Challenged(loginCtx(t), sent, forbidden(`error="insufficient_scope", scope="admin"`))
+	retry, err = p.Challenged(loginCtx(t), p.Authorization(context.Background()), forbidden(`error="insufficient_scope", scope="root"`))
 	if retry || err == nil {
 		t.Fatalf("fourth authorization = %v, %v; want a refusal", retry, err)
 	}
@@ -218,7 +260,7 @@ func TestIssuerChangeRegistersAgain(t *testing.T) {
 	if sent == "" {
 		t.Fatal("the saved token of the old issuer is not even tried")
 	}
-	retry, err := p2.Challenged(context.Background(), sent, unauthorized(""))
+	retry, err := p2.Challenged(loginCtx(t), sent, unauthorized(""))
 	if err != nil || !retry {
 		t.Fatalf("login at the new issuer: %v, %v", retry, err)
 	}
@@ -267,7 +309,7 @@ func TestStateMismatchRefused(t *testing.T) {
 		return strings.Replace(loc, "state=", "state=forged", 1)
 	}}
 	p, _ := newTestProvider(t, a, b)
-	if _, err := p.Challenged(context.Background(), "", unauthorized("")); err == nil || !strings.Contains(err.Error(), "state") {
+	if _, err := p.Challenged(loginCtx(t), "", unauthorized("")); err == nil || !strings.Contains(err.Error(), "state") {
 		t.Fatalf("err = %v; want a state mismatch", err)
 	}
 }
@@ -294,10 +336,14 @@ func TestRequestsDoNotWaitForAPerson(t *testing.T) {
 	p := New(Config{ServerURL: a.serverURL(), Prompt: sp})
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.Challenged(context.Background(), "", unauthorized(""))
+		_, err := p.Challenged(loginCtx(t), "", unauthorized(""))
 		done <- err
 	}()
-	<-sp.shown
+	select {
+	case <-sp.shown:
+	case <-time.After(loginWait):
+		t.Fatalf("the login was not shown within %s", loginWait)
+	}
 	if !p.LoggingIn() {
 		t.Error("LoggingIn is false while the login is shown")
 	}
@@ -308,7 +354,12 @@ func TestRequestsDoNotWaitForAPerson(t *testing.T) {
 		t.Errorf("state %+v; want logging in", st)
 	}
 	close(sp.paste)
-	if err := <-done; err == nil || !strings.Contains(err.Error(), "cancelled") {
-		t.Errorf("login ended with %v; want cancelled", err)
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "cancelled") {
+			t.Errorf("login ended with %v; want cancelled", err)
+		}
+	case <-time.After(loginWait):
+		t.Fatalf("the login did not end within %s of its paste channel closing", loginWait)
 	}
 }

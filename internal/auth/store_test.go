@@ -2,6 +2,7 @@ package auth
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -44,5 +45,27 @@ func TestStoreKeysByIssuerAndResource(t *testing.T) {
 	}
 	if n, _ := s.Delete("https://r/mcp"); n != 2 {
 		t.Errorf("logout removed %d entries; want both issuers'", n)
+	}
+}
+
+// The store writes the credentials file for its owner only (0600), in a
+// directory only its owner enters (0700): checked straight after Save,
+// before any read, since a read would quietly fix a wrong mode.
+func TestStoreWritesOwnerOnly(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mcpoke")
+	s := &Store{Path: filepath.Join(dir, "credentials.json")}
+	for i := range 2 { // the first save creates the file, the second replaces it
+		if err := s.Save(Entry{Issuer: "https://as", Resource: "https://r/mcp", Server: "https://r/mcp", AccessToken: fmt.Sprint("at-", i)}); err != nil {
+			t.Fatal(err)
+		}
+		for path, want := range map[string]os.FileMode{s.Path: 0o600, s.Path + ".lock": 0o600, dir: 0o700} {
+			st, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.Mode().Perm(); got != want {
+				t.Errorf("save %d: %s has mode %04o; want %04o", i+1, filepath.Base(path), got, want)
+			}
+		}
 	}
 }

@@ -230,6 +230,18 @@ func TestCheck5WarnsWhenAStringIDCancelsANumberedRequest(t *testing.T) {
 	}
 }
 
+// A server that takes the string "N" for request N and fails that
+// request with an error response has still stopped the wrong request: a
+// WARN, not the PASS of a request that completed.
+func TestCheck5WarnsWhenAStringIDCancelFailsTheRequest(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{looseIDs: true, failCancelled: true}, testOptions(5))
+	c := expect(t, rep, 5, Warn, Should)
+	if facts := strings.Join(c.Evidence.Facts, "\n"); !strings.Contains(facts, "failed after the cancel") || !strings.Contains(facts, "request cancelled") {
+		t.Errorf("facts %q; want the request failed with the server's error", c.Evidence.Facts)
+	}
+}
+
 func TestCheck6FailsWhenACancelLosesOtherCalls(t *testing.T) {
 	t.Parallel()
 	rep := run(t, misbehaviour{cancelAll: true}, testOptions(6))

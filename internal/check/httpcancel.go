@@ -139,6 +139,7 @@ func (r *runner) postedCancel(ctx context.Context, version string) part {
 	answers, progress := lateOf(o.info)
 	w := r.inFlightWindow()
 	crossed, answered := inFlight(w, answers)
+	crossed = r.earlyAnswers(o.info, crossed, &answered)
 	for _, a := range crossed {
 		e.fact("a %s came %s after the cancel, within the %s: it crossed the cancel, not counted", a.Kind, human(a.AfterCancel), w.why)
 	}

@@ -19,6 +19,10 @@ type misbehaviour struct {
 	// answerCancelled answers a cancelled call at once (as go-sdk
 	// servers do): check 1.
 	answerCancelled bool
+	// failCancelled fails a cancelled call at once with an error
+	// response, as a server whose handler returns its context's error
+	// does: with looseIDs, check 5.
+	failCancelled bool
 	// answerDelay delays that answer: over HTTP, where the cancel's own
 	// POST may take a while, so that the answer surely comes after it.
 	answerDelay time.Duration
@@ -282,6 +286,9 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 				if m.bad.answerCancelled {
 					time.Sleep(m.bad.answerDelay)
 					m.respond(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})
+				}
+				if m.bad.failCancelled {
+					m.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
 				}
 				if !m.bad.progressAfterCancel {
 					return

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -58,7 +59,11 @@ func TestLoginToTheDemoServerWithOAuth(t *testing.T) {
 	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0", oauth: true}) }()
 	t.Cleanup(func() {
 		cancel()
-		<-done
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("the demo server did not stop within 10s of its context ending")
+		}
 	})
 	re := regexp.MustCompile(`Streamable HTTP at (http://\S+/mcp)\n`)
 	var m []string
@@ -106,5 +111,49 @@ func TestLoginToTheDemoServerWithOAuth(t *testing.T) {
 	list(second)
 	if second.logins != 0 {
 		t.Errorf("second run logged in %d times; want the saved token used", second.logins)
+	}
+}
+
+// A headless command whose server wants a login, with no browser and no
+// terminal, fails at once with exit 2 and says how to log in.
+func TestHeadlessLoginWithNobodyExits2(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr := &lineBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0", oauth: true}) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	re := regexp.MustCompile(`Streamable HTTP at (http://\S+/mcp)\n`)
+	var m []string
+	for deadline := time.Now().Add(10 * time.Second); m == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no URL on stderr: %q", stderr.String())
+		}
+		m = re.FindStringSubmatch(stderr.String())
+	}
+	spec := connect.URLSpec(m[1])
+	g := testGlobals()
+	var out strings.Builder
+	p, err := newAuthorizer(g, spec, &auth.TerminalPrompter{Out: &out, NoBrowser: true}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	conn, err := openServer(testContext(t), g, spec, serverOptions{auth: p})
+	if err == nil {
+		conn.Close()
+		t.Fatal("connected without a login")
+	}
+	if exitStatus(err) != ExitUsage || !strings.Contains(err.Error(), "mcpoke auth login") {
+		t.Fatalf("exit %d: %v", exitStatus(err), err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the login waited %s for nobody", d)
+	}
+	if n := strings.Count(out.String(), "Open this address"); n != 1 {
+		t.Fatalf("the login address was shown %d times:\n%s", n, out.String())
 	}
 }

@@ -61,7 +61,15 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 				printLate(line, r.Late, f.waitLate > 0, r.watched)
 			}
 		} else {
-			line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			switch r.Cancel.How {
+			case "stream closed":
+				// --cancel-mode close: the stream went, no message did.
+				line("cancel", "stream closed at %s, nothing sent: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			case "nothing":
+				line("cancel", "nothing sent: %s", termtext.Line(r.Cancel.Reason))
+			default:
+				line("cancel", "sent at %s: %s", human(r.Cancel.SentAtMs), termtext.Line(r.Cancel.Reason))
+			}
 			if r.Cancel.Mode != "" && r.Cancel.Mode != "notify" {
 				line("mode", "%s: %s", r.Cancel.Mode, r.Cancel.Meaning)
 			}
@@ -309,7 +317,7 @@ func human(ms float64) string {
 	switch {
 	case ms < 10:
 		return fmt.Sprintf("%.3gms", ms)
-	case ms < 1000:
+	case ms < 999.5: // what rounds to 1000ms is 1.00s
 		return fmt.Sprintf("%.0fms", ms)
 	}
 	return fmt.Sprintf("%.2fs", ms/1000)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,7 @@ type checkFlags struct {
 	pingTimeout time.Duration
 	minChecks   int
 	strict      bool
+	timeoutFlags
 }
 
 func newCheckCommand(g *globalFlags) *cobra.Command {
@@ -84,7 +86,8 @@ too little fail, for CI. --json names, per check, the conformance suite's scenar
 Exit codes:
   0  no MUST failed
   1  a MUST failed, or --min-checks/--strict: too few checks ran
-  2  bad usage, or the server could not be started`,
+  2  bad usage, or the server could not be started
+  4  the run gave up after --max-timeout (the report says what was checked)`,
 		Example: `  # The built-in demo server
   mcpoke check
 
@@ -118,12 +121,23 @@ Exit codes:
 	fl.IntVar(&f.minChecks, "min-checks", 0, "exit 1 when fewer than N checks ran (were not skipped), so that CI sees a run that tested little")
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when a check that applies to this server was skipped (a feature it lacks, like tasks or HTTP, is no skip that counts)")
 	protocolFlag(fl, &f.protocol)
+	// check's calls that must complete are waited for less long than
+	// call's: a judge that waits a minute on each of nine checks is slow
+	// to say a server hangs.
+	fl.DurationVar(&f.timeout, "timeout", check.DefaultCallTimeout, "give up on a call a check needs answered after DUR; it counts as unanswered (0: never)")
+	fl.DurationVar(&f.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the whole run after DUR, reporting what was checked (0: never)")
 	return cmd
 }
 
 // checkOptions turns the flags into the run's options, or a usage error.
 func (f *checkFlags) checkOptions() (check.Options, error) {
-	opts := check.Options{Tool: f.tool, Listen: f.listen, Load: f.load, Seed: f.seed, PingTimeout: f.pingTimeout}
+	opts := check.Options{Tool: f.tool, Listen: f.listen, Load: f.load, Seed: f.seed, CallTimeout: f.timeout, PingTimeout: f.pingTimeout}
+	if f.timeout == 0 {
+		opts.CallTimeout = math.MaxInt64 // never
+	}
+	if err := f.checkTimeouts(); err != nil {
+		return opts, err
+	}
 	switch {
 	case f.json && f.markdown:
 		return opts, usageError("--json and --markdown are two formats of the same report: choose one")
@@ -195,7 +209,19 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 		return err
 	}
 	defer srv.Close()
+	if f.maxTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, f.maxTimeout, fmt.Errorf("check gave up after %s in all (--max-timeout)", f.maxTimeout))
+		defer cancel()
+	}
 	rep, err := check.Run(ctx, srv, opts)
+	var gaveUp error // --max-timeout ended the run
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		gaveUp = withCode(ExitTimedOut, context.Cause(ctx))
+	}
+	if err != nil && gaveUp != nil {
+		return withCode(ExitTimedOut, fmt.Errorf("%v: %w", context.Cause(ctx), err))
+	}
 	if err != nil {
 		if errors.Is(err, check.ErrUsage) {
 			return usageError("%s", strings.TrimPrefix(err.Error(), check.ErrUsage.Error()+": "))
@@ -218,6 +244,9 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 	}
 	if err != nil {
 		return err
+	}
+	if gaveUp != nil {
+		return gaveUp
 	}
 	if rep.MustFailed() {
 		return quietExit(ExitFailed)

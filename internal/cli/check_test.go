@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -40,5 +42,30 @@ func TestCheckFlagsRefuseBadUsage(t *testing.T) {
 		if err == nil || exitStatus(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v (exit %d); want exit 2 saying %q", tc.name, err, exitStatus(err), tc.want)
 		}
+	}
+}
+
+// A broken MUST makes check exit 1 in every format: the exit code is the
+// verdict a CI job reads, whether it asked for text, JSON or Markdown.
+func TestCheckExitsFailedOnAMustFailureInEveryFormat(t *testing.T) {
+	for _, format := range []string{"text", "json", "markdown"} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			f := &checkFlags{only: "3", protocol: "2025-11-25", listen: 200 * time.Millisecond, load: 4, seed: 1,
+				json: format == "json", markdown: format == "markdown"}
+			var out bytes.Buffer
+			err := runCheck(testContext(t), &out, testGlobals(), misbehavingSpec(t, "diesoncancel"), f)
+			if code := exitStatus(err); code != ExitFailed {
+				t.Fatalf("exit %d (%v); want %d for a server that dies on a cancel (check 3, a MUST)\n%s", code, err, ExitFailed, out.String())
+			}
+			if format == "json" {
+				var rep struct {
+					Summary struct{ Fail int } `json:"summary"`
+				}
+				if err := json.Unmarshal(out.Bytes(), &rep); err != nil || rep.Summary.Fail != 1 {
+					t.Errorf("summary.fail %d (%v); want 1\n%s", rep.Summary.Fail, err, out.String())
+				}
+			}
+		})
 	}
 }

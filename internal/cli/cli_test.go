@@ -209,9 +209,31 @@ func TestPrintReportSanitizesServerText(t *testing.T) {
 }
 
 func TestHuman(t *testing.T) {
-	for ms, want := range map[float64]string{0.0523: "0.0523ms", 3.5: "3.5ms", 12.4: "12ms", 1500: "1.50s"} {
+	for ms, want := range map[float64]string{0.0523: "0.0523ms", 3.5: "3.5ms", 12.4: "12ms", 999.4: "999ms", 999.6: "1.00s", 1000: "1.00s", 1500: "1.50s"} {
 		if got := human(ms); got != want {
 			t.Errorf("human(%v) = %s, want %s", ms, got, want)
 		}
+	}
+}
+
+// An explicit null for a parameter the schema neither allows null for nor
+// requires is sent as asked, with a warning; a null for a required one,
+// or arguments wrong besides their nulls, are still refused.
+func TestCheckArgsSendsAnExplicitNullWithAWarning(t *testing.T) {
+	tool := parseTool(t, `{"name":"t","inputSchema":{"type":"object","properties":{
+		"region":{"type":"string","x-mcp-header":"Region"},"verbose":{"type":"boolean","x-mcp-header":"Verbose"}},"required":["region"]}}`)
+	var warned string
+	err := checkArgs(tool, json.RawMessage(`{"region":"us-east1","verbose":null}`), func(w string) { warned = w })
+	if err != nil || !strings.Contains(warned, `does not allow null for "verbose"`) {
+		t.Fatalf("err %v, warning %q", err, warned)
+	}
+	for _, args := range []string{`{"region":null}`, `{"region":1,"verbose":null}`} {
+		if err := checkArgs(tool, json.RawMessage(args), func(string) {}); err == nil {
+			t.Errorf("%s was accepted", args)
+		}
+	}
+	headers, err := mcp.ParamHeaders(tool, json.RawMessage(`{"region":"us-east1","verbose":null}`))
+	if _, sent := headers["Verbose"]; err != nil || sent || headers["Region"] != "us-east1" {
+		t.Errorf("headers %v %v: the null's is left out, the others sent", headers, err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 // "MODE:N"):
 //
 //	silent      never answers tools/call
+//	diesoncancel never answers tools/call and exits on the first cancel
 //	pretty      answers pretty-printed over several lines
 //	badutf8     answers with invalid UTF-8 in the result
 //	trailing    answers with bytes after the JSON value
@@ -27,9 +28,15 @@ import (
 //	closeout    closes its stdout on tools/call and lives on
 //	stderr:N    writes N stderr lines, then answers
 //	progress:N  sends N progress notifications, then answers
+//	trickle:N   sends N progress notifications 20ms apart, then answers
 //	stray:N     sends N stray responses of 1 MiB, then answers
 //	initnoise   answers initialize with only noise, an oversize frame and a BOM
 //	pages       tools/list always has a next page
+//	manyresources  pages through 1,000,000 resources, 100 pages of 10,000
+//	hugepages   pages through 10 pages of 10,000 resources of 3 kB each (30 MB a page)
+//	hugeinit    answers initialize with 30 MB of instructions and capabilities
+//	tricklelist starts its answer to tools/list, then trickles a space
+//	            every 50ms and never ends it
 func runMisbehavingServer(mode string) int {
 	mode, arg, _ := strings.Cut(mode, ":")
 	n, _ := strconv.Atoi(arg)
@@ -54,7 +61,13 @@ func runMisbehavingServer(mode string) int {
 				} `json:"_meta"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(in.Bytes(), &msg) != nil || msg.ID == nil {
+		if json.Unmarshal(in.Bytes(), &msg) != nil {
+			continue
+		}
+		if mode == "diesoncancel" && msg.Method == "notifications/cancelled" {
+			return 3
+		}
+		if msg.ID == nil {
 			continue
 		}
 		id := string(msg.ID)
@@ -62,12 +75,27 @@ func runMisbehavingServer(mode string) int {
 		const ok = `{"content":[{"type":"text","text":"ok"}]}`
 		switch msg.Method {
 		case "initialize":
+			if mode == "hugeinit" {
+				answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"experimental":{"x":"` + strings.Repeat("c", 15<<20) +
+					`"}},"instructions":"` + strings.Repeat("i", 15<<20) + `","serverInfo":{"name":"huge","version":"0"}}`)
+				continue
+			}
 			if mode == "initnoise" {
 				write("npm WARN some noise line\n{\"x\":\"" + strings.Repeat("a", 33<<20) + "\"}\n\ufeff\n")
 				continue
 			}
-			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
+			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
+		case "resources/list":
+			page, _ := strconv.Atoi(msg.Params.Cursor)
+			write(resourcesPage(id, mode, page))
 		case "tools/list":
+			if mode == "tricklelist" {
+				write(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[`)
+				for {
+					time.Sleep(50 * time.Millisecond)
+					write(" ")
+				}
+			}
 			next := ""
 			if mode == "pages" {
 				c, _ := strconv.Atoi(msg.Params.Cursor)
@@ -76,7 +104,7 @@ func runMisbehavingServer(mode string) int {
 			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":{"type":"object"}}]` + next + `}`)
 		case "tools/call":
 			switch mode {
-			case "silent":
+			case "silent", "diesoncancel":
 			case "pretty":
 				write("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": " + id + ",\n  \"result\": {}\n}\n")
 			case "badutf8":
@@ -105,6 +133,14 @@ func runMisbehavingServer(mode string) int {
 						`,"progress":` + strconv.Itoa(i) + `,"message":"step"}}` + "\n")
 				}
 				answer(ok)
+			case "trickle":
+				tok := string(msg.Params.Meta.ProgressToken)
+				for i := range n {
+					time.Sleep(20 * time.Millisecond)
+					write(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok +
+						`,"progress":` + strconv.Itoa(i) + `}}` + "\n")
+				}
+				answer(ok)
 			case "stray":
 				big := strings.Repeat("a", 1<<20)
 				for i := range n {
@@ -122,9 +158,32 @@ func runMisbehavingServer(mode string) int {
 }
 
 // misbehavingSpec runs the test binary as runMisbehavingServer in mode.
-func misbehavingSpec(t *testing.T, mode string) connect.Spec {
+func misbehavingSpec(t testing.TB, mode string) connect.Spec {
 	spec := hostileSpec(t)
 	spec.Name = mode
 	spec.Env = []string{hostileServerEnv + "=" + mode}
 	return spec
+}
+
+// resourcesPage is page (from 0) of the resources manyresources and
+// hugepages list: 10,000 a page, the next cursor until the last.
+func resourcesPage(id, mode string, page int) string {
+	pages, desc := 100, "r"
+	if mode == "hugepages" {
+		pages, desc = 10, strings.Repeat("d", 3000)
+	}
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":` + id + `,"result":{"resources":[`)
+	for i := range 10_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"uri":"demo://r/%d/%d","name":"r%d","description":"%s"}`, page, i, i, desc)
+	}
+	b.WriteString(`]`)
+	if page+1 < pages {
+		fmt.Fprintf(&b, `,"nextCursor":"%d"`, page+1)
+	}
+	b.WriteString("}}\n")
+	return b.String()
 }

@@ -179,7 +179,8 @@ built-in demo server (mcpoke demo-server).
 	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")
 	pf.StringVar(&g.logFile, "log", "", "write the session's log (cancellations, late traffic, oddities) to FILE")
 	pf.DurationVar(&g.initTimeout, "init-timeout", connect.DefaultInitTimeout,
-		"how long to wait for the server to answer initialize (servers run through npx or uvx may download themselves first)")
+		"how long to wait for the server to answer the handshake; with --protocol auto a server mcpoke starts gets as long for server/discover, "+
+			"then as long again for initialize (servers run through npx or uvx may download themselves first)")
 	settleFlag(pf, g)
 	pf.StringVar(&g.url, "url", "", "reach the server at URL over HTTP (a single http(s) URL after -- does the same)")
 	pf.StringVar(&g.transport, "transport", "auto", "HTTP transport for --url: auto (Streamable HTTP, falling back to legacy SSE), http or sse")
@@ -198,6 +199,7 @@ built-in demo server (mcpoke demo-server).
 	root.AddCommand(newResourcesCommand(g), newReadCommand(g), newPromptsCommand(g), newPromptCommand(g))
 	root.AddCommand(newTasksCommand(g))
 	root.AddCommand(newListenCommand(g))
+	root.AddCommand(newProxyCommand(g), newAttachCommand())
 	return root
 }
 

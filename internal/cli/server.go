@@ -14,6 +14,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -78,6 +79,9 @@ func pickSpec(g *globalFlags, command []string) (connect.Spec, error) {
 		spec, err := connect.LoadServer(g.config, g.server)
 		if err != nil {
 			return connect.Spec{}, withCode(ExitUsage, err)
+		}
+		for _, w := range spec.UnsetEnvWarnings() {
+			fmt.Fprintln(os.Stderr, "mcpoke: warning: "+termtext.Line(w))
 		}
 		return spec, nil
 	case len(command) > 0:
@@ -181,7 +185,8 @@ func closeAll(cs []io.Closer) {
 
 // protocolFlag adds --protocol: auto, or the version to speak.
 func protocolFlag(fl *pflag.FlagSet, p *string) {
-	fl.StringVar(p, "protocol", connect.ProtocolAuto, "protocol VERSION to speak: auto (server/discover, falling back to initialize), "+
+	fl.StringVar(p, "protocol", connect.ProtocolAuto, "protocol VERSION to speak: auto (server/discover, falling back to initialize when it fails or, over HTTP, "+
+		"gets no answer within 3s, a clock that stops while you log in), "+
 		strings.Join(session.ModernVersions, ", ")+" (server/discover, no handshake) or "+
 		strings.Join(session.SupportedVersions, ", ")+" (initialize)")
 }

@@ -145,7 +145,7 @@ func parseEntry(name string, raw json.RawMessage, x *expander) (Spec, error) {
 	if err := e.expand(x); err != nil {
 		return Spec{}, fmt.Errorf("server %q in the config: %w", name, err)
 	}
-	spec := Spec{Name: name, Command: e.Command, Args: e.Args, Dir: e.Cwd, URL: e.URL, Inputs: x.needs}
+	spec := Spec{Name: name, Command: e.Command, Args: e.Args, Dir: e.Cwd, URL: e.URL, Inputs: x.needs, UnsetEnv: x.unset}
 	for _, k := range sortedKeys(e.Env) {
 		spec.Env = append(spec.Env, k+"="+e.Env[k])
 	}

@@ -2,7 +2,6 @@ package connect
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -23,9 +22,4 @@ func EndReason(err error) string {
 }
 
 // exitSummary says how a server process ended.
-func exitSummary(e *transport.ExitError) string {
-	if e.Signal != "" {
-		return "killed by signal " + e.Signal
-	}
-	return fmt.Sprintf("exited with status %d", e.Code)
-}
+func exitSummary(e *transport.ExitError) string { return e.Summary() }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,11 +16,15 @@ import (
 // way: server/discover first, initialize when that fails.
 const ProtocolAuto = "auto"
 
-// DefaultProbeTimeout bounds the server/discover probe of ProtocolAuto: a
-// legacy server may never answer a request before initialize, and the
-// spec then says to fall back. A slow modern server that answers later
-// still wins: its initialize is refused with the versions it speaks, and
-// the session turns modern.
+// DefaultProbeTimeout bounds the server/discover probe of ProtocolAuto
+// over HTTP: a legacy server may never answer a request before
+// initialize, and the spec then says to fall back. Its clock stops while a
+// login waits for the person. A server mcpoke starts itself gets as long
+// as initialize would (Options.InitTimeout): its first answer waits for
+// its start, which npx or uvx on a cold cache makes slow. A slow modern
+// server that answers later still wins when its initialize is refused
+// with the versions it speaks; when initialize succeeds instead, the
+// session says that its era is a fallback (see lateModern).
 const DefaultProbeTimeout = 3 * time.Second
 
 // eras remembers, per server, the version ProtocolAuto reached, for the
@@ -49,6 +54,13 @@ func (c *Conn) handshake(ctx context.Context) (session.PeerInfo, error) {
 		return c.negotiate(ctx)
 	case session.IsModern(p):
 		peer, err := c.discover(ctx, p, 0)
+		if vr, ok := refusedListingOurs(err); ok {
+			// The server refused p yet lists it: the spec's negotiation
+			// says to retry with a version from its list, which is p.
+			if peer, err = c.discover(ctx, p, 0); err == nil {
+				return c.done(peer, "server/discover, again after the server refused "+p+" and named "+session.NameList(vr.Supported))
+			}
+		}
 		if err != nil {
 			var vr *session.VersionRefusedError
 			if !errors.As(err, &vr) {
@@ -86,14 +98,17 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		}
 		eras.Delete(key) // the cached assumption failed: probe again
 	}
-	probe := c.opts.ProbeTimeout
-	if probe <= 0 {
-		probe = DefaultProbeTimeout
-	}
-	peer, err := c.discover(ctx, session.ModernVersion, probe)
+	failedBefore := c.loginFailures()
+	peer, err := c.probe(ctx)
 	if err == nil {
 		eras.Store(key, peer.ProtocolVersion)
 		return c.done(peer, "server/discover")
+	}
+	if c.loginFailures() > failedBefore {
+		// The probe reached a server that wants a login, and the login
+		// failed: initialize would only run it again (a second browser
+		// prompt for the person) and fail the same way.
+		return session.PeerInfo{}, fmt.Errorf("%w (the login failed during server/discover, so mcpoke does not fall back to initialize, which would log in again)", err)
 	}
 	var vr *session.VersionRefusedError
 	if errors.As(err, &vr) {
@@ -110,6 +125,7 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		return session.PeerInfo{}, err
 	}
 	probeErr := err
+	c.probeTimedOut.Store(errors.Is(err, session.ErrTimedOut))
 	peer, err = c.initialize(session.LatestVersion)
 	if errors.As(err, &vr) {
 		return c.afterRefusal(ctx, key, vr, "initialize")
@@ -119,17 +135,43 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		// malformed DiscoverResult hides behind initialize's failure.
 		return peer, fmt.Errorf("%w (after server/discover failed: %s)", err, strings.TrimPrefix(probeErr.Error(), "server/discover: "))
 	}
+	how := "initialize, after server/discover failed: " + strings.TrimPrefix(probeErr.Error(), "server/discover: ")
+	if errors.Is(probeErr, session.ErrTimedOut) {
+		if v, ok := session.PickVersion(c.Session.LateDiscoverVersions()); ok && session.IsModern(v) {
+			return c.rediscover(ctx, key, v, peer, how)
+		}
+	}
 	eras.Store(key, peer.ProtocolVersion)
-	return c.done(peer, "initialize, after server/discover failed: "+strings.TrimPrefix(probeErr.Error(), "server/discover: "))
+	return c.done(peer, how)
+}
+
+// rediscover: the probe's answer came after its timeout, when initialize
+// had gone out and been answered, and it shows a modern server. Before
+// anything else is sent, server/discover goes again at version v, so that
+// the session is not left in the wrong era; if that fails, the legacy
+// session stays and its negotiation says it is a fallback, and why.
+func (c *Conn) rediscover(ctx context.Context, key, v string, legacy session.PeerInfo, how string) (session.PeerInfo, error) {
+	peer, err := c.discover(ctx, v, 0)
+	if err == nil {
+		eras.Store(key, v)
+		return c.done(peer, "server/discover with "+v+", again: the probe's answer came after its timeout, when initialize had been answered")
+	}
+	if !c.Session.Alive() {
+		return peer, err
+	}
+	return c.done(legacy, how+"; a fallback: the probe's late answer lists "+v+", but server/discover again failed: "+
+		strings.TrimPrefix(err.Error(), "server/discover: "))
 }
 
 // afterRefusal continues with the version the server said it speaks
 // after refusing ours (during step).
 func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.VersionRefusedError, step string) (session.PeerInfo, error) {
 	v, ok := session.PickVersion(vr.Supported)
-	if !ok || v == vr.Requested {
+	if !ok {
 		return session.PeerInfo{}, fmt.Errorf("no protocol version in common: %w; mcpoke speaks %v", vr, session.AllVersions())
 	}
+	// v may be the version refused, when the server lists it: one retry
+	// with it, as with any other (this function does not recurse).
 	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, session.NameList(vr.Supported))
 	if session.IsModern(v) {
 		peer, err := c.discover(ctx, v, 0)
@@ -147,11 +189,51 @@ func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.Version
 	return c.done(peer, "initialize with "+v+": "+how)
 }
 
+// refusedListingOurs reads err as a refusal of the version asked for
+// whose list of supported versions names that very version.
+func refusedListingOurs(err error) (*session.VersionRefusedError, bool) {
+	var vr *session.VersionRefusedError
+	if errors.As(err, &vr) && slices.Contains(vr.Supported, vr.Requested) {
+		return vr, true
+	}
+	return nil, false
+}
+
+// loginFailures is how many logins failed so far on this connection's
+// authorizer (internal/auth.Provider); 0 without one.
+func (c *Conn) loginFailures() int64 {
+	if lf, ok := c.opts.Auth.(interface{ LoginFailures() int64 }); ok {
+		return lf.LoginFailures()
+	}
+	return 0
+}
+
 // modernError reports whether err is an error only a modern server
 // sends: a header mismatch or a missing client capability.
 func modernError(err error) bool {
 	var rpcErr *session.RPCError
 	return errors.As(err, &rpcErr) && (rpcErr.Code == session.CodeHeaderMismatch || rpcErr.Code == session.CodeMissingClientCapability)
+}
+
+// probe is ProtocolAuto's server/discover. The handshake's own deadline
+// waits for it (the probe has its own), and starts again for whatever
+// follows it.
+func (c *Conn) probe(ctx context.Context) (session.PeerInfo, error) {
+	timeout := c.opts.ProbeTimeout
+	if timeout <= 0 {
+		timeout = DefaultProbeTimeout
+		if c.remote == nil {
+			timeout = c.initTimeout()
+		}
+	}
+	c.probing.Store(true)
+	defer func() {
+		if c.restartDeadline != nil {
+			c.restartDeadline()
+		}
+		c.probing.Store(false)
+	}()
+	return c.discover(ctx, session.ModernVersion, timeout)
 }
 
 // discover sends server/discover at version; timeout 0 means none but ctx.
@@ -165,6 +247,7 @@ func (c *Conn) discover(ctx context.Context, version string, timeout time.Durati
 		ModernOptions: session.ModernOptions{ProtocolVersion: version, ClientInfo: clientInfo, Capabilities: caps},
 		Timeout:       timeout,
 		QuietTimeout:  timeout > 0,
+		HoldTimeout:   loginHold(c.opts.Auth),
 	})
 }
 

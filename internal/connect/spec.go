@@ -47,6 +47,19 @@ type Spec struct {
 	// Inputs are the ${input:ID} values the config asks the user for;
 	// WithInputs fills them in. Start refuses a spec that still has some.
 	Inputs []Input
+	// UnsetEnv names the variables of the config's ${env:NAME} that are
+	// not set: each expanded to "", as in VS Code, which warns of it; so
+	// does mcpoke (UnsetEnvWarnings).
+	UnsetEnv []string
+}
+
+// UnsetEnvWarnings are the warnings about s.UnsetEnv, one a line.
+func (s Spec) UnsetEnvWarnings() []string {
+	var out []string
+	for _, name := range s.UnsetEnv {
+		out = append(out, fmt.Sprintf("${env:%s} in the config of server %q is not set: it expands to an empty string", name, s.Name))
+	}
+	return out
 }
 
 // DemoServerArg is the subcommand that runs the built-in demo server.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -94,6 +96,15 @@ type Conn struct {
 	// stage is the request of the handshake under way, for messages:
 	// "server/discover" or "initialize".
 	stage atomic.Value
+	// probing: ProtocolAuto's probe is under way, with its own timeout;
+	// the handshake's deadline waits for it.
+	probing atomic.Bool
+	// probeTimedOut: the probe got no answer in time and initialize
+	// followed, for the message when that gets none either.
+	probeTimedOut atomic.Bool
+	// restartDeadline gives the handshake's next step the whole init
+	// timeout again; set by Initialize.
+	restartDeadline func()
 
 	closeAfter sync.Once
 }
@@ -173,10 +184,7 @@ func attach(spec Spec, conn transport.Conn, opts Options) *Conn {
 // (or before ctx ends), the error is a *StartError that quotes the
 // server's stderr, and the connection is closed.
 func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
-	timeout := c.opts.InitTimeout
-	if timeout <= 0 {
-		timeout = DefaultInitTimeout
-	}
+	timeout := c.initTimeout()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stop := c.initDeadline(timeout, cancel)
@@ -203,8 +211,15 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 			if sum := c.discarded.summary(); sum != "" {
 				what = "; " + sum
 			}
-			err = fmt.Errorf("no answer to %s within %s%s; is it an MCP server speaking stdio? "+
-				"(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)", stage, timeout, what)
+			if c.probeTimedOut.Load() {
+				stage = "server/discover nor to initialize"
+				what = " each" + what
+			}
+			hint := "(allow longer with --init-timeout)"
+			if downloader(c.Spec.Command) {
+				hint = "(one run through npx or uvx may still be downloading itself: try again, or allow longer with --init-timeout)"
+			}
+			err = fmt.Errorf("no answer to %s within %s%s; is it an MCP server speaking stdio? %s", stage, timeout, what, hint)
 			if c.remote != nil {
 				err = fmt.Errorf("no answer to %s within %s from %s%s; is it an MCP endpoint? (allow longer with --init-timeout)", stage, timeout, c.Spec.CommandLine(), what)
 			}
@@ -221,6 +236,14 @@ func (c *Conn) Initialize(ctx context.Context) (session.PeerInfo, error) {
 		return o.peer, nil
 	}
 	return o.peer, c.initializeError(o.err)
+}
+
+// initTimeout is Options.InitTimeout or its default.
+func (c *Conn) initTimeout() time.Duration {
+	if c.opts.InitTimeout > 0 {
+		return c.opts.InitTimeout
+	}
+	return DefaultInitTimeout
 }
 
 // Stage names the request the handshake is at: "server/discover" or
@@ -302,11 +325,6 @@ func (c *Conn) Started() time.Time { return c.tap.Start() }
 // stderrTail returns up to n of the server's last stderr lines.
 func (c *Conn) stderrTail(n int) []string { return c.tap.StderrTail(n) }
 
-// ServerPID is the process id of the server mcpoke started (the leader
-// of its process group), or 0 when mcpoke did not start it (HTTP, or an
-// in-memory server).
-func (c *Conn) ServerPID() int { return c.pid() }
-
 // pid is the server's process id, or 0 when mcpoke did not start it.
 func (c *Conn) pid() int {
 	if c.stdio == nil {
@@ -331,21 +349,30 @@ func closeAll(cs []io.Closer) {
 }
 
 // initDeadline cancels the wait for initialize after timeout, unless a
-// login is under way then: the person may take minutes in the browser.
+// login is under way then (the person may take minutes in the browser) or
+// ProtocolAuto's probe, which has its own timeout.
 // errInitDeadline is the cause initDeadline ends the handshake with: only
 // then was it "no answer within --init-timeout" (the caller's own context
 // may end first, by Ctrl-C or its own deadline).
 var errInitDeadline = fmt.Errorf("the init timeout passed: %w", context.DeadlineExceeded)
 
 func (c *Conn) initDeadline(timeout time.Duration, cancel context.CancelCauseFunc) (stop func()) {
-	li, _ := c.opts.Auth.(interface{ LoggingIn() bool })
+	hold := loginHold(c.opts.Auth)
 	var t *time.Timer
 	t = time.AfterFunc(timeout, func() {
-		if li != nil && li.LoggingIn() {
+		if (hold != nil && hold()) || c.probing.Load() {
 			t.Reset(timeout)
 			return
 		}
 		cancel(errInitDeadline)
 	})
+	c.restartDeadline = func() { t.Reset(timeout) }
 	return func() { t.Stop() }
+}
+
+// downloader reports whether command fetches the server before running
+// it (npx, uvx), so that a first start on a cold cache may take long.
+func downloader(command string) bool {
+	name := strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(filepath.Base(command)), ".exe"), ".cmd")
+	return name == "npx" || name == "uvx"
 }

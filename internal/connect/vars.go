@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -50,6 +51,7 @@ type expander struct {
 	vars   Vars
 	inputs map[string]Input // the config's inputs, by id
 	needs  []Input          // inputs this entry uses, in first-use order
+	unset  []string         // the ${env:NAME} names that are not set, in first-use order
 }
 
 // expand returns s with its variables replaced. A ${ without its } is
@@ -85,7 +87,10 @@ func (e *expander) value(name string) (string, error) {
 		if lookup == nil {
 			lookup = os.LookupEnv
 		}
-		v, _ := lookup(arg)
+		v, ok := lookup(arg)
+		if !ok && !slices.Contains(e.unset, arg) {
+			e.unset = append(e.unset, arg)
+		}
 		return v, nil
 	case kind == "input" && hasArg:
 		in, ok := e.inputs[arg]

@@ -11,7 +11,7 @@ func Human(ms float64) string {
 	switch {
 	case ms < 10:
 		return fmt.Sprintf("%s%.3gms", neg, ms)
-	case ms < 1000:
+	case ms < 999.5: // what rounds to 1000ms is 1.00s
 		return fmt.Sprintf("%s%.0fms", neg, ms)
 	}
 	return fmt.Sprintf("%s%.2fs", neg, ms/1000)

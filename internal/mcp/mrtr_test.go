@@ -155,9 +155,9 @@ func TestRoundsAbandonedBetweenRoundsSendNothing(t *testing.T) {
 		rounds, err = cs.FollowRounds(ctx, client, first, session.CallOptions{}, nil)
 		done <- err
 	}()
-	q := <-asked
+	q := recvWithin(t, asked, "the round's question")
 	cancel()
-	if err := <-done; !errors.Is(err, ErrAbandoned) {
+	if err := recvWithin(t, done, "FollowRounds to return after its context ended"); !errors.Is(err, ErrAbandoned) {
 		t.Fatalf("FollowRounds = %v, want ErrAbandoned", err)
 	}
 	var tooLate *TooLateError

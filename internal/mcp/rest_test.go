@@ -86,6 +86,17 @@ func TestReadReadResult(t *testing.T) {
 	}
 }
 
+// Standard base64 pads with =: a blob whose length is not a multiple of
+// three bytes ends in one or two of them, and is read whole.
+func TestBlobWithPaddingIsRead(t *testing.T) {
+	for blob, want := range map[string]string{"aGk=": "hi", "aA==": "h", "AAECAw==": "\x00\x01\x02\x03"} {
+		c, err := ParseResourceContents(json.RawMessage(`{"uri":"a","blob":"` + blob + `"}`))
+		if err != nil || !c.IsBlob || c.BlobErr != nil || string(c.Bytes()) != want {
+			t.Errorf("blob %q: %q, %v, %v; want %q", blob, c.Bytes(), c.BlobErr, err, want)
+		}
+	}
+}
+
 func TestPromptArgumentsSchemaAndParams(t *testing.T) {
 	p, err := ParsePrompt(json.RawMessage(`{"name":"review","arguments":[{"name":"code","required":true,"description":"the code"},{"name":"lang"}]}`))
 	if err != nil {

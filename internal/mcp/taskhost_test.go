@@ -107,7 +107,7 @@ func TestHostedTaskCancelledByServer(t *testing.T) {
 	if err != nil || !strings.Contains(string(res), `"status":"cancelled"`) {
 		t.Fatalf("tasks/cancel: %s %v", res, err)
 	}
-	<-q.Withdrawn()
+	recvWithin(t, q.Withdrawn(), "the question withdrawn by tasks/cancel")
 	if err := q.Answer(ElicitResult(ElicitAccept, json.RawMessage(`{}`)), nil); err == nil || !strings.Contains(err.Error(), "tasks/cancel") {
 		t.Fatalf("answer after tasks/cancel: %v", err)
 	}
@@ -143,7 +143,7 @@ func TestHostedTaskExpires(t *testing.T) {
 	id := taskID(t, res)
 	q := p.question(t)
 	p.clock.Advance(time.Second)
-	<-q.Withdrawn()
+	recvWithin(t, q.Withdrawn(), "the question withdrawn when the task's ttl passed")
 	if q.Why() != "the task's ttl of 1s passed" {
 		t.Errorf("why: %q", q.Why())
 	}

@@ -118,6 +118,15 @@ func TestFindingStringClipsLongText(t *testing.T) {
 	}
 }
 
+// ClipRunes keeps a text of exactly n runes whole and cuts a longer one after n.
+func TestClipRunesAtTheLimit(t *testing.T) {
+	for in, want := range map[string]string{"héllo": "héllo", "héllo!": "héllo…", "": ""} {
+		if got := ClipRunes(in, 5); got != want {
+			t.Errorf("ClipRunes(%q, 5) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func FuzzHidden(f *testing.F) {
 	for _, s := range []string{"", "ok", "\x1b[31m", "a\u202eb", "\xff\u200b", "x" + tags("hi"), smuggle("😀", "hi")} {
 		f.Add(s)

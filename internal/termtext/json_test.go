@@ -50,6 +50,11 @@ func TestEscapeJSON(t *testing.T) {
 		{"\"bad\xff\xc3\"", "\"bad\ufffd\ufffd\"", true},
 		{`"already \u202e escaped \\"`, `"already \u202e escaped \\"`, false},
 		{"\"\\\\\u202e\"", `"\\\u202e"`, false},
+		// A keycap's selector is kept after a digit, not after its
+		// neighbours; a selector with nothing before it is escaped.
+		{"\"0\ufe0f 9\ufe0f\"", "\"0\ufe0f 9\ufe0f\"", false},
+		{"\"/\ufe0f:\ufe0f\"", `"/\ufe0f:\ufe0f"`, false},
+		{"\ufe0f", `\ufe0f`, false},
 	}
 	for _, c := range cases {
 		got, replaced := EscapeJSON([]byte(c.in))
