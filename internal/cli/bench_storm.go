@@ -4,8 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"slices"
-	"sync"
+		"sync"
 	"sync/atomic"
 	"time"
 
@@ -391,13 +390,16 @@ func later(a, b time.Time) time.Time {
 }
 
 // runUncancelled is the storm's twin without cancels, through the same
-// code: its round trips (errors and timeouts included), how many failed,
+// code: its round trips (errors and timeouts included) in a sketch, how many failed,
 // and its wall time.
-func runUncancelled(ctx context.Context, s *session.Session, req benchRequest, f *benchFlags) ([]time.Duration, int, time.Duration) {
+func runUncancelled(ctx context.Context, s *session.Session, req benchRequest, f *benchFlags) (*latencySketch, int, time.Duration) {
 	p := f.stormPlan()
 	p.rate = 0
 	t := &stormTally{}
 	wall := runStorm(ctx, s, req, p, t, nil)
-	rounds := slices.Concat(t.completed, t.errors, t.timedOut)
-	return rounds, len(t.errors) + len(t.timedOut), wall
+	rounds := &latencySketch{}
+	rounds.merge(&t.completed)
+	rounds.merge(&t.errors)
+	rounds.merge(&t.timedOut)
+	return rounds, t.errors.len() + t.timedOut.len(), wall
 }
