@@ -13,7 +13,7 @@ import (
 func TestSketchPercentilesWithinBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	shapes := map[string]func() time.Duration{
-		"lognormal": func() time.Duration { return time.Duration(math.Exp(rng.NormFloat64()*1.5+12)) },
+		"lognormal": func() time.Duration { return time.Duration(math.Exp(rng.NormFloat64()*1.5 + 12)) },
 		"uniform":   func() time.Duration { return time.Duration(rng.Int64N(int64(10 * time.Millisecond))) },
 		"tiny":      func() time.Duration { return time.Duration(rng.Int64N(300)) },
 		"bimodal": func() time.Duration {

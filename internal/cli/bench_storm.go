@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-		"sync"
+	"sync"
 	"sync/atomic"
 	"time"
 
