@@ -146,6 +146,9 @@ type Session struct {
 	modern *modernMeta
 	// early keeps the statuses of tasks not yet created (see rememberEarly).
 	early map[string]TaskUpdate
+	// earlyCancels keeps the peer's cancels that came before their
+	// requests (see early_cancel.go).
+	earlyCancels earlyCancels
 	// watchers are the channels Request.Watch handed out, by row; each is
 	// closed at its row's next change.
 	watchers map[*request]chan struct{}
