@@ -72,12 +72,22 @@ type stormWatcher struct {
 
 func newStormWatcher(s *session.Session, tally *stormTally, watch time.Duration) *stormWatcher {
 	w := &stormWatcher{
-		s: s, sub: s.Subscribe(), tally: tally, watch: watch,
+		s: s, sub: s.SubscribeTo(stormEvent), tally: tally, watch: watch,
 		bySeq: map[uint64]*stormCancel{}, byID: map[string]*stormCancel{},
 		waiters: map[uint64]chan struct{}{}, done: make(chan struct{}),
 	}
 	go w.run()
 	return w
+}
+
+// stormEvent keeps the events the watcher reads: the rest (a state
+// change or two for every call) would wake it for nothing.
+func stormEvent(e session.Event) bool {
+	switch e.(type) {
+	case session.LateArrived, session.StrayArrived, session.ProgressUpdated:
+		return true
+	}
+	return false
 }
 
 func (w *stormWatcher) run() {
