@@ -8,7 +8,7 @@ import "time"
 // such cancels a short while, so that the request that follows is taken
 // as cancelled and never run. An id the peer sends again after the
 // window is a new request. Both bounds keep a flood of cancels for
-// unknown ids from growing memory.
+// unknown ids from growing memory. initialize is never cancelled.
 const (
 	earlyCancelWindow = 2 * time.Second
 	maxEarlyCancels   = 1024

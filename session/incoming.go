@@ -108,7 +108,7 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
 	}
-	if c, ok := s.earlyCancels.take(id.raw, at); ok {
+	if c, ok := s.earlyCancels.take(id.raw, at); ok && m.Method != "initialize" {
 		// Its cancel came first: it is cancelled before it runs, and
 		// answered with nothing, as any cancelled request.
 		r.info.CancelReason, r.info.CancelAt = c.reason, c.at
