@@ -12,7 +12,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
-	"github.com/mcpoke/mcpoke/internal/procmeter"
+	"github.com/mcpoke/mcpoke/internal/cpumeter"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -127,7 +127,8 @@ type healthProbe struct {
 	Error string  `json:"error,omitempty"`
 }
 
-// serverCPU is CPU its process family burnt, from internal/procmeter.
+// serverCPU is CPU its process family burnt, from internal/cpumeter
+// (the meter of check 10).
 type serverCPU struct {
 	// DuringStormMs: while the storm's calls ran.
 	DuringStormMs float64 `json:"duringStormMs"`
@@ -299,7 +300,8 @@ func checkHealth(ctx context.Context, s *session.Session, req benchRequest, time
 // cpuMeter reads the CPU of the server's process family at marks.
 type cpuMeter struct {
 	pid   int
-	marks []procmeter.Reading
+	meter *cpumeter.Meter
+	marks []cpumeter.Sample
 	err   error
 }
 
@@ -310,7 +312,12 @@ func (m *cpuMeter) mark() time.Time {
 	if m.pid == 0 || m.err != nil {
 		return time.Now()
 	}
-	r, err := procmeter.Session(m.pid)
+	if m.meter == nil {
+		if m.meter, m.err = cpumeter.New(m.pid); m.err != nil {
+			return time.Now()
+		}
+	}
+	r, err := m.meter.Sample()
 	if err != nil {
 		m.err = err
 		return time.Now()
@@ -334,11 +341,11 @@ func (m *cpuMeter) report(afterFrom time.Time) *serverCPU {
 	}
 	start, mid, end := m.marks[0], m.marks[1], m.marks[2]
 	return &serverCPU{
-		DuringStormMs:  ms(mid.Sub(start)),
-		AfterCancelsMs: ms(end.Sub(mid)),
-		AfterShare:     end.Share(mid),
+		DuringStormMs:  ms(max(mid.CPU-start.CPU, 0)),
+		AfterCancelsMs: ms(max(end.CPU-mid.CPU, 0)),
+		AfterShare:     max(cpumeter.Rate(mid, end), 0),
 		AfterOverMs:    ms(end.At.Sub(mid.At)),
-		Processes:      end.Processes,
+		Processes:      end.Procs,
 	}
 }
 

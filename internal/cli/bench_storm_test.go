@@ -202,7 +202,11 @@ func TestBenchStormNamedPointsOverStdio(t *testing.T) {
 			protocol: "2025-11-25", cancelAt: cancelPoint{kind: at}}
 		s := stormRun(t, stormSpec(t, "clean", "legacy"), f).Storm
 		c := s.CancelledCleanly
-		if c.Count != 10 || s.AnsweredAfterCancel.Count != 0 || s.ProgressAfterCancel.Count != 0 {
+		// An answer that crossed its cancel on the wire (a busy machine
+		// delays the cancel) is a race, not a server answering anyway.
+		crossed := s.AnsweredAfterCancel.MayHaveCrossed + s.ProgressAfterCancel.MayHaveCrossed
+		answered := s.AnsweredAfterCancel.Count + s.ProgressAfterCancel.Count
+		if c.Count+crossed != 10 || answered != crossed {
 			t.Errorf("cancelled %s: %+v", f.cancelAt, s)
 		}
 		half := ms(stormSteps / 2 * stormStep)
