@@ -1,0 +1,82 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/transporttest"
+)
+
+// traceParentRE is W3C trace context's traceparent, version 00.
+var traceParentRE = regexp.MustCompile(`^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$`)
+
+// TestTraceParentInMetaBothEras: with Config.Trace every request carries
+// a fresh, valid traceparent in _meta, the one RequestInfo records, in
+// the legacy era and in 2026-07-28; without it, none.
+func TestTraceParentInMetaBothEras(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		modern bool
+		trace  bool
+	}{{"legacy", false, true}, {"modern", true, true}, {"off", true, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := transporttest.Pipe()
+			s := New(a, Config{Trace: tc.trace, SettleWindow: -1})
+			defer func() { b.Close(); s.Close() }()
+			if tc.modern {
+				s.UseModern(ModernOptions{ClientInfo: Implementation{Name: "t", Version: "1"}})
+			}
+			seen := map[string]bool{}
+			for i, params := range []any{nil, json.RawMessage(`{"name":"x"}`), json.RawMessage(`{"_meta":{"k":1},"name":"y"}`)} {
+				c, err := s.Call(context.Background(), "tools/call", params, CallOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := make(chan []byte, 1)
+				go func() { m, _ := b.Recv(); got <- m.Data }()
+				var frame []byte
+				select {
+				case frame = <-got:
+				case <-time.After(5 * time.Second):
+					t.Fatal("no request frame within 5s")
+				}
+				var m struct {
+					Params struct {
+						Meta map[string]json.RawMessage `json:"_meta"`
+					} `json:"params"`
+				}
+				if err := json.Unmarshal(frame, &m); err != nil {
+					t.Fatalf("frame %s: %v", frame, err)
+				}
+				info, _ := s.Request(c.Ref()).Info()
+				raw, ok := m.Params.Meta[MetaTraceParent]
+				if !tc.trace {
+					if ok || !info.TraceParent.IsZero() {
+						t.Fatalf("tracing off, but the request carries traceparent %s", raw)
+					}
+					continue
+				}
+				var tp string
+				if err := json.Unmarshal(raw, &tp); err != nil || !traceParentRE.MatchString(tp) {
+					t.Fatalf("request %d: traceparent %s is not valid W3C trace context (frame %s)", i, raw, frame)
+				}
+				if tp != info.TraceParent.String() {
+					t.Fatalf("frame has %s, RequestInfo %s", tp, info.TraceParent)
+				}
+				if seen[tp] {
+					t.Fatalf("traceparent %s sent twice", tp)
+				}
+				seen[tp] = true
+				if i == 2 && string(m.Params.Meta["k"]) != "1" {
+					t.Fatalf("the caller's own _meta was lost: %s", frame)
+				}
+				if tc.modern && m.Params.Meta[MetaProtocolVersion] == nil {
+					t.Fatalf("modern _meta lost: %s", frame)
+				}
+			}
+		})
+	}
+}
