@@ -169,7 +169,7 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	}
 	var trace TraceParent
 	if s.cfg.Trace {
-		trace = newTraceParent()
+		trace = NewTraceParent()
 		members = appendTraceParent(members, trace)
 	}
 	if len(members) > 0 {

@@ -38,9 +38,9 @@ func (t TraceParent) String() string {
 // TraceIDString is the trace id in hex, as tracing backends show it.
 func (t TraceParent) TraceIDString() string { return hex.EncodeToString(t.TraceID[:]) }
 
-// newTraceParent draws a fresh trace and span id; neither is ever all
+// NewTraceParent draws a fresh trace and span id; neither is ever all
 // zeros, which W3C trace context forbids.
-func newTraceParent() TraceParent {
+func NewTraceParent() TraceParent {
 	var t TraceParent
 	for t.TraceID == [16]byte{} {
 		putUint64(t.TraceID[:8], rand.Uint64())
