@@ -12,8 +12,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -61,6 +64,7 @@ func New(o Options) (*Exporter, error) {
 	if o.Endpoint != "" {
 		opts = append(opts, otlptracehttp.WithEndpointURL(tracesURL(o.Endpoint)))
 	}
+	quietErrors()
 	exp, err := otlptracehttp.New(context.Background(), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("OTLP exporter: %w", err)
@@ -132,4 +136,13 @@ func (givenIDs) NewSpanID(ctx context.Context, _ trace.TraceID) trace.SpanID {
 		return tp.SpanID
 	}
 	return session.NewTraceParent().SpanID
+}
+
+// quietErrors makes the SDK's export errors one line on stderr, once: a
+// missing collector must not flood the terminal of a call.
+func quietErrors() {
+	var once sync.Once
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+		once.Do(func() { fmt.Fprintf(os.Stderr, "mcpoke: OTLP export failed (spans are dropped): %v\n", err) })
+	}))
 }
