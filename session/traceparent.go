@@ -68,3 +68,38 @@ func appendTraceParent(members []byte, t TraceParent) []byte {
 	members = append(members, t.String()...)
 	return append(members, '"')
 }
+
+// ParseTraceParent reads a W3C traceparent header value. It refuses what
+// the spec says to ignore: a wrong length for version 00, version ff,
+// upper-case or non-hex digits, an all-zero trace or span id. A value from
+// a peer is untrusted; ok false means "start a new trace".
+func ParseTraceParent(v string) (t TraceParent, sampled bool, ok bool) {
+	if len(v) < 55 || v[2] != '-' || v[35] != '-' || v[52] != '-' {
+		return TraceParent{}, false, false
+	}
+	if v[:2] == "ff" || (v[:2] == "00" && len(v) != 55) || (len(v) > 55 && v[55] != '-') {
+		return TraceParent{}, false, false
+	}
+	var ver, flags [1]byte
+	if !lowerHex(v[:2]) || !lowerHex(v[3:35]) || !lowerHex(v[36:52]) || !lowerHex(v[53:55]) {
+		return TraceParent{}, false, false
+	}
+	_, _ = hex.Decode(ver[:], []byte(v[:2]))
+	_, _ = hex.Decode(t.TraceID[:], []byte(v[3:35]))
+	_, _ = hex.Decode(t.SpanID[:], []byte(v[36:52]))
+	_, _ = hex.Decode(flags[:], []byte(v[53:55]))
+	if t.TraceID == [16]byte{} || t.SpanID == [8]byte{} {
+		return TraceParent{}, false, false
+	}
+	return t, flags[0]&1 == 1, true
+}
+
+func lowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

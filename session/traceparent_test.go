@@ -80,3 +80,31 @@ func TestTraceParentInMetaBothEras(t *testing.T) {
 		})
 	}
 }
+
+// TestParseTraceParent: what a peer sends is checked as W3C trace
+// context says; a fresh value round-trips.
+func TestParseTraceParent(t *testing.T) {
+	fresh := NewTraceParent()
+	if got, sampled, ok := ParseTraceParent(fresh.String()); !ok || !sampled || got != fresh {
+		t.Fatalf("round trip of %s: %v %v %v", fresh, got, sampled, ok)
+	}
+	for _, bad := range []string{
+		"",
+		"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331",          // no flags
+		"00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01",       // upper case
+		"00-00000000000000000000000000000000-b7ad6b7169203331-01",       // zero trace id
+		"00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",       // zero span id
+		"ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",       // version ff
+		"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-xx",    // 00 with more
+		"00-0af7651916cd43dd8448eb211c80319c-b7ad6b716920333g-01",       // not hex
+		"00_0af7651916cd43dd8448eb211c80319c_b7ad6b7169203331_01",       // separators
+		"\x1b[31m-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", // escape
+	} {
+		if _, _, ok := ParseTraceParent(bad); ok {
+			t.Errorf("ParseTraceParent(%q) accepted it", bad)
+		}
+	}
+	if _, _, ok := ParseTraceParent("01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-future"); !ok {
+		t.Error("a later version with more fields must be read (W3C: parse the first four)")
+	}
+}

@@ -39,6 +39,11 @@ type callReport struct {
 	// the report's request being the last; RoundsStopped says why they
 	// stopped short (abandoned, too many rounds).
 	Rounds        []reportRound `json:"rounds,omitempty"`
+	// TraceID is the trace of the request's traceparent (--trace).
+	TraceID string `json:"traceId,omitempty"`
+	// ServerSpans are the spans received (--otlp-receive) that share the
+	// request's trace id; nil without --otlp-receive.
+	ServerSpans []reportSpan `json:"serverSpans,omitempty"`
 	RoundsStopped string        `json:"roundsStopped,omitempty"`
 	Late          []reportLate  `json:"late"`
 
