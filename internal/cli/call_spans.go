@@ -16,6 +16,9 @@ import (
 // a server exports them in batches, the last at its exit.
 const serverSpanWait = 3 * time.Second
 
+// atCancelMs is how near the cancel a span's end counts as at it.
+const atCancelMs = 5
+
 // serverSpanQuiet is how long no new batch must come before the spans
 // of the request are taken as all there are.
 const serverSpanQuiet = 300 * time.Millisecond
@@ -83,6 +86,9 @@ func printServerSpans(w io.Writer, r *callReport) {
 		where := ""
 		if s.EndAfterCancelMs != nil {
 			switch d := *s.EndAfterCancelMs; {
+			case d > -atCancelMs && d < atCancelMs:
+				// Two processes' clocks: closer than this is "at".
+				where = fmt.Sprintf(", ended at the cancel (%+.3gms)", d)
 			case d < 0:
 				where = fmt.Sprintf(", ended %s before the cancel", human(-d))
 			default:
