@@ -98,7 +98,9 @@ func (r *Receiver) serveTraces(w http.ResponseWriter, req *http.Request) {
 	}
 	var msg coltracepb.ExportTraceServiceRequest
 	if isJSON {
-		err = protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(body, &msg)
+		if body, err = hexIDsToBase64(body); err == nil {
+			err = protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(body, &msg)
+		}
 	} else {
 		err = proto.Unmarshal(body, &msg)
 	}
