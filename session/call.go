@@ -167,9 +167,10 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	if s.modern != nil {
 		members = s.modern.appendMembers(members, opts.LogLevel)
 	}
-	var trace TraceParent
+	var trace *TraceParent
 	if s.cfg.Trace {
-		trace = NewTraceParent()
+		tp := NewTraceParent()
+		trace = &tp
 		members = appendTraceParent(members, trace)
 	}
 	if len(members) > 0 {

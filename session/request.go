@@ -88,8 +88,8 @@ type RequestInfo struct {
 	Params json.RawMessage
 	State  State
 	// TraceParent is the trace context sent in the request's _meta
-	// (Config.Trace); zero when none was.
-	TraceParent TraceParent
+	// (Config.Trace); nil when none was, which keeps the row small.
+	TraceParent *TraceParent
 
 	// Timeout is how long the request waits for an answer (restarted by
 	// progress when it resets), and MaxTimeout the hard limit; 0: none.

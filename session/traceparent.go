@@ -18,11 +18,11 @@ type TraceParent struct {
 }
 
 // IsZero reports whether t is unset (a request sent without --trace).
-func (t TraceParent) IsZero() bool { return t == TraceParent{} }
+func (t *TraceParent) IsZero() bool { return t == nil || *t == TraceParent{} }
 
 // String is the traceparent header value, version 00, sampled:
 // 00-<32 hex>-<16 hex>-01.
-func (t TraceParent) String() string {
+func (t *TraceParent) String() string {
 	if t.IsZero() {
 		return ""
 	}
@@ -36,7 +36,12 @@ func (t TraceParent) String() string {
 }
 
 // TraceIDString is the trace id in hex, as tracing backends show it.
-func (t TraceParent) TraceIDString() string { return hex.EncodeToString(t.TraceID[:]) }
+func (t *TraceParent) TraceIDString() string {
+	if t.IsZero() {
+		return ""
+	}
+	return hex.EncodeToString(t.TraceID[:])
+}
 
 // NewTraceParent draws a fresh trace and span id; neither is ever all
 // zeros, which W3C trace context forbids.
@@ -60,7 +65,7 @@ func putUint64(b []byte, v uint64) {
 
 // appendTraceParent appends the "traceparent" member of t to members
 // (which hold other members, or nothing).
-func appendTraceParent(members []byte, t TraceParent) []byte {
+func appendTraceParent(members []byte, t *TraceParent) []byte {
 	if len(members) > 0 {
 		members = append(members, ',')
 	}

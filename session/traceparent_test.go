@@ -108,3 +108,22 @@ func TestParseTraceParent(t *testing.T) {
 		t.Error("a later version with more fields must be read (W3C: parse the first four)")
 	}
 }
+
+// BenchmarkRoundTripTraced is BenchmarkRoundTrip with a traceparent in
+// every request: the cost of --trace without an exporter.
+func BenchmarkRoundTripTraced(b *testing.B) {
+	a, c := transporttest.Pipe()
+	srv := New(c, Config{MaxFinished: serverKept, Handlers: map[string]Handler{
+		"echo": func(_ context.Context, in *Incoming) (any, error) { return in.Params, nil },
+	}})
+	cli := New(a, Config{NoProgressTokens: true, SettleWindow: -1, Trace: true})
+	b.Cleanup(func() { cli.Close(); srv.Close() })
+	params := json.RawMessage(`{"text":"hi"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := cli.Do(ctx, "echo", params, CallOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"os"
+	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -40,10 +42,11 @@ func startExport(t traceFlags) (*spanExport, error) {
 	return &spanExport{exp: exp}, nil
 }
 
-// spanExport is an exporter and its session's watcher.
+// spanExport is an exporter and the watchers of its sessions.
 type spanExport struct {
 	exp     *otelspan.Exporter
-	watched <-chan struct{}
+	mu      sync.Mutex
+	watched []<-chan struct{}
 }
 
 func (e *spanExport) watch(c *connect.Conn) {
@@ -51,13 +54,24 @@ func (e *spanExport) watch(c *connect.Conn) {
 	if c.Transport() != "stdio" {
 		transportName = "tcp"
 	}
-	e.watched = e.exp.Watch(c.Session, otelspan.SessionInfo{Transport: transportName})
+	done := e.exp.Watch(c.Session, otelspan.SessionInfo{Transport: transportName})
+	e.mu.Lock()
+	e.watched = append(e.watched, done)
+	e.mu.Unlock()
 }
 
-// Close implements io.Closer: after the session closed, every span ended.
+// Close implements io.Closer: once the sessions closed and their spans
+// ended (waiting at most the flush time for that), the spans are sent.
 func (e *spanExport) Close() error {
-	if e.watched != nil {
-		<-e.watched
+	e.mu.Lock()
+	watched := e.watched
+	e.mu.Unlock()
+	deadline := time.After(otelspan.DefaultFlush)
+	for _, w := range watched {
+		select {
+		case <-w:
+		case <-deadline:
+		}
 	}
 	return e.exp.Close()
 }

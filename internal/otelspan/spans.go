@@ -118,7 +118,7 @@ func (w *watcher) start(info session.RequestInfo) {
 			attrs = append(attrs, attribute.String("mcp.session.id", id))
 		}
 	}
-	ctx := WithIDs(context.Background(), info.TraceParent)
+	ctx := WithIDs(context.Background(), *info.TraceParent)
 	_, span := w.e.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithTimestamp(info.Started), trace.WithAttributes(attrs...))
 	w.spans[info.Seq] = &open{span: span, lastAt: info.Started}
