@@ -233,7 +233,9 @@ type transcriptLine struct {
 	Msg  json.RawMessage `json:"msg"`
 	Raw  *string         `json:"raw"`
 	HTTP *string         `json:"http"`
-	Note string          `json:"note"`
+	// Relay is mcpoke proxy's word about the relay itself.
+	Relay *string `json:"relay"`
+	Note  string  `json:"note"`
 	// Violations name the rules an inbound frame broke.
 	Violations []string `json:"violations"`
 }
@@ -286,12 +288,12 @@ func readTranscript(ts *testscript.TestScript, file string) []transcriptLine {
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			ts.Fatalf("%s:%d is not JSON: %v", file, n, err)
 		}
-		if l.Dir == "http" && l.T != nil && l.HTTP != nil && l.Msg == nil && l.Raw == nil {
+		if (l.Dir == "http" && l.HTTP != nil || l.Dir == "relay" && l.Relay != nil) && l.T != nil && l.Msg == nil && l.Raw == nil {
 			lines = append(lines, l)
 			continue
 		}
 		if l.T == nil || (l.Msg == nil) == (l.Raw == nil) {
-			ts.Fatalf("%s:%d needs t and exactly one of msg and raw (or dir http and http): %s", file, n, sc.Text())
+			ts.Fatalf("%s:%d needs t and exactly one of msg and raw (or dir http and http, or dir relay and relay): %s", file, n, sc.Text())
 		}
 		switch l.Dir {
 		case "out", "in", "stderr":

@@ -98,3 +98,8 @@ func preview(b []byte, n int) string {
 	}
 	return string(b)
 }
+
+// Classify says whether a line (without its newline) is a JSON-RPC
+// frame, noise or malformed, and why, as the stdio reader judges it: for
+// records of traffic that passed through unjudged (mcpoke proxy).
+func Classify(line []byte) (wire.Kind, string) { return classify(line) }

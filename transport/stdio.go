@@ -32,6 +32,9 @@ type StdioOptions struct {
 	// StderrLines is how many stderr lines are kept for StderrTail; 0
 	// means DefaultStderrLines.
 	StderrLines int
+	// Raw, when set, takes the server's stdout and stderr as raw bytes
+	// instead of Recv (see RawOutput).
+	Raw *RawOutput
 }
 
 // Defaults for zero StdioOptions fields.
@@ -411,6 +414,11 @@ func (s *Stdio) readerDone() {
 }
 
 func (s *Stdio) readStdout() {
+	if s.opts.Raw != nil {
+		r := pipeReader{s.stdout, s}
+		s.readRaw(&r, s.opts.Raw.Stdout, s.outputClosed)
+		return
+	}
 	defer s.readerDone()
 	r := pipeReader{s.stdout, s}
 	fr := newFrameReader(r, s.opts.MaxFrameSize)
@@ -439,6 +447,11 @@ func (s *Stdio) readStdout() {
 }
 
 func (s *Stdio) readStderr() {
+	if s.opts.Raw != nil {
+		r := pipeReader{s.stderr, s}
+		s.readRaw(&r, s.opts.Raw.Stderr, nil)
+		return
+	}
 	defer s.readerDone()
 	r := pipeReader{s.stderr, s}
 	lr := lineReader{br: bufio.NewReaderSize(r, maxStderrLine), keep: maxStderrLine, cut: maxStderrLine}
@@ -493,9 +506,13 @@ func (s *Stdio) wait() {
 	// Output normally ends at once; a child of the server that still
 	// holds the pipes gets a grace to finish, unless we are closing.
 	t := time.NewTimer(s.opts.CloseGrace)
+	closed := s.closed
+	if s.opts.Raw != nil {
+		closed = nil // a relay passes on the last output even when closing
+	}
 	select {
 	case <-s.readersDone:
-	case <-s.closed:
+	case <-closed:
 	case <-t.C:
 	}
 	t.Stop()
@@ -508,7 +525,7 @@ func (s *Stdio) wait() {
 	// in them, then stop once they stay idle.
 	s.draining.Store(true)
 	for _, f := range []*os.File{s.stdout, s.stderr} {
-		if s.isClosed() || f.SetReadDeadline(time.Now().Add(pipeIdleGrace)) != nil {
+		if !s.keepsOutput() || f.SetReadDeadline(time.Now().Add(pipeIdleGrace)) != nil {
 			f.Close()
 		}
 	}
@@ -575,7 +592,7 @@ type pipeReader struct {
 
 func (r pipeReader) Read(p []byte) (int, error) {
 	if r.s.draining.Load() {
-		if r.s.isClosed() {
+		if !r.s.keepsOutput() {
 			return 0, io.EOF // nobody wants the rest
 		}
 		r.f.SetReadDeadline(time.Now().Add(pipeIdleGrace))

@@ -33,6 +33,13 @@ type benchFlags struct {
 	protocol     string
 	floor        bool
 	cpus         int
+	// The cancel storm (bench_storm*.go): on when --cancel-rate is given.
+	storm       bool
+	cancelRate  float64
+	cancelAt    cancelPoint
+	forD        time.Duration
+	callTimeout time.Duration
+	timeoutFlags
 }
 
 func newBenchCommand(g *globalFlags) *cobra.Command {
@@ -48,10 +55,34 @@ within --watch.
 
 Without --args, each required string argument of the tool gets "hello".
 
+The cancel storm (--cancel-rate P): bench first makes the calls without cancels,
+then the same calls (-n/--calls, or for --for D) cancelling a share P of them, at a
+moment drawn from --cancel-after D1..D2 or at a named point (before-first-progress,
+mid-progress), by the era's form: notifications/cancelled, or closing the request's
+stream in 2026-07-28 over Streamable HTTP. Each cancelled call is watched for
+--watch. It reports each class with its percentiles: completed, cancelled cleanly,
+answered anyway (a late answer; it says how many may have crossed the cancel on the
+wire: within the round trip of the pings it sends during the storm, and no sooner
+than the fastest uncancelled call), progress after the
+cancel, errors by code, timed out (--timeout); the completed calls beside the
+uncancelled run; cancel-to-quiet (the cancel to the last frame for its request)
+with a histogram; for a stdio server it started, the CPU its process family burnt
+during the storm and in the --watch after it (work it kept doing after cancels);
+and the server's health after: a ping and a call. It ends with a verdict line.
+Over 2026-07-28 Streamable HTTP nothing can arrive after a cancel, and the report
+says so rather than call the cancels clean. The storm takes the place of the probes.
+
 Interrupted (Ctrl-C), bench sends no more calls, stops watching, and reports what it
 measured so far; like every command it then exits with 128 + the signal (130).`,
 		Example: `  # The demo server's echo
   mcpoke bench
+
+  # A cancel storm: 30% of 10,000 calls of sleep cancelled 50 to 500 ms in
+  mcpoke bench --tool sleep --args '{"seconds":1,"steps":10}' --concurrency 64 \
+    --calls 10000 --cancel-rate 30% --cancel-after 50ms..500ms
+
+  # The same for 30 seconds, each cancelled once the server is halfway
+  mcpoke bench --tool sleep --concurrency 64 --for 30s --cancel-rate 0.3 --cancel-after mid-progress
 
   # The reference server's echo, 4 calls at a time, as JSON
   mcpoke bench --args '{"message":"hi"}' --concurrency 4 --json -- npx -y @modelcontextprotocol/server-everything`,
@@ -65,7 +96,13 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 			if f.n < 1 || f.concurrency < 1 || f.cancelProbes < 0 || f.watch < 0 || f.cpus < 0 {
 				return usageError("-n and --concurrency must be at least 1; --cancel-probes, --watch and --cpus not negative")
 			}
+			if err := f.checkTimeouts(); err != nil {
+				return err
+			}
 			f.argsGiven = cmd.Flags().Changed("args")
+			if err := f.readStormFlags(cmd.Flags()); err != nil {
+				return err
+			}
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {
 				return err
@@ -79,12 +116,14 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.IntVarP(&f.n, "n", "n", 2000, "how many calls to measure")
 	fl.IntVar(&f.concurrency, "concurrency", 1, "calls in flight at once")
 	fl.IntVar(&f.cancelProbes, "cancel-probes", 20, "calls to cancel at once, to measure the cancel path (0: none)")
-	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes")
+	fl.DurationVar(&f.watch, "watch", time.Second, "how long to watch for late traffic after the cancel probes, or after each cancel of the storm")
 	fl.BoolVar(&f.json, "json", false, "print the figures as one JSON object")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the wire to FILE (it slows the calls a little)")
 	fl.IntVar(&f.cpus, "cpus", 0, "CPUs bench's own client may use (0: one per call in flight, at most the machine's; GOMAXPROCS in the environment is kept); the server is not limited")
 	fl.BoolVar(&f.floor, "floor", false, "also measure this machine's floor, a raw pipe ping-pong between two processes with the same message sizes, and give the figures as ratios to it")
 	protocolFlag(fl, &f.protocol)
+	stormFlags(fl)
+	addTimeoutFlags(fl, &f.timeoutFlags, "tool list (each page) and each call", "tool list and each call")
 	return cmd
 }
 
@@ -105,6 +144,9 @@ type benchReport struct {
 	Histogram   []histogramBucket `json:"histogram"`
 	CallsPerSec float64           `json:"callsPerSec"`
 	Cancel      *cancelStats      `json:"cancel,omitempty"`
+	// Storm is the cancel storm (--cancel-rate); the figures above are
+	// then those of the same run without cancels, made first.
+	Storm *stormReport `json:"storm,omitempty"`
 	// Floor is the raw pipe ping-pong measured in the same run (--floor);
 	// P50VsFloor is the median, over slices of 20 calls, of their p50 over
 	// the p50 of the floor's round trips taken right after them.
@@ -130,12 +172,12 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	}
 	defer srv.Close()
 	// Without --args, args stays nil and the tool's defaultArgs are used.
-	t, params, err := prepareTool(ctx, srv, f.tool, args, stderr, g.force)
+	t, params, err := prepareTool(ctx, srv, f.tool, args, stderr, g.force, f.timeoutFlags)
 	if err != nil {
 		return err
 	}
 
-	req := benchRequest{params: params}
+	req := benchRequest{params: params, timeout: f.timeout, maxTimeout: f.maxTimeout}
 	if srv.Session.Modern() {
 		// x-mcp-header parameters travel in headers too (2026-07-28).
 		if req.headers, err = mcp.CallParamHeaders(t, params); err != nil {
@@ -161,7 +203,14 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		defer fl.close()
 	}
 	runCalls(ctx, srv.Session, req, warmup, f.concurrency)
-	rounds, errs, wall := measureCalls(ctx, srv.Session, req, f, fl)
+	var rounds []time.Duration
+	var errs int
+	var wall time.Duration
+	if f.storm {
+		rounds, errs, wall = runUncancelled(ctx, srv.Session, req, f)
+	} else {
+		rounds, errs, wall = measureCalls(ctx, srv.Session, req, f, fl)
+	}
 
 	rep := benchReport{
 		Server:       serverOf(srv.Peer()),
@@ -184,7 +233,11 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 		rep.Floor = fl.stats()
 		rep.P50VsFloor = fl.p50Ratio()
 	}
-	if f.cancelProbes > 0 && ctx.Err() == nil {
+	if f.storm && ctx.Err() == nil {
+		st := runStormReport(ctx, srv, req, f.stormPlan(), &rep)
+		rep.Storm = &st
+	}
+	if f.cancelProbes > 0 && !f.storm && ctx.Err() == nil {
 		cs := probeCancel(ctx, srv, req, f.cancelProbes, f.watch)
 		rep.Cancel = &cs
 	}
@@ -198,23 +251,34 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	return nil
 }
 
-// benchCallTimeout bounds each call, so a server that stops answering
+// benchRequest is the call bench repeats: its params, the Mcp-Param
+// headers they carry in 2026-07-28, and the timeouts that bound each
+// call (--timeout, --max-timeout), so that a server that stops answering
 // ends the run with errors instead of hanging it.
-const benchCallTimeout = 30 * time.Second
-
-// benchRequest is the call bench repeats: its params, and the Mcp-Param
-// headers they carry in 2026-07-28.
 type benchRequest struct {
-	params  json.RawMessage
-	headers map[string]string
+	params              json.RawMessage
+	headers             map[string]string
+	timeout, maxTimeout time.Duration
+}
+
+// options are the call options of one call.
+func (r benchRequest) options() session.CallOptions {
+	o := session.CallOptions{Timeout: r.timeout, MaxTimeout: r.maxTimeout, ParamHeaders: r.headers}
+	if r.maxTimeout == 0 {
+		o.MaxTimeout = -1
+	}
+	return o
 }
 
 // benchCall makes one call; a JSON-RPC error or an isError result is an
 // error.
 func benchCall(ctx context.Context, s *session.Session, req benchRequest) error {
-	res, err := s.Do(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
+	res, err := s.Do(ctx, "tools/call", req.params, req.options())
 	return resultError(res, err)
 }
+
+// errIsError is a call answered with a result whose isError is true.
+var errIsError = errors.New("the tool returned an error result (isError)")
 
 // resultError is benchCall's verdict on a call's outcome; bench reads it
 // after the clock stopped, so that decoding the result is not timed.
@@ -228,7 +292,7 @@ func resultError(res json.RawMessage, err error) error {
 		return nil
 	}
 	if r, err := mcp.ReadCallResult(res); err == nil && r.IsError {
-		return errors.New("the tool returned an error result (isError)")
+		return errIsError
 	}
 	return nil
 }
@@ -249,7 +313,7 @@ func runCalls(ctx context.Context, s *session.Session, req benchRequest, n, conc
 		wg.Go(func() {
 			for ctx.Err() == nil && started.Add(1) <= int64(n) {
 				t0 := time.Now()
-				res, err := s.Do(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
+				res, err := s.Do(ctx, "tools/call", req.params, req.options())
 				d := time.Since(t0)
 				err = resultError(res, err)
 				if err != nil && ctx.Err() != nil {
@@ -275,9 +339,12 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 	fmt.Fprintf(w, "bench %s on %s %s (protocol %s%s): %d calls, concurrency %d, client on %s\n", termtext.Line(r.Tool),
 		termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), termtext.Line(r.Server.ProtocolVersion),
 		overTransport(r.Transport), r.Calls, r.Concurrency, english.Plural(r.ClientCPUs, "CPU"))
+	if r.Storm != nil {
+		fmt.Fprintln(w, "uncancelled run (the same calls, none cancelled), made first:")
+	}
 	switch {
-	case !r.Interrupted:
-	case r.Calls < f.n:
+	case !r.Interrupted || r.Storm != nil: // the storm says it was
+	case r.Calls < f.n && f.forD == 0:
 		fmt.Fprintf(w, "interrupted after %d of %d calls; the figures are for those\n", r.Calls, f.n)
 	case r.Cancel != nil:
 		fmt.Fprintln(w, "interrupted during the cancel probes")
@@ -289,6 +356,9 @@ func printBench(w io.Writer, r *benchReport, f *benchFlags) {
 	printHistogram(w, r.Histogram)
 	fmt.Fprintf(w, "throughput  %.0f calls/s, %d errors\n", r.CallsPerSec, r.Errors)
 	printFloor(w, r)
+	if r.Storm != nil {
+		printStorm(w, r.Storm)
+	}
 	if c := r.Cancel; c != nil {
 		probes := english.Plural(c.Probes, "probe")
 		if c.Probes < f.cancelProbes {

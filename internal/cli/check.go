@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +30,7 @@ type checkFlags struct {
 	junit      string
 	transcript string
 	protocol   string
+	timeoutFlags
 }
 
 func newCheckCommand(g *globalFlags) *cobra.Command {
@@ -62,7 +65,8 @@ or takes --tool NAME --args JSON. A SHOULD broken is a warning; only a MUST brok
 Exit codes:
   0  no MUST failed
   1  a MUST failed
-  2  bad usage, or the server could not be started`,
+  2  bad usage, or the server could not be started
+  4  the run gave up after --max-timeout (the report says what was checked)`,
 		Example: `  # The built-in demo server
   mcpoke check
 
@@ -93,12 +97,23 @@ Exit codes:
 	fl.StringVar(&f.junit, "junit", "", "also write the report as JUnit XML to FILE, for CI")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the whole run to FILE")
 	protocolFlag(fl, &f.protocol)
+	// check's calls that must complete are waited for less long than
+	// call's: a judge that waits a minute on each of nine checks is slow
+	// to say a server hangs.
+	fl.DurationVar(&f.timeout, "timeout", check.DefaultCallTimeout, "give up on a call a check needs answered after DUR; it counts as unanswered (0: never)")
+	fl.DurationVar(&f.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the whole run after DUR, reporting what was checked (0: never)")
 	return cmd
 }
 
 // checkOptions turns the flags into the run's options, or a usage error.
 func (f *checkFlags) checkOptions() (check.Options, error) {
-	opts := check.Options{Tool: f.tool, Listen: f.listen, Load: f.load, Seed: f.seed}
+	opts := check.Options{Tool: f.tool, Listen: f.listen, Load: f.load, Seed: f.seed, CallTimeout: f.timeout}
+	if f.timeout == 0 {
+		opts.CallTimeout = math.MaxInt64 // never
+	}
+	if err := f.checkTimeouts(); err != nil {
+		return opts, err
+	}
 	switch {
 	case f.json && f.markdown:
 		return opts, usageError("--json and --markdown are two formats of the same report: choose one")
@@ -166,7 +181,19 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 		return err
 	}
 	defer srv.Close()
+	if f.maxTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, f.maxTimeout, fmt.Errorf("check gave up after %s in all (--max-timeout)", f.maxTimeout))
+		defer cancel()
+	}
 	rep, err := check.Run(ctx, srv, opts)
+	var gaveUp error // --max-timeout ended the run
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		gaveUp = withCode(ExitTimedOut, context.Cause(ctx))
+	}
+	if err != nil && gaveUp != nil {
+		return withCode(ExitTimedOut, fmt.Errorf("%v: %w", context.Cause(ctx), err))
+	}
 	if err != nil {
 		if errors.Is(err, check.ErrUsage) {
 			return usageError("%s", strings.TrimPrefix(err.Error(), check.ErrUsage.Error()+": "))
@@ -189,6 +216,9 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 	}
 	if err != nil {
 		return err
+	}
+	if gaveUp != nil {
+		return gaveUp
 	}
 	if rep.MustFailed() {
 		return quietExit(ExitFailed)

@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/demo"
 )
 
 // hostileServerEnv makes the test binary a stdio MCP server that hides
@@ -21,11 +23,19 @@ func TestMain(m *testing.M) {
 	case "":
 	case "1":
 		os.Exit(runHostileServer())
+	case "demo":
+		if err := demo.Serve(os.Stdin, os.Stdout, io.Discard); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "listen-cancel", "listen-unknown", "listen-noack", "listen-refused":
 		os.Exit(runListenServer(mode))
 	default:
 		if v, ok := strings.CutPrefix(mode, modernHostileEnvPrefix); ok {
 			os.Exit(runModernHostileServer(v))
+		}
+		if v, ok := strings.CutPrefix(mode, stormServerEnvPrefix); ok {
+			os.Exit(runStormServer(v))
 		}
 		os.Exit(runMisbehavingServer(mode))
 	}
@@ -124,7 +134,7 @@ func runHostileServer() int {
 }
 
 // hostileSpec runs the test binary as the hostile server.
-func hostileSpec(t *testing.T) connect.Spec {
+func hostileSpec(t testing.TB) connect.Spec {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -135,3 +145,6 @@ func hostileSpec(t *testing.T) connect.Spec {
 
 // testGlobals are the global flags of a test command.
 func testGlobals() *globalFlags { return &globalFlags{initTimeout: 30 * time.Second} }
+
+// testTimeouts are the list commands' default --timeout and --max-timeout.
+var testTimeouts = timeoutFlags{timeout: defaultCallTimeout, maxTimeout: defaultMaxTimeout}

@@ -106,6 +106,7 @@ func serveRequest(conn transport.Conn, log io.Writer, opts Options, tasks *taskS
 	srv := newServer(log)
 	if opts.ConformanceTools {
 		srv.tools = append(srv.tools, preparedConformanceTools()...)
+		srv.fixtures = true
 	}
 	if tasks != nil {
 		srv.tasks, srv.sharedTasks = tasks, true
@@ -114,11 +115,14 @@ func serveRequest(conn transport.Conn, log io.Writer, opts Options, tasks *taskS
 }
 
 func newServer(log io.Writer) *server {
-	if log == nil {
-		log = io.Discard
+	// Nowhere to log: a handler that is never enabled, so that no
+	// record is even formatted (the cancel storm logs one per cancel).
+	logger := slog.New(slog.DiscardHandler)
+	if log != nil && log != io.Discard {
+		logger = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
 	return &server{
-		log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		log:   logger,
 		tools: preparedTools(),
 
 		started:   time.Now(),
@@ -143,11 +147,11 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		"tools/list": srv.listTools,
 		"tools/call": srv.callTool,
 		// Tasks (tasks.go).
-		"tasks/get":    srv.tasks.getTask,
+		"tasks/get":    extensionMethod("tasks/get", srv.tasks.getTask),
 		"tasks/result": srv.tasks.taskResult,
 		"tasks/list":   srv.tasks.listTasks,
-		"tasks/cancel": srv.cancelTask,
-		"tasks/update": srv.tasks.updateExtensionTask,
+		"tasks/cancel": extensionMethod("tasks/cancel", srv.cancelTask),
+		"tasks/update": extensionMethod("tasks/update", srv.tasks.updateExtensionTask),
 	}
 	maps.Copy(handlers, srv.restHandlers())
 	s := session.New(conn, session.Config{

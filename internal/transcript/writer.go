@@ -6,12 +6,15 @@
 //	{"t":13.010,"dir":"in","raw":"Listening on stdio","note":"noise"}
 //	{"t":13.200,"dir":"stderr","raw":"server log line"}
 //	{"t":13.300,"dir":"http","http":"POST tools/call id 3 → 200 OK text/event-stream"}
+//	{"t":14.000,"dir":"relay","relay":"the host closed its input"}
 //
 // t is milliseconds since the tap started. msg holds a frame as it was on
 // the wire; raw holds a line that is not JSON (noise, the start of an
 // oversize frame, with "size", or a stderr line). Server stderr lines are
 // kept, with dir "stderr", because that is where servers log what they
-// did with a cancellation. Over HTTP, lines with dir "http" (an optional
+// did with a cancellation. Lines with dir "relay" (mcpoke proxy's, an
+// optional kind like "http") say what happened to the relay itself. Over
+// HTTP, lines with dir "http" (an optional
 // kind: readers that know only in, out and stderr skip them) hold the
 // HTTP facts: each POST's status and content type, the session id,
 // streams opened and closed, SSE event ids, retry and comment lines,
@@ -83,6 +86,15 @@ func (tw *Writer) Observe(r wire.Record) {
 	b := append(tw.buf[:0], `{"t":`...)
 	b = strconv.AppendFloat(b, float64(r.At.Sub(tw.start).Microseconds())/1000, 'f', 3, 64)
 	switch {
+	case r.Kind == wire.KindRelay:
+		b = appendString(append(b, `,"dir":"relay","relay":`...), r.Data)
+	case r.Dir == wire.Out && r.Kind != wire.KindFrame:
+		// A proxied host's line that is no frame: passed on, flagged.
+		b = appendRaw(append(b, `,"dir":"out"`...), r.Data)
+		if r.Size > len(r.Data) {
+			b = strconv.AppendInt(append(b, `,"size":`...), int64(r.Size), 10)
+		}
+		b = appendNote(b, noteNoise)
 	case r.Dir == wire.Out:
 		b = appendMsg(append(b, `,"dir":"out"`...), r.Data)
 		b = appendNote(b, tw.notes.sent(r.Data))

@@ -55,6 +55,9 @@ const (
 	// the request whose raw JSON id travels with it (transport.Message.ID);
 	// Data says why, e.g. the POST got HTTP 500.
 	KindRequestError
+	// KindRelay is an event of mcpoke proxy's relay that is no message:
+	// the host closed its input, the server exited. One line of text.
+	KindRelay
 )
 
 // String implements fmt.Stringer.
@@ -74,6 +77,8 @@ func (k Kind) String() string {
 		return "http"
 	case KindRequestError:
 		return "request-error"
+	case KindRelay:
+		return "relay"
 	}
 	return "unknown"
 }

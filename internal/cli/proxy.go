@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/internal/proxy"
+	"github.com/mcpoke/mcpoke/internal/transcript"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// proxyFlags are mcpoke proxy's own flags.
+type proxyFlags struct {
+	name        string
+	transcript  string
+	grace       time.Duration
+	noAttach    bool
+	listen      string
+	allowRemote bool
+}
+
+const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
+client, mcpoke itself) and an MCP server, relay their traffic unchanged, and record it.
+
+The host starts "mcpoke proxy -- CMD ARGS..." in place of the server, and the proxy
+starts the server. Every byte passes on unchanged, in both directions, in order, as
+soon as it arrives: ids, key order, escapes, invalid UTF-8, lines that are not JSON
+and lines of any length are relayed as they came; the proxy never answers for either
+side. The server's stderr goes to the proxy's stderr, which hosts already log.
+
+The server runs in a session of its own, as mcpoke's servers always do. When the host
+closes the proxy's stdin, the server's stdin is closed; a server that has not exited
+after --grace gets SIGTERM, and after another --grace SIGKILL, with every process it
+spawned. When the server exits, the proxy passes on its last output and exits with
+the server's status (128+N after signal N).
+
+Records are a side effect: with --transcript FILE every line that passed is written
+with its direction and time in mcpoke's transcript format (NDJSON, as call
+--transcript writes it), what the host sent as "out" and what the server sent as
+"in", its stderr as "stderr". "mcpoke diagram FILE" draws the host's requests from
+it, with cancellations and late answers. Lines that are not JSON-RPC frames are
+noted "noise"; a line over 1 MiB is recorded by its first 1 MiB and last 4 KiB with
+its size (the relay passed it whole). Records never slow the relay down beyond a
+queue of 4,096 lines.
+
+Over HTTP, "mcpoke proxy --url UPSTREAM --listen 127.0.0.1:PORT" is a reverse proxy
+for Streamable HTTP and legacy HTTP+SSE: point the host at http://127.0.0.1:PORT with
+the upstream's path. POST, GET and DELETE pass with every header both ways
+(Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method,
+Mcp-Name...) and bodies unchanged; event streams reach the host event by event as
+they come. A host that closes a response stream closes the upstream's at once: in
+protocol 2026-07-28 that is how a host cancels, and the records say so. Legacy SSE's
+endpoint event is made relative when it names the upstream, so that the host posts
+to the proxy. Only loopback addresses are served unless --allow-remote. Credentials
+pass through but never reach a record: records hold messages and HTTP status lines,
+no header values.
+
+OAuth through the proxy: the upstream's protected-resource metadata names the
+upstream's URL as the resource, not the proxy's; a host that checks that the
+resource matches the URL it uses (as the spec asks) refuses it. Log in to the
+upstream directly, or give the host a token it already has.
+
+While it runs, "mcpoke attach" follows its traffic from the start of its history
+(the last 10,000 lines and those of every request still open), over a Unix socket
+only you can reach; --no-attach turns that off. Its requests are tracked as
+pending, answered, failed, cancelled by the host (notifications/cancelled with its
+reason, or a closed stream), late (answered after the host's cancel, and passed
+on), or abandoned (the host left with them pending and no cancel).`
+
+const proxyExample = `  # In a host's config, in place of the server's command
+  {"mcpServers": {"everything": {"command": "mcpoke",
+    "args": ["proxy", "--name", "everything", "--transcript", "/tmp/everything.ndjson",
+             "--", "npx", "-y", "@modelcontextprotocol/server-everything"]}}}
+
+  # Then draw what the host did, or follow it live
+  mcpoke diagram /tmp/everything.ndjson
+  mcpoke attach everything
+
+  # Over HTTP: the host uses http://127.0.0.1:8931/mcp
+  mcpoke proxy --url http://127.0.0.1:3001/mcp --listen 127.0.0.1:8931`
+
+func newProxyCommand(g *globalFlags) *cobra.Command {
+	var f proxyFlags
+	cmd := &cobra.Command{
+		Use:     "proxy -- CMD...",
+		Short:   "Relay a host's traffic to a server unchanged, and record it",
+		Long:    proxyLong,
+		Example: proxyExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			server := dashArgs(cmd, args)
+			if g.url != "" {
+				if len(server) > 0 {
+					return usageError("proxy: give either --url or a command after --, not both")
+				}
+				return runHTTPProxy(cmd, f, g.url)
+			}
+			if len(server) == 0 {
+				return usageError("proxy: give the server's command after --, e.g. mcpoke proxy -- npx -y @modelcontextprotocol/server-everything")
+			}
+			return runStdioProxy(cmd, f, server)
+		},
+	}
+	cmd.Flags().StringVar(&f.name, "name", "", "NAME of this proxy, for mcpoke attach and the records (default: the command's base name)")
+	cmd.Flags().StringVar(&f.transcript, "transcript", "", "record every line that passed to FILE (NDJSON, as call --transcript)")
+	cmd.Flags().DurationVar(&f.grace, "grace", transport.DefaultCloseGrace, "how long the server gets to exit after the host closes its input, and again after SIGTERM")
+	cmd.Flags().StringVar(&f.listen, "listen", "", "with --url: serve the proxy at ADDR (host:port; loopback only unless --allow-remote)")
+	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "with --url: allow a --listen address that is not loopback")
+	cmd.Flags().BoolVar(&f.noAttach, "no-attach", false, "do not listen for mcpoke attach")
+	cmd.AddCommand(newProxyInstallCommand(g, false), newProxyInstallCommand(g, true))
+	return cmd
+}
+
+func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
+	// A host that goes away must not kill the proxy with SIGPIPE before
+	// it stops the server: writes to it fail instead. Notify, not Ignore,
+	// so that the server does not inherit an ignored SIGPIPE.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
+
+	name := f.name
+	if name == "" {
+		name = filepath.Base(server[0])
+	}
+	rec, end, err := startProxyRecords(cmd, f, name, proxy.RedactCommandLine(server))
+	if err != nil {
+		return err
+	}
+	code, err := proxy.RunStdio(cmd.Context(), proxy.StdioOptions{
+		Command: server[0], Args: server[1:],
+		HostIn: os.Stdin, HostOut: os.Stdout, HostErr: os.Stderr,
+		CloseGrace: f.grace, Recorder: rec,
+	})
+	end()
+	if err != nil {
+		return withCode(ExitUsage, fmt.Errorf("proxy: %w", err))
+	}
+	return quietExit(code)
+}
+
+// startProxyRecords starts the recorder with the request table, attach's
+// history and socket, and --transcript. end hands the last records to
+// them all, then closes them.
+func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream string) (*proxy.Recorder, func(), error) {
+	rec := proxy.NewRecorder()
+	start := time.Now()
+	var closers []func()
+	end := func() {
+		rec.Close() // first: the transcript and attached clients get every line
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	// The request table and attach's history see every record; the
+	// history keeps them as transcript lines.
+	table := proxy.NewTable()
+	history := proxy.NewHistory(table)
+	rec.Observe(table.Observe)
+	rec.Observe(history.Note)
+	rec.Observe(transcript.New(history, start).Observe)
+	if f.transcript != "" {
+		file, err := openOutput("transcript", f.transcript)
+		if err != nil {
+			rec.Close()
+			return nil, nil, err
+		}
+		w := bufio.NewWriterSize(file, 64<<10)
+		tw := transcript.New(w, start)
+		rec.Observe(tw.Observe)
+		rec.OnIdle(func() { w.Flush() })
+		closers = append(closers, func() {
+			w.Flush()
+			file.Close()
+			if err := tw.Err(); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: transcript %s: %v\n", f.transcript, err)
+			}
+		})
+	}
+	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), upstream))
+	if !f.noAttach {
+		attach, err := proxy.ServeAttach(name, history)
+		if err != nil {
+			// The relay is what the host needs; attach is a bonus.
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: mcpoke attach will not reach this proxy: %v\n", err)
+		} else {
+			closers = append(closers, attach.Close)
+		}
+	}
+	return rec, end, nil
+}

@@ -1,0 +1,182 @@
+// Package proxy is mcpoke proxy: it stands between a host (Claude
+// Desktop, an SDK client, mcpoke itself) and an MCP server and relays
+// their traffic byte for byte, in order, at once. Records of what passed
+// (transcripts, the request table, attach's history) are a side effect
+// made after the bytes went on, on a goroutine of their own: they never
+// bound or re-encode what is relayed.
+//
+// Directions are the host's: what the host sends is wire.Out, as if the
+// host were mcpoke, so that a proxy's transcript reads like mcpoke's own
+// and `mcpoke diagram` draws the host's requests.
+package proxy
+
+import (
+	"context"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
+	"github.com/mcpoke/mcpoke/transport"
+)
+
+// StdioOptions says which server the stdio relay starts and where the
+// host is.
+type StdioOptions struct {
+	Command string
+	Args    []string
+	Env     []string // KEY=VALUE added to the inherited environment
+	Dir     string
+
+	// The host's side: what it writes to the server, where the server's
+	// stdout goes, and where its stderr goes.
+	HostIn  io.Reader
+	HostOut io.Writer
+	HostErr io.Writer
+
+	// CloseGrace is how long the server gets after the host closed its
+	// input (EOF on the server's stdin), and again after SIGTERM, before
+	// it and its family are stopped; 0 means transport.DefaultCloseGrace.
+	CloseGrace time.Duration
+
+	// Recorder, if set, gets a record of every line that passed.
+	Recorder *Recorder
+
+	// Now stamps records; nil means time.Now.
+	Now func() time.Time
+}
+
+// Relay events, recorded as wire.KindRelay lines.
+const (
+	EventHostClosed   = "the host closed its input"
+	EventHostGone     = "the host stopped reading: the server's output is dropped from here on"
+	EventServerClosed = "the server stopped reading its input: the host's lines are dropped from here on"
+	EventStopped      = "the proxy was told to stop: stopping the server"
+)
+
+// RunStdio starts the server and relays between it and the host until
+// the server has exited and its output has passed on. The host closing
+// its input closes the server's stdin; a server that does not exit then
+// is stopped after CloseGrace (SIGTERM), and again (SIGKILL), with every
+// process it spawned. Cancelling ctx stops the server the same way. The
+// result is the exit status for the proxy: the server's own, or 128+n
+// for a server killed by signal n.
+func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	emit := func(wire.Record) {}
+	if opts.Recorder != nil {
+		emit = opts.Recorder.record
+	}
+	event := func(text string) {
+		emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindRelay, Data: []byte(text)})
+	}
+	fromHost := &lineSplitter{dir: wire.Out, now: now, emit: emit}
+	toHost := &lineSplitter{dir: wire.In, now: now, emit: emit}
+	serverErr := &lineSplitter{dir: wire.In, stderr: true, now: now, emit: emit}
+
+	var hostGone atomic.Bool
+	out := func(p []byte) {
+		if !hostGone.Load() {
+			if _, err := opts.HostOut.Write(p); err != nil {
+				// Keep reading the server, so that it is not blocked on a
+				// full pipe and can notice its stdin closing.
+				hostGone.Store(true)
+				event(EventHostGone)
+			}
+		}
+		toHost.feed(p)
+	}
+	errOut := func(p []byte) {
+		opts.HostErr.Write(p) // a host that ignores stderr loses nothing else
+		serverErr.feed(p)
+	}
+	srv, err := transport.StartStdio(transport.StdioOptions{
+		Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
+		CloseGrace: opts.CloseGrace,
+		Raw:        &transport.RawOutput{Stdout: out, Stderr: errOut},
+	})
+	if err != nil {
+		return 1, err
+	}
+
+	var stopOnce sync.Once
+	stop := func(why string) {
+		stopOnce.Do(func() {
+			event(why)
+			go srv.Close()
+		})
+	}
+	go func() {
+		relayHostInput(opts.HostIn, srv, fromHost, event)
+		stop(EventHostClosed)
+	}()
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop(EventStopped)
+		case <-srv.Exited():
+		}
+	}()
+
+	exit := srv.Wait()
+	toHost.flush()
+	serverErr.flush()
+	event(exitEvent(exit))
+	srv.Close() // unregisters it; the server is gone already
+	return exitStatus(exit), nil
+}
+
+// relayHostInput passes the host's bytes to the server's stdin as they
+// come. Once the server stops taking them they are read and dropped, so
+// that the host never blocks on a proxy whose server is gone.
+func relayHostInput(in io.Reader, srv *transport.Stdio, rec *lineSplitter, event func(string)) {
+	buf := make([]byte, 64<<10)
+	serverTakes := true
+	for {
+		n, err := in.Read(buf)
+		if n > 0 {
+			if serverTakes {
+				if _, werr := srv.Write(buf[:n]); werr != nil {
+					serverTakes = false
+					event(EventServerClosed)
+				}
+			}
+			rec.feed(buf[:n])
+		}
+		if err != nil {
+			rec.flush()
+			return
+		}
+	}
+}
+
+// exitEvent says how the server ended, for the records.
+func exitEvent(e *transport.ExitError) string {
+	if e == nil {
+		return "the server exited"
+	}
+	return e.Error()
+}
+
+// exitStatus is the proxy's exit status for the server's end: its own
+// code, or 128+n after signal n, as a shell reports it.
+func exitStatus(e *transport.ExitError) int {
+	switch {
+	case e == nil:
+		return 0
+	case e.Signal != "":
+		if n := unix.SignalNum(e.Signal); n != 0 {
+			return 128 + int(n)
+		}
+		return 1
+	case e.Code < 0:
+		return 1
+	}
+	return e.Code
+}

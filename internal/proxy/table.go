@@ -1,0 +1,250 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
+)
+
+// State is what the wire has shown of one request that passed the proxy.
+type State string
+
+// The states of a relayed request. The proxy only watches: a request is
+// cancelled by whoever sent it, and its answer, late or not, went on.
+const (
+	Pending  State = "pending"
+	Answered State = "answered" // a result came back
+	Failed   State = "failed"   // a JSON-RPC error came back
+	// Cancelled: its sender cancelled it (notifications/cancelled, with
+	// CancelReason) and no answer came since.
+	Cancelled State = "cancelled"
+	// Late: an answer came after the sender's cancel, and went on to it.
+	Late State = "late"
+	// Abandoned: the host closed its input with the request pending and
+	// no cancel sent for it.
+	Abandoned State = "abandoned"
+	// ServerGone: the server exited with the request pending.
+	ServerGone State = "server-gone"
+)
+
+// maxEndedRows bounds the ended requests a Table keeps; open ones are
+// all kept.
+const maxEndedRows = 10_000
+
+// Row is one request that passed the proxy.
+type Row struct {
+	// ID is the request's id as JSON text: 3 and "3" differ, as they do
+	// to the peers.
+	ID     string
+	Method string
+	// From is wire.Out for the host's requests to the server, wire.In for
+	// the server's requests to the host.
+	From  wire.Direction
+	State State
+	Sent  time.Time
+	// Ended is when it got its final state (for Late, when the cancel
+	// came; LateBy says how long after it the answer came).
+	Ended        time.Time
+	CancelReason string
+	CancelAt     time.Time
+	LateBy       time.Duration
+	Progress     int // progress notifications for it
+	Duplicates   int // answers after the first
+}
+
+// Table is the proxy's model of the requests it relays, fed the records
+// of both directions (Observe). It is safe for concurrent use.
+type Table struct {
+	mu     sync.Mutex
+	rows   map[rowKey]*Row
+	order  []rowKey // in the order sent, for Rows and trimming
+	tokens map[rowKey]rowKey
+	ended  int
+}
+
+type rowKey struct {
+	from wire.Direction
+	id   string
+}
+
+// NewTable returns an empty table.
+func NewTable() *Table {
+	return &Table{rows: map[rowKey]*Row{}, tokens: map[rowKey]rowKey{}}
+}
+
+// message has the fields that say what a JSON-RPC message is.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		RequestID     json.RawMessage `json:"requestId"`
+		Reason        string          `json:"reason"`
+		ProgressToken json.RawMessage `json:"progressToken"`
+		Meta          struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	} `json:"params"`
+	Error json.RawMessage `json:"error"`
+}
+
+// Observe takes one record of the relay.
+func (t *Table) Observe(r wire.Record) {
+	switch r.Kind {
+	case wire.KindFrame:
+	case wire.KindRelay:
+		t.relayEvent(r)
+		return
+	default:
+		return
+	}
+	for _, m := range messages(r.Data) {
+		t.mu.Lock()
+		t.message(r.Dir, r.At, m)
+		t.mu.Unlock()
+	}
+}
+
+func (t *Table) message(dir wire.Direction, at time.Time, m message) {
+	other := wire.In
+	if dir == wire.In {
+		other = wire.Out
+	}
+	switch {
+	case m.Method != "" && len(m.ID) > 0:
+		k := rowKey{dir, compact(m.ID)}
+		if _, ok := t.rows[k]; ok {
+			return // an id reused while open: the first keeps its row
+		}
+		t.rows[k] = &Row{ID: k.id, Method: m.Method, From: dir, State: Pending, Sent: at}
+		t.order = append(t.order, k)
+		if tok := m.Params.Meta.ProgressToken; len(tok) > 0 {
+			t.tokens[rowKey{dir, compact(tok)}] = k
+		}
+	case m.Method == "notifications/cancelled":
+		row := t.rows[rowKey{dir, compact(m.Params.RequestID)}]
+		if row == nil || row.State != Pending {
+			return
+		}
+		row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, m.Params.Reason, at, at
+		t.ended++
+	case m.Method == "notifications/progress":
+		// Progress goes the other way from the request it is for.
+		if k, ok := t.tokens[rowKey{other, compact(m.Params.ProgressToken)}]; ok {
+			if row := t.rows[k]; row != nil {
+				row.Progress++
+			}
+		}
+	case m.Method == "" && len(m.ID) > 0:
+		k := rowKey{other, compact(m.ID)}
+		row := t.rows[k]
+		if row == nil {
+			return
+		}
+		switch row.State {
+		case Pending:
+			row.State, row.Ended = Answered, at
+			if len(m.Error) > 0 && !bytes.Equal(m.Error, []byte("null")) {
+				row.State = Failed
+			}
+			t.ended++
+		case Cancelled:
+			row.State, row.LateBy = Late, at.Sub(row.CancelAt)
+		default:
+			row.Duplicates++
+		}
+		t.trim()
+	}
+}
+
+// relayEvent ends the requests the event leaves without an answer.
+func (t *Table) relayEvent(r wire.Record) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	event := string(r.Data)
+	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
+		if row := t.rows[rowKey{wire.Out, id}]; row != nil && row.State == Pending {
+			row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, "the host closed the request's response stream", r.At, r.At
+			t.ended++
+		}
+		return
+	}
+	for _, k := range t.order {
+		row := t.rows[k]
+		switch {
+		case row.State != Pending:
+		case event == EventHostClosed && row.From == wire.Out:
+			row.State, row.Ended = Abandoned, r.At
+			t.ended++
+		case event != EventHostClosed && event != EventHostGone && event != EventServerClosed && event != EventStopped:
+			// The server's exit: nothing pending can be answered now.
+			row.State, row.Ended = ServerGone, r.At
+			t.ended++
+		}
+	}
+}
+
+// trim forgets the oldest ended requests beyond maxEndedRows, a quarter
+// at a time so that its pass over the table is paid once per many rows.
+func (t *Table) trim() {
+	if t.ended <= maxEndedRows+maxEndedRows/4 {
+		return
+	}
+	kept := t.order[:0]
+	for _, k := range t.order {
+		if row := t.rows[k]; t.ended > maxEndedRows && row.State != Pending {
+			delete(t.rows, k)
+			t.ended--
+			continue
+		}
+		kept = append(kept, k)
+	}
+	clear(t.order[len(kept):])
+	t.order = kept
+	for tok, k := range t.tokens {
+		if t.rows[k] == nil {
+			delete(t.tokens, tok)
+		}
+	}
+}
+
+// Rows returns a copy of the rows, in the order their requests passed.
+func (t *Table) Rows() []Row {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]Row, 0, len(t.order))
+	for _, k := range t.order {
+		out = append(out, *t.rows[k])
+	}
+	return out
+}
+
+// messages reads a frame: one message, or a batch's.
+func messages(frame []byte) []message {
+	frame = bytes.TrimLeft(frame, " \t\r")
+	if len(frame) > 0 && frame[0] == '[' {
+		var batch []message
+		json.Unmarshal(frame, &batch)
+		return batch
+	}
+	var m message
+	var typeErr *json.UnmarshalTypeError
+	if err := json.Unmarshal(frame, &m); err != nil && !errors.As(err, &typeErr) {
+		return nil // params of another shape still leave id and method read
+	}
+	return []message{m}
+}
+
+// compact is JSON text without insignificant space, so that ids and
+// tokens spelled differently but equal match.
+func compact(b json.RawMessage) string {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return string(b)
+	}
+	return buf.String()
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestGoSDKClientThroughProxyOverHTTP runs the official Go SDK's client
+// as the host through `mcpoke proxy --url` to the demo server, in both
+// eras: its calls pass, and its cancel shows in the proxy's records as
+// the host did it (notifications/cancelled in 2025-11-25, a closed
+// response stream in 2026-07-28).
+func TestGoSDKClientThroughProxyOverHTTP(t *testing.T) {
+	client := buildGoSDKClient(t)
+	if client == "" {
+		t.Skip("the Go SDK client peer does not build here (no module proxy?)")
+	}
+	bin := filepath.Join(t.TempDir(), "mcpoke")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, c := range []struct{ name, protocol, cancel string }{
+		{"2025-11-25", "2025-11-25", `"method":"notifications/cancelled"`},
+		{"2026-07-28", "", `"relay":"the host closed the response stream of request `},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			upstream, _ := startDemoServer(t, bin, "--http")
+			records := filepath.Join(t.TempDir(), "proxy.ndjson")
+			url := startHTTPProxy(t, bin, upstream, records)
+			args := []string{"-url", url}
+			if c.protocol != "" {
+				args = append(args, "-protocol", c.protocol)
+			}
+			out, err := exec.Command(client, args...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("Go SDK client through the proxy: %v\n%s", err, out)
+			}
+			for _, w := range []string{"connected: mcpoke-demo", "echo: hello over HTTP", "4 progress notifications", "cancelled: sleep"} {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("client output lacks %q:\n%s", w, out)
+				}
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				b, _ := os.ReadFile(records)
+				if strings.Contains(string(b), c.cancel) && strings.Contains(string(b), `"gosdk-client"`) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the proxy's records lack the host's cancel (%s) or its initialize:\n%s", c.cancel, b)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// startHTTPProxy starts `mcpoke proxy --url upstream` on a free loopback
+// port and returns the URL it says to point the host at.
+func startHTTPProxy(t *testing.T, bin, upstream, records string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "proxy", "--url", upstream, "--listen", "127.0.0.1:0", "--no-attach", "--transcript", records)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		re := regexp.MustCompile(`point the host at (\S+)`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+		io.Copy(io.Discard, pipe)
+	}()
+	select {
+	case url := <-found:
+		return url
+	case <-time.After(10 * time.Second):
+		t.Fatal("the proxy printed no address within 10s")
+	}
+	return ""
+}
