@@ -87,6 +87,10 @@ type Config struct {
 	DrainOnEOF time.Duration
 	// CancelMode says how requests are cancelled; default notify.
 	CancelMode CancelMode
+	// Trace puts a fresh W3C traceparent in the _meta of every request
+	// sent (RequestInfo.TraceParent), in both eras: the server can then
+	// continue the trace, and its spans be matched to the request.
+	Trace bool
 }
 
 // Handler answers one incoming request. It runs in its own goroutine, and
