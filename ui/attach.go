@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -29,6 +28,13 @@ func (m *Model) attachInit() tea.Cmd {
 	m.wire.Reset(a.Start)
 	m.logs.Reset(a.Start)
 	m.setFocus(focusRequests)
+	m.store.relayed = true
+	// The keys that would send are off, and so out of the help.
+	g, rq := &m.c.Keys.Global, &m.c.Keys.Requests
+	for _, b := range []*key.Binding{&g.Timeout, &g.Reconnect, &g.ListTools, &m.c.Keys.Ask.AddRoot, &g.ShowResources,
+		&g.ShowPrompts, &g.Subscribe, &g.Ping, &g.LogLevel, &rq.Cancel, &rq.CancelAll, &rq.CancelWithReason, &rq.Rerun} {
+		b.SetEnabled(false)
+	}
 	events := make(chan session.Event, attachQueue)
 	feed := newFeed(events, m.opts.frameInterval)
 	m.feed = feed
@@ -85,19 +91,11 @@ func (m *Model) attachEnded(e session.Closed) {
 	m.setStatus(why+"; what passed stays here (W writes it)", e.Err != nil)
 }
 
-// attachKey refuses the keys that would send something: attached, the
-// UI only watches.
+// attachKey takes the keys that would act on the tools, whose list is
+// the host's: attached, the UI only watches.
 func (m *Model) attachKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	g, rq := m.c.Keys.Global, m.c.Keys.Requests
-	sends := []key.Binding{g.Timeout, g.Reconnect, g.ListTools, m.c.Keys.Ask.AddRoot, g.ShowResources, g.ShowPrompts,
-		g.Subscribe, g.Ping, g.LogLevel, rq.Cancel, rq.CancelAll, rq.CancelWithReason, rq.Rerun}
-	for _, b := range sends {
-		if key.Matches(k, b) {
-			m.setStatus(fmt.Sprintf("%s: attached to a proxy, mcpoke only watches; the host sends the requests", k.String()), true)
-			return nil, true
-		}
-	}
 	if key.Matches(k, m.c.Keys.Nav.Open) && m.focus == focusTools {
+		m.setStatus("attached to a proxy, mcpoke only watches: the host calls the tools", false)
 		return nil, true
 	}
 	return nil, false

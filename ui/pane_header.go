@@ -74,21 +74,26 @@ func (h *header) View() string {
 	var left []string
 	left = append(left, st.App.Render("mcpoke"))
 	nameAt := -1
-	if h.attached {
+	switch name := h.peer.ServerInfo.Name; {
+	case h.attached:
+		// Whose traffic this is: the host's, with the server it talks to.
+		nameAt = len(left)
 		host := "host ?"
 		if h.host != "" {
 			host = "host " + termtext.Line(h.host)
 		}
-		left = append(left, st.Strong.Render(host)+st.Muted.Render(" ⇄"))
-	}
-	if name := h.peer.ServerInfo.Name; name != "" {
+		if name == "" {
+			name = h.label
+		}
+		left = append(left, st.Strong.Render(host)+st.Muted.Render(" ⇄ ")+st.Strong.Render(termtext.Line(name)))
+	case name != "":
 		nameAt = len(left)
 		s := termtext.Line(name)
 		if v := h.peer.ServerInfo.Version; v != "" {
 			s += " " + termtext.Line(v)
 		}
 		left = append(left, st.Strong.Render(s))
-	} else if h.label != "" {
+	case h.label != "":
 		nameAt = len(left)
 		left = append(left, st.Strong.Render(termtext.Line(h.label)))
 	}

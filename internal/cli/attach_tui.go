@@ -59,7 +59,13 @@ func attachedProxy(name string, start time.Time, stream io.ReadCloser) *ui.Attac
 						event(e)
 					}
 				}
-				if err == io.EOF || ctx.Err() != nil {
+				if err == io.EOF {
+					for _, e := range w.End(time.Now()) {
+						event(e)
+					}
+					return nil
+				}
+				if ctx.Err() != nil {
 					return nil
 				}
 				if err != nil {

@@ -17,6 +17,7 @@ const (
 	ReasonHostGone   = "the host disconnected with the request pending and sent no cancel"
 	ReasonServerGone = "the server exited with the request pending"
 	ReasonStream     = "the host closed the request's response stream"
+	ReasonProxyGone  = "the proxy ended with the request pending (killed?): what became of it is unknown"
 )
 
 // Watcher reads a proxy's attach stream (its transcript lines) back into
@@ -351,18 +352,27 @@ func (w *Watcher) relay(r wire.Record) []session.Event {
 	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
 		return w.cancelled(rowKey{wire.Out, id}, r.At, ReasonStream, session.CancelWire{StreamClosed: true})
 	}
-	reason := ""
 	switch {
 	case event == EventHostClosed:
-		reason = ReasonHostGone
+		return w.end(r.At, ReasonHostGone, func(k rowKey) bool { return k.from == wire.Out })
 	case event == EventHostGone, event == EventServerClosed, event == EventStopped, strings.Contains(event, " relays to: "):
 		return nil
-	default:
-		reason = ReasonServerGone + ": " + event
 	}
+	return w.end(r.At, ReasonServerGone+": "+event, func(rowKey) bool { return true })
+}
+
+// End is the stream's end: a request still pending then was left so by a
+// proxy that ended without a word (killed), and nothing more will be
+// seen of it.
+func (w *Watcher) End(at time.Time) []session.Event {
+	return w.end(at, ReasonProxyGone, func(rowKey) bool { return true })
+}
+
+// end fails the pending requests that which picks, for reason.
+func (w *Watcher) end(at time.Time, reason string, which func(rowKey) bool) []session.Event {
 	var ended []rowKey
 	for k, row := range w.live {
-		if !row.cancelled && (event != EventHostClosed || k.from == wire.Out) {
+		if !row.cancelled && which(k) {
 			ended = append(ended, k)
 		}
 	}
@@ -371,10 +381,10 @@ func (w *Watcher) relay(r wire.Record) []session.Event {
 	var out []session.Event
 	for _, k := range ended {
 		i := w.live[k].info
-		i.State, i.Ended, i.Failure = session.Failed, r.At, reason
+		i.State, i.Ended, i.Failure = session.Failed, at, reason
 		delete(w.live, k)
 		w.keep(i)
-		out = append(out, session.StateChanged{Ref: refOf(i), From: session.Pending, To: session.Failed, At: r.At, Reason: reason})
+		out = append(out, session.StateChanged{Ref: refOf(i), From: session.Pending, To: session.Failed, At: at, Reason: reason})
 	}
 	return out
 }
