@@ -78,7 +78,7 @@ func (t *timeline) SetRow(r *requestRow) {
 	if r == nil || r.stray {
 		return
 	}
-	t.f = diagram.NewFollower(diagram.Options{Request: r.id.String(), Incoming: r.incoming})
+	t.f = diagram.NewFollower(diagram.Options{Request: r.id.String(), Incoming: r.incoming, Relayed: r.relayed})
 	// Only the frames from the request on are worth reading.
 	recs, dropped := t.wire.Records()
 	from := len(recs)
