@@ -198,10 +198,10 @@ type peerRequest struct {
 type builder struct {
 	// relayed: Options.Relayed.
 	relayed bool
-	id     string
-	origin Lane // who sent the request
-	found  bool
-	start  float64 // the request's t
+	id      string
+	origin  Lane // who sent the request
+	found   bool
+	start   float64 // the request's t
 
 	title, server string
 	method, tool  string

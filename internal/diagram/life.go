@@ -71,10 +71,10 @@ type Arrow struct {
 	Label string
 	// Ignored marks traffic for the request after its cancel: recorded,
 	// never taken as its result. AfterCancel is its delay after the cancel.
-	Ignored     bool
+	Ignored bool
 	// PassedOn marks Ignored traffic that a proxy passed on to the host
 	// (Options.Relayed): late, and not ignored by the proxy.
-	PassedOn bool
+	PassedOn    bool
 	AfterCancel float64
 	// Lines are the transcript lines the arrow draws.
 	Lines []int
