@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/cpumeter"
 	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
-	"github.com/mcpoke/mcpoke/internal/cpumeter"
 	"github.com/mcpoke/mcpoke/session"
 )
 
