@@ -218,8 +218,10 @@ func TestKillSwitchSilentForwardsLate(t *testing.T) {
 		t.Fatalf("kill-all reply %+v", rep)
 	}
 	lines := k.host.collect(`"id":7`)
-	if last := lines[len(lines)-1]; !strings.Contains(last, `"result"`) {
-		t.Errorf("the host got %s, want the server's late result", last)
+	// The stubborn tool answers after a cancel, with a result or, when
+	// the cancel caught it early, an error of its own.
+	if last := lines[len(lines)-1]; strings.Contains(last, "-32800") || strings.Contains(last, "mcpoke proxy") {
+		t.Errorf("the host got %s, want the server's late answer", last)
 	}
 	k.end(t)
 	if a := relayEvents(k.recs.all(), EventProxyAnswered); len(a) != 0 {
