@@ -31,7 +31,8 @@ host) and what it is, made safe for the terminal; --json writes the lines as the
 come, in the transcript format, for mcpoke diagram or jq.`
 
 func newAttachCommand() *cobra.Command {
-	var asJSON, requests bool
+	var asJSON, requests, card, killAll bool
+	var killID, reason string
 	cmd := &cobra.Command{
 		Use:   "attach [NAME]",
 		Short: "Follow the traffic of a running mcpoke proxy",
@@ -69,11 +70,24 @@ func newAttachCommand() *cobra.Command {
 				}
 				return nil
 			}
+			switch {
+			case card:
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlCard}, asJSON)
+			case killAll:
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKillAll, Reason: reason}, asJSON)
+			case killID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKill, ID: idArg(killID), Reason: reason}, asJSON)
+			}
 			return follow(cmd, match[0], asJSON, requests)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write the transcript lines as they come (NDJSON)")
+	cmd.Flags().BoolVar(&card, "card", false, "print the host's report card as it stands now (Markdown; JSON with --json), then leave")
+	cmd.Flags().StringVar(&killID, "kill", "", "cancel the host's pending request ID upstream on its behalf (the id as the host sent it: 3, or '\"abc\"' for a string; a bare word is taken as a string), then leave")
+	cmd.Flags().BoolVar(&killAll, "kill-all", false, "cancel all of the host's pending requests upstream on its behalf, then leave")
+	cmd.Flags().StringVar(&reason, "reason", "", "with --kill or --kill-all: the reason the cancel carries")
 	cmd.Flags().BoolVar(&requests, "requests", false, "when the proxy ends (or on Ctrl-C), list the requests that passed, each with its state")
+	cmd.MarkFlagsMutuallyExclusive("card", "kill", "kill-all", "requests")
 	return cmd
 }
 

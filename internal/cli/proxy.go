@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,6 +25,9 @@ type proxyFlags struct {
 	noAttach    bool
 	listen      string
 	allowRemote bool
+	report      string
+	onKill      string
+	forwardLate bool
 }
 
 const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
@@ -95,6 +99,9 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 		Example: proxyExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			server := dashArgs(cmd, args)
+			if f.onKill != "error" && f.onKill != "silent" {
+				return usageError("proxy --on-kill %q: want error or silent", f.onKill)
+			}
 			if g.url != "" {
 				if len(server) > 0 {
 					return usageError("proxy: give either --url or a command after --, not both")
@@ -113,6 +120,9 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().StringVar(&f.listen, "listen", "", "with --url: serve the proxy at ADDR (host:port; loopback only unless --allow-remote)")
 	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "with --url: allow a --listen address that is not loopback")
 	cmd.Flags().BoolVar(&f.noAttach, "no-attach", false, "do not listen for mcpoke attach")
+	cmd.Flags().StringVar(&f.report, "report", "", "write the host's report card to FILE when the proxy ends (.json for JSON, else Markdown)")
+	cmd.Flags().StringVar(&f.onKill, "on-kill", "error", "what the host gets for a request mcpoke attach --kill cancelled: error (a JSON-RPC error that says the proxy cancelled it) or silent (nothing)")
+	cmd.Flags().BoolVar(&f.forwardLate, "forward-late", false, "pass on the server's answer to a request the proxy cancelled (by default it is recorded and dropped)")
 	cmd.AddCommand(newProxyInstallCommand(g, false), newProxyInstallCommand(g, true))
 	return cmd
 }
@@ -129,7 +139,7 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 	if name == "" {
 		name = filepath.Base(server[0])
 	}
-	rec, end, err := startProxyRecords(cmd, f, name, proxy.RedactCommandLine(server))
+	rec, controls, end, err := startProxyRecords(cmd, f, name, proxy.RedactCommandLine(server), "stdio")
 	if err != nil {
 		return err
 	}
@@ -137,6 +147,7 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 		Command: server[0], Args: server[1:],
 		HostIn: os.Stdin, HostOut: os.Stdout, HostErr: os.Stderr,
 		CloseGrace: f.grace, Recorder: rec,
+		Controls: controls, Kill: f.killOptions(),
 	})
 	end()
 	if err != nil {
@@ -145,31 +156,44 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 	return quietExit(code)
 }
 
-// startProxyRecords starts the recorder with the request table, attach's
-// history and socket, and --transcript. end hands the last records to
-// them all, then closes them.
-func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream string) (*proxy.Recorder, func(), error) {
+func (f proxyFlags) killOptions() proxy.KillOptions {
+	return proxy.KillOptions{Silent: f.onKill == "silent", ForwardLate: f.forwardLate}
+}
+
+// startProxyRecords starts the recorder with the request table, the
+// host's report card, attach's history and socket (with its controls),
+// and --transcript. end hands the last records to them all, writes
+// --report, then closes them.
+func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over string) (*proxy.Recorder, *proxy.Controls, func(), error) {
 	rec := proxy.NewRecorder()
 	start := time.Now()
 	var closers []func()
+	// The request table, the card and attach's history see every record;
+	// the history keeps them as transcript lines.
+	table := proxy.NewTable()
+	card := proxy.NewCard(over)
+	controls := &proxy.Controls{Card: card, Table: table}
 	end := func() {
 		rec.Close() // first: the transcript and attached clients get every line
+		if f.report != "" {
+			if err := writeCard(f.report, card.Report()); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: --report: %v\n", err)
+			}
+		}
 		for i := len(closers) - 1; i >= 0; i-- {
 			closers[i]()
 		}
 	}
-	// The request table and attach's history see every record; the
-	// history keeps them as transcript lines.
-	table := proxy.NewTable()
 	history := proxy.NewHistory(table)
 	rec.Observe(table.Observe)
+	rec.Observe(card.Observe)
 	rec.Observe(history.Note)
 	rec.Observe(transcript.New(history, start).Observe)
 	if f.transcript != "" {
 		file, err := openOutput("transcript", f.transcript)
 		if err != nil {
 			rec.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		w := bufio.NewWriterSize(file, 64<<10)
 		tw := transcript.New(w, start)
@@ -185,7 +209,7 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream string) 
 	}
 	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), upstream))
 	if !f.noAttach {
-		attach, err := proxy.ServeAttach(name, history)
+		attach, err := proxy.ServeAttachControls(name, history, controls)
 		if err != nil {
 			// The relay is what the host needs; attach is a bonus.
 			fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: mcpoke attach will not reach this proxy: %v\n", err)
@@ -193,5 +217,23 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream string) 
 			closers = append(closers, attach.Close)
 		}
 	}
-	return rec, end, nil
+	return rec, controls, end, nil
+}
+
+// writeCard writes the host's report card to path: JSON for a .json
+// file, Markdown otherwise.
+func writeCard(path string, rep *proxy.CardReport) error {
+	file, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		err = proxy.WriteCardJSON(file, rep)
+	} else {
+		err = proxy.WriteCardMarkdown(file, rep)
+	}
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

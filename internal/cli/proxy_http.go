@@ -35,7 +35,7 @@ func runHTTPProxy(cmd *cobra.Command, f proxyFlags, upstream string) error {
 	if name == "" {
 		name = "http-" + u.Hostname()
 	}
-	rec, end, err := startProxyRecords(cmd, f, name, transport.RedactURL(upstream))
+	rec, _, end, err := startProxyRecords(cmd, f, name, transport.RedactURL(upstream), "http")
 	if err != nil {
 		l.Close()
 		return err
