@@ -32,7 +32,7 @@ come, in the transcript format, for mcpoke diagram or jq.`
 
 func newAttachCommand() *cobra.Command {
 	var asJSON, requests, card, killAll bool
-	var killID, reason string
+	var killID, reason, holdID, releaseID, dropID string
 	cmd := &cobra.Command{
 		Use:   "attach [NAME]",
 		Short: "Follow the traffic of a running mcpoke proxy",
@@ -75,6 +75,12 @@ func newAttachCommand() *cobra.Command {
 				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlCard}, asJSON)
 			case killAll:
 				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKillAll, Reason: reason}, asJSON)
+			case holdID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlHold, ID: idArg(holdID)}, asJSON)
+			case releaseID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlRelease, ID: idArg(releaseID)}, asJSON)
+			case dropID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlDrop, ID: idArg(dropID)}, asJSON)
 			case killID != "":
 				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKill, ID: idArg(killID), Reason: reason}, asJSON)
 			}
@@ -87,7 +93,10 @@ func newAttachCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&killAll, "kill-all", false, "cancel all of the host's pending requests upstream on its behalf, then leave")
 	cmd.Flags().StringVar(&reason, "reason", "", "with --kill or --kill-all: the reason the cancel carries")
 	cmd.Flags().BoolVar(&requests, "requests", false, "when the proxy ends (or on Ctrl-C), list the requests that passed, each with its state")
-	cmd.MarkFlagsMutuallyExclusive("card", "kill", "kill-all", "requests")
+	cmd.Flags().StringVar(&holdID, "hold", "", "hold the answer to the host's pending request ID when it comes (stdio), then leave")
+	cmd.Flags().StringVar(&releaseID, "release", "", "pass the held answer to request ID on to the host, then leave")
+	cmd.Flags().StringVar(&dropID, "drop", "", "drop the held answer to request ID: the host never gets it")
+	cmd.MarkFlagsMutuallyExclusive("card", "kill", "kill-all", "requests", "hold", "release", "drop")
 	return cmd
 }
 

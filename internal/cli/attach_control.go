@@ -87,7 +87,12 @@ func printReply(cmd *cobra.Command, req proxy.ControlRequest, line []byte, asJSO
 		for i, id := range rep.Done {
 			ids[i] = termtext.Line(id)
 		}
-		fmt.Fprintf(out, "cancelled on the host's behalf: %s\n", strings.Join(ids, ", "))
+		what := map[string]string{proxy.ControlHold: "will hold the answer to", proxy.ControlRelease: "passed on the held answer to",
+			proxy.ControlDrop: "dropped the held answer to"}[req.Control]
+		if what == "" {
+			what = "cancelled on the host's behalf:"
+		}
+		fmt.Fprintf(out, "%s %s\n", what, strings.Join(ids, ", "))
 	}
 	return nil
 }

@@ -28,6 +28,7 @@ type proxyFlags struct {
 	report      string
 	onKill      string
 	forwardLate bool
+	faults      proxy.Faults
 }
 
 const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
@@ -122,6 +123,10 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().BoolVar(&f.noAttach, "no-attach", false, "do not listen for mcpoke attach")
 	cmd.Flags().StringVar(&f.report, "report", "", "write the host's report card to FILE when the proxy ends (.json for JSON, else Markdown)")
 	cmd.Flags().StringVar(&f.onKill, "on-kill", "error", "what the host gets for a request mcpoke attach --kill cancelled: error (a JSON-RPC error that says the proxy cancelled it) or silent (nothing)")
+	cmd.Flags().DurationVar(&f.faults.Delay, "delay", 0, "fault: hold every answer from the server D before passing it on (stdio)")
+	cmd.Flags().BoolVar(&f.faults.DropProgress, "drop-progress", false, "fault: drop the server's notifications/progress (stdio)")
+	cmd.Flags().BoolVar(&f.faults.AnswerAfterCancel, "answer-after-cancel", false, "fault: hold each tools/call answer until the host cancels the call (or --max-hold), then pass it on: a late answer on demand (stdio)")
+	cmd.Flags().DurationVar(&f.faults.MaxHold, "max-hold", proxy.DefaultMaxHold, "the longest an answer is held (--answer-after-cancel, attach --hold)")
 	cmd.Flags().BoolVar(&f.forwardLate, "forward-late", false, "pass on the server's answer to a request the proxy cancelled (by default it is recorded and dropped)")
 	cmd.AddCommand(newProxyInstallCommand(g, false), newProxyInstallCommand(g, true))
 	return cmd
@@ -147,7 +152,7 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 		Command: server[0], Args: server[1:],
 		HostIn: os.Stdin, HostOut: os.Stdout, HostErr: os.Stderr,
 		CloseGrace: f.grace, Recorder: rec,
-		Controls: controls, Kill: f.killOptions(),
+		Controls: controls, Kill: f.killOptions(), Faults: f.faults,
 	})
 	end()
 	if err != nil {

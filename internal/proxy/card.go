@@ -39,6 +39,9 @@ type hostRequest struct {
 	late     []time.Duration
 	cancel   *hostCancel
 	killed   bool
+	// held: the proxy holds its answer (a fault); the host sees it only
+	// when it is released, and that is when the card counts it.
+	held bool
 }
 
 // hostCancel is one cancel the host made: a notification, or a closed
@@ -169,9 +172,16 @@ func (c *Card) fromServer(at time.Time, m cardMessage) {
 		}
 	case m.Method == "" && len(m.ID) > 0:
 		q := c.reqs[compact(m.ID)]
-		if q == nil {
+		if q == nil || q.held {
 			return
 		}
+		c.answer(q, at)
+	}
+}
+
+// answer notes the answer to q reaching the host at at.
+func (c *Card) answer(q *hostRequest, at time.Time) {
+	{
 		switch {
 		case q.cancel != nil || q.killed:
 			if q.cancel != nil {
@@ -218,6 +228,25 @@ func (c *Card) relayEvent(r wire.Record) {
 			q.killed = true
 		}
 		c.kills = append(c.kills, id)
+		return
+	}
+	for _, p := range []string{EventHeld, EventReleased, EventDropped} {
+		rest, ok := strings.CutPrefix(event, p)
+		if !ok {
+			continue
+		}
+		id, _, _ := strings.Cut(rest, " (")
+		q := c.reqs[id]
+		if q == nil {
+			return
+		}
+		switch p {
+		case EventHeld:
+			q.held = true
+		case EventReleased:
+			q.held = false
+			c.answer(q, r.At)
+		}
 		return
 	}
 	if event == EventHostClosed && c.closedAt.IsZero() {

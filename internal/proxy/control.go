@@ -15,6 +15,9 @@ import (
 //	{"control":"card"}                           the host's report card now
 //	{"control":"kill","id":3,"reason":"why"}     cancel the host's pending request 3
 //	{"control":"kill-all","reason":"why"}        cancel all of the host's pending requests
+//	{"control":"hold","id":3}                    hold the answer to pending request 3 when it comes
+//	{"control":"release","id":3}                 pass the held answer to 3 on to the host
+//	{"control":"drop","id":3}                    drop the held answer to 3: the host never gets it
 //
 // "id" is the request's id as the host sent it: 3 and "3" are different
 // requests. "reason" is optional. The proxy answers each message with one
@@ -33,6 +36,9 @@ const (
 	ControlCard    = "card"
 	ControlKill    = "kill"
 	ControlKillAll = "kill-all"
+	ControlHold    = "hold"
+	ControlRelease = "release"
+	ControlDrop    = "drop"
 )
 
 // ControlRequest is one control message from an attached client.
@@ -55,9 +61,18 @@ type ControlReply struct {
 // maxControlLine bounds one control message.
 const maxControlLine = 64 << 10
 
-// Killer cancels one of the host's pending requests on its behalf, in
-// the form its era and transport call for; id is the id's JSON text.
-type Killer func(id, reason string) error
+// Switch is what a running relay lets the controls do to the host's
+// requests; ids are JSON text.
+type Switch interface {
+	// Kill cancels one of the host's pending requests on its behalf, in
+	// the form its era and transport call for.
+	Kill(id, reason string) error
+	// Hold keeps the answer to a pending request from the host when it
+	// comes; Release passes a held answer on; Drop forgets it.
+	Hold(id string) error
+	Release(id string) error
+	Drop(id string) error
+}
 
 // Controls carries out the attach socket's control messages for one
 // proxy. The relay sets its Killer once it runs; until then, and for a
@@ -66,15 +81,22 @@ type Controls struct {
 	Card  *Card
 	Table *Table
 
-	mu     sync.Mutex
-	killer Killer
+	mu sync.Mutex
+	sw Switch
 }
 
-// SetKiller is how the running relay takes the kill switch.
-func (c *Controls) SetKiller(k Killer) {
+// SetSwitch is how the running relay hands the controls its switch (nil
+// when it ends).
+func (c *Controls) SetSwitch(s Switch) {
 	c.mu.Lock()
-	c.killer = k
+	c.sw = s
 	c.mu.Unlock()
+}
+
+func (c *Controls) current() Switch {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sw
 }
 
 // Handle carries out one control message.
@@ -107,8 +129,37 @@ func (c *Controls) Handle(req ControlRequest) ControlReply {
 		if len(rep.Done) == 0 {
 			rep.Error = "the host has no pending request"
 		}
+	case ControlHold, ControlRelease, ControlDrop:
+		if len(req.ID) == 0 {
+			rep.Error = req.Control + ` needs the request's "id"`
+			return rep
+		}
+		id := compact(req.ID)
+		sw := c.current()
+		if sw == nil {
+			rep.Error = "this proxy's relay cannot hold answers (not running, or over HTTP)"
+			return rep
+		}
+		var err error
+		switch req.Control {
+		case ControlHold:
+			if r, ok := c.Table.Row(wire.Out, id); c.Table != nil && (!ok || r.State != Pending) {
+				rep.Error = fmt.Sprintf("request %s is not pending", id)
+				return rep
+			}
+			err = sw.Hold(id)
+		case ControlRelease:
+			err = sw.Release(id)
+		default:
+			err = sw.Drop(id)
+		}
+		if err != nil {
+			rep.Error = err.Error()
+			return rep
+		}
+		rep.Done = []string{id}
 	default:
-		rep.Error = fmt.Sprintf("unknown control %q: card, kill or kill-all", req.Control)
+		rep.Error = fmt.Sprintf("unknown control %q: card, kill, kill-all, hold, release or drop", req.Control)
 	}
 	return rep
 }
@@ -127,9 +178,7 @@ func (c *Controls) pending() []string {
 }
 
 func (c *Controls) kill(id, reason string) error {
-	c.mu.Lock()
-	k := c.killer
-	c.mu.Unlock()
+	k := c.current()
 	if k == nil {
 		return fmt.Errorf("this proxy cannot cancel requests (not running yet, or its transport has no kill switch)")
 	}
@@ -140,7 +189,7 @@ func (c *Controls) kill(id, reason string) error {
 			return fmt.Errorf("request %s is not pending (%s)", id, r.State)
 		}
 	}
-	return k(id, reason)
+	return k.Kill(id, reason)
 }
 
 // handleControlLine parses one line from a client and returns the reply

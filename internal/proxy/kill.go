@@ -35,11 +35,16 @@ type KillOptions struct {
 // has no code of its own for.
 const KillErrorCode = -32800
 
-// Relay events of the kill switch, each followed by a frame.
+// ProxyWords starts every relay event that is the proxy's own doing
+// (kill switch, faults): none of them ends a request but the kill.
+const ProxyWords = "mcpoke proxy "
+
+// Relay events of the kill switch, each followed by a frame, or an id
+// for EventLateDropped.
 const (
 	EventProxySentServer = "mcpoke proxy sent the server: "
 	EventProxyAnswered   = "mcpoke proxy answered the host: "
-	EventLateDropped     = "the server's late answer to a request mcpoke proxy cancelled was not passed on (--forward-late passes it): request "
+	EventLateDropped     = "mcpoke proxy dropped (--forward-late passes it) the server's late answer to request "
 )
 
 // cancelFrame is the notification that cancels id (JSON text, kept as
@@ -73,49 +78,59 @@ type stdioKiller struct {
 	toHost   *lineGate
 	event    func(string)
 
+	faults Faults
+
 	mu     sync.Mutex
 	killed map[string]bool // ids whose answer is still to be dropped
+	held   map[string]*heldAnswer
+	toHold map[string]bool // ids whose answer is to be held when it comes
+	// methods of the host's open requests, by id (for AnswerAfterCancel)
+	methods map[string]string
 }
 
-// watch makes the host's gate drop the answers to killed requests.
+// watch makes the host's gate drop the answers to killed requests and
+// carry out the faults.
 func (k *stdioKiller) watch() {
 	k.killed = map[string]bool{}
-	if k.opts.ForwardLate {
-		return
-	}
+	k.held = map[string]*heldAnswer{}
+	k.toHold = map[string]bool{}
+	k.methods = map[string]string{}
 	k.toHost.mu.Lock()
 	k.toHost.active = func() bool {
+		if k.faults.any() {
+			return true
+		}
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		return len(k.killed) > 0
+		return len(k.killed) > 0 || len(k.toHold) > 0
 	}
-	k.toHost.drop = func(line []byte) bool {
-		ms := messages(line)
-		if len(ms) != 1 || ms[0].Method != "" || len(ms[0].ID) == 0 {
-			return false
-		}
-		id := compact(ms[0].ID)
-		k.mu.Lock()
-		hit := k.killed[id]
-		delete(k.killed, id)
-		k.mu.Unlock()
-		if hit {
-			k.event(EventLateDropped + id)
-		}
-		return hit
-	}
+	k.toHost.drop = k.filter
 	k.toHost.mu.Unlock()
 }
 
-func (k *stdioKiller) kill(id, reason string) error {
+// Kill cancels id upstream with notifications/cancelled and answers the
+// host as KillOptions say.
+func (k *stdioKiller) Kill(id, reason string) error {
 	frame := cancelFrame(id, reason)
 	k.event(EventProxyCancelled + id)
 	k.event(EventProxySentServer + string(bytes.TrimSpace(frame)))
+	k.mu.Lock()
 	if !k.opts.ForwardLate {
-		k.mu.Lock()
 		k.killed[id] = true
-		k.mu.Unlock()
 	}
+	if h := k.held[id]; h != nil {
+		// A held answer to a killed request is late: dropped, or
+		// passed on after the cancel with --forward-late.
+		delete(k.held, id)
+		h.timer.Stop()
+		if k.opts.ForwardLate {
+			defer k.toHost.inject(h.line)
+		} else {
+			delete(k.killed, id)
+			k.event(EventLateDropped + id)
+		}
+	}
+	k.mu.Unlock()
 	if err := k.toServer.inject(frame); err != nil {
 		return fmt.Errorf("the server no longer reads: %w", err)
 	}

@@ -67,6 +67,10 @@ type killRelay struct {
 }
 
 func startKillRelay(t *testing.T, opts KillOptions) *killRelay {
+	return startFaultRelay(t, opts, Faults{})
+}
+
+func startFaultRelay(t *testing.T, opts KillOptions, faults Faults) *killRelay {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	k := &killRelay{host: &scriptedHost{t: t, in: inW, lines: make(chan string, 1024)}, table: NewTable(),
@@ -87,7 +91,7 @@ func startKillRelay(t *testing.T, opts KillOptions) *killRelay {
 		_, err := RunStdio(context.Background(), StdioOptions{
 			Command: os.Args[0], Env: []string{fakeServerEnv + "=demo"},
 			HostIn: inR, HostOut: outW, HostErr: io.Discard,
-			CloseGrace: 200 * time.Millisecond, Recorder: k.rec, Controls: k.controls, Kill: opts,
+			CloseGrace: 200 * time.Millisecond, Recorder: k.rec, Controls: k.controls, Kill: opts, Faults: faults,
 		})
 		if err != nil {
 			t.Errorf("RunStdio: %v", err)

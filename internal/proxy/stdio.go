@@ -52,6 +52,8 @@ type StdioOptions struct {
 	Controls *Controls
 	// Kill says what the kill switch does besides cancelling upstream.
 	Kill KillOptions
+	// Faults provoke the host (see Faults).
+	Faults Faults
 }
 
 // Relay events, recorded as wire.KindRelay lines.
@@ -116,11 +118,22 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 		_, err := srv.Write(p)
 		return err
 	})
-	if opts.Controls != nil {
-		k := &stdioKiller{opts: opts.Kill, toServer: serverGate, toHost: hostGate, event: event}
+	if opts.Controls != nil || opts.Faults.any() {
+		k := &stdioKiller{opts: opts.Kill, faults: opts.Faults, toServer: serverGate, toHost: hostGate, event: event}
 		k.watch()
-		opts.Controls.SetKiller(k.kill)
-		defer opts.Controls.SetKiller(nil)
+		if opts.Recorder != nil {
+			opts.Recorder.Observe(k.observe)
+		}
+		// The host's requests are noted on the relay's goroutine, so that
+		// the faults know an answer's method when it comes.
+		fromHost.emit = func(r wire.Record) {
+			k.noteHost(r)
+			emit(r)
+		}
+		if opts.Controls != nil {
+			opts.Controls.SetSwitch(k)
+			defer opts.Controls.SetSwitch(nil)
+		}
 	}
 
 	var stopOnce sync.Once

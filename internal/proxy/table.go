@@ -195,6 +195,9 @@ func (t *Table) relayEvent(r wire.Record) {
 		}
 		return
 	}
+	if strings.HasPrefix(event, ProxyWords) {
+		return // the proxy's own words: its start, holds, injected frames
+	}
 	for _, k := range t.order {
 		row := t.rows[k]
 		switch {
