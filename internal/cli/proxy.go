@@ -77,7 +77,45 @@ While it runs, "mcpoke attach" follows its traffic from the start of its history
 only you can reach; --no-attach turns that off. Its requests are tracked as
 pending, answered, failed, cancelled by the host (notifications/cancelled with its
 reason, or a closed stream), late (answered after the host's cancel, and passed
-on), or abandoned (the host left with them pending and no cancel).`
+on), or abandoned (the host left with them pending and no cancel).
+
+Grading a host in five minutes (the report card)
+  1. Put the proxy in the host's config in front of mcpoke's demo server, with a card:
+       mcpoke proxy install HOST --name demo -- mcpoke demo-server   (or edit the config:
+       "command": "mcpoke", "args": ["proxy", "--name", "demo", "--report",
+       "/tmp/demo-card.md", "--", "mcpoke", "demo-server"])
+     and restart the host. The demo's bait tools: sleep (slow; with "steps" it reports
+     progress, e.g. {"seconds": 30, "steps": 30}; with "steps": 1 it is silent until
+     the end), stubborn (answers even after a cancel: a late answer), and sleep with
+     {"seconds": 3600, "steps": 1}, which in practice never answers.
+  2. Ask the host's model to call sleep for 30 seconds, and press Stop after a few.
+  3. Ask for sleep with {"seconds": 3600, "steps": 1} and let it time out; then for
+     sleep with {"seconds": 3600, "steps": 3600} (progress every second) to see
+     whether progress resets the timeout, and whether there is a maximum.
+  4. Read the card: "mcpoke attach demo --card" while it runs, or the --report file
+     when the host quits (.md, or .json by its extension). Each line gives the spec
+     sentence and level it grades against (2025 eras or 2026-07-28, stdio or HTTP)
+     and the evidence: request ids and times. Form: the right cancel for the era and
+     transport, never initialize, only ids in progress. When: the host's effective
+     timeout, whether progress resets it, a maximum. Progress: progressToken on
+     calls. After a cancel: late answers that reached it, calls sent again after
+     their cancel (the server may run them twice). On close: requests left pending.
+
+Provoking a host (stdio)
+  The kill switch: "mcpoke attach NAME --kill ID [--reason R]" (or --kill-all) cancels
+  the host's pending request upstream on its behalf, with notifications/cancelled
+  carrying the host's own id, and answers the host with a JSON-RPC error (code -32800)
+  saying mcpoke's proxy cancelled it; --on-kill silent answers nothing, to see what the
+  host does without an answer. The server's answer after the kill is recorded and
+  dropped, unless --forward-late. Records, the request table and attach --requests say
+  who cancelled (host or proxy); the card leaves the proxy's kills out of the grades.
+  Faults: --delay D holds every answer D; --drop-progress drops progress
+  notifications; --answer-after-cancel holds each tools/call answer until the host
+  cancels the call (or --max-hold), then passes it on: the late answer a host must
+  ignore, on demand. "mcpoke attach NAME --hold ID" holds one answer, --release ID
+  passes it on, --drop ID drops it. A fault touches only its frames; every other line
+  passes byte for byte. The attach socket's control messages (for tools and the TUI)
+  are described in internal/proxy/control.go.`
 
 const proxyExample = `  # In a host's config, in place of the server's command
   {"mcpServers": {"everything": {"command": "mcpoke",
