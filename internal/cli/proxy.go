@@ -80,11 +80,11 @@ reason, or a closed stream), late (answered after the host's cancel, and passed
 on), or abandoned (the host left with them pending and no cancel).
 
 Grading a host in five minutes (the report card)
-  1. Put the proxy in the host's config in front of mcpoke's demo server, with a card:
-       mcpoke proxy install HOST --name demo -- mcpoke demo-server   (or edit the config:
-       "command": "mcpoke", "args": ["proxy", "--name", "demo", "--report",
-       "/tmp/demo-card.md", "--", "mcpoke", "demo-server"])
-     and restart the host. The demo's bait tools: sleep (slow; with "steps" it reports
+  1. Add mcpoke's demo server to the host's config behind the proxy, with a card:
+       "demo": {"command": "mcpoke", "args": ["proxy", "--name", "demo", "--report",
+                "/tmp/demo-card.md", "--", "mcpoke", "demo-server"]}
+     (mcpoke proxy install --config FILE --server NAME puts an existing entry behind
+     the proxy; add "--report", FILE to its args), and restart the host. The demo's bait tools: sleep (slow; with "steps" it reports
      progress, e.g. {"seconds": 30, "steps": 30}; with "steps": 1 it is silent until
      the end), stubborn (answers even after a cancel: a late answer), and sleep with
      {"seconds": 3600, "steps": 1}, which in practice never answers.
