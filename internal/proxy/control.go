@@ -164,8 +164,15 @@ func (c *Controls) Handle(req ControlRequest) ControlReply {
 	return rep
 }
 
+// inFlight is a Switch that knows the host's pending requests itself
+// (over HTTP, where several sessions may use the same ids).
+type inFlight interface{ Pending() []string }
+
 func (c *Controls) pending() []string {
 	var ids []string
+	if f, ok := c.current().(inFlight); ok {
+		return f.Pending()
+	}
 	if c.Table == nil {
 		return nil
 	}
@@ -182,7 +189,7 @@ func (c *Controls) kill(id, reason string) error {
 	if k == nil {
 		return fmt.Errorf("this proxy cannot cancel requests (not running yet, or its transport has no kill switch)")
 	}
-	if c.Table != nil {
+	if _, ok := k.(inFlight); !ok && c.Table != nil {
 		if r, ok := c.Table.Row(wire.Out, id); !ok {
 			return fmt.Errorf("the host sent no request %s (ids are JSON: 3 and \"3\" differ)", id)
 		} else if r.State != Pending {
