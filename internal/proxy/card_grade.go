@@ -310,6 +310,7 @@ func (c *Card) whenLines() []CardLine {
 		switch {
 		case t == 0:
 			resets.Facts = append([]string{"no cancel without progress to compare with"}, resets.Facts...)
+			maximum.Status, maximum.Facts = check.Skip, []string{"needs a cancel without progress to compare with"}
 		case reset:
 			resets.Facts = append([]string{fmt.Sprintf("yes: calls with progress ran past the %s timeout", ms(t))}, resets.Facts...)
 			longest := time.Duration(0)
@@ -371,7 +372,7 @@ func (c *Card) lateLine() CardLine {
 		}
 	}
 	if len(l.Facts) == 0 {
-		l.Status, l.Facts = check.Skip, []string{"no answer came after a cancel: run the proxy with --answer-after-cancel, or cancel the demo's late tool"}
+		l.Status, l.Facts = check.Skip, []string{"no answer came after a cancel: run the proxy with --answer-after-cancel, or cancel the demo's stubborn tool (it answers anyway)"}
 		return l
 	}
 	l.Status = Info

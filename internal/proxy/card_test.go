@@ -145,6 +145,15 @@ func TestCardGradesAModernHTTPHost(t *testing.T) {
 	// Both, for one request: the stream close makes it right.
 	s.event(3*sec+time.Millisecond, EventStreamClosed+"2")
 	wantLine(t, s.card.Report(), "Cancels in the form", check.Pass, "request 2 (tools/call): notifications/cancelled and closed its response stream")
+
+	// A stream closed, then a notification for it at once: one cancel in
+	// both forms, not a cancel of a request no longer in progress.
+	s.host(4*sec, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep3",`+meta+`}}}`)
+	s.event(5*sec, EventStreamClosed+"3")
+	s.host(5*sec+2*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	rep = s.card.Report()
+	wantLine(t, rep, "Cancels only requests", check.Pass)
+	wantLine(t, rep, "Cancels in the form", check.Pass, "request 3 (tools/call): notifications/cancelled and closed its response stream")
 }
 
 // Over 2025-era HTTP a closed stream alone is not a cancel (SHOULD).
