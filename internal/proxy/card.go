@@ -24,6 +24,7 @@ type Card struct {
 	cancels   []hostCancel
 	kills     []string // ids the proxy cancelled on the host's behalf
 	closedAt  time.Time
+	last      time.Time // the latest record's time: the card's "now"
 	abandoned []string // ids pending with no cancel when the host left
 }
 
@@ -101,6 +102,9 @@ func (i *cardImpl) String() string {
 func (c *Card) Observe(r wire.Record) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if r.At.After(c.last) {
+		c.last = r.At
+	}
 	switch r.Kind {
 	case wire.KindRelay:
 		c.relayEvent(r)

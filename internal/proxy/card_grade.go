@@ -291,6 +291,18 @@ func (c *Card) whenLines() []CardLine {
 		t = sorted[len(sorted)/2]
 		timeout.Status = Info
 		timeout.Facts = append([]string{fmt.Sprintf("median %s over %d cancels (a cancel on the user's Stop counts too: read the reasons)", ms(t), len(plain))}, plainFacts...)
+		// A request far past that timeout with no cancel: the host may
+		// have stopped waiting without saying so.
+		now := c.last
+		if !c.closedAt.IsZero() {
+			now = c.closedAt
+		}
+		for _, id := range c.order {
+			q := c.reqs[id]
+			if q.method == "tools/call" && q.answered.IsZero() && q.cancel == nil && !q.killed && now.Sub(q.sent) > 2*t {
+				timeout.Facts = append(timeout.Facts, fmt.Sprintf("request %s (%s): no answer and no cancel %s after it was sent, past twice the timeout: the host may have stopped waiting without cancelling", id, q.method, ms(now.Sub(q.sent))))
+			}
+		}
 	}
 	switch {
 	case len(prog) == 0:

@@ -86,7 +86,7 @@ func TestCardGradesAStdioHost(t *testing.T) {
 	s.host(19*sec, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`)
 	// 4: no token, pending when the host leaves.
 	s.host(20*sec, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"stubborn"}}`)
-	s.event(21*sec, EventHostClosed)
+	s.event(26*sec, EventHostClosed)
 
 	rep := s.card.Report()
 	if rep.Host != "claude-ai 0.1.0" || rep.Protocol != "2025-11-25" || rep.Transport != "stdio" || rep.Requests != 5 {
@@ -98,12 +98,13 @@ func TestCardGradesAStdioHost(t *testing.T) {
 	}
 	wantLine(t, rep, "Never cancels initialize", check.Pass)
 	wantLine(t, rep, "Cancels only requests", check.Fail, "request 99: the host never sent it")
-	wantLine(t, rep, "Effective timeout", Info, "median 2s over 1 cancels", `reason "Request timed out"`)
+	wantLine(t, rep, "Effective timeout", Info, "median 2s over 1 cancels", `reason "Request timed out"`,
+		"request 4 (tools/call): no answer and no cancel 6s after it was sent, past twice the timeout")
 	wantLine(t, rep, "Progress resets", Info, "yes: calls with progress ran past the 2s timeout", "request 3 (tools/call): 6 progress notifications, cancelled 8s after it was sent and 2s after its last progress")
 	wantLine(t, rep, "Asks for progress", Info, "3 of 4 tools/call carried a progressToken")
 	wantLine(t, rep, "Late answers", Info, "request 1 (tools/call): answered 500ms after the host's cancel")
 	wantLine(t, rep, "Does not send a call again", check.Warn, "request 2 repeats cancelled request 1 (tools/call) 1s after the cancel")
-	wantLine(t, rep, "Cancels what is pending", check.Warn, "request 4 (tools/call): pending 1s with no cancel when the host left")
+	wantLine(t, rep, "Cancels what is pending", check.Warn, "request 4 (tools/call): pending 6s with no cancel when the host left")
 
 	var md, js bytes.Buffer
 	if err := WriteCardMarkdown(&md, rep); err != nil {
