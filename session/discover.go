@@ -40,7 +40,10 @@ type VersionRefusedError struct {
 // Error implements error.
 func (e *VersionRefusedError) Error() string {
 	sup := "it named none it supports"
-	if len(e.Supported) > 0 {
+	switch {
+	case slices.Contains(e.Supported, e.Requested):
+		sup = "yet it lists " + clipName(e.Requested) + " among those it supports (" + NameList(e.Supported) + "): the server contradicts itself"
+	case len(e.Supported) > 0:
 		sup = "it supports " + NameList(e.Supported)
 	}
 	how := "server/discover does not list it"
@@ -167,6 +170,7 @@ func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo,
 	if r.Meta.ServerInfo != nil {
 		peer.ServerInfo = *r.Meta.ServerInfo
 	}
+	peer = peer.bounded()
 	s.mu.Lock()
 	s.peer = peer
 	s.mu.Unlock()

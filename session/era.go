@@ -62,6 +62,14 @@ var removedInModern = map[string]string{
 	"tasks/list":                         "tasks are the " + ExtensionTasks + " extension, which has no list",
 }
 
+// RemovedInModern says why method is not part of the modern revision;
+// removed is false for a method it keeps. A server that speaks both eras
+// refuses such a method in a modern request as unknown (-32601).
+func RemovedInModern(method string) (why string, removed bool) {
+	why, removed = removedInModern[method]
+	return why, removed
+}
+
 // ErrNotInEra: the method does not exist in the protocol version the
 // session speaks, so the session does not send it. A *NotInEraError says
 // which and why.

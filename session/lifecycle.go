@@ -95,6 +95,7 @@ func (s *Session) Initialize(ctx context.Context, opts InitializeOptions) (PeerI
 	if err := json.Unmarshal(res, &peer); err != nil {
 		return PeerInfo{}, fmt.Errorf("initialize: malformed result: %w", err)
 	}
+	peer = peer.bounded()
 	if !slices.Contains(SupportedVersions, peer.ProtocolVersion) {
 		return peer, &UnsupportedVersionError{Version: peer.ProtocolVersion}
 	}

@@ -154,7 +154,11 @@ func (s *Session) applyTaskStatus(t *request, st TaskState, via TaskVia, at time
 	}
 	switch {
 	case state == Pending:
-		if t.timer != nil {
+		// A live task's status restarts the timeout, and so does its
+		// reaching a terminal status: from then on the timeout bounds
+		// the wait for its result, which polls of the ended task (or a
+		// server repeating its status) must not put off.
+		if t.timer != nil && !TaskStatusTerminal(prev.Status) {
 			t.timer.Reset(t.timeout)
 		}
 		if st.Status == TaskCancelled {

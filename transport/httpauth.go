@@ -63,6 +63,11 @@ func (h *HTTP) retryAuthorized(ctx context.Context, st *requestStream, label str
 		}
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))
 		resp.Body.Close()
+		// A login may have taken a person minutes, while the server closed
+		// the idle connections it kept (Node after 5 s): the POST goes on
+		// a new one, since Go's client does not send a POST again when
+		// the connection it reused turns out reset.
+		h.opts.Client.CloseIdleConnections()
 		req, err := h.newPost(ctx, frame, modern)
 		if err == nil {
 			resp, err = h.do(req, cancel, timeout)

@@ -134,3 +134,53 @@ func TestAuthorizerDeclines(t *testing.T) {
 		t.Errorf("%d challenges; want 1", len(fa.challenges))
 	}
 }
+
+// A request sent again after a login goes on a new connection: a login
+// may take a person minutes, and a server closes idle connections
+// meanwhile (Node after 5 s); a POST on one it closed fails with a
+// connection reset, which Go's client does not retry.
+func TestAuthorizedRetryOnAFreshConnection(t *testing.T) {
+	var mu sync.Mutex
+	var addrs []string // RemoteAddr of each tools/list
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), `"initialize"`) {
+			w.Header().Set("Mcp-Session-Id", "s1")
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, initResult)
+			return
+		}
+		if !strings.Contains(string(body), `"tools/list"`) {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		mu.Lock()
+		addrs = append(addrs, r.RemoteAddr)
+		mu.Unlock()
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="x"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`)
+	}))
+	defer srv.Close()
+	h := dialTest(t, srv.URL, func(o *HTTPOptions) { o.Auth = &fakeAuthorizer{give: true} })
+	if err := h.Send([]byte(initFrame)); err != nil {
+		t.Fatal(err)
+	}
+	recvUntil(t, h, wire.KindFrame)
+	if err := h.Send([]byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := recvUntil(t, h, wire.KindFrame); !strings.Contains(string(m.Data), `"tools"`) {
+		t.Fatalf("tools/list answer %s", m.Data)
+	}
+	h.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(addrs) != 2 || addrs[0] == addrs[1] {
+		t.Fatalf("tools/list came from %v: the retry after the login reused the connection", addrs)
+	}
+}

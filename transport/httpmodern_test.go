@@ -152,6 +152,10 @@ func (p *recordingPeer) run() {
 			} `json:"params"`
 		}
 		_ = json.Unmarshal(m.Data, &f)
+		if f.Method == "unknown/method" {
+			_ = p.conn.Send([]byte(`{"jsonrpc":"2.0","id":` + string(f.ID) + `,"error":{"code":-32601,"message":"no such method"}}`))
+			continue
+		}
 		if f.Method == "slow" {
 			_ = p.conn.Send([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(f.Params.Meta.Token) + `,"progress":1}}`))
 			continue
@@ -174,7 +178,7 @@ func newModernServer(t *testing.T) (*testHTTPServer, chan *recordingPeer) {
 }
 
 func modernBody(id, method, name string) string {
-	params := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":` + id + `}`
+	params := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":` + id + `}`
 	if name != "" {
 		params += `,"name":"` + name + `"`
 	}
@@ -197,6 +201,16 @@ func TestModernServerValidates(t *testing.T) {
 		{"Mcp-Name differs", modernBody("3", "tools/call", "sleep"), []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "slep"}, 400, `"id":3`},
 		{"an unknown version", strings.Replace(modernBody("4", "echo", ""), "2026-07-28", "2027-01-01", 1),
 			[]string{"MCP-Protocol-Version", "2027-01-01", "Mcp-Method", "echo"}, 400, `"supported":["2026-07-28","2025-03-26","2025-06-18","2025-11-25"]`},
+		{"no _meta", `{"jsonrpc":"2.0","id":6,"method":"echo","params":{}}`, []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "echo"},
+			400, `"error":{"code":-32602,"message":"Invalid params: params._meta is missing`},
+		{"_meta without clientCapabilities", `{"jsonrpc":"2.0","id":7,"method":"echo","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+			[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "echo"}, 400, `"code":-32602`},
+		{"a version of neither era", strings.ReplaceAll(modernBody("8", "echo", ""), "2026-07-28", "v999"), []string{"MCP-Protocol-Version", "v999", "Mcp-Method", "echo"},
+			400, `"data":{"requested":"v999","supported":["2026-07-28","2025-03-26","2025-06-18","2025-11-25"]},"message":"Unsupported protocol version: v999; this server speaks 2026-07-28, 2025-03-26, 2025-06-18, 2025-11-25"},"id":8`},
+		{"a body of a version of neither era", strings.ReplaceAll(modernBody("9", "echo", ""), "2026-07-28", "v999"), []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "echo"},
+			400, `"code":-32020`},
+		{"an unknown method", modernBody("10", "unknown/method", ""), []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "unknown/method"},
+			404, `"code":-32601`},
 		{"matching headers", modernBody("5", "tools/call", "Hello, 世界"), []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call",
 			"Mcp-Name", EncodeHeaderValue("Hello, 世界")}, 200, `"id":5,"result"`},
 	} {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 )
@@ -150,7 +149,10 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// No header means 2025-03-26, as the spec asks: spoken here too.
-	if v := r.Header.Get(HeaderProtocolVersion); v != "" && !IsModernVersion(v) && !slices.Contains(StreamableHTTPVersions, v) {
+	// A POST outside a session with a version of neither era is answered
+	// by the modern leg: UnsupportedProtocolVersion, with the request's id.
+	if v := r.Header.Get(HeaderProtocolVersion); unknownVersion(v) &&
+		!(r.Method == http.MethodPost && r.Header.Get(HeaderSessionID) == "" && h.cfg.ServeModern != nil) {
 		httpError(w, http.StatusBadRequest, "unsupported MCP-Protocol-Version "+v+"; this server speaks "+joinVersions())
 		return
 	}

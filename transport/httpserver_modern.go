@@ -35,6 +35,10 @@ type modernPost struct {
 	name       string // params.name or params.uri, for Mcp-Name
 	hasName    bool
 	token      string // params._meta.progressToken, raw
+	// hasMeta and hasCaps: params._meta is an object, and it holds
+	// io.modelcontextprotocol/clientCapabilities (required with the
+	// version in every modern request).
+	hasMeta, hasCaps bool
 }
 
 // readModernPost reads what validating and routing a modern POST need.
@@ -46,8 +50,9 @@ func readModernPost(frame []byte) (modernPost, bool) {
 			Name *string `json:"name"`
 			URI  *string `json:"uri"`
 			Task *string `json:"taskId"`
-			Meta struct {
+			Meta *struct {
 				Version       string          `json:"io.modelcontextprotocol/protocolVersion"`
+				Capabilities  json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 				ProgressToken json.RawMessage `json:"progressToken"`
 			} `json:"_meta"`
 		} `json:"params"`
@@ -55,8 +60,13 @@ func readModernPost(frame []byte) (modernPost, bool) {
 	if json.Unmarshal(frame, &m) != nil {
 		return modernPost{}, false
 	}
-	p := modernPost{id: string(bytes.TrimSpace(m.ID)), method: m.Method, version: m.Params.Meta.Version,
-		token: string(bytes.TrimSpace(m.Params.Meta.ProgressToken))}
+	p := modernPost{id: string(bytes.TrimSpace(m.ID)), method: m.Method}
+	if meta := m.Params.Meta; meta != nil {
+		p.hasMeta = true
+		p.version, p.token = meta.Version, string(bytes.TrimSpace(meta.ProgressToken))
+		caps := bytes.TrimSpace(meta.Capabilities)
+		p.hasCaps = len(caps) > 0 && caps[0] == '{'
+	}
 	switch namedMethods[m.Method] {
 	case "name":
 		if m.Params.Name != nil {
@@ -78,8 +88,8 @@ func readModernPost(frame []byte) (modernPost, bool) {
 // MCP-Protocol-Version header, or, with no session, by the version in its
 // body's _meta (whose header is then checked, and found wanting).
 func isModernPost(r *http.Request, msgs []json.RawMessage) bool {
-	if IsModernVersion(r.Header.Get(HeaderProtocolVersion)) {
-		return true
+	if v := r.Header.Get(HeaderProtocolVersion); IsModernVersion(v) || unknownVersion(v) && r.Header.Get(HeaderSessionID) == "" {
+		return true // an unknown version gets the modern refusal, which lists every version
 	}
 	if r.Header.Get(HeaderSessionID) != "" || len(msgs) != 1 || !bytes.Contains(msgs[0], []byte(metaProtocolVersion)) {
 		return false
@@ -114,6 +124,20 @@ func (h *HTTPServer) postModern(w http.ResponseWriter, r *http.Request, msgs []j
 		return
 	}
 	id := json.RawMessage(p.id)
+	if hv := r.Header.Get(HeaderProtocolVersion); unknownVersion(hv) || IsModernVersion(hv) && !slices.Contains(ModernHTTPVersions, hv) {
+		if p.version != "" && p.version != hv {
+			h.refuseMismatch(w, id, p, "MCP-Protocol-Version header "+hv+" does not match the body's "+p.version)
+			return
+		}
+		h.refuseVersion(w, id, hv)
+		return
+	}
+	if why := missingMeta(p); why != "" {
+		// The body itself is wrong, whatever the headers say: invalid
+		// params, as on any transport.
+		writeRPCError(w, http.StatusBadRequest, id, codeInvalidParams, "Invalid params: "+why, nil)
+		return
+	}
 	why := headerMismatch(r, p)
 	if why == "" && h.cfg.CheckParamHeaders != nil {
 		params, bad := paramHeaders(r.Header)
@@ -126,19 +150,11 @@ func (h *HTTPServer) postModern(w http.ResponseWriter, r *http.Request, msgs []j
 		}
 	}
 	if why != "" {
-		if h.cfg.Logger != nil {
-			h.cfg.Logger.Info("refused a request: Header mismatch", "id", p.id, "method", p.method, "why", why)
-		}
-		writeRPCError(w, http.StatusBadRequest, id, codeHeaderMismatch, "Header mismatch: "+why, nil)
+		h.refuseMismatch(w, id, p, why)
 		return
 	}
 	if !slices.Contains(ModernHTTPVersions, p.version) || h.cfg.ServeModern == nil {
-		supported := slices.Clone(StreamableHTTPVersions)
-		if h.cfg.ServeModern != nil {
-			supported = append(slices.Clone(ModernHTTPVersions), supported...)
-		}
-		writeRPCError(w, http.StatusBadRequest, id, codeUnsupportedVersion, "Unsupported protocol version: "+p.version,
-			map[string]any{"supported": supported, "requested": p.version})
+		h.refuseVersion(w, id, p.version)
 		return
 	}
 	x := newExchange(frame, p.id)
@@ -150,9 +166,66 @@ func (h *HTTPServer) postModern(w http.ResponseWriter, r *http.Request, msgs []j
 
 // JSON-RPC codes of the modern revision the server answers with itself.
 const (
+	codeInvalidParams      = -32602
+	codeMethodNotFound     = -32601
 	codeHeaderMismatch     = -32020
+	codeMissingCapability  = -32021
 	codeUnsupportedVersion = -32022
 )
+
+// unknownVersion reports whether v, an MCP-Protocol-Version header, names
+// a version of neither era: "" (2025-03-26 by the spec's default) is known.
+func unknownVersion(v string) bool {
+	return v != "" && !IsModernVersion(v) && !slices.Contains(StreamableHTTPVersions, v)
+}
+
+// missingMeta says which field every modern request's _meta must carry is
+// missing, "" when none is.
+func missingMeta(p modernPost) string {
+	switch {
+	case !p.hasMeta:
+		return "params._meta is missing; every request of protocol " + modernFirst +
+			" carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities in it"
+	case p.version == "":
+		return "params._meta has no io.modelcontextprotocol/protocolVersion"
+	case !p.hasCaps:
+		return "params._meta has no io.modelcontextprotocol/clientCapabilities object (send {} to declare none)"
+	}
+	return ""
+}
+
+// refuseMismatch answers HeaderMismatch (-32020, 400).
+func (h *HTTPServer) refuseMismatch(w http.ResponseWriter, id json.RawMessage, p modernPost, why string) {
+	if h.cfg.Logger != nil {
+		h.cfg.Logger.Info("refused a request: Header mismatch", "id", p.id, "method", p.method, "why", why)
+	}
+	writeRPCError(w, http.StatusBadRequest, id, codeHeaderMismatch, "Header mismatch: "+why, nil)
+}
+
+// refuseVersion answers UnsupportedProtocolVersion (-32022, 400) with the
+// versions this server speaks, modern first, and the one requested.
+func (h *HTTPServer) refuseVersion(w http.ResponseWriter, id json.RawMessage, requested string) {
+	supported := slices.Clone(StreamableHTTPVersions)
+	if h.cfg.ServeModern != nil {
+		supported = append(slices.Clone(ModernHTTPVersions), supported...)
+	}
+	writeRPCError(w, http.StatusBadRequest, id, codeUnsupportedVersion,
+		"Unsupported protocol version: "+requested+"; this server speaks "+strings.Join(supported, ", "),
+		map[string]any{"supported": supported, "requested": requested})
+}
+
+// modernErrorStatus is the HTTP status of a modern request's JSON-RPC
+// error: 404 for a method the server does not implement, 400 for the
+// protocol's own refusals, 200 for the rest, which are answers.
+func modernErrorStatus(code int) int {
+	switch code {
+	case codeMethodNotFound:
+		return http.StatusNotFound
+	case codeHeaderMismatch, codeMissingCapability, codeUnsupportedVersion:
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
 
 // headerMismatch says how a modern POST's headers fail to mirror its
 // body, "" when they match: MCP-Protocol-Version, Mcp-Method and, for
@@ -225,7 +298,7 @@ func (h *HTTPServer) answerModern(w http.ResponseWriter, r *http.Request, x *exc
 					write(appendSSEEvent(nil, "", "", frame, 0))
 				} else {
 					w.Header().Set("Content-Type", "application/json")
-					w.WriteHeader(http.StatusOK)
+					w.WriteHeader(responseStatus(frame))
 					_, _ = w.Write(frame)
 				}
 				x.answered()
@@ -350,4 +423,21 @@ func paramHeaders(h http.Header) (params map[string]string, bad string) {
 		params[name] = v
 	}
 	return params, ""
+}
+
+// responseStatus is the HTTP status of a modern request's response sent
+// as a JSON body: modernErrorStatus of its error, 200 for a result.
+func responseStatus(frame []byte) int {
+	if !bytes.Contains(frame, []byte(`"error"`)) {
+		return http.StatusOK
+	}
+	var m struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(frame, &m) != nil || m.Error == nil {
+		return http.StatusOK
+	}
+	return modernErrorStatus(m.Error.Code)
 }

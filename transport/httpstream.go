@@ -21,9 +21,12 @@ func (h *HTTP) handlePost(ctx context.Context, st *requestStream, label string, 
 	ctype, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	h.mu.Lock()
 	sentSID := h.sessionID
+	var badSID error
 	if st != nil && st.method == "initialize" && resp.StatusCode/100 == 2 {
 		if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
-			h.sessionID = sid
+			if badSID = checkSessionID(sid); badSID == nil {
+				h.sessionID = sid
+			}
 		}
 	}
 	newSID := h.sessionID != sentSID
@@ -39,6 +42,11 @@ func (h *HTTP) handlePost(ctx context.Context, st *requestStream, label string, 
 		fact += " session " + resp.Header.Get("Mcp-Session-Id")
 	}
 	h.q.fact(fact)
+	if badSID != nil {
+		// Never kept, never sent back: the session cannot go on.
+		h.q.requestError(st.id, badSID.Error())
+		return
+	}
 
 	var body []byte
 	if resp.StatusCode/100 != 2 {

@@ -60,7 +60,13 @@ func (m *Model) urlOpened(msg urlOpenedMsg) tea.Cmd {
 // openURLCmd opens q's URL with $BROWSER, outside Update.
 func openURLCmd(gen int, q *mcp.Question, ans askAnswerOf) tea.Cmd {
 	url := q.Elicit.URL
-	return func() tea.Msg { return urlOpenedMsg{forGen: forGen{gen}, q: q, ans: ans, err: openBrowser(url)} }
+	return func() tea.Msg {
+		err := mcp.URLOpenable(url) // checked on the key too; never a browser for javascript: or file:
+		if err == nil {
+			err = openBrowser(url)
+		}
+		return urlOpenedMsg{forGen: forGen{gen}, q: q, ans: ans, err: err}
+	}
 }
 
 // openBrowser starts $BROWSER (its first entry, when it lists several

@@ -14,7 +14,8 @@ import (
 // server (OAuth): the UI shows the login screen, with the address to open
 // and a field to paste into. It opens no browser unasked.
 type LoginMsg struct {
-	Issuer, URL string
+	// Host is where the browser is sent (the authorization URL's host).
+	Host, URL string
 	// Paste receives what the person pastes (the address the browser
 	// ended at, or the code); the UI closes it when they give up.
 	Paste chan<- string
@@ -30,7 +31,7 @@ type loginOpenedMsg struct{ err error }
 type loginScreen struct {
 	c      *common
 	active bool
-	issuer string
+	host   string
 	url    string
 	paste  chan<- string
 	input  textinput.Model
@@ -51,7 +52,7 @@ func newLoginScreen(c *common) *loginScreen {
 
 // Open shows the screen for msg.
 func (l *loginScreen) Open(msg LoginMsg) tea.Cmd {
-	l.active, l.issuer, l.url, l.paste = true, msg.Issuer, msg.URL, msg.Paste
+	l.active, l.host, l.url, l.paste = true, msg.Host, msg.URL, msg.Paste
 	l.note, l.noteOK = "", false
 	l.input.SetValue("")
 	return l.input.Focus()
@@ -116,7 +117,7 @@ func (l *loginScreen) View(w, h int) string {
 	l.input.SetWidth(max(w-3, 1))
 	var lines []string
 	lines = append(lines, fit(st.App.Render("mcpoke")+st.Muted.Render(" · ")+st.Strong.Render("log in"), w), "")
-	lines = append(lines, wrapLines("The server asks for a login at "+st.Strong.Render(termtext.Line(l.issuer))+".", w)...)
+	lines = append(lines, wrapLines("The server asks for a login at "+st.Strong.Render(termtext.Line(l.host))+".", w)...)
 	lines = append(lines, "", "Open this address in a browser:", "")
 	// Hard-wrapped at the width, not at hyphens: ctrl+y copies it whole.
 	lines = append(lines, strings.Split(ansi.Hardwrap(termtext.Line(l.url), w, true), "\n")...)

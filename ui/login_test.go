@@ -19,7 +19,7 @@ func TestLoginScreenPasteAndCancel(t *testing.T) {
 
 	paste := make(chan string, 1)
 	url := "https://as.example/authorize?client_id=mcpoke&state=s1"
-	m.Update(LoginMsg{Issuer: "https://as.example\x1b]0;pwned\x07", URL: url, Paste: paste})
+	m.Update(LoginMsg{Host: "https://as.example\x1b]0;pwned\x07", URL: url, Paste: paste})
 	screen := ansi.Strip(m.render())
 	for _, want := range []string{"log in", "https://as.example/authorize?client_id=mcpoke&state=s1", "paste that address", "esc cancel the login"} {
 		if !strings.Contains(screen, want) {
@@ -63,7 +63,7 @@ func TestLoginScreenPasteAndCancel(t *testing.T) {
 
 	// esc gives up: the channel closes, which cancels the login.
 	paste2 := make(chan string, 1)
-	m.Update(LoginMsg{Issuer: "https://as.example", URL: url, Paste: paste2})
+	m.Update(LoginMsg{Host: "https://as.example", URL: url, Paste: paste2})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	if _, ok := recvWithin(t, paste2, "esc to close the paste channel"); ok {
 		t.Error("esc did not close the paste channel")

@@ -148,6 +148,10 @@ func (p *askPanel) Update(k tea.KeyPressMsg) (askAction, askAnswerOf, tea.Cmd) {
 	// url mode
 	switch {
 	case key.Matches(k, keys.Open):
+		if err := mcp.URLOpenable(p.q.Elicit.URL); err != nil {
+			p.err = "not opened: " + err.Error()
+			return askNone, askAnswerOf{}, nil
+		}
 		return askOpenURL, askAnswerOf{what: "accepted, URL opened", result: mcp.ElicitResult(mcp.ElicitAccept, nil)}, nil
 	case key.Matches(k, keys.Accept):
 		return askAnswer, askAnswerOf{what: "accepted (URL not opened by mcpoke)", result: mcp.ElicitResult(mcp.ElicitAccept, nil)}, nil
@@ -234,6 +238,8 @@ func (h askHelp) ShortHelp() []key.Binding {
 	switch {
 	case h.q.Sampling != nil:
 		return []key.Binding{a.Send, a.Decline, a.Later}
+	case h.q.Elicit.Mode == mcp.ElicitModeURL && mcp.URLOpenable(h.q.Elicit.URL) != nil:
+		return []key.Binding{a.Accept, a.Decline, a.Dismiss, a.Later}
 	case h.q.Elicit.Mode == mcp.ElicitModeURL:
 		return []key.Binding{a.Open, a.Accept, a.Decline, a.Dismiss, a.Later}
 	}

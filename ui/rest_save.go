@@ -2,13 +2,12 @@ package ui
 
 import (
 	"errors"
-	"os"
 	"path"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/savefile"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -55,28 +54,10 @@ func (m *Model) saveContents(seq uint64, path string) tea.Cmd {
 	}
 	raw := r.info.Result
 	return func() tea.Msg {
-		res, err := mcp.ReadReadResult(raw)
-		if err == nil && len(res.Contents) == 0 {
-			err = errors.New("the contents are empty")
-		}
-		if err != nil {
-			return contentsSavedMsg{path: path, err: err}
-		}
-		c := res.Contents[0]
-		if c.BlobErr != nil {
-			return contentsSavedMsg{path: path, err: c.BlobErr}
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, os.ErrExist) {
+		saved, err := savefile.ReadContents(raw, path, false)
+		if errors.Is(err, savefile.ErrExists) {
 			err = errors.New("the file exists; give another name")
 		}
-		if err != nil {
-			return contentsSavedMsg{path: path, err: err}
-		}
-		_, err = f.Write(c.Bytes())
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return contentsSavedMsg{path: path, n: c.Size(), err: err}
+		return contentsSavedMsg{path: path, n: saved.Bytes, err: err}
 	}
 }

@@ -177,14 +177,16 @@ func (a *testAS) token(w http.ResponseWriter, r *http.Request) {
 type browser struct {
 	mu     sync.Mutex
 	shown  []string
+	hosts  []string // the host each login named
 	done   []error
 	paste  bool // paste the redirect instead of letting it reach the loopback
 	pasted func(string) string
 }
 
-func (b *browser) ShowLogin(ctx context.Context, issuer, authURL string) <-chan string {
+func (b *browser) ShowLogin(ctx context.Context, host, authURL string) <-chan string {
 	b.mu.Lock()
 	b.shown = append(b.shown, authURL)
+	b.hosts = append(b.hosts, host)
 	b.mu.Unlock()
 	if !b.paste {
 		go func() {

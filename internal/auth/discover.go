@@ -60,6 +60,7 @@ type server struct {
 // discovery). With no resource metadata, the 2025-03-26 rules: the
 // server's origin is the authorization server.
 func discover(ctx context.Context, c *http.Client, serverURL string, ch challenge) (*server, error) {
+	c = noDowngrade(c)
 	resource := canonicalResource(serverURL)
 	prm, err := resourceMetadata(ctx, c, resource, ch.ResourceMetadata)
 	if err != nil {
@@ -98,6 +99,9 @@ func discover(ctx context.Context, c *http.Client, serverURL string, ch challeng
 		}
 		s.Legacy = true
 	}
+	if err := checkEndpoints(asm); err != nil {
+		return nil, err
+	}
 	if !slices.Contains(asm.CodeChallengeMethodsSupported, "S256") {
 		return nil, fmt.Errorf("authorization server %s does not offer PKCE with S256 (it offers %q); mcpoke will not log in without it", asm.Issuer, asm.CodeChallengeMethodsSupported)
 	}
@@ -123,12 +127,11 @@ func resourceMetadata(ctx context.Context, c *http.Client, resource, fromChallen
 	}
 	cands = append(cands, u.Scheme+"://"+u.Host+"/.well-known/oauth-protected-resource")
 	var errs []error
-	for i, cand := range cands {
-		if i == 0 && fromChallenge != "" {
-			if err := checkMetadataURL(cand); err != nil {
-				errs = append(errs, err)
-				continue
-			}
+	for _, cand := range cands {
+		// Metadata from plain http off this machine could be anyone's.
+		if err := checkMetadataURL(cand); err != nil {
+			errs = append(errs, err)
+			continue
 		}
 		prm, err := getJSON[oauthex.ProtectedResourceMetadata](ctx, c, cand)
 		if err != nil {
@@ -165,6 +168,50 @@ func resourceCovers(prmResource, serverResource string) bool {
 	}
 	pp, sp := strings.TrimSuffix(p.Path, "/"), strings.TrimSuffix(s.Path, "/")
 	return pp == "" || pp == sp || strings.HasPrefix(sp, pp+"/")
+}
+
+// checkEndpoints refuses an authorization server whose endpoints would
+// carry the code, the PKCE verifier, a client secret or tokens in clear
+// off this machine, whichever discovery path found them (RFC 8414, the
+// 2025-03-26 metadata or its default endpoints).
+func checkEndpoints(asm *oauthex.AuthServerMeta) error {
+	for _, ep := range []struct{ name, url string }{
+		{"authorization_endpoint", asm.AuthorizationEndpoint},
+		{"token_endpoint", asm.TokenEndpoint},
+		{"registration_endpoint", asm.RegistrationEndpoint},
+	} {
+		if ep.url == "" {
+			continue
+		}
+		if err := checkMetadataURL(ep.url); err != nil {
+			return fmt.Errorf("authorization server %s: its %s %w: mcpoke will not send a code, a verifier or a token there in clear", asm.Issuer, ep.name, err)
+		}
+	}
+	return nil
+}
+
+// noDowngrade is c that follows no redirect to plain http off this
+// machine, nor any from https to http: metadata that arrives that way
+// could be anyone's, and the endpoints it names get the secrets.
+func noDowngrade(c *http.Client) *http.Client {
+	cc := *c
+	next := c.CheckRedirect
+	cc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > 0 && via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https" {
+			return fmt.Errorf("refusing the redirect from %s to %s: from https to plain http", via[len(via)-1].URL.Redacted(), req.URL.Redacted())
+		}
+		if err := checkMetadataURL(req.URL.String()); err != nil {
+			return fmt.Errorf("refusing the redirect to %s: %w", req.URL.Redacted(), err)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cc
 }
 
 // checkMetadataURL allows https, and http on loopback only.
@@ -242,6 +289,9 @@ func origin(serverURL string) string {
 // carry a path the origin has not (servers of that time did so), so it is
 // not compared with the origin. nil, nil: none.
 func legacyMetadata(ctx context.Context, c *http.Client, base string) (*oauthex.AuthServerMeta, error) {
+	if err := checkMetadataURL(base); err != nil {
+		return nil, fmt.Errorf("the server's origin %w: mcpoke takes authorization metadata and endpoints only from https (or http on this machine)", err)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/.well-known/oauth-authorization-server", nil)
 	if err != nil {
 		return nil, err

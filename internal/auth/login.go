@@ -68,7 +68,7 @@ func (p *Provider) login(ctx context.Context, ch challenge, scopes []string, s *
 	defer p.loggingIn.Store(false)
 	ctx, cancel := context.WithTimeoutCause(ctx, LoginTimeout, fmt.Errorf("nobody logged in within %s", LoginTimeout))
 	defer cancel()
-	pasted := p.cfg.Prompt.ShowLogin(ctx, s.AS.Issuer, authURL)
+	pasted := p.cfg.Prompt.ShowLogin(ctx, hostOf(s.AS.AuthorizationEndpoint), authURL)
 	defer func() { p.cfg.Prompt.LoginDone(err) }()
 	if u, ok := p.cfg.Prompt.(interface{ Unreachable() error }); ok {
 		if err := u.Unreachable(); err != nil {
@@ -123,6 +123,9 @@ func (p *Provider) refresh(ctx context.Context) error {
 	e := *p.entry
 	if e.RefreshToken == "" {
 		return errors.New("no refresh token")
+	}
+	if err := checkMetadataURL(e.TokenEndpoint); err != nil {
+		return fmt.Errorf("the saved token endpoint %w: mcpoke will not send the refresh token there in clear; log in again", err)
 	}
 	oc := oauthConfig(e, "", nil)
 	hc := withResource(p.cfg.HTTPClient, e.Resource)

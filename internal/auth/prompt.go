@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -18,11 +19,12 @@ import (
 
 // Prompter is how a login reaches the person.
 type Prompter interface {
-	// ShowLogin asks the person to log in at authURL (at issuer). It
+	// ShowLogin asks the person to log in at authURL, whose host is
+	// host: the one the browser is sent to, never what metadata claims. It
 	// returns a channel of what they paste (the address their browser
 	// ended at, or the code), or nil when nobody can paste; closing it
 	// cancels the login.
-	ShowLogin(ctx context.Context, issuer, authURL string) <-chan string
+	ShowLogin(ctx context.Context, host, authURL string) <-chan string
 	// LoginDone ends what ShowLogin showed; err is nil on success.
 	LoginDone(err error)
 }
@@ -59,7 +61,7 @@ func (t *TerminalPrompter) Unreachable() error {
 }
 
 // ShowLogin implements Prompter.
-func (t *TerminalPrompter) ShowLogin(ctx context.Context, issuer, authURL string) <-chan string {
+func (t *TerminalPrompter) ShowLogin(ctx context.Context, host, authURL string) <-chan string {
 	opened := false
 	if !t.NoBrowser {
 		err := OpenBrowser(authURL)
@@ -71,7 +73,7 @@ func (t *TerminalPrompter) ShowLogin(ctx context.Context, issuer, authURL string
 	if opened {
 		how = "Your browser was asked to open this address; if it did not, open it yourself to log in"
 	}
-	fmt.Fprintf(t.Out, "mcpoke: %s (authorization server %s):\n\n  %s\n\n", how, termtext.Line(issuer), termtext.Line(authURL))
+	fmt.Fprintf(t.Out, "mcpoke: %s at %s:\n\n  %s\n\n", how, termtext.Line(host), termtext.Line(authURL))
 	noTerminal := t.In == nil || !term.IsTerminal(t.In.Fd())
 	t.unreachable.Store(!opened && noTerminal)
 	if noTerminal {
@@ -102,4 +104,13 @@ func (t *TerminalPrompter) LoginDone(err error) {
 		return
 	}
 	fmt.Fprintln(t.Out, "\nmcpoke: logged in.")
+}
+
+// hostOf is the host (and port) of the address a browser is sent to.
+func hostOf(authURL string) string {
+	u, err := url.Parse(authURL)
+	if err != nil || u.Host == "" {
+		return authURL
+	}
+	return u.Host
 }

@@ -74,6 +74,8 @@ type Provider struct {
 	// stateMu guards state alone, so that State never waits for a login.
 	stateMu sync.Mutex
 	state   State
+	// failures counts the logins and refreshes that failed.
+	failures atomic.Int64
 }
 
 // State is what the TUI's header and auth status say.
@@ -96,6 +98,7 @@ func New(cfg Config) *Provider {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = http.DefaultClient
 	}
+	cfg.HTTPClient = noDowngrade(cfg.HTTPClient)
 	return &Provider{cfg: cfg, state: State{Phase: "none"}}
 }
 
@@ -118,7 +121,15 @@ func (p *Provider) setState(st State) {
 	p.stateMu.Lock()
 	defer p.stateMu.Unlock()
 	p.state = st
+	if st.Phase == "failed" {
+		p.failures.Add(1)
+	}
 }
+
+// LoginFailures counts the logins (and refreshes) that failed so far: a
+// caller that compares it before and after a request knows whether a
+// login failed during it.
+func (p *Provider) LoginFailures() int64 { return p.failures.Load() }
 
 // LoggingIn reports a login waiting for the person.
 func (p *Provider) LoggingIn() bool { return p.loggingIn.Load() }
@@ -266,3 +277,7 @@ func union(a, b []string) []string {
 // ErrNoLogin: the server asks for authorization and nobody can log in
 // (no prompter).
 var ErrNoLogin = errors.New("the server asks for a login and mcpoke cannot show one here; run mcpoke auth login --url URL first")
+
+// connect falls back from server/discover to initialize only when no login
+// failed meanwhile; it reads this method through an interface of its own.
+var _ interface{ LoginFailures() int64 } = (*Provider)(nil)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -133,7 +134,11 @@ func (s *Store) locked(write bool, fn func(*credentialsFile) error) error {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return fmt.Errorf("cannot create the directory of %s: %w", s.Path, err)
 	}
-	lock := flock.New(s.Path+".lock", flock.SetPermissions(0o600))
+	lockPath := s.Path + ".lock"
+	if err := refuseLink(lockPath, "lock file"); err != nil {
+		return err
+	}
+	lock := flock.New(lockPath, flock.SetPermissions(0o600), flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow))
 	if err := lock.Lock(); err != nil {
 		return fmt.Errorf("cannot lock %s: %w", s.Path, err)
 	}
@@ -161,21 +166,44 @@ func (s *Store) locked(write bool, fn func(*credentialsFile) error) error {
 }
 
 // read reads the file, first taking away the access of group and others
-// when they have some: a credentials file only its owner reads.
+// when they have some: a credentials file only its owner reads. A
+// symbolic link is refused, never followed: mcpoke would chmod, read and
+// then replace whatever it points to.
 func (s *Store) read() ([]byte, error) {
-	st, err := os.Stat(s.Path)
+	if err := refuseLink(s.Path, "credentials file"); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(s.Path, os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("the credentials file %s is not a regular file; move it away to start afresh", s.Path)
+	}
 	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		if err := os.Chmod(s.Path, 0o600); err != nil {
+		if err := f.Chmod(0o600); err != nil {
 			return nil, fmt.Errorf("%s can be read by others (mode %04o) and mcpoke cannot fix it: %w; run chmod 600 on it", s.Path, perm, err)
 		}
 		if s.Warn != nil {
 			s.Warn(fmt.Sprintf("%s could be read by others (mode %04o); mcpoke set it to 0600. Consider logging out and in again if others may have read it", s.Path, perm))
 		}
 	}
-	return os.ReadFile(s.Path)
+	return io.ReadAll(f)
+}
+
+// refuseLink refuses a symbolic link at path (what names it), dangling or
+// not; nothing there is fine.
+func refuseLink(path, what string) error {
+	st, err := os.Lstat(path)
+	if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	return fmt.Errorf("the %s %s is a symbolic link; mcpoke never follows one there (others could point it at a file of yours): replace it with a regular file or remove it", what, path)
 }
 
 // writeAtomic writes data to a temporary file of mode 0600 beside path

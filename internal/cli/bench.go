@@ -39,6 +39,7 @@ type benchFlags struct {
 	cancelAt    cancelPoint
 	forD        time.Duration
 	callTimeout time.Duration
+	timeoutFlags
 }
 
 func newBenchCommand(g *globalFlags) *cobra.Command {
@@ -63,7 +64,7 @@ stream in 2026-07-28 over Streamable HTTP. Each cancelled call is watched for
 answered anyway (a late answer; it says how many may have crossed the cancel on the
 wire: within the round trip of the pings it sends during the storm, and no sooner
 than the fastest uncancelled call), progress after the
-cancel, errors by code, timed out (--call-timeout); the completed calls beside the
+cancel, errors by code, timed out (--timeout); the completed calls beside the
 uncancelled run; cancel-to-quiet (the cancel to the last frame for its request)
 with a histogram; for a stdio server it started, the CPU its process family burnt
 during the storm and in the --watch after it (work it kept doing after cancels);
@@ -95,6 +96,9 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 			if f.n < 1 || f.concurrency < 1 || f.cancelProbes < 0 || f.watch < 0 || f.cpus < 0 {
 				return usageError("-n and --concurrency must be at least 1; --cancel-probes, --watch and --cpus not negative")
 			}
+			if err := f.checkTimeouts(); err != nil {
+				return err
+			}
 			f.argsGiven = cmd.Flags().Changed("args")
 			if err := f.readStormFlags(cmd.Flags()); err != nil {
 				return err
@@ -119,6 +123,7 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.BoolVar(&f.floor, "floor", false, "also measure this machine's floor, a raw pipe ping-pong between two processes with the same message sizes, and give the figures as ratios to it")
 	protocolFlag(fl, &f.protocol)
 	stormFlags(fl)
+	addTimeoutFlags(fl, &f.timeoutFlags, "tool list (each page) and each call", "tool list and each call")
 	return cmd
 }
 
@@ -167,12 +172,12 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	}
 	defer srv.Close()
 	// Without --args, args stays nil and the tool's defaultArgs are used.
-	t, params, err := prepareTool(ctx, srv, f.tool, args, stderr, g.force)
+	t, params, err := prepareTool(ctx, srv, f.tool, args, stderr, g.force, f.timeoutFlags)
 	if err != nil {
 		return err
 	}
 
-	req := benchRequest{params: params}
+	req := benchRequest{params: params, timeout: f.timeout, maxTimeout: f.maxTimeout}
 	if srv.Session.Modern() {
 		// x-mcp-header parameters travel in headers too (2026-07-28).
 		if req.headers, err = mcp.CallParamHeaders(t, params); err != nil {
@@ -246,21 +251,29 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	return nil
 }
 
-// benchCallTimeout bounds each call, so a server that stops answering
+// benchRequest is the call bench repeats: its params, the Mcp-Param
+// headers they carry in 2026-07-28, and the timeouts that bound each
+// call (--timeout, --max-timeout), so that a server that stops answering
 // ends the run with errors instead of hanging it.
-const benchCallTimeout = 30 * time.Second
-
-// benchRequest is the call bench repeats: its params, and the Mcp-Param
-// headers they carry in 2026-07-28.
 type benchRequest struct {
-	params  json.RawMessage
-	headers map[string]string
+	params              json.RawMessage
+	headers             map[string]string
+	timeout, maxTimeout time.Duration
+}
+
+// options are the call options of one call.
+func (r benchRequest) options() session.CallOptions {
+	o := session.CallOptions{Timeout: r.timeout, MaxTimeout: r.maxTimeout, ParamHeaders: r.headers}
+	if r.maxTimeout == 0 {
+		o.MaxTimeout = -1
+	}
+	return o
 }
 
 // benchCall makes one call; a JSON-RPC error or an isError result is an
 // error.
 func benchCall(ctx context.Context, s *session.Session, req benchRequest) error {
-	res, err := s.Do(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
+	res, err := s.Do(ctx, "tools/call", req.params, req.options())
 	return resultError(res, err)
 }
 
@@ -300,7 +313,7 @@ func runCalls(ctx context.Context, s *session.Session, req benchRequest, n, conc
 		wg.Go(func() {
 			for ctx.Err() == nil && started.Add(1) <= int64(n) {
 				t0 := time.Now()
-				res, err := s.Do(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
+				res, err := s.Do(ctx, "tools/call", req.params, req.options())
 				d := time.Since(t0)
 				err = resultError(res, err)
 				if err != nil && ctx.Err() != nil {

@@ -41,7 +41,7 @@ func probeCancel(ctx context.Context, c *connect.Conn, req benchRequest, n int, 
 		if ctx.Err() != nil {
 			break
 		}
-		call, err := c.Session.Call(ctx, "tools/call", req.params, session.CallOptions{Timeout: benchCallTimeout, ParamHeaders: req.headers})
+		call, err := c.Session.Call(ctx, "tools/call", req.params, req.options())
 		if err != nil {
 			break
 		}

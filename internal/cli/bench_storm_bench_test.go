@@ -55,7 +55,7 @@ func BenchmarkStormThroughput(b *testing.B) {
 	}
 	b.Cleanup(func() { srv.Close() })
 	s := srv.Session
-	plan := stormPlan{calls: 5000, concurrency: 64, timeout: benchCallTimeout, at: cancelPoint{kind: cancelBeforeFirstProgress}}
+	plan := stormPlan{calls: 5000, concurrency: 64, timeout: 30 * time.Second, at: cancelPoint{kind: cancelBeforeFirstProgress}}
 	var baseWall, stormWall, baseCPU, stormCPU time.Duration
 	var baseCalls, stormCalls, cancelled int
 	uncancelled := func() {
@@ -122,7 +122,7 @@ func BenchmarkStormMemory(b *testing.B) {
 		ctx := context.Background()
 		t := &stormTally{}
 		w := newStormWatcher(s, t, 10*time.Millisecond)
-		p := stormPlan{calls: 50_000, concurrency: 64, rate: 0.3, timeout: benchCallTimeout, at: cancelPoint{kind: cancelBeforeFirstProgress}}
+		p := stormPlan{calls: 50_000, concurrency: 64, rate: 0.3, timeout: 30 * time.Second, at: cancelPoint{kind: cancelBeforeFirstProgress}}
 		heap := func() float64 {
 			time.Sleep(100 * time.Millisecond) // the watcher files the last cancels
 			runtime.GC()

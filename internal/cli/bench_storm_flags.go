@@ -116,7 +116,6 @@ func stormFlags(fl *pflag.FlagSet) {
 	fl.String("cancel-after", "10ms..100ms", "when the storm cancels a call: D1..D2 (a moment drawn evenly in the range, from the request written), one duration, before-first-progress or mid-progress (half the progress total reported, or the first progress without a total)")
 	fl.Int("calls", 0, "how many calls to make: the same as -n")
 	fl.Duration("for", 0, "with --cancel-rate: make calls for this long instead of -n calls (each of the two runs)")
-	fl.Duration("call-timeout", benchCallTimeout, "with --cancel-rate: how long a call waits for its answer before it counts as timed out")
 }
 
 // readStormFlags reads the storm's flags into f.
@@ -129,9 +128,10 @@ func (f *benchFlags) readStormFlags(fl *pflag.FlagSet) error {
 	}
 	f.storm = fl.Changed("cancel-rate")
 	f.forD, _ = fl.GetDuration("for")
-	f.callTimeout, _ = fl.GetDuration("call-timeout")
+	// A storm's call counts as timed out after --timeout, as any call does.
+	f.callTimeout = f.timeout
 	if !f.storm {
-		for _, name := range []string{"cancel-after", "for", "call-timeout"} {
+		for _, name := range []string{"cancel-after", "for"} {
 			if fl.Changed(name) {
 				return usageError("--%s goes with --cancel-rate, which runs the cancel storm", name)
 			}
@@ -148,7 +148,7 @@ func (f *benchFlags) readStormFlags(fl *pflag.FlagSet) error {
 		return err
 	}
 	if f.forD < 0 || f.callTimeout <= 0 {
-		return usageError("--for must not be negative and --call-timeout must be more than 0")
+		return usageError("--for must not be negative and --timeout must be more than 0")
 	}
 	if f.floor {
 		return usageError("--floor and --cancel-rate measure different things: run them apart")

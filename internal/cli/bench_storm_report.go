@@ -143,7 +143,7 @@ type serverCPU struct {
 }
 
 // healthTimeout bounds each health probe after the storm (and so does
-// --call-timeout when shorter).
+// --timeout when shorter).
 const healthTimeout = 5 * time.Second
 
 // runStormReport runs the storm on srv after its uncancelled twin was

@@ -18,16 +18,15 @@ import (
 type callFlags struct {
 	args        string
 	cancelAfter time.Duration
-	timeout     time.Duration
-	maxTimeout  time.Duration
-	reason      string
-	waitLate    time.Duration
-	transcript  string
-	json        bool
-	protocol    string
-	stderr      bool
-	diagram     string
-	cancelMode  string
+	timeoutFlags
+	reason     string
+	waitLate   time.Duration
+	transcript string
+	json       bool
+	protocol   string
+	stderr     bool
+	diagram    string
+	cancelMode string
 	// task calls the tool as a task where its taskSupport is optional.
 	task bool
 	// logLevel is the level the server is asked to log from (--log-level).
@@ -142,7 +141,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	if f.unlisted {
 		params, err = mcp.CallToolParams(toolName, args)
 	} else {
-		tool, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force)
+		tool, params, err = prepareTool(ctx, srv, toolName, args, stderr, g.force, f.timeoutFlags)
 		listed = &tool
 	}
 	if err != nil {
@@ -158,7 +157,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 		}
 	}
 
-	return run.send(ctx, stdout, toolCall(srv, g, tool, params, args, f.unlisted, stderr), nil)
+	return run.send(ctx, stdout, toolCall(srv, g, tool, params, args, f, stderr), nil)
 }
 
 // toolCall is the outgoing tools/call of tool with params (args, and a
@@ -166,7 +165,7 @@ func runCall(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 // 2026-07-28, and the spec's one retry after HeaderMismatch (the tools
 // listed again, since a tool's x-mcp-header marks may have changed),
 // unless the call is --unlisted.
-func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args json.RawMessage, unlisted bool, stderr io.Writer) outgoing {
+func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args json.RawMessage, f *callFlags, stderr io.Writer) outgoing {
 	out := outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
 		return mcp.StartToolCallParams(ctx, srv.Session, tool, params, opts)
 	}, roundOpts: func(opts session.CallOptions) session.CallOptions {
@@ -175,7 +174,7 @@ func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args jso
 		}
 		return opts
 	}}
-	if unlisted {
+	if f.unlisted {
 		return out
 	}
 	out.retry = func(ctx context.Context, failed *session.Call, callErr error, opts session.CallOptions) (*session.Call, *reportRetry) {
@@ -183,7 +182,7 @@ func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args jso
 			return nil, nil
 		}
 		retried := &reportRetry{RequestID: failed.ID(), Error: callErr.Error()}
-		again, list, err := mcp.RetryAfterHeaderMismatch(ctx, srv.Session, tool.Name, args, listOptions(srv, g.force), opts)
+		again, list, err := mcp.RetryAfterHeaderMismatch(ctx, srv.Session, tool.Name, args, f.listOptions(srv, g.force), opts)
 		warnRejected(stderr, list.Rejected)
 		if err != nil {
 			warn(stderr, "retrying after HeaderMismatch: "+err.Error())

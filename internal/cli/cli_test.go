@@ -215,3 +215,25 @@ func TestHuman(t *testing.T) {
 		}
 	}
 }
+
+// An explicit null for a parameter the schema neither allows null for nor
+// requires is sent as asked, with a warning; a null for a required one,
+// or arguments wrong besides their nulls, are still refused.
+func TestCheckArgsSendsAnExplicitNullWithAWarning(t *testing.T) {
+	tool := parseTool(t, `{"name":"t","inputSchema":{"type":"object","properties":{
+		"region":{"type":"string","x-mcp-header":"Region"},"verbose":{"type":"boolean","x-mcp-header":"Verbose"}},"required":["region"]}}`)
+	var warned string
+	err := checkArgs(tool, json.RawMessage(`{"region":"us-east1","verbose":null}`), func(w string) { warned = w })
+	if err != nil || !strings.Contains(warned, `does not allow null for "verbose"`) {
+		t.Fatalf("err %v, warning %q", err, warned)
+	}
+	for _, args := range []string{`{"region":null}`, `{"region":1,"verbose":null}`} {
+		if err := checkArgs(tool, json.RawMessage(args), func(string) {}); err == nil {
+			t.Errorf("%s was accepted", args)
+		}
+	}
+	headers, err := mcp.ParamHeaders(tool, json.RawMessage(`{"region":"us-east1","verbose":null}`))
+	if _, sent := headers["Verbose"]; err != nil || sent || headers["Region"] != "us-east1" {
+		t.Errorf("headers %v %v: the null's is left out, the others sent", headers, err)
+	}
+}

@@ -83,6 +83,8 @@ arguments are served too: mcpoke resources, mcpoke prompts.`,
 	cmd.Flags().BoolVar(&f.oauth, "oauth", false, "with --http: require an OAuth login on /mcp, from a toy authorization server on the same address that approves every login")
 	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "allow an address other machines can reach (no authentication!)")
 	cmd.Flags().BoolVar(&f.conformance, "conformance-tools", false,
-		"over HTTP, add the tools the official MCP conformance suite calls by name (test_simple_text, test_error_handling, test_tool_with_progress, test_reconnection)")
+		"over HTTP, add the fixtures the official MCP conformance suite calls by name: test_* tools (text, image, audio, "+
+			"embedded and mixed content, errors, progress, logging, a resumed stream, sampling and forms in 2025-11-25, "+
+			"input_required in 2026-07-28), json_schema_2020_12_tool, test:// resources and test_* prompts")
 	return cmd
 }

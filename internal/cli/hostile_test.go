@@ -34,7 +34,7 @@ func assertTerminalSafe(t *testing.T, what string, out []byte) {
 // escapedInjection is the injection as termtext shows it.
 var escapedInjection = `\u202e\U000e0072\U000e0065\U000e0061\U000e0064`
 
-func testContext(t *testing.T) context.Context {
+func testContext(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
 	return ctx
@@ -42,7 +42,7 @@ func testContext(t *testing.T) context.Context {
 
 func TestToolsShowsHiddenTextEscaped(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := runTools(testContext(t), &out, &errOut, testGlobals(), hostileSpec(t), "", false); err != nil {
+	if err := runTools(testContext(t), &out, &errOut, testGlobals(), hostileSpec(t), "", false, testTimeouts); err != nil {
 		t.Fatalf("tools: %v\n%s", err, errOut.String())
 	}
 	assertTerminalSafe(t, "tools", out.Bytes())
@@ -72,7 +72,7 @@ func TestToolsShowsHiddenTextEscaped(t *testing.T) {
 
 func TestToolsJSONIsTerminalSafe(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := runTools(testContext(t), &out, &errOut, testGlobals(), hostileSpec(t), "", true); err != nil {
+	if err := runTools(testContext(t), &out, &errOut, testGlobals(), hostileSpec(t), "", true, testTimeouts); err != nil {
 		t.Fatalf("tools --json: %v\n%s", err, errOut.String())
 	}
 	assertTerminalSafe(t, "tools --json", out.Bytes())

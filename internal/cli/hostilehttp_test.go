@@ -83,7 +83,7 @@ func TestHostileHTTPCallEndsClearly(t *testing.T) {
 		spec := hostileHTTPServer(t, mode)
 		for _, asJSON := range []bool{false, true} {
 			call := modernRun{"call " + mode, func(o, e *bytes.Buffer, j bool) error {
-				return runCall(testContext(t), o, e, testGlobals(), spec, "t", &callFlags{json: j, protocol: "auto", unlisted: true, timeout: 5 * time.Second})
+				return runCall(testContext(t), o, e, testGlobals(), spec, "t", &callFlags{json: j, protocol: "auto", unlisted: true, timeoutFlags: timeoutFlags{timeout: 5 * time.Second}})
 			}}
 			out, printed := runModern(t, call, asJSON)
 			if len(out) > 64<<10 {

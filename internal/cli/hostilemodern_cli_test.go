@@ -26,12 +26,14 @@ func modernRuns(t *testing.T, variant string) []modernRun {
 	g.client.elicit = "accept-defaults"
 	ctx := testContext(t)
 	call := func(asJSON bool) callFlags {
-		return callFlags{json: asJSON, protocol: "auto", unlisted: true, timeout: 20 * time.Second}
+		return callFlags{json: asJSON, protocol: "auto", unlisted: true, timeoutFlags: timeoutFlags{timeout: 20 * time.Second}}
 	}
 	return []modernRun{
-		{"tools", func(o, e *bytes.Buffer, j bool) error { return runTools(ctx, o, e, g, spec, "auto", j) }},
-		{"resources", func(o, e *bytes.Buffer, j bool) error { return runResources(ctx, o, e, g, spec, "auto", j) }},
-		{"prompts", func(o, e *bytes.Buffer, j bool) error { return runPrompts(ctx, o, e, g, spec, "auto", j) }},
+		{"tools", func(o, e *bytes.Buffer, j bool) error { return runTools(ctx, o, e, g, spec, "auto", j, testTimeouts) }},
+		{"resources", func(o, e *bytes.Buffer, j bool) error {
+			return runResources(ctx, o, e, g, spec, "auto", j, testTimeouts)
+		}},
+		{"prompts", func(o, e *bytes.Buffer, j bool) error { return runPrompts(ctx, o, e, g, spec, "auto", j, testTimeouts) }},
 		{"ping", func(o, e *bytes.Buffer, j bool) error { return runPing(ctx, o, g, spec, "auto", 1, 5*time.Second, j) }},
 		{"call", func(o, e *bytes.Buffer, j bool) error { f := call(j); return runCall(ctx, o, e, g, spec, "t", &f) }},
 		{"read", func(o, e *bytes.Buffer, j bool) error {
@@ -199,14 +201,14 @@ func TestTasks2025HostileTextIsEscaped(t *testing.T) {
 	spec := modernHostileSpec(t, "tasks2025")
 	for _, asJSON := range []bool{false, true} {
 		r := modernRun{"tasks", func(o, e *bytes.Buffer, j bool) error {
-			return runTasks(testContext(t), o, e, testGlobals(), spec, "auto", j)
+			return runTasks(testContext(t), o, e, testGlobals(), spec, "auto", j, testTimeouts)
 		}}
 		out, printed := runModern(t, r, asJSON)
 		if printed != "" || !asJSON && !strings.Contains(out, "task-1"+escapedBad+"  working  step"+escapedBad) {
 			t.Errorf("tasks (json %v): %s\n%s", asJSON, printed, out)
 		}
 		call := modernRun{"call --task", func(o, e *bytes.Buffer, j bool) error {
-			return runCall(testContext(t), o, e, testGlobals(), spec, "t", &callFlags{json: j, protocol: "auto", timeout: 20 * time.Second})
+			return runCall(testContext(t), o, e, testGlobals(), spec, "t", &callFlags{json: j, protocol: "auto", timeoutFlags: timeoutFlags{timeout: 20 * time.Second}})
 		}}
 		out, printed = runModern(t, call, asJSON)
 		if printed != "" || !asJSON && (!strings.Contains(out, `working "step`+escapedBad+`" (created)`) ||
@@ -223,7 +225,7 @@ func TestModernDiscoverNeverAnswered(t *testing.T) {
 	g := testGlobals()
 	g.initTimeout = 300 * time.Millisecond
 	var out, errOut, printed bytes.Buffer
-	err := runTools(testContext(t), &out, &errOut, g, modernHostileSpec(t, "nodiscover"), "2026-07-28", false)
+	err := runTools(testContext(t), &out, &errOut, g, modernHostileSpec(t, "nodiscover"), "2026-07-28", false, testTimeouts)
 	printError(&printed, fang.Styles{}, err)
 	for _, want := range []string{"failed during server/discover: no answer to server/discover within 300ms", "--init-timeout"} {
 		if !strings.Contains(printed.String(), want) {
@@ -238,7 +240,7 @@ func TestHandshakeEndedByTheCallerIsNoInitTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	var out, errOut bytes.Buffer
-	err := runTools(ctx, &out, &errOut, testGlobals(), modernHostileSpec(t, "nodiscover"), "2026-07-28", false)
+	err := runTools(ctx, &out, &errOut, testGlobals(), modernHostileSpec(t, "nodiscover"), "2026-07-28", false, testTimeouts)
 	if err == nil || strings.Contains(err.Error(), "within 30s") || !strings.Contains(err.Error(), "no answer to server/discover") {
 		t.Errorf("error: %v", err)
 	}

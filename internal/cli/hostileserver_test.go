@@ -145,3 +145,6 @@ func hostileSpec(t testing.TB) connect.Spec {
 
 // testGlobals are the global flags of a test command.
 func testGlobals() *globalFlags { return &globalFlags{initTimeout: 30 * time.Second} }
+
+// testTimeouts are the list commands' default --timeout and --max-timeout.
+var testTimeouts = timeoutFlags{timeout: defaultCallTimeout, maxTimeout: defaultMaxTimeout}

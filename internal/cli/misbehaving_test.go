@@ -35,7 +35,7 @@ func TestCallTimeoutDefaults(t *testing.T) {
 // A silent server's call times out, is cancelled, and the report shows
 // the timeout it had.
 func TestCallSilentServerTimesOut(t *testing.T) {
-	rep, code := callJSON(t, "silent", &callFlags{timeout: 200 * time.Millisecond, maxTimeout: 10 * time.Minute})
+	rep, code := callJSON(t, "silent", &callFlags{timeoutFlags: timeoutFlags{timeout: 200 * time.Millisecond, maxTimeout: 10 * time.Minute}})
 	if rep.State != "timed_out" || code != ExitTimedOut || rep.TimeoutMs != 200 || rep.MaxTimeoutMs != 600000 {
 		t.Fatalf("state %s exit %d timeout %v max %v", rep.State, code, rep.TimeoutMs, rep.MaxTimeoutMs)
 	}
@@ -51,7 +51,7 @@ func TestCallSilentServerTimesOut(t *testing.T) {
 // --timeout and completes, and the report says it had no maximum.
 func TestCallMaxTimeoutZeroIsNone(t *testing.T) {
 	// 100 progress 20ms apart: about 2s, past 10 × 150ms.
-	rep, code := callJSON(t, "trickle:100", &callFlags{timeout: 150 * time.Millisecond, maxTimeout: 0})
+	rep, code := callJSON(t, "trickle:100", &callFlags{timeoutFlags: timeoutFlags{timeout: 150 * time.Millisecond, maxTimeout: 0}})
 	if rep.State != "completed" || code != ExitOK {
 		t.Fatalf("state %s exit %d error %+v after %v ms; want completed: --max-timeout 0 set a maximum", rep.State, code, rep.Error, rep.ElapsedMs)
 	}
@@ -78,7 +78,7 @@ func TestCallUnusableResponseFailsAtOnce(t *testing.T) {
 	} {
 		t.Run(mode, func(t *testing.T) {
 			start := time.Now()
-			rep, code := callJSON(t, mode, &callFlags{timeout: 50 * time.Second})
+			rep, code := callJSON(t, mode, &callFlags{timeoutFlags: timeoutFlags{timeout: 50 * time.Second}})
 			if rep.State != "failed" || code != ExitFailed || rep.Error == nil || !strings.Contains(rep.Error.Message, want) {
 				t.Fatalf("state %s exit %d error %+v, want failed with %q", rep.State, code, rep.Error, want)
 			}
@@ -91,14 +91,14 @@ func TestCallUnusableResponseFailsAtOnce(t *testing.T) {
 
 // A byte-order mark before each frame is stripped: the call completes.
 func TestCallBehindBOMCompletes(t *testing.T) {
-	if rep, code := callJSON(t, "bom", &callFlags{timeout: 30 * time.Second}); rep.State != "completed" || code != ExitOK {
+	if rep, code := callJSON(t, "bom", &callFlags{timeoutFlags: timeoutFlags{timeout: 30 * time.Second}}); rep.State != "completed" || code != ExitOK {
 		t.Fatalf("state %s exit %d", rep.State, code)
 	}
 }
 
 // Stderr keeps the last 1000 lines and counts them all.
 func TestCallCountsStderrPastTheCap(t *testing.T) {
-	rep, _ := callJSON(t, "stderr:2500", &callFlags{timeout: 30 * time.Second})
+	rep, _ := callJSON(t, "stderr:2500", &callFlags{timeoutFlags: timeoutFlags{timeout: 30 * time.Second}})
 	if rep.StderrLines != 2500 || len(rep.Stderr) != maxStderrKept || rep.Stderr[0] != "line 1500" {
 		t.Fatalf("stderrLines %d, kept %d, first %q", rep.StderrLines, len(rep.Stderr), rep.Stderr[0])
 	}
@@ -112,12 +112,12 @@ func TestCallCountsStderrPastTheCap(t *testing.T) {
 // --json lists every progress notification; the text report keeps the
 // count and the first and last few.
 func TestCallProgressKeptForJSONOnly(t *testing.T) {
-	rep, _ := callJSON(t, "progress:5000", &callFlags{timeout: 30 * time.Second})
+	rep, _ := callJSON(t, "progress:5000", &callFlags{timeoutFlags: timeoutFlags{timeout: 30 * time.Second}})
 	if rep.ProgressCount != 5000 || len(rep.Progress) != 5000 {
 		t.Fatalf("--json: count %d, listed %d", rep.ProgressCount, len(rep.Progress))
 	}
 	var out, errOut bytes.Buffer
-	f := &callFlags{timeout: 30 * time.Second}
+	f := &callFlags{timeoutFlags: timeoutFlags{timeout: 30 * time.Second}}
 	runCall(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "progress:5000"), "t", f)
 	if !strings.Contains(out.String(), "progress  5000 notifications; last 4999 step") {
 		t.Errorf("text report:\n%s%s", out.String(), errOut.String())
@@ -127,7 +127,7 @@ func TestCallProgressKeptForJSONOnly(t *testing.T) {
 // A tools/list that never ends is cut short with a warning and exit 1.
 func TestToolsEndlessPagesExitsNonZero(t *testing.T) {
 	var out, errOut bytes.Buffer
-	err := runTools(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "pages"), "", false)
+	err := runTools(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "pages"), "", false, testTimeouts)
 	if exitStatus(err) != ExitFailed || !strings.Contains(errOut.String(), "mcpoke: warning: tools/list") {
 		t.Fatalf("exit %d, stderr %q", exitStatus(err), errOut.String())
 	}

@@ -32,6 +32,11 @@ import (
 //	stray:N     sends N stray responses of 1 MiB, then answers
 //	initnoise   answers initialize with only noise, an oversize frame and a BOM
 //	pages       tools/list always has a next page
+//	manyresources  pages through 1,000,000 resources, 100 pages of 10,000
+//	hugepages   pages through 10 pages of 10,000 resources of 3 kB each (30 MB a page)
+//	hugeinit    answers initialize with 30 MB of instructions and capabilities
+//	tricklelist starts its answer to tools/list, then trickles a space
+//	            every 50ms and never ends it
 func runMisbehavingServer(mode string) int {
 	mode, arg, _ := strings.Cut(mode, ":")
 	n, _ := strconv.Atoi(arg)
@@ -70,12 +75,27 @@ func runMisbehavingServer(mode string) int {
 		const ok = `{"content":[{"type":"text","text":"ok"}]}`
 		switch msg.Method {
 		case "initialize":
+			if mode == "hugeinit" {
+				answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"experimental":{"x":"` + strings.Repeat("c", 15<<20) +
+					`"}},"instructions":"` + strings.Repeat("i", 15<<20) + `","serverInfo":{"name":"huge","version":"0"}}`)
+				continue
+			}
 			if mode == "initnoise" {
 				write("npm WARN some noise line\n{\"x\":\"" + strings.Repeat("a", 33<<20) + "\"}\n\ufeff\n")
 				continue
 			}
-			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
+			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
+		case "resources/list":
+			page, _ := strconv.Atoi(msg.Params.Cursor)
+			write(resourcesPage(id, mode, page))
 		case "tools/list":
+			if mode == "tricklelist" {
+				write(`{"jsonrpc":"2.0","id":` + id + `,"result":{"tools":[`)
+				for {
+					time.Sleep(50 * time.Millisecond)
+					write(" ")
+				}
+			}
 			next := ""
 			if mode == "pages" {
 				c, _ := strconv.Atoi(msg.Params.Cursor)
@@ -138,9 +158,32 @@ func runMisbehavingServer(mode string) int {
 }
 
 // misbehavingSpec runs the test binary as runMisbehavingServer in mode.
-func misbehavingSpec(t *testing.T, mode string) connect.Spec {
+func misbehavingSpec(t testing.TB, mode string) connect.Spec {
 	spec := hostileSpec(t)
 	spec.Name = mode
 	spec.Env = []string{hostileServerEnv + "=" + mode}
 	return spec
+}
+
+// resourcesPage is page (from 0) of the resources manyresources and
+// hugepages list: 10,000 a page, the next cursor until the last.
+func resourcesPage(id, mode string, page int) string {
+	pages, desc := 100, "r"
+	if mode == "hugepages" {
+		pages, desc = 10, strings.Repeat("d", 3000)
+	}
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":` + id + `,"result":{"resources":[`)
+	for i := range 10_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"uri":"demo://r/%d/%d","name":"r%d","description":"%s"}`, page, i, i, desc)
+	}
+	b.WriteString(`]`)
+	if page+1 < pages {
+		fmt.Fprintf(&b, `,"nextCursor":"%d"`, page+1)
+	}
+	b.WriteString("}}\n")
+	return b.String()
 }

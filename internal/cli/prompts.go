@@ -18,6 +18,7 @@ import (
 func newPromptsCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var protocol string
+	var within timeoutFlags
 	cmd := &cobra.Command{
 		Use:   "prompts [--json] [-- CMD ARGS...]",
 		Short: "List a server's prompts with their arguments",
@@ -31,46 +32,47 @@ arguments (* marks the required ones). Get one with mcpoke prompt NAME --args JS
   mcpoke prompts --json -- npx -y @modelcontextprotocol/server-everything | jq '.prompts[].name'`,
 		Args: noArgsBeforeDash("prompts"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := within.checkTimeouts(); err != nil {
+				return err
+			}
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {
 				return err
 			}
-			return runPrompts(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON)
+			return runPrompts(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON, within)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "prompts": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
+	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "whole list")
 	return cmd
 }
 
 // listPrompts returns every prompt; complete says whether the list was
 // whole (see listTools).
-func listPrompts(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool) ([]mcp.Prompt, bool, error) {
+func listPrompts(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, within timeoutFlags) ([]mcp.Prompt, string, error) {
 	if err := checkDeclared(srv, "prompts/list", stderr, force); err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
-	list, err := mcp.ListPrompts(ctx, srv.Session, mcp.ListOptions{Force: force})
+	list, err := mcp.ListPrompts(ctx, srv.Session, within.listOptions(srv, force))
 	if err != nil {
-		return nil, false, err
+		return nil, "", timedOut(err)
 	}
-	if list.Incomplete != nil {
-		warn(stderr, list.Incomplete.Error())
-	}
-	return list.Prompts, list.Incomplete == nil, nil
+	return list.Prompts, incomplete(stderr, list.Incomplete), nil
 }
 
-func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool) error {
+func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool, within timeoutFlags) error {
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: protocol})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	prompts, complete, err := listPrompts(ctx, srv, stderr, g.force)
+	prompts, cut, err := listPrompts(ctx, srv, stderr, g.force, within)
 	if err != nil {
 		return err
 	}
 	exit := func(err error) error {
-		if err == nil && !complete {
+		if err == nil && cut != "" {
 			return quietExit(ExitFailed)
 		}
 		return err
@@ -80,7 +82,9 @@ func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec c
 		out := struct {
 			Server  reportServer `json:"server"`
 			Prompts []mcp.Prompt `json:"prompts"`
-		}{serverOf(peer), orEmpty(prompts)}
+			// Incomplete says why the list was cut short, and where.
+			Incomplete string `json:"incomplete,omitempty"`
+		}{serverOf(peer), orEmpty(prompts), cut}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	fmt.Fprintf(w, "%s %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),
@@ -161,7 +165,7 @@ func runPrompt(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, sp
 		return err
 	}
 	if !f.unlisted {
-		prompts, _, err := listPrompts(ctx, run.srv, stderr, g.force)
+		prompts, _, err := listPrompts(ctx, run.srv, stderr, g.force, f.timeoutFlags)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/savefile"
 	"github.com/mcpoke/mcpoke/internal/toolresult"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -34,7 +34,9 @@ tool: progress, the contents or error, and when cancelled (--cancel-after) or ti
 (--timeout), the cancellation and any traffic after it (--wait-late).
 
 Text contents are shown escaped; binary contents (blob) as their MIME type and size:
---out FILE saves the contents (the decoded bytes of a blob) to FILE. A resource
+--out FILE saves the contents (the decoded bytes of a blob) to FILE, a new file:
+an existing FILE is refused (exit 2) unless --force, which replaces a regular file;
+a symbolic link is never written through, dangling or not. A resource
 template is filled with --vars, a JSON object of strings (RFC 6570 expansion).
 
 ` + exitCodesHelp,
@@ -67,7 +69,7 @@ template is filled with --vars, a JSON object of strings (RFC 6570 expansion).
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.vars, "vars", "", "fill the URI template with these variables, a JSON OBJECT of strings")
-	fl.StringVar(&f.out, "out", "", "save the contents to FILE (a blob's decoded bytes; the first item when there are several)")
+	fl.StringVar(&f.out, "out", "", "save the contents to FILE, a new file (--force replaces a regular one; never through a symlink); a blob's decoded bytes, the first item when there are several")
 	addRequestFlags(fl, &f.callFlags, "read")
 	return cmd
 }
@@ -99,6 +101,12 @@ func fillTemplate(uri, vars string) (string, error) {
 }
 
 func runRead(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec connect.Spec, uri string, f *readFlags) error {
+	if f.out != "" {
+		// Refused before anything starts; Write checks again when saving.
+		if err := savefile.Check(f.out, g.force); err != nil {
+			return usageError("--out: %v", err)
+		}
+	}
 	run, err := openRequestRun(ctx, g, spec, &f.callFlags, "resources/read")
 	if err != nil {
 		return err
@@ -110,7 +118,7 @@ func runRead(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spec
 	var after func(*callReport) error
 	if f.out != "" {
 		after = func(rep *callReport) error {
-			rep.Saved = saveContents(rep, f.out)
+			rep.Saved = saveContents(rep, f.out, g.force)
 			return nil
 		}
 	}
@@ -126,33 +134,21 @@ type reportSaved struct {
 	Error string `json:"error,omitempty"`
 }
 
-// saveContents writes the first item of a completed read to path.
-func saveContents(rep *callReport, path string) *reportSaved {
+// saveContents writes the first item of a completed read to path with
+// savefile.ReadContents, the TUI's save too.
+func saveContents(rep *callReport, path string, overwrite bool) *reportSaved {
 	s := &reportSaved{Path: path}
 	if rep.State != session.Completed.String() {
 		s.Error = "nothing to save: the read ended " + rep.State
 		return s
 	}
-	res, err := mcp.ReadReadResult(rep.Result)
-	switch {
-	case err != nil:
-		s.Error = err.Error()
-		return s
-	case len(res.Contents) == 0:
-		s.Error = "nothing to save: the contents are empty"
-		return s
-	}
-	c := res.Contents[0]
-	s.Of = len(res.Contents)
-	if c.BlobErr != nil {
-		s.Error = c.BlobErr.Error()
-		return s
-	}
-	if err := os.WriteFile(path, c.Bytes(), 0o644); err != nil {
+	saved, err := savefile.ReadContents(rep.Result, path, overwrite)
+	s.Of = saved.Of
+	if err != nil {
 		s.Error = err.Error()
 		return s
 	}
-	s.Bytes = c.Size()
+	s.Bytes = saved.Bytes
 	return s
 }
 

@@ -11,8 +11,7 @@ import (
 // stderr. what names the request in the help ("call", "read").
 func addRequestFlags(fl *pflag.FlagSet, f *callFlags, what string) {
 	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the "+what+" after DUR (notifications/cancelled; tasks/cancel for a task; over 2026-07-28 HTTP, closing its stream)")
-	fl.DurationVar(&f.timeout, "timeout", defaultCallTimeout, "give up on the "+what+" after DUR without an answer or progress: it ends timed_out and is cancelled on the wire (0: never)")
-	fl.DurationVar(&f.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the "+what+" after DUR in all, whatever progress it makes (0: never)")
+	addTimeoutFlags(fl, &f.timeoutFlags, what, what)
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
 	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic; "+
 		"after a response, listen DUR for traffic that follows it (progress after completion, duplicates)")

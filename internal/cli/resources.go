@@ -20,6 +20,7 @@ import (
 func newResourcesCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var protocol string
+	var within timeoutFlags
 	cmd := &cobra.Command{
 		Use:   "resources [--json] [-- CMD ARGS...]",
 		Short: "List a server's resources and resource templates",
@@ -35,15 +36,19 @@ with mcpoke read TEMPLATE --vars JSON.
   mcpoke resources --json -- npx -y @modelcontextprotocol/server-everything | jq '.resources[].uri'`,
 		Args: noArgsBeforeDash("resources"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := within.checkTimeouts(); err != nil {
+				return err
+			}
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {
 				return err
 			}
-			return runResources(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON)
+			return runResources(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON, within)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "resources": [...], "resourceTemplates": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
+	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "whole list")
 	return cmd
 }
 
@@ -63,7 +68,7 @@ func checkDeclared(srv *connect.Conn, method string, stderr io.Writer, force boo
 	return nil
 }
 
-func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool) error {
+func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool, within timeoutFlags) error {
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: protocol})
 	if err != nil {
 		return err
@@ -72,14 +77,14 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 	if err := checkDeclared(srv, "resources/list", stderr, g.force); err != nil {
 		return err
 	}
-	opts := mcp.ListOptions{Force: g.force}
+	opts := within.listOptions(srv, g.force)
 	list, err := mcp.ListResources(ctx, srv.Session, opts)
 	if err != nil {
-		return err
+		return timedOut(err)
 	}
-	complete := list.Incomplete == nil
-	if !complete {
-		warn(stderr, list.Incomplete.Error())
+	var cut []string // why either list was cut short
+	if why := incomplete(stderr, list.Incomplete); why != "" {
+		cut = append(cut, why)
 	}
 	// Templates are optional: a server without them answers -32601,
 	// which is no reason to hide its resources.
@@ -92,13 +97,12 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 	case err != nil:
 		templatesErr = err.Error()
 		warn(stderr, templatesErr)
-		complete = false
+		cut = append(cut, templatesErr)
 	case templates.Incomplete != nil:
-		warn(stderr, templates.Incomplete.Error())
-		complete = false
+		cut = append(cut, incomplete(stderr, templates.Incomplete))
 	}
 	exit := func(err error) error {
-		if err == nil && !complete {
+		if err == nil && len(cut) > 0 {
 			return quietExit(ExitFailed)
 		}
 		return err
@@ -110,7 +114,9 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 			Resources    []mcp.Resource         `json:"resources"`
 			Templates    []mcp.ResourceTemplate `json:"resourceTemplates"`
 			TemplatesErr string                 `json:"templatesError,omitempty"`
-		}{serverOf(peer), orEmpty(list.Resources), orEmpty(templates.Templates), templatesErr}
+			// Incomplete says why a list was cut short, and where.
+			Incomplete string `json:"incomplete,omitempty"`
+		}{serverOf(peer), orEmpty(list.Resources), orEmpty(templates.Templates), templatesErr, strings.Join(cut, "; ")}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	fmt.Fprintf(w, "%s %s: %s, %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),

@@ -19,6 +19,7 @@ import (
 func newTasksCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var protocol string
+	var within timeoutFlags
 	cmd := &cobra.Command{
 		Use:   "tasks [--json] [-- CMD ARGS...]",
 		Short: "List a server's tasks (tasks/list)",
@@ -34,19 +35,23 @@ mcpoke call runs a task-augmented tool to its end; in the TUI, K lists the tasks
   mcpoke tasks --json -- node server.js`,
 		Args: noArgsBeforeDash("tasks"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := within.checkTimeouts(); err != nil {
+				return err
+			}
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {
 				return err
 			}
-			return runTasks(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON)
+			return runTasks(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON, within)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tasks": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
+	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "whole list")
 	return cmd
 }
 
-func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool) error {
+func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool, within timeoutFlags) error {
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: protocol})
 	if err != nil {
 		return err
@@ -61,9 +66,9 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		}
 		warn(stderr, "the server did not declare tasks.list; sending tasks/list anyway (--force)")
 	}
-	list, err := mcp.ListTasks(ctx, srv.Session, mcp.ListOptions{Force: g.force})
+	list, err := mcp.ListTasks(ctx, srv.Session, within.listOptions(srv, g.force))
 	if err != nil {
-		return err
+		return timedOut(err)
 	}
 	exit := func(err error) error {
 		if err == nil && (list.Incomplete != nil || len(list.Malformed) > 0) {
@@ -71,9 +76,7 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		}
 		return err
 	}
-	if list.Incomplete != nil {
-		warn(stderr, list.Incomplete.Error())
-	}
+	cut := incomplete(stderr, list.Incomplete)
 	for _, m := range list.Malformed {
 		warn(stderr, "left out a task that is not a Task object: "+termtext.Line(m))
 	}
@@ -87,7 +90,9 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 			Server    reportServer      `json:"server"`
 			Tasks     []json.RawMessage `json:"tasks"` // each as the server sent it
 			Malformed []string          `json:"malformed,omitempty"`
-		}{serverOf(peer), tasks, list.Malformed}
+			// Incomplete says why the list was cut short, and where.
+			Incomplete string `json:"incomplete,omitempty"`
+		}{serverOf(peer), tasks, list.Malformed, cut}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	fmt.Fprintf(w, "%s %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(list.Tasks), "task"))

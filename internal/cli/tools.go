@@ -17,6 +17,7 @@ import (
 func newToolsCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var protocol string
+	var within timeoutFlags
 	cmd := &cobra.Command{
 		Use:   "tools [--json] [-- CMD ARGS...]",
 		Short: "List a server's tools with their arguments",
@@ -33,31 +34,35 @@ invisible characters as \u escapes, which decode to the same text), and hiddenTe
   mcpoke tools --json -- npx -y @modelcontextprotocol/server-everything | jq '.tools[].name'`,
 		Args: noArgsBeforeDash("tools"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := within.checkTimeouts(); err != nil {
+				return err
+			}
 			spec, err := resolveSpec(g, dashArgs(cmd, args))
 			if err != nil {
 				return err
 			}
-			return runTools(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON)
+			return runTools(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON, within)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tools": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
+	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "whole list")
 	return cmd
 }
 
-func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool) error {
+func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec connect.Spec, protocol string, asJSON bool, within timeoutFlags) error {
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: protocol})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	tools, complete, err := listTools(ctx, srv, stderr, g.force)
+	tools, cut, err := listTools(ctx, srv, stderr, g.force, within)
 	if err != nil {
 		return err
 	}
 	// A list cut short is printed, but the exit status says it is not all.
 	exit := func(err error) error {
-		if err == nil && !complete {
+		if err == nil && cut != "" {
 			return quietExit(ExitFailed)
 		}
 		return err
@@ -69,7 +74,9 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 			Capabilities declaredBothWays `json:"capabilities"`
 			Tools        []mcp.Tool       `json:"tools"` // each as the server sent it
 			Hidden       []toolHidden     `json:"hiddenText,omitempty"`
-		}{serverOf(peer), declaredOf(srv), tools, hiddenOf(tools)}
+			// Incomplete says why the list was cut short, and where.
+			Incomplete string `json:"incomplete,omitempty"`
+		}{serverOf(peer), declaredOf(srv), tools, hiddenOf(tools), cut}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
 	head := fmt.Sprintf("%s %s: %s", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version), english.Plural(len(tools), "tool"))

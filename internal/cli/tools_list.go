@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
@@ -14,32 +16,32 @@ import (
 )
 
 // listTools returns every tool the server has. A list cut short (a
-// repeated cursor, too many pages) is used as it is, with a warning;
-// complete says whether it was whole. A server that did not declare tools
+// repeated cursor, too many pages, more than mcpoke keeps) is used as it
+// is, with a warning; cut says why ("" when it was whole). A server that did not declare tools
 // is sent nothing, exit 2, unless force (--force): then a warning says so.
-func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool) (tools []mcp.Tool, complete bool, err error) {
+func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, t timeoutFlags) (tools []mcp.Tool, cut string, err error) {
 	if err := mcp.CheckDeclared(srv.Peer(), "tools/list"); err != nil {
 		if !force {
-			return nil, false, withCode(ExitUsage, err)
+			return nil, "", withCode(ExitUsage, err)
 		}
 		warn(stderr, "the server did not declare the tools capability; sending tools/list and tools/call anyway (--force)")
 	}
-	list, err := mcp.ListTools(ctx, srv.Session, listOptions(srv, force))
+	list, err := mcp.ListTools(ctx, srv.Session, t.listOptions(srv, force))
 	if err != nil {
-		return nil, false, err
-	}
-	if list.Incomplete != nil {
-		warn(stderr, list.Incomplete.Error())
+		return nil, "", timedOut(err)
 	}
 	warnRejected(stderr, list.Rejected)
-	return list.Tools, list.Incomplete == nil, nil
+	return list.Tools, incomplete(stderr, list.Incomplete), nil
 }
 
-// listOptions are how tools are listed on srv: over Streamable HTTP in
-// protocol 2026-07-28 a tool whose x-mcp-header marks break the rules is
-// left out, as the spec says.
-func listOptions(srv *connect.Conn, force bool) mcp.ListOptions {
-	return mcp.ListOptions{Force: force, RejectBadHeaders: srv.Transport() == "http" && srv.Session.Modern()}
+// incomplete warns that a list was cut short, and why; it returns the
+// reason for --json ("" when the list is whole).
+func incomplete(stderr io.Writer, why error) string {
+	if why == nil {
+		return ""
+	}
+	warn(stderr, why.Error())
+	return why.Error()
 }
 
 // warnRejected says which tools were left out of the list, and why.
@@ -91,8 +93,8 @@ func lines(ss []string) []string {
 // inputSchema: the checks that send nothing when they fail. Nil args get
 // defaultArgs. It returns the tool and the params of tools/call. force
 // sends to a server that did not declare tools (see listTools).
-func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer, force bool) (mcp.Tool, json.RawMessage, error) {
-	tools, _, err := listTools(ctx, srv, stderr, force)
+func prepareTool(ctx context.Context, srv *connect.Conn, name string, args json.RawMessage, stderr io.Writer, force bool, within timeoutFlags) (mcp.Tool, json.RawMessage, error) {
+	tools, _, err := listTools(ctx, srv, stderr, force, within)
 	if err != nil {
 		return mcp.Tool{}, nil, err
 	}
@@ -130,7 +132,10 @@ func parseArgs(text string) (json.RawMessage, error) {
 
 // checkArgs validates args against the tool's inputSchema. A schema mcpoke
 // cannot compile is the server's problem, not the user's: it is reported
-// as a warning and the call goes ahead.
+// as a warning and the call goes ahead. So is an explicit null the schema
+// does not allow for a parameter it does not require: the user asked to
+// send it, and whether null means "not given" is the server's to say
+// (its Mcp-Param header, if any, is left out, as for a value not given).
 func checkArgs(t mcp.Tool, args json.RawMessage, warn func(string)) error {
 	if t.SchemaErr != nil {
 		warn(fmt.Sprintf("not checking arguments: the %s tool's %v", t.Name, t.SchemaErr))
@@ -140,7 +145,38 @@ func checkArgs(t mcp.Tool, args json.RawMessage, warn func(string)) error {
 		return nil
 	}
 	if err := t.Schema.Validate(args); err != nil {
+		if nulls := nullsAllowedOut(t, args); len(nulls) > 0 {
+			warn(fmt.Sprintf("sending the arguments of %s as given, though its inputSchema does not allow null for %s (%v); "+
+				"leave the parameter out to send no value", quote(t.Name), strings.Join(nulls, ", "), err))
+			return nil
+		}
 		return usageError("arguments for %s do not match its inputSchema: %v", quote(t.Name), err)
 	}
 	return nil
+}
+
+// nullsAllowedOut names the top-level arguments that are an explicit null
+// when args would match t's schema without them; nil when they would not
+// (the arguments are wrong otherwise too) or there are none.
+func nullsAllowedOut(t mcp.Tool, args json.RawMessage) []string {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(args, &members) != nil {
+		return nil
+	}
+	var nulls []string
+	for k, v := range members {
+		if string(bytes.TrimSpace(v)) == "null" {
+			nulls = append(nulls, quote(k))
+			delete(members, k)
+		}
+	}
+	if len(nulls) == 0 {
+		return nil
+	}
+	without, _ := json.Marshal(members)
+	if t.Schema.Validate(without) != nil {
+		return nil
+	}
+	slices.Sort(nulls)
+	return nulls
 }

@@ -43,9 +43,9 @@ func (l *tuiLogin) state() string {
 }
 
 // ShowLogin implements auth.Prompter.
-func (l *tuiLogin) ShowLogin(_ context.Context, issuer, authURL string) <-chan string {
+func (l *tuiLogin) ShowLogin(_ context.Context, host, authURL string) <-chan string {
 	ch := make(chan string, 1)
-	l.send(ui.LoginMsg{Issuer: issuer, URL: authURL, Paste: ch})
+	l.send(ui.LoginMsg{Host: host, URL: authURL, Paste: ch})
 	return ch
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -53,6 +54,13 @@ func (c *Conn) handshake(ctx context.Context) (session.PeerInfo, error) {
 		return c.negotiate(ctx)
 	case session.IsModern(p):
 		peer, err := c.discover(ctx, p, 0)
+		if vr, ok := refusedListingOurs(err); ok {
+			// The server refused p yet lists it: the spec's negotiation
+			// says to retry with a version from its list, which is p.
+			if peer, err = c.discover(ctx, p, 0); err == nil {
+				return c.done(peer, "server/discover, again after the server refused "+p+" and named "+session.NameList(vr.Supported))
+			}
+		}
 		if err != nil {
 			var vr *session.VersionRefusedError
 			if !errors.As(err, &vr) {
@@ -90,10 +98,17 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 		}
 		eras.Delete(key) // the cached assumption failed: probe again
 	}
+	failedBefore := c.loginFailures()
 	peer, err := c.probe(ctx)
 	if err == nil {
 		eras.Store(key, peer.ProtocolVersion)
 		return c.done(peer, "server/discover")
+	}
+	if c.loginFailures() > failedBefore {
+		// The probe reached a server that wants a login, and the login
+		// failed: initialize would only run it again (a second browser
+		// prompt for the person) and fail the same way.
+		return session.PeerInfo{}, fmt.Errorf("%w (the login failed during server/discover, so mcpoke does not fall back to initialize, which would log in again)", err)
 	}
 	var vr *session.VersionRefusedError
 	if errors.As(err, &vr) {
@@ -152,9 +167,11 @@ func (c *Conn) rediscover(ctx context.Context, key, v string, legacy session.Pee
 // after refusing ours (during step).
 func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.VersionRefusedError, step string) (session.PeerInfo, error) {
 	v, ok := session.PickVersion(vr.Supported)
-	if !ok || v == vr.Requested {
+	if !ok {
 		return session.PeerInfo{}, fmt.Errorf("no protocol version in common: %w; mcpoke speaks %v", vr, session.AllVersions())
 	}
+	// v may be the version refused, when the server lists it: one retry
+	// with it, as with any other (this function does not recurse).
 	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, session.NameList(vr.Supported))
 	if session.IsModern(v) {
 		peer, err := c.discover(ctx, v, 0)
@@ -170,6 +187,25 @@ func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.Version
 	}
 	eras.Store(key, v)
 	return c.done(peer, "initialize with "+v+": "+how)
+}
+
+// refusedListingOurs reads err as a refusal of the version asked for
+// whose list of supported versions names that very version.
+func refusedListingOurs(err error) (*session.VersionRefusedError, bool) {
+	var vr *session.VersionRefusedError
+	if errors.As(err, &vr) && slices.Contains(vr.Supported, vr.Requested) {
+		return vr, true
+	}
+	return nil, false
+}
+
+// loginFailures is how many logins failed so far on this connection's
+// authorizer (internal/auth.Provider); 0 without one.
+func (c *Conn) loginFailures() int64 {
+	if lf, ok := c.opts.Auth.(interface{ LoginFailures() int64 }); ok {
+		return lf.LoginFailures()
+	}
+	return 0
 }
 
 // modernError reports whether err is an error only a modern server

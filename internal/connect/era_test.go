@@ -251,3 +251,43 @@ func TestAutoRemembersTheEra(t *testing.T) {
 		t.Fatalf("the second connection: %s, %q", got, peer.Negotiation)
 	}
 }
+
+// A server that refuses the version asked for while listing it among
+// those it supports (the suite's request-metadata scenario) is asked
+// again with it, once, whether mcpoke chose the version or was told to.
+func TestARefusalListingOurVersionIsRetried(t *testing.T) {
+	for _, protocol := range []string{ProtocolAuto, session.ModernVersion} {
+		ForgetEras()
+		discovers := 0 // the peer's goroutine alone counts
+		_, p, peer, err := connectScripted(t, Spec{Name: "fickle"}, Options{Protocol: protocol}, func(m string) string {
+			if m != "server/discover" {
+				return `"error":{"code":-32601,"message":"Method not found"}`
+			}
+			if discovers++; discovers == 1 {
+				return `"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}`
+			}
+			return `"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public"}`
+		})
+		if err != nil {
+			t.Fatalf("--protocol %s: %v", protocol, err)
+		}
+		if !peer.Modern() || !strings.Contains(peer.Negotiation, "refused 2026-07-28 and named 2026-07-28") {
+			t.Errorf("--protocol %s: peer %+v", protocol, peer)
+		}
+		if got := strings.Join(p.received(), " "); got != "server/discover server/discover" {
+			t.Errorf("--protocol %s: the server received %s", protocol, got)
+		}
+	}
+	// Refused twice: one retry only, and the error says the server
+	// contradicts itself instead of contradicting itself.
+	ForgetEras()
+	_, p, _, err := connectScripted(t, Spec{Name: "stubborn"}, Options{Protocol: session.ModernVersion}, func(string) string {
+		return `"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}`
+	})
+	if err == nil || !strings.Contains(err.Error(), "yet it lists 2026-07-28 among those it supports") {
+		t.Fatalf("err %v", err)
+	}
+	if got := p.received(); len(got) != 2 {
+		t.Fatalf("the server received %v", got)
+	}
+}

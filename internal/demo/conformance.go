@@ -37,7 +37,8 @@ func conformanceTools() []*tool {
 		fixture("test_tool_with_progress", "Conformance fixture: progress 0, 50 and 100 of 100, 50ms apart.", runConformanceProgress),
 		fixture("test_reconnection", "Conformance fixture: closes the connection of its SSE stream mid-call; "+
 			"the client resumes the stream with Last-Event-ID and gets the answer there.", runConformanceReconnection),
-		loggingFixture(),
+		loggingFixture("test_tool_with_logging"),
+		loggingFixture("test_logging_tool"),
 	}
 }
 

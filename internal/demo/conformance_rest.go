@@ -61,7 +61,8 @@ func (srv *server) prompts() []mcp.Prompt {
 					{Name: "arg2", Description: "Second test argument", Required: true}}},
 			mcp.Prompt{Name: "test_prompt_with_embedded_resource", Description: "Conformance fixture: an embedded resource.",
 				Arguments: []mcp.PromptArgument{{Name: "resourceUri", Description: "URI of the resource to embed", Required: true}}},
-			mcp.Prompt{Name: "test_prompt_with_image", Description: "Conformance fixture: an image."})
+			mcp.Prompt{Name: "test_prompt_with_image", Description: "Conformance fixture: an image."},
+			mcp.Prompt{Name: mrtrPromptName, Description: "Conformance fixture (2026-07-28, input_required): " + mrtrPrompt().description + "."})
 	}
 	return all
 }
@@ -98,9 +99,11 @@ func fixturePrompt(name string, args map[string]string) any {
 	return map[string]any{"messages": messages}
 }
 
-// loggingFixture is the suite's tool that logs three times while it runs.
-func loggingFixture() *tool {
-	return &tool{Tool: mcp.Tool{Name: "test_tool_with_logging", Description: "Conformance fixture: logs three times at info, 50ms apart.",
+// loggingFixture is the suite's tool that logs three times while it runs,
+// by the level of the request's era (logFor): in 2026-07-28, only when
+// the request's _meta names one.
+func loggingFixture(name string) *tool {
+	return &tool{Tool: mcp.Tool{Name: name, Description: "Conformance fixture: logs three times at info, 50ms apart.",
 		InputSchema: json.RawMessage(noArgsSchema)},
 		run: func(ctx context.Context, srv *server, in *session.Incoming, _ json.RawMessage) (any, error) {
 			for i, text := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
@@ -111,7 +114,7 @@ func loggingFixture() *tool {
 					case <-time.After(50 * time.Millisecond):
 					}
 				}
-				srv.logTo(in.Session(), "info", "test_tool_with_logging", text)
+				srv.logFor(in, "info", name, text)
 			}
 			return textResult("logged three messages"), nil
 		}}

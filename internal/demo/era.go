@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -43,6 +44,10 @@ func eraAware(h session.Handler, cacheable bool, who func() session.Implementati
 			return nil, &session.RPCError{Code: session.CodeUnsupportedProtocolVersion,
 				Message: "Unsupported protocol version: " + meta.Version, Data: data}
 		}
+		if caps := bytes.TrimSpace(meta.Capabilities); len(caps) == 0 || caps[0] != '{' {
+			return nil, &session.RPCError{Code: session.CodeInvalidParams,
+				Message: "Invalid params: params._meta has no io.modelcontextprotocol/clientCapabilities object (send {} to declare none)"}
+		}
 		res, err := h(ctx, in)
 		if err != nil {
 			return nil, err
@@ -83,17 +88,36 @@ func modernResult(res any, cacheable bool, who session.Implementation) (json.Raw
 var cacheable = map[string]bool{"server/discover": true, "tools/list": true, "prompts/list": true,
 	"resources/list": true, "resources/read": true, "resources/templates/list": true}
 
-// bothEras adds server/discover to handlers and serves every method but
-// initialize in both eras (eraAware).
+// bothEras adds server/discover to handlers and serves every method in
+// both eras: a method the modern revision removed is unknown to a modern
+// request (legacyOnly), the others are eraAware.
 func (srv *server) bothEras(handlers map[string]session.Handler) map[string]session.Handler {
 	handlers["server/discover"] = srv.discover
 	handlers["subscriptions/listen"] = srv.listen
+	handlers["ping"] = func(context.Context, *session.Incoming) (any, error) { return map[string]any{}, nil }
 	for method, h := range handlers {
-		if method != "initialize" {
+		if _, removed := session.RemovedInModern(method); removed {
+			handlers[method] = legacyOnly(method, h)
+		} else {
 			handlers[method] = eraAware(h, cacheable[method], srv.serverInfo)
 		}
 	}
 	return handlers
+}
+
+// legacyOnly serves a method the modern revision removed (initialize,
+// ping, logging/setLevel, resources/subscribe...) to legacy requests
+// only: a request that names a modern version is answered as for any
+// method the server does not have, -32601, and over HTTP 404.
+func legacyOnly(method string, h session.Handler) session.Handler {
+	return func(ctx context.Context, in *session.Incoming) (any, error) {
+		if meta := mcp.ReadRequestMeta(in.Params); meta.Version != "" {
+			why, _ := session.RemovedInModern(method)
+			return nil, &session.RPCError{Code: session.CodeMethodNotFound,
+				Message: "Method not found: " + method + " is not part of protocol " + meta.Version + " (" + why + ")"}
+		}
+		return h(ctx, in)
+	}
 }
 
 // discoverResult is the demo's answer to server/discover.

@@ -90,3 +90,47 @@ func TestDemoAcknowledgesASubscription(t *testing.T) {
 		t.Errorf("the demo's log: %s", log.String())
 	}
 }
+
+// The demo answers each request by the era it names: the methods the
+// modern revision removed are unknown to a modern request and served to
+// a legacy one; a modern _meta without clientCapabilities is invalid; the
+// tasks extension's methods need the extension declared.
+func TestDemoAnswersEachRequestByItsEra(t *testing.T) {
+	cli, _ := start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
+	defer cancel()
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	code := func(err error) int64 {
+		var re *session.RPCError
+		if errors.As(err, &re) {
+			return re.Code
+		}
+		return 0
+	}
+	for _, m := range []struct{ method, params string }{
+		{"initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"},` + meta + `}`},
+		{"ping", `{` + meta + `}`},
+		{"logging/setLevel", `{"level":"info",` + meta + `}`},
+		{"resources/subscribe", `{"uri":"demo://ticker",` + meta + `}`},
+		{"resources/unsubscribe", `{"uri":"demo://ticker",` + meta + `}`},
+	} {
+		_, err := cli.Do(ctx, m.method, json.RawMessage(m.params), session.CallOptions{NoProgressToken: true})
+		if code(err) != session.CodeMethodNotFound {
+			t.Errorf("modern %s: %v, want -32601", m.method, err)
+		}
+		legacy := strings.Replace(m.params, meta, `"_meta":{}`, 1)
+		if _, err := cli.Do(ctx, m.method, json.RawMessage(legacy), session.CallOptions{NoProgressToken: true}); err != nil {
+			t.Errorf("legacy %s: %v", m.method, err)
+		}
+	}
+	_, err := cli.Do(ctx, "tools/list", json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+session.ModernVersion+`"}}`), session.CallOptions{})
+	if code(err) != session.CodeInvalidParams {
+		t.Errorf("modern tools/list without clientCapabilities: %v, want -32602", err)
+	}
+	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		_, err := cli.Do(ctx, method, json.RawMessage(`{"taskId":"t-1",`+meta+`}`), session.CallOptions{NoProgressToken: true})
+		if code(err) != session.CodeMissingClientCapability {
+			t.Errorf("%s without the tasks extension: %v, want -32021", method, err)
+		}
+	}
+}

@@ -171,7 +171,7 @@ func TestConformanceToolsOnlyWhenAsked(t *testing.T) {
 			t.Fatalf("%s is in the demo's default tools", t2.Name)
 		}
 	}
-	if n := len(prepareTools(conformanceTools())); n != 5 {
-		t.Fatalf("%d conformance tools, want 5", n)
+	if n := len(prepareTools(conformanceTools())); n != 6 {
+		t.Fatalf("%d conformance tools, want 6", n)
 	}
 }

@@ -67,10 +67,10 @@ var serverInfoJSON = sync.OnceValue(func() json.RawMessage {
 // speaksModern reports whether a request's _meta names a modern version
 // the demo speaks and holds what ReadRequestMeta reads. False for
 // anything eraAware would answer otherwise: a version it does not speak,
-// or a _meta ReadRequestMeta could not read (it then takes the request
+// no clientCapabilities object, or a _meta ReadRequestMeta could not read (it then takes the request
 // for legacy).
 func (m *requestMeta) speaksModern() bool {
-	if !speaksVersion(m.version) {
+	if !speaksVersion(m.version) || !m.hasCaps {
 		return false
 	}
 	if m.logLevel != nil && m.logLevel[0] != '"' && string(m.logLevel) != "null" {

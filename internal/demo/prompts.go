@@ -75,6 +75,8 @@ func (srv *server) getPrompt(ctx context.Context, in *session.Incoming) (any, er
 	case "review":
 		return reviewPrompt(p.Arguments), nil
 	case "slow":
+	case mrtrPromptName:
+		return mrtrPrompt().serve(in)
 	default:
 		return fixturePrompt(p.Name, p.Arguments), nil
 	}

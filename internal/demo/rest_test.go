@@ -285,7 +285,7 @@ func TestConformanceFixtures(t *testing.T) {
 		t.Fatalf("%v %+v", err, r)
 	}
 	list, err := mcp.ListPrompts(ctx(t), cli, mcp.ListOptions{})
-	if err != nil || len(list.Prompts) != 6 {
+	if err != nil || len(list.Prompts) != 7 {
 		t.Fatalf("%v %d prompts", err, len(list.Prompts))
 	}
 	params, _ := mcp.GetPromptParams("test_prompt_with_embedded_resource", json.RawMessage(`{"resourceUri":"test://x"}`))

@@ -106,6 +106,7 @@ func serveRequest(conn transport.Conn, log io.Writer, opts Options, tasks *taskS
 	srv := newServer(log)
 	if opts.ConformanceTools {
 		srv.tools = append(srv.tools, preparedConformanceTools()...)
+		srv.fixtures = true
 	}
 	if tasks != nil {
 		srv.tasks, srv.sharedTasks = tasks, true
@@ -146,11 +147,11 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 		"tools/list": srv.listTools,
 		"tools/call": srv.callTool,
 		// Tasks (tasks.go).
-		"tasks/get":    srv.tasks.getTask,
+		"tasks/get":    extensionMethod("tasks/get", srv.tasks.getTask),
 		"tasks/result": srv.tasks.taskResult,
 		"tasks/list":   srv.tasks.listTasks,
-		"tasks/cancel": srv.cancelTask,
-		"tasks/update": srv.tasks.updateExtensionTask,
+		"tasks/cancel": extensionMethod("tasks/cancel", srv.cancelTask),
+		"tasks/update": extensionMethod("tasks/update", srv.tasks.updateExtensionTask),
 	}
 	maps.Copy(handlers, srv.restHandlers())
 	s := session.New(conn, session.Config{

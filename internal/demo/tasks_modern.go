@@ -28,13 +28,31 @@ func (srv *server) runAsExtensionTask(in *session.Incoming, t *tool, args json.R
 		return nil, nil, false
 	}
 	if !mcp.ParseClientCapabilities(meta.Capabilities).FollowTasks {
-		data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": extensionCapability}})
-		return nil, &session.RPCError{Code: session.CodeMissingClientCapability,
-			Message: t.Name + " runs only as a task: declare the " + session.ExtensionTasks + " extension", Data: data}, true
+		return nil, missingExtension(t.Name + " runs only as a task"), true
 	}
 	state := srv.tasks.create(in, taskDefaultTTL, true, func(ctx context.Context) (any, error) { return t.run(ctx, srv, in, args) })
 	srv.log.Info("task created", "id", in.ID.String(), "tool", t.Name, "task", state.ID, "by", session.ExtensionTasks)
 	return extensionTask(state, nil), nil, true
+}
+
+// missingExtension is MissingRequiredClientCapability (-32021) for a
+// request that needs the tasks extension its client did not declare.
+func missingExtension(what string) *session.RPCError {
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"extensions": extensionCapability}})
+	return &session.RPCError{Code: session.CodeMissingClientCapability,
+		Message: what + ": declare the " + session.ExtensionTasks + " extension in clientCapabilities", Data: data}
+}
+
+// extensionMethod serves tasks/get, tasks/update or tasks/cancel: in a
+// modern request, only to a client that declared the extension, whose
+// methods they are.
+func extensionMethod(method string, h session.Handler) session.Handler {
+	return func(ctx context.Context, in *session.Incoming) (any, error) {
+		if meta := mcp.ReadRequestMeta(in.Params); meta.Version != "" && !mcp.ParseClientCapabilities(meta.Capabilities).FollowTasks {
+			return nil, missingExtension(method + " is a method of the tasks extension")
+		}
+		return h(ctx, in)
+	}
 }
 
 // extensionTask is a Task of the extension: ttlMs and pollIntervalMs,

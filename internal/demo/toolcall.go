@@ -17,6 +17,8 @@ type toolCall struct {
 // requestMeta is the modern members of _meta, as sent (nil when absent).
 type requestMeta struct {
 	version, logLevel, clientInfo []byte
+	// hasCaps: clientCapabilities is an object, as a modern request's must.
+	hasCaps bool
 }
 
 // readToolCall reads params; ok is false when the handlers could read
@@ -97,8 +99,13 @@ func readRequestMeta(m *session.Members) (rm requestMeta, ok bool) {
 			set = setOnce(&rm.clientInfo, v)
 		case string(key) == WorkingMeta:
 			return rm, false // callTool adds the report
-		case string(key) == "progressToken" || string(key) == session.MetaClientCapabilities:
-			set = true // the session's, and what tasks read
+		case string(key) == session.MetaClientCapabilities:
+			if rm.hasCaps {
+				return rm, false
+			}
+			rm.hasCaps, set = len(v) > 0 && v[0] == '{', true // what tasks read
+		case string(key) == "progressToken":
+			set = true // the session's
 		case foldsTo(key, session.MetaProtocolVersion, session.MetaLogLevel, session.MetaClientInfo, session.MetaClientCapabilities):
 			return rm, false
 		default:

@@ -32,7 +32,7 @@ type tool struct {
 // Each definition is read back as a client would read it, which compiles
 // its schema once and fixes the entry tools/list sends.
 func allTools() []*tool {
-	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool(), researchTool()})
+	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool(), researchTool(), spinTool()})
 }
 
 // The tool sets, prepared once for every server of this process: reading
@@ -43,12 +43,18 @@ func allTools() []*tool {
 // the slices are clipped, so that a server appending to its own copy
 // never writes into one another server reads.
 var (
-	preparedTools            = sync.OnceValue(func() []*tool { return slices.Clip(allTools()) })
-	preparedConformanceTools = sync.OnceValue(func() []*tool { return slices.Clip(prepareTools(conformanceTools())) })
-	// preparedConformanceAskTools is the conformance tools and those that
-	// ask, for a legacy session (ServeConn).
+	preparedTools = sync.OnceValue(func() []*tool { return slices.Clip(allTools()) })
+	// preparedConformanceTools is the conformance tools of a modern
+	// request (ServeRequest): those of both eras, and those that ask with
+	// input_required.
+	preparedConformanceTools = sync.OnceValue(func() []*tool {
+		return slices.Clip(prepareTools(slices.Concat(conformanceTools(), conformanceContentTools(), conformanceMRTRTools())))
+	})
+	// preparedConformanceAskTools is the conformance tools of both eras
+	// and those that ask with requests of their own, for a legacy session
+	// (ServeConn).
 	preparedConformanceAskTools = sync.OnceValue(func() []*tool {
-		return slices.Clip(prepareTools(append(conformanceTools(), conformanceAskTools()...)))
+		return slices.Clip(prepareTools(slices.Concat(conformanceTools(), conformanceContentTools(), conformanceAskTools())))
 	})
 )
 

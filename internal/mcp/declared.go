@@ -20,11 +20,18 @@ type CapabilityError struct {
 	Capability string // such as tools
 	// Why is set when the capabilities object could not be read at all.
 	Why string
+	// Handshake is where the capabilities were declared: initialize
+	// (when empty) or, in 2026-07-28, server/discover.
+	Handshake string
 }
 
 // Error implements error, saying how to send the method anyway.
 func (e *CapabilityError) Error() string {
-	what := fmt.Sprintf("the server did not declare the %s capability in initialize", e.Capability)
+	handshake := e.Handshake
+	if handshake == "" {
+		handshake = "initialize"
+	}
+	what := fmt.Sprintf("the server did not declare the %s capability in %s", e.Capability, handshake)
 	if e.Why != "" {
 		what = fmt.Sprintf("the server's capabilities could not be read (%s)", e.Why)
 	}
@@ -69,7 +76,7 @@ func CheckDeclared(peer session.PeerInfo, method string) error {
 	}
 	caps, err := ParseServerCapabilities(peer.Capabilities)
 	if err != nil {
-		return &CapabilityError{Method: method, Capability: name, Why: err.Error()}
+		return &CapabilityError{Method: method, Capability: name, Why: err.Error(), Handshake: handshakeOf(peer)}
 	}
 	declared := false
 	switch name {
@@ -83,7 +90,7 @@ func CheckDeclared(peer session.PeerInfo, method string) error {
 			// Subscribing has an option of its own within resources.
 			declared = declared && caps.Resources.Subscribe
 			if !declared {
-				return &CapabilityError{Method: method, Capability: "resources.subscribe"}
+				return &CapabilityError{Method: method, Capability: "resources.subscribe", Handshake: handshakeOf(peer)}
 			}
 		}
 	case "logging":
@@ -98,7 +105,15 @@ func CheckDeclared(peer session.PeerInfo, method string) error {
 		declared = caps.Tasks != nil && caps.Tasks.Cancel
 	}
 	if !declared {
-		return &CapabilityError{Method: method, Capability: name}
+		return &CapabilityError{Method: method, Capability: name, Handshake: handshakeOf(peer)}
 	}
 	return nil
+}
+
+// handshakeOf is where peer declared its capabilities.
+func handshakeOf(peer session.PeerInfo) string {
+	if peer.Modern() {
+		return "server/discover"
+	}
+	return "initialize"
 }

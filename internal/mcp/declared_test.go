@@ -43,6 +43,14 @@ func TestCheckDeclared(t *testing.T) {
 	if err := CheckDeclared(session.PeerInfo{}, "tools/list"); err != nil {
 		t.Errorf("before initialize: %v; want nil", err)
 	}
+	// Each era's refusal names the handshake that declared nothing.
+	if err := CheckDeclared(peer(`{}`), "tools/list"); err == nil || !strings.Contains(err.Error(), "capability in initialize,") {
+		t.Errorf("legacy: %v", err)
+	}
+	modern := session.PeerInfo{ProtocolVersion: session.ModernVersion, Capabilities: json.RawMessage(`{}`)}
+	if err := CheckDeclared(modern, "tools/list"); err == nil || !strings.Contains(err.Error(), "capability in server/discover,") {
+		t.Errorf("modern: %v", err)
+	}
 }
 
 // ListTools sends nothing to a server without tools, unless forced.

@@ -3,6 +3,9 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
 	"net/url"
 	"strings"
 
@@ -75,6 +78,9 @@ func parseElicit(raw json.RawMessage, f ClientFeatures, needID bool) (ElicitRequ
 		if s := bytes.TrimSpace(p.RequestedSchema); len(s) == 0 || string(s) == "null" {
 			return r, invalidParams("elicitation/create: form mode needs a requestedSchema")
 		}
+		if err := toolschema.CheckBounds(p.RequestedSchema); err != nil {
+			return r, invalidParams("elicitation/create: requestedSchema refused: %v", err)
+		}
 		r.RequestedSchema = p.RequestedSchema
 		r.Schema = ReadInputSchema(p.RequestedSchema)
 		r.Compiled, r.SchemaErr = toolschema.Compile(p.RequestedSchema)
@@ -85,7 +91,9 @@ func parseElicit(raw json.RawMessage, f ClientFeatures, needID bool) (ElicitRequ
 		if p.URL == "" || (needID && p.ElicitationID == "") {
 			return r, invalidParams("elicitation/create: url mode needs a url and an elicitationId")
 		}
-		if u, err := url.Parse(p.URL); err != nil || u.Scheme == "" || u.Host == "" {
+		// javascript: or file: is a URL too: shown with a warning, never
+		// opened (URLOpenable).
+		if u, err := url.Parse(p.URL); err != nil || u.Scheme == "" {
 			return r, invalidParams("elicitation/create: url %q is not a valid URL", clip(p.URL, 200))
 		}
 	default:
@@ -147,7 +155,9 @@ func URLWarnings(raw string) (host string, warnings []string) {
 		return "", []string{"not a valid URL"}
 	}
 	host = u.Hostname()
-	if u.Scheme != "https" {
+	if err := URLOpenable(raw); err != nil {
+		warnings = append(warnings, err.Error())
+	} else if u.Scheme != "https" {
 		warnings = append(warnings, "not https: "+u.Scheme)
 	}
 	for _, label := range strings.Split(host, ".") {
@@ -160,4 +170,34 @@ func URLWarnings(raw string) (host string, warnings []string) {
 		warnings = append(warnings, "user info before the host: the URL goes to "+host+", not to "+u.User.Username())
 	}
 	return host, warnings
+}
+
+// URLOpenable says whether mcpoke may hand a server's URL to a browser:
+// https, or http to this machine. Anything else (javascript:, file:,
+// data:, a custom scheme, plain http elsewhere) is only ever shown,
+// escaped, with this error as its warning.
+func URLOpenable(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("not a valid URL; mcpoke never opens it")
+	}
+	switch scheme := strings.ToLower(u.Scheme); {
+	case scheme == "https" && u.Host != "":
+		return nil
+	case scheme == "http" && isLoopbackHost(u.Hostname()):
+		return nil
+	case scheme == "http":
+		return errors.New("plain http to another machine; mcpoke never opens it (only https, or http to this machine)")
+	default:
+		return fmt.Errorf("scheme %q; mcpoke never opens it (only https, or http to this machine)", clip(scheme, 40))
+	}
+}
+
+// isLoopbackHost: localhost or a loopback address.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -17,6 +17,11 @@ const (
 	DefaultMaxPages = 100
 	// DefaultListTimeout bounds each list request.
 	DefaultListTimeout = 30 * time.Second
+	// DefaultMaxEntries and DefaultMaxBytes bound what a list keeps, so
+	// that a server sending a million entries, or huge ones, cannot
+	// make mcpoke hold them all.
+	DefaultMaxEntries = 50_000
+	DefaultMaxBytes   = 8 << 20
 )
 
 // ListOptions bound a paged list request. The zero value uses the
@@ -25,9 +30,18 @@ type ListOptions struct {
 	// MaxPages is how many pages are read at most; 0 means
 	// DefaultMaxPages.
 	MaxPages int
+	// MaxEntries and MaxBytes bound what a list keeps, in entries and in
+	// their bytes as sent, whatever the size of each page; 0 means
+	// DefaultMaxEntries and DefaultMaxBytes. A list cut there is
+	// Incomplete (ErrListTooLong).
+	MaxEntries int
+	MaxBytes   int
 	// Timeout bounds each page's request; 0 means DefaultListTimeout, a
 	// negative value no bound but ctx.
 	Timeout time.Duration
+	// MaxTimeout bounds the whole list, every page; 0 or negative, no
+	// bound but Timeout on each page.
+	MaxTimeout time.Duration
 	// Force sends the request even when the server did not declare its
 	// capability; without it that is a *CapabilityError (ErrNotDeclared).
 	Force bool
@@ -45,6 +59,8 @@ var (
 	ErrRepeatedCursor = errors.New("the server repeated a nextCursor")
 	// ErrTooManyPages: the server still had a nextCursor after MaxPages.
 	ErrTooManyPages = errors.New("the server sent too many pages")
+	// ErrListTooLong: the entries kept reached MaxEntries or MaxBytes.
+	ErrListTooLong = errors.New("the list is longer than mcpoke keeps")
 )
 
 // ToolList is what ListTools read.
@@ -76,7 +92,7 @@ type RejectedTool struct {
 // *CapabilityError.
 func ListTools(ctx context.Context, s *session.Session, opts ListOptions) (ToolList, error) {
 	var list ToolList
-	err := listPages(ctx, s, "tools/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+	err := listPages(ctx, s, "tools/list", opts, &list.Pages, func(page json.RawMessage, keep *listBudget) (string, error) {
 		var p struct {
 			Tools      []json.RawMessage `json:"tools"`
 			NextCursor string            `json:"nextCursor"`
@@ -88,6 +104,9 @@ func ListTools(ctx context.Context, s *session.Session, opts ListOptions) (ToolL
 			list.Cache = ReadResultMeta(page)
 		}
 		for _, raw := range p.Tools {
+			if !keep.take(raw) {
+				break
+			}
 			t, err := ParseTool(raw)
 			if err != nil {
 				return "", err
@@ -117,7 +136,7 @@ func (p *pagingStopped) Error() string { return p.err.Error() }
 // read takes one page's result and returns its nextCursor. Every MCP
 // list method pages the same way.
 func listPages(ctx context.Context, s *session.Session, method string, opts ListOptions, pages *int,
-	read func(json.RawMessage) (string, error)) error {
+	read func(json.RawMessage, *listBudget) (string, error)) error {
 	if opts.MaxPages <= 0 {
 		opts.MaxPages = DefaultMaxPages
 	}
@@ -134,19 +153,39 @@ func listPages(ctx context.Context, s *session.Session, method string, opts List
 	}
 	seen := map[string]bool{}
 	cursor := ""
+	keep := newListBudget(opts)
+	clk := s.Clock()
+	start := clk.Now()
 	for {
 		var params any
 		if cursor != "" {
 			params = map[string]string{"cursor": cursor}
 		}
-		res, err := s.Do(ctx, method, params, session.CallOptions{Timeout: opts.Timeout, NoProgressToken: true})
+		call := session.CallOptions{Timeout: opts.Timeout, NoProgressToken: true, MaxTimeout: -1}
+		if opts.MaxTimeout > 0 {
+			left := opts.MaxTimeout - clk.Now().Sub(start)
+			if left <= 0 {
+				return fmt.Errorf("%s: gave up after %s in all (the maximum), before page %d", method, opts.MaxTimeout, *pages+1)
+			}
+			call.MaxTimeout = left
+		}
+		res, err := s.Do(ctx, method, params, call)
+		if errors.Is(err, session.ErrTimedOut) {
+			// The session's error says which bound: "timeout after 5s".
+			return fmt.Errorf("%s, page %d: %w (the list had run %s)", method, *pages+1, err, clk.Now().Sub(start).Round(time.Millisecond))
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)
 		}
 		*pages++
-		next, err := read(res)
+		next, err := read(res, keep)
+		res = nil // the page is not kept: what matters of it was read
 		if err != nil {
 			return fmt.Errorf("%s: %w", method, err)
+		}
+		if keep.cut {
+			return &pagingStopped{fmt.Errorf("%s: %w: kept the first %d entries (%s) and left out the rest from page %d on",
+				method, ErrListTooLong, keep.entries, byteSize(keep.bytes), *pages)}
 		}
 		switch {
 		case next == "":
@@ -161,4 +200,45 @@ func listPages(ctx context.Context, s *session.Session, method string, opts List
 		seen[next] = true
 		cursor = next
 	}
+}
+
+// listBudget counts what a paged list keeps, and says when to stop.
+type listBudget struct {
+	maxEntries, maxBytes int
+	entries, bytes       int
+	// cut: an entry was refused; the list stops there.
+	cut bool
+}
+
+func newListBudget(opts ListOptions) *listBudget {
+	b := &listBudget{maxEntries: opts.MaxEntries, maxBytes: opts.MaxBytes}
+	if b.maxEntries <= 0 {
+		b.maxEntries = DefaultMaxEntries
+	}
+	if b.maxBytes <= 0 {
+		b.maxBytes = DefaultMaxBytes
+	}
+	return b
+}
+
+// take counts raw as kept, or reports that the list is full.
+func (b *listBudget) take(raw json.RawMessage) bool {
+	if b.cut || b.entries >= b.maxEntries || b.bytes+len(raw) > b.maxBytes {
+		b.cut = true
+		return false
+	}
+	b.entries++
+	b.bytes += len(raw)
+	return true
+}
+
+// byteSize is n bytes in words: "512 B", "3.2 MB".
+func byteSize(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000_000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }

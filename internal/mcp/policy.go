@@ -89,6 +89,9 @@ func (p Policy) Describe(q *Question) string {
 		case e.Action != ElicitAccept:
 			return e.Action + " (--elicit " + e.Action + ")"
 		case q.Elicit.Mode == ElicitModeURL:
+			if err := URLOpenable(q.Elicit.URL); err != nil {
+				return "accept, without opening the URL (--elicit); warning: " + err.Error()
+			}
 			return "accept, without opening the URL (--elicit)"
 		case e.Defaults:
 			return "accept with the schema's defaults (--elicit accept-defaults)" + schemaNote(q.Elicit, q.Elicit.Defaults())

@@ -79,7 +79,7 @@ type PromptList struct {
 // ListPrompts sends prompts/list, following nextCursor to the last page.
 func ListPrompts(ctx context.Context, s *session.Session, opts ListOptions) (PromptList, error) {
 	var list PromptList
-	err := listPages(ctx, s, "prompts/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+	err := listPages(ctx, s, "prompts/list", opts, &list.Pages, func(page json.RawMessage, keep *listBudget) (string, error) {
 		var p struct {
 			Prompts    []json.RawMessage `json:"prompts"`
 			NextCursor string            `json:"nextCursor"`
@@ -88,6 +88,9 @@ func ListPrompts(ctx context.Context, s *session.Session, opts ListOptions) (Pro
 			return "", fmt.Errorf("malformed result: %w", err)
 		}
 		for _, raw := range p.Prompts {
+			if !keep.take(raw) {
+				break
+			}
 			pr, err := ParsePrompt(raw)
 			if err != nil {
 				return "", err

@@ -28,7 +28,7 @@ type TemplateList struct {
 // page, as ListTools does for tools.
 func ListResources(ctx context.Context, s *session.Session, opts ListOptions) (ResourceList, error) {
 	var list ResourceList
-	err := listPages(ctx, s, "resources/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+	err := listPages(ctx, s, "resources/list", opts, &list.Pages, func(page json.RawMessage, keep *listBudget) (string, error) {
 		var p struct {
 			Resources  []json.RawMessage `json:"resources"`
 			NextCursor string            `json:"nextCursor"`
@@ -37,6 +37,9 @@ func ListResources(ctx context.Context, s *session.Session, opts ListOptions) (R
 			return "", fmt.Errorf("malformed result: %w", err)
 		}
 		for _, raw := range p.Resources {
+			if !keep.take(raw) {
+				break
+			}
 			r, err := ParseResource(raw)
 			if err != nil {
 				return "", err
@@ -53,7 +56,7 @@ func ListResources(ctx context.Context, s *session.Session, opts ListOptions) (R
 // nextCursor to the last page.
 func ListResourceTemplates(ctx context.Context, s *session.Session, opts ListOptions) (TemplateList, error) {
 	var list TemplateList
-	err := listPages(ctx, s, "resources/templates/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+	err := listPages(ctx, s, "resources/templates/list", opts, &list.Pages, func(page json.RawMessage, keep *listBudget) (string, error) {
 		var p struct {
 			Templates  []json.RawMessage `json:"resourceTemplates"`
 			NextCursor string            `json:"nextCursor"`
@@ -62,6 +65,9 @@ func ListResourceTemplates(ctx context.Context, s *session.Session, opts ListOpt
 			return "", fmt.Errorf("malformed result: %w", err)
 		}
 		for _, raw := range p.Templates {
+			if !keep.take(raw) {
+				break
+			}
 			t, err := ParseResourceTemplate(raw)
 			if err != nil {
 				return "", err

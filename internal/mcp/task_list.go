@@ -47,7 +47,7 @@ func ListTasks(ctx context.Context, s *session.Session, opts ListOptions) (TaskL
 	if err := TaskListAllowed(s); err != nil {
 		return list, err
 	}
-	err := listPages(ctx, s, "tasks/list", opts, &list.Pages, func(page json.RawMessage) (string, error) {
+	err := listPages(ctx, s, "tasks/list", opts, &list.Pages, func(page json.RawMessage, keep *listBudget) (string, error) {
 		var p struct {
 			Tasks      []json.RawMessage `json:"tasks"`
 			NextCursor string            `json:"nextCursor"`
@@ -56,6 +56,9 @@ func ListTasks(ctx context.Context, s *session.Session, opts ListOptions) (TaskL
 			return "", fmt.Errorf("malformed result: %w", err)
 		}
 		for _, raw := range p.Tasks {
+			if !keep.take(raw) {
+				break
+			}
 			t, err := session.ParseTaskState(raw)
 			if err != nil {
 				list.Malformed = append(list.Malformed, fmt.Sprintf("%v: %s", err, clip(string(raw), 80)))

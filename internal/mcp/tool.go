@@ -90,10 +90,16 @@ func ParseTool(raw json.RawMessage) (Tool, error) {
 	}
 	if s := bytes.TrimSpace(fields.InputSchema); len(s) > 0 && !bytes.Equal(s, []byte("null")) {
 		t.InputSchema = fields.InputSchema
-		t.Input = ReadInputSchema(t.InputSchema)
-		// toolschema refuses every $ref outside the schema, so a server's
-		// schema never reaches the network or the disk.
-		t.Schema, t.SchemaErr = toolschema.Compile(t.InputSchema)
+		if err := toolschema.CheckBounds(t.InputSchema); err != nil {
+			// Not walked nor compiled: the tool is listed, its
+			// arguments unchecked, and SchemaErr says why.
+			t.SchemaErr = fmt.Errorf("inputSchema refused: %w", err)
+		} else {
+			t.Input = ReadInputSchema(t.InputSchema)
+			// toolschema refuses every $ref outside the schema, so a
+			// server's schema never reaches the network or the disk.
+			t.Schema, t.SchemaErr = toolschema.Compile(t.InputSchema)
+		}
 	}
 	if json.Unmarshal(fields.Annotations, &t.Annotations) != nil {
 		t.Annotations = Annotations{}

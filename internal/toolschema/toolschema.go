@@ -33,6 +33,9 @@ type Schema struct {
 // Compile compiles a tool's inputSchema. An error means the server sent a
 // schema mcpoke cannot use; callers may go on without validation.
 func Compile(schema []byte) (*Schema, error) {
+	if err := CheckBounds(schema); err != nil {
+		return nil, fmt.Errorf("inputSchema refused: %w", err)
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil, fmt.Errorf("inputSchema is not JSON: %w", err)

@@ -30,6 +30,10 @@ type requestState struct {
 	// that it increases; hasProgress says there was one.
 	lastProgress float64
 	hasProgress  bool
+	// task is the task its CreateTaskResult named: the progress token
+	// stays valid for the task's life (MCP 2025-11-25), until taskEnded.
+	task      string
+	taskEnded bool
 }
 
 // notes follows our requests and cancellations on the wire, to say what
@@ -39,6 +43,7 @@ type notes struct {
 	requests map[string]*requestState
 	order    []string // ids in the order sent, for forgetting
 	tokens   map[string]string
+	tasks    map[string]string // task id → the id of the request that made it
 	limit    int
 
 	// initID is our initialize's id; peer what its answer said (the
@@ -49,7 +54,7 @@ type notes struct {
 }
 
 func newNotes() notes {
-	return notes{requests: map[string]*requestState{}, tokens: map[string]string{}, limit: maxTracked}
+	return notes{requests: map[string]*requestState{}, tokens: map[string]string{}, tasks: map[string]string{}, limit: maxTracked}
 }
 
 // wireMsg has the fields that say what a JSON-RPC message is.
@@ -166,6 +171,10 @@ func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 			return noteDuplicate, 0
 		}
 		r.answered = true
+		if task := createdTask(m.Result); task != "" {
+			r.task = task
+			n.tasks[task] = id
+		}
 		if id == n.initID && m.Result != nil {
 			_ = json.Unmarshal(m.Result, &n.peer)
 		}
@@ -184,7 +193,7 @@ func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 			return noteStray, 0
 		case r.cancelled:
 			return noteLate, 0
-		case r.answered:
+		case r.answered && (r.task == "" || r.taskEnded):
 			return noteStray, session.ViolationProgressAfterResponse
 		}
 		v, flaw := session.CheckProgressValue(p.Progress)
@@ -195,6 +204,9 @@ func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 			r.lastProgress, r.hasProgress = v, true
 		}
 		return "", flaw
+	case m.Method == "notifications/tasks/status":
+		n.taskStatus(m.Params)
+		return "", 0
 	case m.Method != "":
 		return "", 0 // a request or notification from the peer
 	}
@@ -208,6 +220,9 @@ func (n *notes) track(id string) *requestState {
 		n.order = n.order[1:]
 		if r := n.requests[old]; r != nil && n.tokens[r.token] == old {
 			delete(n.tokens, r.token)
+		}
+		if r := n.requests[old]; r != nil && r.task != "" && n.tasks[r.task] == old {
+			delete(n.tasks, r.task)
 		}
 		delete(n.requests, old)
 	}
@@ -260,4 +275,33 @@ func compact(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return b.String()
+}
+
+// createdTask is the task id a CreateTaskResult names ("" for any other
+// result): a task and no content.
+func createdTask(result json.RawMessage) string {
+	if result == nil || !bytes.Contains(result, []byte(`"task"`)) {
+		return ""
+	}
+	var r struct {
+		Task *struct {
+			ID string `json:"taskId"`
+		} `json:"task"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(result, &r) != nil || r.Task == nil || r.Content != nil {
+		return ""
+	}
+	return r.Task.ID
+}
+
+// taskStatus ends the progress token of a task whose status is terminal.
+func (n *notes) taskStatus(params json.RawMessage) {
+	st, err := session.ParseTaskState(params)
+	if err != nil || !session.TaskStatusTerminal(st.Status) {
+		return
+	}
+	if r := n.requests[n.tasks[st.ID]]; r != nil && r.task == st.ID {
+		r.taskEnded = true
+	}
 }

@@ -149,3 +149,40 @@ func TestForcedAndViolations(t *testing.T) {
 		}
 	}
 }
+
+// A task's own progress after its CreateTaskResult is no violation: the
+// token stays valid for the task's life (MCP 2025-11-25). Once the task
+// reached a terminal status, progress on it is.
+func TestTaskProgressAfterCreateTaskResult(t *testing.T) {
+	var out bytes.Buffer
+	start := time.Now()
+	w := New(&out, start)
+	rec := func(dir wire.Direction, data string) {
+		w.Observe(wire.Record{At: start, Dir: dir, Kind: wire.KindFrame, Data: []byte(data), Size: len(data)})
+	}
+	rec(wire.Out, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":7},"name":"a","task":{}}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","id":2,"result":{"task":{"taskId":"t1","status":"working","createdAt":"2026-01-02T03:04:05Z"}}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":1}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":2}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t1","status":"completed"}}`)
+	rec(wire.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":3}}`)
+	want := []struct{ note, violations string }{
+		{"", ""}, {"", ""}, {"", ""}, {"", ""}, {"", ""}, {"stray", "progress_after_response"},
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out.String())
+	}
+	for i, l := range lines {
+		var got struct {
+			Note       string   `json:"note"`
+			Violations []string `json:"violations"`
+		}
+		if err := json.Unmarshal([]byte(l), &got); err != nil {
+			t.Fatalf("line %d: %v: %s", i, err, l)
+		}
+		if got.Note != want[i].note || strings.Join(got.Violations, ",") != want[i].violations {
+			t.Errorf("line %d: note %q violations %v; want %q and %s\n%s", i, got.Note, got.Violations, want[i].note, want[i].violations, l)
+		}
+	}
+}

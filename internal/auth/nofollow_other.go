@@ -1,0 +1,5 @@
+//go:build !unix
+
+package auth
+
+const noFollow = 0

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package savefile
+
+const noFollow = 0
