@@ -25,7 +25,7 @@ type Card struct {
 	kills     []string // ids the proxy cancelled on the host's behalf
 	closedAt  time.Time
 	last      time.Time // the latest record's time: the card's "now"
-	abandoned []string // ids pending with no cancel when the host left
+	abandoned []string  // ids pending with no cancel when the host left
 }
 
 // hostRequest is one of the host's requests, as the card sees it.

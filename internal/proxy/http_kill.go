@@ -39,7 +39,6 @@ type httpInflight struct {
 
 	mu     sync.Mutex
 	killed bool
-	body   *recordingBody // its response, once the upstream's headers came
 }
 
 func newHTTPKiller(opts KillOptions, transport http.RoundTripper, event func(string)) *httpKiller {

@@ -63,7 +63,6 @@ type killRelay struct {
 	done     chan struct{}
 	inW      *io.PipeWriter
 	rec      *Recorder
-	seen     *bytes.Buffer
 }
 
 func startKillRelay(t *testing.T, opts KillOptions) *killRelay {
