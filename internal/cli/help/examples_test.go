@@ -393,6 +393,9 @@ var normalizers = []struct {
 	{regexp.MustCompile(`%3A\d+`), "%3APORT"},
 	{regexp.MustCompile(`\b[0-9a-f]{32}\b`), "HEX"},
 	{regexp.MustCompile(`\b[0-9a-f]{8}\b`), "HEX"},
+	// check's request ids are random integers below 2^53 (unpredictable,
+	// so that a server cannot forge answers to them).
+	{regexp.MustCompile(`\b\d{10,16}\b`), "ID"},
 	{regexp.MustCompile(`\d+(\.\d+)?([hm]\d+(\.\d+)?)*(ns|µs|us|ms|s|m|h)\b`), "DUR"},
 	// Columns and drawn lines are as wide as the figures in them.
 	{regexp.MustCompile(`  +`), " "},
