@@ -40,7 +40,8 @@ host) and what it is, made safe for the terminal; --json writes the lines as the
 come, in the transcript format, for mcpoke diagram or jq.`
 
 func newAttachCommand() *cobra.Command {
-	var asJSON, requests, textOnly bool
+	var asJSON, requests, textOnly, card, killAll bool
+	var killID, reason, holdID, releaseID, dropID string
 	cmd := &cobra.Command{
 		Use:   "attach [NAME]",
 		Short: "Follow the traffic of a running mcpoke proxy",
@@ -78,6 +79,20 @@ func newAttachCommand() *cobra.Command {
 				}
 				return nil
 			}
+			switch {
+			case card:
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlCard}, asJSON)
+			case killAll:
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKillAll, Reason: reason}, asJSON)
+			case holdID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlHold, ID: idArg(holdID)}, asJSON)
+			case releaseID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlRelease, ID: idArg(releaseID)}, asJSON)
+			case dropID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlDrop, ID: idArg(dropID)}, asJSON)
+			case killID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKill, ID: idArg(killID), Reason: reason}, asJSON)
+			}
 			if !asJSON && !requests && !textOnly && attachIsInteractive() {
 				return attachTUI(cmd, match[0])
 			}
@@ -85,8 +100,16 @@ func newAttachCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write the transcript lines as they come (NDJSON)")
+	cmd.Flags().BoolVar(&card, "card", false, "print the host's report card as it stands now (Markdown; JSON with --json), then leave")
+	cmd.Flags().StringVar(&killID, "kill", "", "cancel the host's pending request ID upstream on its behalf (the id as the host sent it: 3, or '\"abc\"' for a string; a bare word is taken as a string), then leave")
+	cmd.Flags().BoolVar(&killAll, "kill-all", false, "cancel all of the host's pending requests upstream on its behalf, then leave")
+	cmd.Flags().StringVar(&reason, "reason", "", "with --kill or --kill-all: the reason the cancel carries")
 	cmd.Flags().BoolVar(&textOnly, "text", false, "follow as text lines even in a terminal, instead of opening the TUI")
 	cmd.Flags().BoolVar(&requests, "requests", false, "when the proxy ends (or on Ctrl-C), list the requests that passed, each with its state")
+	cmd.Flags().StringVar(&holdID, "hold", "", "hold the answer to the host's pending request ID when it comes (stdio), then leave")
+	cmd.Flags().StringVar(&releaseID, "release", "", "pass the held answer to request ID on to the host, then leave")
+	cmd.Flags().StringVar(&dropID, "drop", "", "drop the held answer to request ID: the host never gets it")
+	cmd.MarkFlagsMutuallyExclusive("card", "kill", "kill-all", "requests", "hold", "release", "drop")
 	return cmd
 }
 
