@@ -84,9 +84,10 @@ Grading a host in five minutes (the report card)
        "demo": {"command": "mcpoke", "args": ["proxy", "--name", "demo", "--report",
                 "/tmp/demo-card.md", "--", "mcpoke", "demo-server"]}
      (mcpoke proxy install --config FILE --server NAME puts an existing entry behind
-     the proxy; add "--report", FILE to its args), and restart the host. The demo's bait tools: sleep (slow; with "steps" it reports
-     progress, e.g. {"seconds": 30, "steps": 30}; with "steps": 1 it is silent until
-     the end), stubborn (answers even after a cancel: a late answer), and sleep with
+     the proxy; add "--report", FILE to its args), and restart the host. The
+     demo's bait tools: sleep (slow; with "steps" it reports progress, e.g.
+     {"seconds": 30, "steps": 30}; with "steps": 1 it is silent until the end),
+     stubborn (answers even after a cancel: a late answer), and sleep with
      {"seconds": 3600, "steps": 1}, which in practice never answers.
   2. Ask the host's model to call sleep for 30 seconds, and press Stop after a few.
   3. Ask for sleep with {"seconds": 3600, "steps": 1} and let it time out; then for
