@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/english"
@@ -244,10 +245,9 @@ func printStoppedRound(w io.Writer, r *callReport) bool {
 		return false
 	}
 	fmt.Fprintf(w, "  input_required: %s (listed under rounds)", english.Plural(len(ir.Requests), "input request"))
-	if ir.State != nil {
-		var state string
-		_ = json.Unmarshal(ir.State, &state)
-		fmt.Fprintf(w, "; requestState of %s not shown (--json has it)", english.Plural(len(state), "byte"))
+	if last := r.Rounds[len(r.Rounds)-1]; last.RequestStateBytes != nil && last.RequestState != nil {
+		fmt.Fprintf(w, "; requestState of %s: %s", english.Plural(*last.RequestStateBytes, "byte"),
+			termtext.Line(strconv.Quote(*last.RequestState)))
 	}
 	fmt.Fprintln(w)
 	return true
