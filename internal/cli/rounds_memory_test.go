@@ -66,8 +66,8 @@ func TestDoublingRequestStatePeakRSS(t *testing.T) {
 		t.Skip("-short: runs 10 rounds up to a 32 MB requestState")
 	}
 	for _, mode := range []string{"text", "json"} {
-		if mb := childPeakRSS(t, mode); mb > 200 {
-			t.Errorf("%s: peak RSS %.0f MB through 10 doubling rounds; want under 200 MB (264 MB before rounds let go of earlier states)", mode, mb)
+		if mb := childPeakRSS(t, mode); mb > 230 {
+			t.Errorf("%s: peak RSS %.0f MB through 10 doubling rounds; want under 230 MB (264 MB before rounds let go of earlier states; 150-205 MB after, by GC timing)", mode, mb)
 		} else {
 			t.Logf("%s: peak RSS %.0f MB", mode, mb)
 		}

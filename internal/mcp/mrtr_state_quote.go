@@ -86,26 +86,36 @@ func QuoteState(raw json.RawMessage) string {
 // when it has none, or a short one. The copy shares nothing with body, so
 // that body can be let go.
 func ElideState(body json.RawMessage) json.RawMessage {
-	state := session.Member(body, "requestState")
+	off, state := stateMember(body)
 	if len(state) <= 2*StateQuoteEdge+2 || state[0] != '"' {
 		return body
 	}
 	quote, _ := json.Marshal(QuoteState(state))
 	// Splice the quote where the state is: no copy of the state, and the
 	// rest of body as it was.
-	if off := cap(body) - cap(state); off >= 0 && off+len(state) <= len(body) && &body[off] == &state[0] {
-		out := make([]byte, 0, len(body)-len(state)+len(quote))
-		out = append(append(append(out, body[:off]...), quote...), body[off+len(state):]...)
-		return out
+	out := make([]byte, 0, len(body)-len(state)+len(quote))
+	return append(append(append(out, body[:off]...), quote...), body[off+len(state):]...)
+}
+
+// stateMember finds the top-level requestState of body (the last one, as
+// encoding/json reads duplicates) and its offset, without copying it;
+// nil when there is none.
+func stateMember(body []byte) (int, []byte) {
+	m, ok := session.ReadMembers(body)
+	off, found := 0, []byte(nil)
+	for ok {
+		k, escaped, more := m.NextKey()
+		if !more {
+			break
+		}
+		at, v := m.At(), m.Value()
+		name := string(k)
+		if escaped && json.Unmarshal(append(append([]byte{'"'}, k...), '"'), &name) != nil {
+			continue
+		}
+		if name == "requestState" && len(v) > 0 {
+			off, found = at, v
+		}
 	}
-	obj := map[string]json.RawMessage{}
-	if json.Unmarshal(body, &obj) != nil {
-		return body
-	}
-	obj["requestState"] = quote
-	out, err := json.Marshal(obj)
-	if err != nil {
-		return body
-	}
-	return out
+	return off, found
 }

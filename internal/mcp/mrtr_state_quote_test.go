@@ -48,6 +48,11 @@ func TestElideStateQuotesHeadAndTail(t *testing.T) {
 	if string(m["inputRequests"]) != `{"k":1}` || string(m["resultType"]) != `"input_required"` {
 		t.Errorf("the rest of the body changed: %s", got)
 	}
+	// A key with escapes before it (a hostile server's) does not hide it.
+	escaped := json.RawMessage(`{"k\u001b":1,"request\u0053tate":"` + strings.Repeat("z", 500) + `"}`)
+	if got := ElideState(escaped); len(got) > 300 || !strings.Contains(string(got), "[500 bytes in all]") || !strings.HasPrefix(string(got), `{"k\u001b":1,`) {
+		t.Errorf("escaped keys: %s", got)
+	}
 	short := json.RawMessage(`{"requestState":"abc"}`)
 	if string(ElideState(short)) != string(short) {
 		t.Errorf("a short state was changed: %s", ElideState(short))
