@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
@@ -163,8 +164,7 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 		s.mu.Unlock()
 		return nil, err
 	}
-	id := IntID(s.nextID)
-	s.nextID++
+	id := s.newID()
 	// Read before _meta goes in front of it: the name is then the first
 	// member, not one behind the client's _meta.
 	tool := toolName(method, p)
@@ -307,4 +307,24 @@ func toolName(method string, params json.RawMessage) string {
 		return ""
 	}
 	return stringMember(params, "name")
+}
+
+// newID is the next request id: counted from 1, or with
+// Config.UnpredictableIDs drawn at random from the runtime's
+// ChaCha8-seeded source, never one the table holds. Called with s.mu held.
+func (s *Session) newID() ID {
+	if !s.cfg.UnpredictableIDs {
+		id := IntID(s.nextID)
+		s.nextID++
+		return id
+	}
+	for {
+		// Past 2^20, so that it is never one a counting peer would guess
+		// first; below 2^53, so that a peer reading numbers as floats
+		// keeps it exact.
+		id := IntID(1<<20 + rand.Int64N(1<<53-1<<20))
+		if s.table.outgoing(id.raw) == nil {
+			return id
+		}
+	}
 }

@@ -67,6 +67,11 @@ type Config struct {
 	SettleWindow time.Duration
 	// NoProgressTokens stops adding _meta.progressToken to requests.
 	NoProgressTokens bool
+	// UnpredictableIDs draws each request id at random (an integer below
+	// 2^53, unused in this session) instead of counting from 1, so that a
+	// peer cannot answer a request before it has read it by guessing its
+	// id (mcpoke check grades on what answers which request).
+	UnpredictableIDs bool
 	// MaxFinished is how many finished requests the table keeps; the
 	// oldest are dropped past it. Default 10,000.
 	MaxFinished int

@@ -30,7 +30,7 @@ func modernDemoConn(t *testing.T, clock *clocktest.Clock) *connect.Conn {
 func TestFlowModernSubscribe(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, modernDemoConn(t, clock), false)
-	f.waitScreen("TOOLS 8", "MCP 2026-07-28", "2 completed")
+	f.waitScreen("TOOLS 9", "MCP 2026-07-28", "2 completed")
 	f.keys("2")
 	f.waitScreen("RESOURCES 5", "5 completed")
 	f.keys("s")
@@ -45,7 +45,7 @@ func TestFlowModernSubscribe(t *testing.T) {
 func TestFlowModernLogPane(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, modernDemoConn(t, clock), false)
-	f.waitScreen("TOOLS 8", "MCP 2026-07-28", "2 completed")
+	f.waitScreen("TOOLS 9", "MCP 2026-07-28", "2 completed")
 	f.keys("l")
 	f.waitScreen("no log messages: in protocol 2026-07-28 a server logs only about requests tha")
 	f.keys("V")

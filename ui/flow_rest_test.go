@@ -8,7 +8,7 @@ import "testing"
 func TestFlowResourcesPane(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), false)
-	f.waitScreen("TOOLS 8", "2 completed")
+	f.waitScreen("TOOLS 9", "2 completed")
 	f.keys("2")
 	f.golden("list", "RESOURCES 5", "demo://logo.png", "template demo://g", "enter read", "5 completed")
 	f.keys("enter")
@@ -20,7 +20,7 @@ func TestFlowResourcesPane(t *testing.T) {
 func TestFlowPromptsPaneWithCompletion(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), false)
-	f.waitScreen("TOOLS 8", "2 completed")
+	f.waitScreen("TOOLS 9", "2 completed")
 	f.keys("3")
 	f.waitScreen("PROMPTS 2", "review")
 	f.keys("enter")
@@ -36,7 +36,7 @@ func TestFlowPromptsPaneWithCompletion(t *testing.T) {
 func TestFlowLogPane(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), false)
-	f.waitScreen("TOOLS 8", "2 completed")
+	f.waitScreen("TOOLS 9", "2 completed")
 	f.keys("V")
 	f.waitScreen("log level (debug")
 	f.keys("enter")

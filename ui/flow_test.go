@@ -187,7 +187,7 @@ func TestFlowSleepCancel(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), true)
 	// initialize's record and the session's cancel answer arrive on their own.
-	f.golden("start", "Try it: select sleep", "TOOLS 8", "2 completed", "DETAIL #1 initialize  1/",
+	f.golden("start", "Try it: select sleep", "TOOLS 9", "2 completed", "DETAIL #1 initialize  1/",
 		"cannot cancel: initialize cannot be cancelled")
 
 	// One step of an hour: no progress arrives while the test runs.
@@ -212,7 +212,7 @@ func TestFlowSleepCancel(t *testing.T) {
 func TestFlowStubbornLateBadge(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), true)
-	f.waitScreen("TOOLS 8")
+	f.waitScreen("TOOLS 9")
 	f.keys("down")
 	// It answers 5s (real time) after the call, cancelled or not: room
 	// for the key press on a loaded machine.
@@ -230,7 +230,7 @@ func TestFlowStubbornLateBadge(t *testing.T) {
 func TestFlowCancelAll(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), true)
-	f.waitScreen("TOOLS 8")
+	f.waitScreen("TOOLS 9")
 	for i := range 3 {
 		f.callWith("3600", "1")
 		f.waitScreen(english.Plural(i+1, "pending")[:2] + "pending")
@@ -246,7 +246,7 @@ func TestFlowCancelAll(t *testing.T) {
 func TestFlowCancelInitializeRefused(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), false)
-	f.waitScreen("2 completed", "TOOLS 8")
+	f.waitScreen("2 completed", "TOOLS 9")
 	f.keys("tab", "g", "c")
 	f.golden("refused", "#1 initialize: initialize cannot be cancelled (MCP spec)")
 }
@@ -319,8 +319,8 @@ func TestFlowHostileServerIsEscaped(t *testing.T) {
 func TestFlowToolErrorAndWireLogAt80Columns(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), false)
-	f.waitScreen("TOOLS 8")
-	f.keys("G", "k", "k", "k") // fail, the last tool but ask, roots and research
+	f.waitScreen("TOOLS 9")
+	f.keys("G", "k", "k", "k", "k") // fail, the last tool but ask, roots, research and spin
 	f.keys("enter")
 	f.waitScreen("CALL fail")
 	f.keys("enter")

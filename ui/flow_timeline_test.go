@@ -13,7 +13,7 @@ import (
 func TestFlowTimeline(t *testing.T) {
 	clock := newFakeClock()
 	f := startFlow(t, clock, demoConn(t, clock), false)
-	f.waitScreen("TOOLS 8")
+	f.waitScreen("TOOLS 9")
 	// One step of an hour: no progress arrives while the test runs.
 	f.callWith("3600", "1")
 	f.waitScreen("tools/call sleep", "⠋ pending")

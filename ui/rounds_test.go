@@ -146,7 +146,7 @@ func TestFlowInputRequired(t *testing.T) {
 		tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 	})
 	f.waitScreen("2 completed", "MCP 2026-07-28")
-	f.keys("G", "k", "k") // ask, the last tool but roots and research
+	f.keys("G", "k", "k", "k") // ask, the last tool but roots, research and spin
 	f.waitScreen("› ask")
 	f.keys("enter")
 	f.waitScreen("CALL ask")

@@ -12,9 +12,6 @@ import (
 
 // Bounds on the small waits of a run.
 const (
-	// pingTimeout bounds a ping that shows the server is alive and has
-	// read everything sent before it.
-	pingTimeout = 5 * time.Second
 	// pollEvery is how often a wait on the request table looks again.
 	pollEvery = 5 * time.Millisecond
 	// cancelDelay is when a call of a tool without progress is
@@ -72,13 +69,17 @@ func (r *runner) sleep(ctx context.Context, d time.Duration) {
 // before it. It returns the round trip, or why there was none.
 func (r *runner) ping(ctx context.Context) (time.Duration, error) {
 	begin := time.Now()
-	c, err := mcp.StartPing(ctx, r.s, pingTimeout)
+	c, err := mcp.StartPing(ctx, r.s, r.pingTimeout())
 	if err != nil {
 		return 0, err
 	}
 	_, _, err = c.Result()
+	rtt := time.Since(begin)
+	if err == nil {
+		r.sawRoundTrip(rtt)
+	}
 	r.watch.caughtUp(c.Seq(), time.Second)
-	return time.Since(begin), err
+	return rtt, err
 }
 
 // callUnderway starts recording the wire and calls the tool, waiting
@@ -111,7 +112,37 @@ func (r *runner) dead() string {
 	if err := r.s.Err(); err != nil {
 		why += ": " + err.Error()
 	}
-	return why
+	return why + r.rootCause()
+}
+
+// rootCause names the last cancel mcpoke sent before the connection
+// ended: a server that exits on a notifications/cancelled is told apart
+// from one that crashed for its own reasons.
+func (r *runner) rootCause() string {
+	c := r.watch.cancelBefore()
+	if c == nil {
+		return " (mcpoke had sent no cancel yet)"
+	}
+	what := "its notifications/cancelled"
+	if c.Wire.ByStreamClose {
+		what = "closing its stream"
+	}
+	whose := ""
+	if r.probeSeqs[c.Ref.Seq] {
+		whose = "the tool probe's call, "
+	}
+	return fmt.Sprintf(" (it ended after mcpoke cancelled request %s (%sby %s), %s before this was seen: "+
+		"a server that exits on a cancel breaks the MUST to handle the race gracefully)", c.Ref.ID, whose, what, human(time.Since(c.At)))
+}
+
+// closed says whether the session has ended.
+func (r *runner) closed() bool {
+	select {
+	case <-r.s.Done():
+		return true
+	default:
+		return false
+	}
 }
 
 // failDead grades res a failure of the MUST that the connection
@@ -144,10 +175,11 @@ func (r *runner) failDeadAfterError(res *Result, after string) bool {
 }
 
 // pingFailed says why a ping got no answer, in words.
-func pingFailed(err error) string {
+func (r *runner) pingFailed(err error) string {
 	switch {
 	case errors.Is(err, session.ErrTimedOut):
-		return fmt.Sprintf("no answer to ping within %s", pingTimeout)
+		return fmt.Sprintf("no answer to ping within %s (the slowest round trip measured before was %s; --ping-timeout sets it)",
+			r.pingTimeout(), human(r.slowestRoundTrip()))
 	case errors.Is(err, session.ErrSessionClosed):
 		return "the connection had ended"
 	}

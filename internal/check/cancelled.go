@@ -38,6 +38,10 @@ func (r *runner) observeCancel(ctx context.Context) *cancelObservation {
 		c, err := r.call(ctx)
 		if err != nil {
 			o.notCancelled = "tools/call could not be sent: " + err.Error()
+			if r.closed() {
+				o.notCancelled = "tools/call could not be sent: " + r.dead()
+				r.deathTold = true
+			}
 			return o
 		}
 		if r.underway(ctx, c) && r.s.Request(c.Ref()).Cancel(cancelReason) == nil {
@@ -125,29 +129,68 @@ func (r *runner) ignoredCancel(info session.RequestInfo, answer session.LateFram
 		human(answer.At.Sub(info.Started)), human(r.duration))
 }
 
+// inFlight splits late frames at the in-flight window: those that may
+// have been written before the server could read the cancel, and those
+// after.
+func inFlight(w window, frames []session.LateFrame) (crossed, after []session.LateFrame) {
+	for _, f := range frames {
+		if f.AfterCancel <= w.d {
+			crossed = append(crossed, f)
+		} else {
+			after = append(after, f)
+		}
+	}
+	return crossed, after
+}
+
+// earlyAnswers moves from crossed to after the answers that came well
+// before a whole call would have ended: the server was not about to
+// answer on its own, so even within the in-flight window such an answer
+// is its reaction to the cancel (go-sdk answers a cancelled call about a
+// millisecond after it, as fast as a ping comes back). It returns what
+// stays crossed.
+func (r *runner) earlyAnswers(info session.RequestInfo, crossed []session.LateFrame, after *[]session.LateFrame) []session.LateFrame {
+	if r.duration <= 0 {
+		return crossed
+	}
+	var stay []session.LateFrame
+	for _, a := range crossed {
+		if a.AfterCancel > 0 && a.At.Sub(info.Started) < r.duration*9/10 {
+			*after = append(*after, a)
+			continue
+		}
+		stay = append(stay, a)
+	}
+	return stay
+}
+
 // gradeNoResponse: check 1.
 func (r *runner) gradeNoResponse(o *cancelObservation, res *Result) {
 	e := &res.Evidence
 	answers, _ := lateOf(o.info)
-	var after []session.LateFrame
-	for _, a := range answers {
-		if a.AfterCancel == 0 {
-			e.fact("a %s crossed the cancel on the wire (sent before the server could have read it): not counted", a.Kind)
-			continue
-		}
-		after = append(after, a)
+	w := r.inFlightWindow()
+	crossed, after := inFlight(w, answers)
+	crossed = r.earlyAnswers(o.info, crossed, &after)
+	for _, a := range crossed {
+		e.fact("a %s came %s after the cancel, within the %s: it crossed the cancel on the wire, not counted",
+			a.Kind, human(a.AfterCancel), w.why)
 	}
 	e.count("responses", len(after))
+	e.time("inFlightWindow", w.d)
 	if len(after) == 0 {
 		res.Status = Pass
-		e.fact("no response within %s of the cancel", human(o.listened))
+		e.fact("no response within %s of the cancel (%s)", human(o.listened), w.why)
 		return
 	}
-	res.Status = Warn
+	res.Status = broken(res.Rule)
 	first := after[0]
 	e.time("responseAfterCancel", first.AfterCancel)
-	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel%s", first.Kind, human(first.AfterCancel),
-		r.ignoredCancel(o.info, first))
+	e.fact("the server answered the cancelled request anyway: a %s %s after the cancel%s (%s)", first.Kind, human(first.AfterCancel),
+		r.ignoredCancel(o.info, first), w.why)
+	if first.AfterCancel <= w.d {
+		e.fact("counted although within the window: it came %s into a call that takes about %s, so the server was not answering on its own",
+			human(first.At.Sub(o.info.Started)), human(r.duration))
+	}
 	for _, a := range after {
 		e.frame(fmt.Sprintf("%s %s after the cancel", a.Kind, human(a.AfterCancel)), a.Data)
 	}
@@ -160,15 +203,18 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 	before := o.info.ProgressCount
 	e.count("progressBefore", before)
 	e.count("progressAfter", o.info.LateCount-len(answers))
-	if before == 0 && len(progress) == 0 {
-		res.Status, res.Reason = Skip, "the tool sent no progress before the cancel, so there was none to stop"
+	w := r.inFlightWindow()
+	e.time("inFlightWindow", w.d)
+	if r.strayProgress(res) {
 		return
 	}
-	var afterGrace, afterAnswer []session.LateFrame
+	if before == 0 && len(progress) == 0 {
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "the tool sent no progress before the cancel, so there was none to stop"
+		return
+	}
+	_, afterGrace := inFlight(w, progress)
+	var afterAnswer []session.LateFrame
 	for _, p := range progress {
-		if p.AfterCancel > r.opts.Grace {
-			afterGrace = append(afterGrace, p)
-		}
 		if len(answers) > 0 && p.At.After(answers[0].At) {
 			afterAnswer = append(afterAnswer, p)
 		}
@@ -181,17 +227,35 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 			e.frame(fmt.Sprintf("progress %s after the cancel, after the answer", human(p.AfterCancel)), p.Data)
 		}
 	case len(afterGrace) > 0:
-		res.Status = Warn
+		res.Status = broken(res.Rule)
 		last := afterGrace[len(afterGrace)-1]
 		e.time("lastProgressAfterCancel", last.AfterCancel)
-		e.fact("%d progress notifications after the cancel, from %s to %s after it (%d before it): the work went on",
-			len(afterGrace), human(afterGrace[0].AfterCancel), human(last.AfterCancel), before)
+		e.fact("%d progress notifications after the cancel, from %s to %s after it (%d before it): the work went on (%s)",
+			len(afterGrace), human(afterGrace[0].AfterCancel), human(last.AfterCancel), before, w.why)
 		e.frame(fmt.Sprintf("first progress %s after the cancel", human(afterGrace[0].AfterCancel)), afterGrace[0].Data)
 		if len(afterGrace) > 1 {
 			e.frame(fmt.Sprintf("last progress %s after the cancel", human(last.AfterCancel)), last.Data)
 		}
 	default:
 		res.Status = Pass
-		e.fact("progress stopped: %d before the cancel, %d within %s of it (in flight), none after", before, len(progress), r.opts.Grace)
+		e.fact("progress stopped: %d before the cancel, %d within the %s, none after", before, len(progress), w.why)
 	}
+}
+
+// strayProgress fails res when the server sent progress naming a token
+// mcpoke never sent: progress MUST only reference tokens of an active
+// request.
+func (r *runner) strayProgress(res *Result) bool {
+	n, first := r.watch.strayProgress()
+	res.Evidence.count("progressForUnknownTokens", n)
+	if n == 0 {
+		return false
+	}
+	res.Rule, res.Status = ruleProgressTokens, Fail
+	res.Evidence.fact("%d progress %s named a token mcpoke never sent",
+		n, plural(n, "notification", "notifications"))
+	for _, s := range first {
+		res.Evidence.frame("progress for token "+clipBytes([]byte(s.Token), 40), s.Data)
+	}
+	return true
 }

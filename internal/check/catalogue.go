@@ -30,6 +30,14 @@ var (
 		"cancellation.mdx, Behavior Requirements", legacyVersions}
 	ruleCancelOwnOnly = Rule{Must, "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress",
 		"cancellation.mdx, Behavior Requirements", legacyVersions}
+	// In 2026-07-28 each transport page makes "no response" and "no more
+	// progress" after a cancel a MUST.
+	ruleNoFurtherStdio = Rule{Must, "Servers SHOULD stop work on a cancelled request as soon as practical and MUST NOT send any further messages for it",
+		"stdio.mdx, Cancellation", []string{"2026-07-28"}}
+	ruleNoFurtherHTTP = Rule{Must, "The server SHOULD stop work on the cancelled request as soon as practical and MUST NOT send any further messages for it",
+		"streamable-http.mdx, Cancellation", []string{"2026-07-28"}}
+	ruleProgressTokens = Rule{Must, "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation",
+		"progress.mdx, Behavior Requirements", allVersions}
 	ruleSenderIgnores = Rule{Should, "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward",
 		"cancellation.mdx, Behavior Requirements", legacyVersions}
 )
@@ -39,19 +47,29 @@ type definition struct {
 	id    int
 	title string
 	rule  Rule
+	// scenarios are the conformance suite's scenarios that test the same
+	// behaviour (its proposed cancellation and progress-notifications).
+	scenarios []string
 }
+
+// The conformance suite's proposed scenarios, by name.
+const (
+	scenarioCancellation = "cancellation"
+	scenarioProgress     = "progress-notifications"
+)
 
 // catalogue lists the checks in the order they run and are reported.
 var catalogue = []definition{
-	{1, "A cancelled call gets no response", ruleNoResponse},
-	{2, "Progress stops after the cancel", ruleStopWork},
-	{3, "The server is healthy after a cancel", ruleGraceful},
-	{4, "Invalid cancels are ignored (unknown id, finished request, malformed)", ruleIgnoreInvalid},
-	{5, "A cancel with the right id value but the wrong JSON type cancels nothing", ruleIgnoreInvalid},
-	{6, "Under load, calls cancelled at random moments", ruleGraceful},
-	{7, "tasks/cancel ends a running task cancelled and refuses a finished one", ruleTaskCancelled},
-	{8, "Cancellation over HTTP (POSTed cancel, dropped or closed stream)", ruleHTTPCancel},
-	{9, "The server cancels its own request with the call that asked it, and ignores the answer that crosses its cancel", ruleSenderIgnores},
+	{1, "A cancelled call gets no response", ruleNoResponse, []string{scenarioCancellation}},
+	{2, "Progress stops after the cancel, and names only tokens mcpoke sent", ruleStopWork, []string{scenarioProgress, scenarioCancellation}},
+	{3, "The server is healthy after a cancel", ruleGraceful, []string{scenarioCancellation}},
+	{4, "Invalid cancels are ignored (unknown id, finished request, malformed)", ruleIgnoreInvalid, []string{scenarioCancellation}},
+	{5, "A cancel with the right id value but the wrong JSON type cancels nothing", ruleIgnoreInvalid, nil},
+	{6, "Under load, calls cancelled at random moments", ruleGraceful, []string{scenarioCancellation, scenarioProgress}},
+	{7, "tasks/cancel ends a running task cancelled and refuses a finished one", ruleTaskCancelled, nil},
+	{8, "Cancellation over HTTP (POSTed cancel, dropped or closed stream)", ruleHTTPCancel, nil},
+	{9, "The server cancels its own request with the call that asked it, and ignores the answer that crosses its cancel", ruleSenderIgnores, nil},
+	{10, "The server stops working after a cancel (CPU of its processes)", ruleStopWork, []string{scenarioCancellation}},
 }
 
 // IDs are the ids of every check, for --only and --skip.
@@ -64,5 +82,5 @@ func IDs() []int {
 }
 
 func (d definition) result() Result {
-	return Result{ID: d.id, Title: d.title, Rule: d.rule, Evidence: Evidence{Facts: []string{}}}
+	return Result{ID: d.id, Title: d.title, Rule: d.rule, Conformance: d.scenarios, Evidence: Evidence{Facts: []string{}}}
 }

@@ -48,6 +48,12 @@ type Result struct {
 	// MUST the server broke on the way (the connection died).
 	Rule
 	Status Status `json:"status"`
+	// Conformance names the conformance suite's scenarios that test the
+	// same behaviour, so that a team running both can map one to the other.
+	Conformance []string `json:"conformance,omitempty"`
+	// NotApplicable marks a skip for a feature the server or transport
+	// does not have (tasks, HTTP, a process to meter): --strict allows it.
+	NotApplicable bool `json:"notApplicable,omitempty"`
 	// Reason says why a check was skipped.
 	Reason   string   `json:"reason,omitempty"`
 	Evidence Evidence `json:"evidence"`
@@ -144,6 +150,12 @@ type Summary struct {
 	Warn int `json:"warn"`
 	Fail int `json:"fail"`
 	Skip int `json:"skip"`
+	// Ran is how many checks ran (were not skipped) of Selected.
+	Ran      int `json:"ran"`
+	Selected int `json:"selected"`
+	// Missed is how many skipped checks could have run on this server
+	// (skipped for a reason other than a feature it lacks).
+	Missed int `json:"missed"`
 }
 
 // MustFailed reports whether a MUST was broken: mcpoke check exits 1.
@@ -161,8 +173,22 @@ func (r *Report) summarize() {
 			r.Summary.Fail++
 		case Skip:
 			r.Summary.Skip++
+			if !c.NotApplicable {
+				r.Summary.Missed++
+			}
 		}
 	}
+	r.Summary.Selected = len(r.Checks)
+	r.Summary.Ran = r.Summary.Selected - r.Summary.Skip
+}
+
+// broken is the grade of a check whose sentence rule was broken: only a
+// broken MUST fails.
+func broken(rule Rule) Status {
+	if rule.Level == Must {
+		return Fail
+	}
+	return Warn
 }
 
 // human rounds d for reading: to a tenth of a millisecond below 10 ms,

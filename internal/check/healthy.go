@@ -26,7 +26,7 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 	rtt, err := r.ping(ctx)
 	if err != nil {
 		res.Status = Fail
-		e.fact("%s", pingFailed(err))
+		e.fact("%s", r.pingFailed(err))
 		r.failDeadAfterError(res, "")
 		return
 	}
@@ -34,8 +34,8 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 	e.fact("%s answered in %s", mcp.PingMethod(r.s), human(rtt))
 	if declaresTools(r.conn.Peer()) {
 		begin := time.Now()
-		lctx, cancel := context.WithTimeout(ctx, pingTimeout)
-		list, err := mcp.ListTools(lctx, r.s, mcp.ListOptions{Timeout: pingTimeout})
+		lctx, cancel := context.WithTimeout(ctx, r.pingTimeout())
+		list, err := mcp.ListTools(lctx, r.s, mcp.ListOptions{Timeout: r.pingTimeout()})
 		cancel()
 		if err != nil {
 			res.Status = Fail
@@ -47,4 +47,11 @@ func (r *runner) healthy(ctx context.Context, res *Result) {
 		e.fact("tools/list answered in %s (%d %s)", human(time.Since(begin)), len(list.Tools), plural(len(list.Tools), "tool", "tools"))
 	}
 	res.Status = Pass
+	if n, first := r.watch.unsent(); n > 0 {
+		// mcpoke's ids are drawn at random, so no check took these for
+		// the answer to one of its calls.
+		e.count("answersToIDsNeverSent", n)
+		e.fact("%d %s named ids mcpoke never sent (forged or misrouted); they answered nothing", n, plural(n, "response", "responses"))
+		e.frame("a response to an id mcpoke never sent", first)
+	}
 }

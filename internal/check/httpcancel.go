@@ -49,7 +49,7 @@ func isModern(version string) bool { return version >= modernEra }
 // httpCancellation is check 8.
 func (r *runner) httpCancellation(ctx context.Context, res *Result) {
 	if t := r.conn.Transport(); t != "http" {
-		res.Status, res.Reason = Skip, "applies to Streamable HTTP only; this server speaks "+t
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "applies to Streamable HTTP only; this server speaks "+t
 		return
 	}
 	version := r.conn.Peer().ProtocolVersion
@@ -67,20 +67,26 @@ func (r *runner) httpCancellation(ctx context.Context, res *Result) {
 // was.
 func grade(res *Result, parts []part) {
 	rank := map[Status]int{Skip: 0, Pass: 1, Warn: 2, Fail: 3}
+	era := res.Rule
 	res.Status = Skip
 	var skipped []string
+	eraRan := false
 	for _, p := range parts {
 		if p.status == Skip {
 			skipped = append(skipped, p.name+": "+p.why)
 			continue
 		}
+		eraRan = eraRan || p.rule.Sentence == era.Sentence
 		if rank[p.status] > rank[res.Status] {
 			res.Status = p.status
-			if p.status != Pass {
-				res.Rule = p.rule
-			}
+			res.Rule = p.rule
 		}
 	}
+	if res.Status == Pass && eraRan {
+		res.Rule = era
+	}
+	// Otherwise a pass rests on the sentence of a part that ran, never on
+	// that of one that was skipped.
 	e := &res.Evidence
 	for _, p := range parts {
 		switch {
@@ -129,28 +135,29 @@ func (r *runner) postedCancel(ctx context.Context, version string) part {
 	e := &p.facts
 	e.fact("request %s (%s) cancelled by POSTing notifications/cancelled %s into the call; watched %s after",
 		o.info.ID, r.tool.Name, human(o.info.CancelSentAt.Sub(o.info.Started)), human(o.listened))
-	quoteWire(e, aboutRequest(o.wire, o.info.ID.String(), o.info.Started, o.info.CancelSentAt), o.info.Started)
+	quoteWire(e, aboutRequest(o.wire, o.info.ID.String(), o.info.Started, o.info.CancelAt), o.info.Started)
 	answers, progress := lateOf(o.info)
-	var answered, went []session.LateFrame
-	for _, a := range answers {
-		if a.AfterCancel > 0 {
-			answered = append(answered, a)
-			continue
-		}
-		e.fact("a %s crossed the cancel (it came before the cancel's POST was written): not counted", a.Kind)
+	w := r.inFlightWindow()
+	crossed, answered := inFlight(w, answers)
+	crossed = r.earlyAnswers(o.info, crossed, &answered)
+	for _, a := range crossed {
+		e.fact("a %s came %s after the cancel, within the %s: it crossed the cancel, not counted", a.Kind, human(a.AfterCancel), w.why)
 	}
-	for _, pr := range progress {
-		if pr.AfterCancel > r.opts.Grace {
-			went = append(went, pr)
-		}
+	_, went := inFlight(w, progress)
+	if len(answered) > 0 && r.selected(1) {
+		// Check 1 grades the answer to this very call: one late answer is
+		// not graded twice.
+		e.fact("the server answered the cancelled request on its stream %s after the cancel: check 1 grades that answer", human(answered[0].AfterCancel))
+		answered = nil
 	}
 	switch {
 	case len(went) > 0:
-		p.status = Warn
-		e.fact("the work went on: %d progress notifications on the request's stream after the cancel, the last %s after it",
-			len(went), human(went[len(went)-1].AfterCancel))
+		p.status = broken(r.afterCancelRule(ruleStopWork))
+		e.fact("the work went on: %d progress notifications on the request's stream after the cancel, the last %s after it (%s)",
+			len(went), human(went[len(went)-1].AfterCancel), w.why)
 	case len(answered) > 0:
-		p.status, p.rule = Warn, ruleNoResponse
+		p.rule = r.afterCancelRule(ruleNoResponse)
+		p.status = broken(p.rule)
 		e.fact("the server answered the cancelled request on its stream, %s after the cancel%s", human(answered[0].AfterCancel),
 			r.ignoredCancel(o.info, answered[0]))
 		e.frame(fmt.Sprintf("%s %s after the cancel", answered[0].Kind, human(answered[0].AfterCancel)), answered[0].Data)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -171,5 +172,56 @@ func TestCheck8SkipsTheDroppedStreamWithoutEventIDs(t *testing.T) {
 	c := expect(t, rep, 8, Pass, Should)
 	if !hasFact(c, "dropped stream: skipped: the server put no event id on the stream") || !hasFact(c, "POSTed cancel: PASS") {
 		t.Errorf("facts %q", c.Evidence.Facts)
+	}
+}
+
+// A pass never rests on the sentence of a part that was skipped: without
+// event ids the dropped stream is not tested, so check 8's PASS quotes the
+// POSTed cancel's sentence, not "SHOULD NOT be interpreted as cancelling".
+func TestCheck8PassesOnlyOnWhatRan(t *testing.T) {
+	t.Parallel()
+	rep := runHTTP(t, misbehaviour{noEventIDs: true}, testOptions(8))
+	c := expect(t, rep, 8, Pass, Should)
+	if c.Sentence == ruleDropNotCancel.Sentence {
+		t.Errorf("PASS on the skipped part's sentence %q", c.Sentence)
+	}
+}
+
+// One late answer is graded once: with check 1 in the run, check 8 leaves
+// the answer on the stream to it. And check 8's evidence is its call's:
+// no cancel POST from before the call's own cancel (the probe's).
+func TestCheck8LeavesCheck1sAnswerAndQuotesOnlyItsCall(t *testing.T) {
+	t.Parallel()
+	rep := runHTTP(t, misbehaviour{answerCancelled: true, answerDelay: 200 * time.Millisecond}, testOptions(1, 8))
+	expect(t, rep, 1, Warn, Should)
+	c := expect(t, rep, 8, Pass, Should)
+	if !hasFact(c, "check 1 grades that answer") {
+		t.Errorf("facts %q", c.Evidence.Facts)
+	}
+	cancelAt := -1.0
+	for _, f := range c.Evidence.Facts {
+		if _, rest, ok := strings.Cut(f, "POSTed cancel: request "); ok {
+			// "… cancelled by POSTing notifications/cancelled 30ms into the call"
+			if _, after, ok := strings.Cut(rest, "notifications/cancelled "); ok {
+				if d, err := time.ParseDuration(strings.Fields(after)[0]); err == nil {
+					cancelAt = float64(d) / float64(time.Millisecond)
+				}
+			}
+		}
+	}
+	if cancelAt < 0 {
+		t.Fatalf("no cancel time in %q", c.Evidence.Facts)
+	}
+	for _, f := range c.Evidence.Facts {
+		if !strings.Contains(f, "POST notifications/cancelled →") {
+			continue
+		}
+		// "POSTed cancel: wire, 31ms into the call: POST notifications/cancelled → 202"
+		if _, after, ok := strings.Cut(f, "wire, "); ok {
+			if d, err := time.ParseDuration(strings.Fields(after)[0]); err == nil &&
+				float64(d)/float64(time.Millisecond) < cancelAt-50 {
+				t.Errorf("a cancel POST %s into the call, before the call's own cancel at %.1f ms: %q", d, cancelAt, f)
+			}
+		}
 	}
 }

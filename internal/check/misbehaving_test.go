@@ -59,6 +59,26 @@ type misbehaviour struct {
 	// stuckAfterLateAnswer never answers an ask call again once that
 	// answer came: check 9.
 	stuckAfterLateAnswer bool
+	// modern speaks 2026-07-28: it answers server/discover (the handshake
+	// and the liveness probe) instead of initialize.
+	modern bool
+	// answerCancelledUnder answers a cancelled call (after answerDelay)
+	// only while at least this many calls are in flight: a single
+	// cancelled call gets no answer, a load does: check 6.
+	answerCancelledUnder int
+	// strayProgress sends, with each call, progress for a token mcpoke
+	// never sent: check 2.
+	strayProgress bool
+	// pingDelay answers every liveness probe this late: slow but correct.
+	pingDelay time.Duration
+	// deafAfterUnknownCancel stops answering pings once a cancel for an
+	// unknown request came: check 4.
+	deafAfterUnknownCancel bool
+	// forgeNextIDs keeps answering, every millisecond, the three integer
+	// ids after the highest it has seen, as if it had read those calls:
+	// a client that counts its ids has its calls "answered" before the
+	// server read them (issue 27).
+	forgeNextIDs bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -80,11 +100,17 @@ type misbehavingServer struct {
 	asks    map[string]*ask
 	lastAsk int
 	stuck   bool // see stuckAfterLateAnswer
+	deaf    bool // see deafAfterUnknownCancel
+	maxID   int64
+	forging bool // from the first tools/list on: after the handshake
 }
 
 func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
 	m := &misbehavingServer{conn: conn, bad: bad, calls: map[string]chan struct{}{}, asks: map[string]*ask{}}
 	go m.read()
+	if bad.forgeNextIDs {
+		go m.forge()
+	}
 	return m
 }
 
@@ -100,7 +126,55 @@ func (m *misbehavingServer) send(v any) {
 }
 
 func (m *misbehavingServer) respond(id json.RawMessage, result any) {
+	if r, ok := result.(map[string]any); ok && m.bad.modern {
+		r["resultType"] = "complete"
+	}
 	m.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+// forge answers the ids after the highest seen until the connection
+// ends (see forgeNextIDs).
+func (m *misbehavingServer) forge() {
+	for {
+		time.Sleep(20 * time.Microsecond)
+		m.mu.Lock()
+		next, on := m.maxID+1, m.forging
+		m.mu.Unlock()
+		if !on {
+			continue
+		}
+		for id := next; id < next+3; id++ {
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id,
+				"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "forged"}}}})
+			if m.conn.Send(b) != nil {
+				return
+			}
+		}
+	}
+}
+
+// pong answers a liveness probe, pingDelay late, unless deaf.
+func (m *misbehavingServer) pong(id json.RawMessage, result map[string]any) {
+	m.mu.Lock()
+	deaf := m.deaf
+	m.mu.Unlock()
+	if deaf {
+		return
+	}
+	if m.bad.pingDelay > 0 {
+		go func() {
+			time.Sleep(m.bad.pingDelay)
+			m.respond(id, result)
+		}()
+		return
+	}
+	m.respond(id, result)
+}
+
+// discoverResult is the 2026-07-28 handshake's answer.
+func discoverResult() map[string]any {
+	return map[string]any{"supportedVersions": []string{"2026-07-28"}, "capabilities": map[string]any{"tools": map[string]any{}},
+		"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "misbehaving", "version": "1"}}}
 }
 
 func (m *misbehavingServer) read() {
@@ -113,14 +187,28 @@ func (m *misbehavingServer) read() {
 		if json.Unmarshal(msg.Data, &r) != nil {
 			continue
 		}
+		if n, err := strconv.ParseInt(string(r.ID), 10, 64); err == nil && r.Method != "" {
+			m.mu.Lock()
+			m.maxID = max(m.maxID, n)
+			m.mu.Unlock()
+		}
 		switch r.Method {
+		case "server/discover":
+			if !m.bad.modern {
+				m.send(map[string]any{"jsonrpc": "2.0", "id": r.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
+				break
+			}
+			m.pong(r.ID, discoverResult())
 		case "initialize":
 			m.respond(r.ID, map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{"tools": map[string]any{}},
 				"serverInfo": map[string]any{"name": "misbehaving", "version": "1"}})
 		case "tools/list":
+			m.mu.Lock()
+			m.forging = true
+			m.mu.Unlock()
 			m.respond(r.ID, map[string]any{"tools": []json.RawMessage{json.RawMessage(workTool), json.RawMessage(askTool)}})
 		case "ping":
-			m.respond(r.ID, map[string]any{})
+			m.pong(r.ID, map[string]any{})
 		case "tools/call":
 			if strings.Contains(string(r.Params), `"name":"ask"`) {
 				m.startAsk(r.ID)
@@ -173,6 +261,10 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 		}
 		m.mu.Unlock()
 	}()
+	if m.bad.strayProgress {
+		m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
+			"params": map[string]any{"progressToken": "never-sent", "progress": 1}})
+	}
 	cancelled := false
 	watch := cancel // nil once a cancel is ignored
 	tick := time.NewTicker(workStep)
@@ -187,6 +279,10 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 					break
 				}
 				cancelled = true
+				if m.bad.answerCancelledUnder > 0 && m.inFlight() >= m.bad.answerCancelledUnder {
+					time.Sleep(m.bad.answerDelay)
+					m.respond(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})
+				}
 				if m.bad.answerCancelled {
 					time.Sleep(m.bad.answerDelay)
 					m.respond(id, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})
@@ -231,6 +327,9 @@ func (m *misbehavingServer) cancelled(params json.RawMessage) {
 		return
 	}
 	c, ok := m.calls[m.key(p.RequestID)]
+	if !ok && m.bad.deafAfterUnknownCancel {
+		m.deaf = true
+	}
 	if !ok {
 		if m.bad.answerInvalidCancel {
 			m.send(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": -32602, "message": "unknown request"}})
@@ -238,5 +337,15 @@ func (m *misbehavingServer) cancelled(params json.RawMessage) {
 		return
 	}
 	close(c)
-	delete(m.calls, m.key(p.RequestID))
+	if m.bad.answerCancelledUnder == 0 {
+		delete(m.calls, m.key(p.RequestID))
+	}
+}
+
+// inFlight is how many calls are at work: with answerCancelledUnder a
+// cancelled call counts until its worker ends.
+func (m *misbehavingServer) inFlight() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.calls)
 }

@@ -64,7 +64,7 @@ func (r *runner) ownRequests(ctx context.Context, res *Result) {
 	a := r.opts.Answerer
 	switch {
 	case isModern(version):
-		res.Status, res.Reason = Skip, "not in this era: under "+version+" a server sends no requests of its own "+
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "not in this era: under "+version+" a server sends no requests of its own "+
 			"(multi round-trip requests: a tool asks by answering input_required, and the client answers by calling again, "+
 			"or abandons the round by not calling again, which leaves the server nothing to cancel)"
 		return
@@ -72,10 +72,10 @@ func (r *runner) ownRequests(ctx context.Context, res *Result) {
 		res.Status, res.Reason = Skip, "mcpoke check declared neither sampling nor elicitation, so the server could not ask"
 		return
 	case !declaresTools(r.conn.Peer()):
-		res.Status, res.Reason = Skip, "the server declares no tools capability, so no call could make it ask"
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "the server declares no tools capability, so no call could make it ask"
 		return
 	}
-	list, err := mcp.ListTools(ctx, r.s, mcp.ListOptions{Timeout: pingTimeout})
+	list, err := mcp.ListTools(ctx, r.s, mcp.ListOptions{Timeout: r.pingTimeout()})
 	if err != nil {
 		res.Status, res.Reason = Skip, "tools/list failed: "+err.Error()
 		return
@@ -216,7 +216,7 @@ func (r *runner) gradeOwnCancel(ctx context.Context, a *Answerer, c candidate, q
 	}
 	if _, err := r.ping(ctx); err != nil {
 		found(Fail, ruleGraceful)
-		e.fact("after the answer: %s", pingFailed(err))
+		e.fact("after the answer: %s", r.pingFailed(err))
 		r.failDeadAfterError(res, "after mcpoke's answer")
 		r.settle(res, worst)
 		return

@@ -208,6 +208,12 @@ func (r *runner) probe(ctx context.Context, cands []candidate) []probed {
 		params, err := mcp.CallToolParams(c.tool.Name, c.args)
 		if err == nil {
 			calls[i], err = r.s.Call(ctx, "tools/call", params, session.CallOptions{})
+			if err == nil {
+				if r.probeSeqs == nil {
+					r.probeSeqs = map[uint64]bool{}
+				}
+				r.probeSeqs[calls[i].Seq()] = true
+			}
 		}
 		out[i].err = err
 	}

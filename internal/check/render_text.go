@@ -54,7 +54,7 @@ func runTime(rep *Report) time.Duration {
 }
 
 func summaryLine(s Summary) string {
-	return fmt.Sprintf("%d pass, %d warn, %d fail, %d skip", s.Pass, s.Warn, s.Fail, s.Skip)
+	return fmt.Sprintf("%d of %d checks ran: %d pass, %d warn, %d fail, %d skip", s.Ran, s.Selected, s.Pass, s.Warn, s.Fail, s.Skip)
 }
 
 func verdict(rep *Report) string {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
@@ -34,9 +35,15 @@ type Options struct {
 	// ProbeWindow bounds the probe that picks the tool. Default
 	// DefaultProbeWindow.
 	ProbeWindow time.Duration
-	// Grace is how long after the cancel progress is still taken for
-	// traffic that crossed it. Default DefaultGrace.
+	// Grace is how long after the cancel a frame is still taken for
+	// traffic that crossed it; zero derives it from the round trip the run
+	// measures (see runner.grace).
 	Grace time.Duration
+	// PingTimeout bounds each liveness ping; zero derives it from the
+	// round trip the run measures (see runner.pingTimeout).
+	PingTimeout time.Duration
+	// pingFloor replaces pingFloor, for tests.
+	pingFloor time.Duration
 	// Answerer answers the server's own requests (check 9); nil, and
 	// check 9 is skipped. Prepare the connection with it.
 	Answerer *Answerer
@@ -48,7 +55,6 @@ const (
 	DefaultLoad        = 200
 	DefaultCallTimeout = 15 * time.Second
 	DefaultProbeWindow = 2500 * time.Millisecond
-	DefaultGrace       = 100 * time.Millisecond
 )
 
 func (o *Options) defaults() {
@@ -63,9 +69,6 @@ func (o *Options) defaults() {
 	}
 	if o.ProbeWindow <= 0 {
 		o.ProbeWindow = DefaultProbeWindow
-	}
-	if o.Grace <= 0 {
-		o.Grace = DefaultGrace
 	}
 }
 
@@ -95,6 +98,15 @@ type runner struct {
 	cancelObs *cancelObservation
 	// wire records the HTTP transport's facts while a check asks.
 	wire wireFacts
+	// deathTold: a check has said why the connection ended.
+	deathTold bool
+	// probeSeqs are the probe's calls, to name its cancel as a cause.
+	probeSeqs map[uint64]bool
+	// rtt is the slowest ping round trip measured so far, rtts the first
+	// maxRoundTrips of them; check 6 also pings while its load runs.
+	rttMu sync.Mutex
+	rtt   time.Duration
+	rtts  []time.Duration
 }
 
 // Run grades conn's server, which must be initialized. It fails only on
@@ -111,6 +123,7 @@ func Run(ctx context.Context, conn *connect.Conn, opts Options) (*Report, error)
 	peer := conn.Peer()
 	rep := &Report{Server: Server{peer.ServerInfo.Name, peer.ServerInfo.Version}, Protocol: peer.ProtocolVersion,
 		Transport: conn.Transport()}
+	r.measure(ctx)
 	if r.needsTool() {
 		if err := r.pick(ctx); err != nil {
 			return nil, err
@@ -137,7 +150,29 @@ func Run(ctx context.Context, conn *connect.Conn, opts Options) (*Report, error)
 }
 
 func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
-	needTool := map[int]bool{1: true, 2: true, 5: true, 6: true}
+	needTool := map[int]bool{1: true, 2: true, 5: true, 6: true, 10: true}
+	// Checks 1 and 2 cite the sentence of the run's era and transport.
+	switch id {
+	case 1:
+		res.Rule = r.afterCancelRule(ruleNoResponse)
+	case 2:
+		res.Rule = r.afterCancelRule(ruleStopWork)
+	}
+	if id == 10 {
+		if skip, na := r.noMeter(); skip != "" {
+			res.Status, res.Reason, res.NotApplicable = Skip, skip, na
+			return
+		}
+	}
+	if id != 3 && r.closed() {
+		// Check 3 grades the death; the others cannot run, and say why.
+		res.Status, res.Reason = Skip, "nothing could be tested: "+r.dead()
+		if r.deathTold {
+			res.Reason = "nothing could be tested: the connection had ended (said above)"
+		}
+		r.deathTold = true
+		return
+	}
 	if needTool[id] && r.tool == nil {
 		res.Status, res.Reason = Skip, r.noTool
 		return
@@ -159,6 +194,8 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 		r.httpCancellation(ctx, res)
 	case 9:
 		r.ownRequests(ctx, res)
+	case 10:
+		r.stopsWork(ctx, res)
 	}
 }
 
@@ -173,7 +210,7 @@ func (r *runner) selected(id int) bool {
 // needsTool says whether a selected check cancels a tool call (check 3
 // looks at the server after one; check 8 needs one over HTTP).
 func (r *runner) needsTool() bool {
-	ids := []int{1, 2, 3, 5, 6}
+	ids := []int{1, 2, 3, 5, 6, 10}
 	if r.conn.Transport() == "http" {
 		ids = append(ids, 8)
 	}

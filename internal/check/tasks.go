@@ -40,13 +40,13 @@ func (r *runner) tasks(ctx context.Context, res *Result) {
 		r.extensionTasks(ctx, res, caps)
 		return
 	case err != nil || caps.Tasks == nil:
-		res.Status, res.Reason = Skip, "the server has no tasks (it declares no tasks capability)"
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "the server has no tasks (it declares no tasks capability)"
 		return
 	case !caps.Tasks.ToolsCall:
-		res.Status, res.Reason = Skip, "the server declares tasks but not task-augmented tools/call (tasks.requests.tools.call)"
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "the server declares tasks but not task-augmented tools/call (tasks.requests.tools.call)"
 		return
 	case !caps.Tasks.Cancel:
-		res.Status, res.Reason = Skip, "the server declares tasks but not tasks/cancel (tasks.cancel)"
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "the server declares tasks but not tasks/cancel (tasks.cancel)"
 		return
 	}
 	tool, args, why := r.taskTool(ctx)

@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
@@ -20,7 +21,7 @@ var ruleTaskAcknowledged = Rule{Must, "On success, the server MUST acknowledge t
 func (r *runner) extensionTasks(ctx context.Context, res *Result, caps mcp.ServerCapabilities) {
 	res.Title = "tasks/cancel of a running task is acknowledged (tasks extension), and how the task ended"
 	if !caps.TasksExtension() {
-		res.Status, res.Reason = Skip, "the server declares no tasks (no "+session.ExtensionTasks+" extension in server/discover)"
+		res.Status, res.NotApplicable, res.Reason = Skip, true, "the server declares no tasks (no "+session.ExtensionTasks+" extension in server/discover)"
 		return
 	}
 	tool, args, why := r.extensionTaskTool(ctx)
@@ -42,8 +43,7 @@ func (r *runner) extensionTasks(ctx context.Context, res *Result, caps mcp.Serve
 		return i.State.Final() || (i.Task != nil && session.TaskStatusTerminal(i.Task.State.Status))
 	}
 	if info := waitFor(ctx, task, taskRunFor, ended); ended(info) {
-		res.Status = Warn
-		ev.fact("the task ended (%s) within %s, before it could be cancelled: give a slower tool with --tool NAME --args JSON",
+		res.Status, res.Reason = Skip, fmt.Sprintf("the task ended (%s) within %s, before it could be cancelled: give a slower tool with --tool NAME --args JSON",
 			info.Task.State.Status, taskRunFor)
 		return
 	}
@@ -75,11 +75,13 @@ func (r *runner) extensionTasks(ctx context.Context, res *Result, caps mcp.Serve
 	case info.State == session.Cancelled && info.Task.State.Status == session.TaskCancelled:
 		ev.fact("tasks/get then said cancelled: the server stopped the task")
 	case info.State.Final():
-		res.Status = Warn
-		ev.fact("%s: cancelling is cooperative, so this is allowed", info.Task.Outcome)
+		// "Cancellation is cooperative — the task may still reach a
+		// non-cancelled terminal status" (tasks-extension.mdx).
+		ev.fact("%s: the extension's cancellation is cooperative (the task may still reach a non-cancelled terminal status), so this is allowed",
+			info.Task.Outcome)
 	default:
-		res.Status = Warn
-		ev.fact("%s after the acknowledgement, the task is still %s", r.opts.CallTimeout, info.Task.State.Status)
+		ev.fact("%s after the acknowledgement, the task is still %s: the extension's cancellation is cooperative, so this is allowed",
+			r.opts.CallTimeout, info.Task.State.Status)
 	}
 }
 

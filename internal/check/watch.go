@@ -23,13 +23,32 @@ type watcher struct {
 	// a reply to our answer that reuses the id of one of ours lands here.
 	duplicates []session.DuplicateArrived
 	incoming   int
+	// sent holds the ids of the requests we sent, as JSON text: the
+	// progress tokens mcpoke may see.
+	sent map[string]bool
+	// strayProgressN counts progress naming a token mcpoke never sent;
+	// strayProgressFirst keeps the first few.
+	strayProgressN     int
+	strayProgressFirst []session.StrayArrived
+	// unsentAnswers counts responses naming an id mcpoke never sent
+	// (forged, or misrouted); unsentFirst keeps the first.
+	unsentAnswers int
+	unsentFirst   []byte
+	// lastCancel is the last cancel mcpoke sent: when the connection dies
+	// right after one, that is the likely cause.
+	lastCancel *session.CancelSent
 	// ended holds the requests whose final state the watcher has seen:
 	// a barrier ping's end tells that every event before it was read.
 	ended map[uint64]bool
 }
 
+// maxStrays bounds each list of connection-wide events the watcher keeps
+// (it keeps between this many and twice as many, the latest): a flooding
+// server cannot grow it.
+const maxStrays = 1000
+
 func newWatcher(s *session.Session) *watcher {
-	w := &watcher{sub: s.Subscribe(), done: make(chan struct{}), ended: map[uint64]bool{}}
+	w := &watcher{sub: s.Subscribe(), done: make(chan struct{}), ended: map[uint64]bool{}, sent: map[string]bool{}}
 	go w.read()
 	return w
 }
@@ -40,12 +59,36 @@ func (w *watcher) read() {
 		w.mu.Lock()
 		switch e := e.(type) {
 		case session.StrayArrived:
-			if e.Kind != session.LateProgress {
+			switch {
+			case e.Kind != session.LateProgress:
+				if len(w.strays) >= 2*maxStrays {
+					// Keep the latest: since reads the recent ones.
+					w.strays = append(w.strays[:0], w.strays[maxStrays:]...)
+				}
 				w.strays = append(w.strays, e)
+				if !e.ID.IsZero() && !w.sent[e.ID.String()] {
+					w.unsentAnswers++
+					if w.unsentFirst == nil {
+						w.unsentFirst = e.Data
+					}
+				}
+			case !w.sent[e.Token]:
+				w.strayProgressN++
+				if len(w.strayProgressFirst) < maxFrames {
+					w.strayProgressFirst = append(w.strayProgressFirst, e)
+				}
 			}
 		case session.NoiseArrived:
+			if len(w.noise) >= 2*maxStrays {
+				w.noise = append(w.noise[:0], w.noise[maxStrays:]...)
+			}
 			w.noise = append(w.noise, e)
+		case session.CancelSent:
+			w.lastCancel = &e
 		case session.DuplicateArrived:
+			if len(w.duplicates) >= 2*maxStrays {
+				w.duplicates = append(w.duplicates[:0], w.duplicates[maxStrays:]...)
+			}
 			w.duplicates = append(w.duplicates, e)
 		case session.StateChanged:
 			if e.To.Final() {
@@ -54,6 +97,8 @@ func (w *watcher) read() {
 		case session.RequestStarted:
 			if e.Info.Incoming {
 				w.incoming++
+			} else {
+				w.sent[e.Info.ID.String()] = true
 			}
 		}
 		w.mu.Unlock()
@@ -91,6 +136,29 @@ func arrivedSince[E any](events []E, t time.Time, at func(E) time.Time) []E {
 		}
 	}
 	return out
+}
+
+// strayProgress is how many progress notifications named a token
+// mcpoke never sent so far, and the first few.
+func (w *watcher) strayProgress() (int, []session.StrayArrived) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.strayProgressN, w.strayProgressFirst
+}
+
+// unsent is how many responses named an id mcpoke never sent, and the
+// first of them.
+func (w *watcher) unsent() (int, []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.unsentAnswers, w.unsentFirst
+}
+
+// cancelBefore is the last cancel mcpoke sent, if any.
+func (w *watcher) cancelBefore() *session.CancelSent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lastCancel
 }
 
 // incomingRequests is how many requests the server sent us so far.

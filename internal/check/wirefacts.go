@@ -48,23 +48,34 @@ func (f *wireFacts) stop() []wire.Record {
 
 // aboutRequest keeps the facts about request id from its start (its
 // POST, its stream, the GETs that resumed it) and, when it was cancelled
-// (cancelled not zero), the POSTs of notifications/cancelled, leaving out
+// (cancelled, when it was decided, not zero), the POSTs of
+// notifications/cancelled from then on, leaving out
 // the one-per-event notes of event ids.
 func aboutRequest(records []wire.Record, id string, started, cancelled time.Time) []wire.Record {
 	var out []wire.Record
+	// The session's clock and the wire's may disagree by a little: a
+	// cancel POST is taken from a moment before the decision, never as
+	// far back as the call's start, where an earlier call's 202 may land.
+	slack := min(cancelSlack, cancelled.Sub(started)/2)
 	for _, r := range records {
 		text := string(r.Data)
 		mine := strings.Contains(text, "id "+id+" ") || strings.Contains(text, "id "+id+":") ||
 			strings.HasPrefix(text, "request "+id+":") || strings.Contains(text, "request "+id+" ")
-		// The cancel's POST, from the call's start: its answer can be read
-		// (and stamped) before the write of the cancel is, on a busy machine.
-		cancel := !cancelled.IsZero() && strings.HasPrefix(text, "POST notifications/cancelled")
+		// The cancel's POST names no request: it is this call's from the
+		// moment its cancel was decided (its answer can be read, and
+		// stamped, before the write of the cancel is, on a busy machine),
+		// never an earlier call's whose 202 came late.
+		cancel := !cancelled.IsZero() && !r.At.Before(cancelled.Add(-slack)) && strings.HasPrefix(text, "POST notifications/cancelled")
 		if !r.At.Before(started) && (cancel || (mine && !isEventNote(text))) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
+
+// cancelSlack bounds how long before a call's cancel was decided its
+// cancel POST is looked for.
+const cancelSlack = 50 * time.Millisecond
 
 // isEventNote says whether a fact only notes an SSE event's id.
 func isEventNote(text string) bool {

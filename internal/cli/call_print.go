@@ -79,6 +79,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 			}
 			printLate(line, r.Late, f.waitLate > 0, r.watched)
 		}
+		if r.Cancel.ServerCPU != nil {
+			line("server CPU", "after cancel: %s", r.Cancel.ServerCPU.text())
+		}
 	}
 	printLog(w, r.Log, r.LogCount)
 	if f.waitLate > 0 && r.Cancel == nil {

@@ -111,6 +111,9 @@ type reportCancel struct {
 	// (protocol 2026-07-28 over Streamable HTTP closes the request's
 	// stream): an empty late list then proves nothing.
 	LateObservable bool `json:"lateObservable"`
+	// ServerCPU is what the server's processes burnt after the cancel,
+	// read from /proc: only for a stdio server mcpoke started, on Linux.
+	ServerCPU *reportCPU `json:"serverCpuAfterCancel,omitempty"`
 }
 
 // reportRetry is the first attempt of a call retried after a

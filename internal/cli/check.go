@@ -19,17 +19,20 @@ import (
 
 // checkFlags are the check command's flags.
 type checkFlags struct {
-	tool       string
-	args       string
-	only, skip string
-	listen     time.Duration
-	load       int
-	seed       int64
-	json       bool
-	markdown   bool
-	junit      string
-	transcript string
-	protocol   string
+	tool        string
+	args        string
+	only, skip  string
+	listen      time.Duration
+	load        int
+	seed        int64
+	json        bool
+	markdown    bool
+	junit       string
+	transcript  string
+	protocol    string
+	pingTimeout time.Duration
+	minChecks   int
+	strict      bool
 	timeoutFlags
 }
 
@@ -42,8 +45,10 @@ func newCheckCommand(g *globalFlags) *cobra.Command {
 (MUST, SHOULD or MAY, and the protocol versions that have it) and gives the evidence:
 times, frames and counts.
 
-  1  a cancelled call gets no response                          SHOULD
-  2  progress stops after the cancel                            SHOULD (MUST after an answer)
+  1  a cancelled call gets no response                          SHOULD (2026-07-28: MUST NOT send)
+  2  progress stops after the cancel                            SHOULD (MUST after an answer;
+                                                                2026-07-28: MUST NOT send)
+     progress names only tokens mcpoke sent                     MUST
   3  the server is healthy afterwards: ping and tools/list      MUST
   4  cancels for an unknown id, a finished request, malformed   SHOULD be ignored
   5  a cancel for "N" (string) does not cancel request N        SHOULD be ignored
@@ -62,9 +67,25 @@ It picks the tool to cancel itself (one that reports progress, else the slowest 
 short probe of the tools that look slow, with any duration argument set to 3 seconds),
 or takes --tool NAME --args JSON. A SHOULD broken is a warning; only a MUST broken fails.
 
+Levels follow the run's era and transport: in 2026-07-28 the stdio and Streamable HTTP
+pages say a server MUST NOT send any further messages for a cancelled request, so an answer
+or progress after the cancel fails there (a SHOULD, a warning, before). A frame that came
+within the in-flight window (twice the slowest ping round trip measured in the run) may have
+crossed the cancel and is not counted; the evidence says which window was used. Pings get
+3 × the slowest round trip measured (at least 5s; --ping-timeout sets it), so a slow but
+correct server passes.
+
+ 10  the server stops working: the CPU time of its process      SHOULD stop processing
+     family (stdio servers mcpoke started, Linux), read from
+     /proc before the call, while it works and after the cancel
+
+The summary counts the checks that ran; --min-checks N and --strict make a run that tested
+too little fail, for CI. --json names, per check, the conformance suite's scenarios
+(cancellation, progress-notifications) that test the same behaviour.
+
 Exit codes:
   0  no MUST failed
-  1  a MUST failed
+  1  a MUST failed, or --min-checks/--strict: too few checks ran
   2  bad usage, or the server could not be started
   4  the run gave up after --max-timeout (the report says what was checked)`,
 		Example: `  # The built-in demo server
@@ -96,6 +117,9 @@ Exit codes:
 	fl.BoolVar(&f.markdown, "markdown", false, "print the report as Markdown, to paste into an issue tracker")
 	fl.StringVar(&f.junit, "junit", "", "also write the report as JUnit XML to FILE, for CI")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the whole run to FILE")
+	fl.DurationVar(&f.pingTimeout, "ping-timeout", 0, "how long a liveness ping may take (default: 3 × the slowest round trip measured in the run, at least 5s)")
+	fl.IntVar(&f.minChecks, "min-checks", 0, "exit 1 when fewer than N checks ran (were not skipped), so that CI sees a run that tested little")
+	fl.BoolVar(&f.strict, "strict", false, "exit 1 when a check that applies to this server was skipped (a feature it lacks, like tasks or HTTP, is no skip that counts)")
 	protocolFlag(fl, &f.protocol)
 	// check's calls that must complete are waited for less long than
 	// call's: a judge that waits a minute on each of nine checks is slow
@@ -107,7 +131,7 @@ Exit codes:
 
 // checkOptions turns the flags into the run's options, or a usage error.
 func (f *checkFlags) checkOptions() (check.Options, error) {
-	opts := check.Options{Tool: f.tool, Listen: f.listen, Load: f.load, Seed: f.seed, CallTimeout: f.timeout}
+	opts := check.Options{Tool: f.tool, Listen: f.listen, Load: f.load, Seed: f.seed, CallTimeout: f.timeout, PingTimeout: f.pingTimeout}
 	if f.timeout == 0 {
 		opts.CallTimeout = math.MaxInt64 // never
 	}
@@ -121,6 +145,10 @@ func (f *checkFlags) checkOptions() (check.Options, error) {
 		return opts, usageError("--listen must be a positive duration, like 2s")
 	case f.load <= 0:
 		return opts, usageError("--load must be at least 1")
+	case f.pingTimeout < 0:
+		return opts, usageError("--ping-timeout must be a positive duration, like 10s")
+	case f.minChecks < 0 || f.minChecks > len(check.IDs()):
+		return opts, usageError("--min-checks must be between 0 and %d, the number of checks", len(check.IDs()))
 	case f.args != "" && f.tool == "":
 		return opts, usageError("--args goes with --tool")
 	}
@@ -176,7 +204,7 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 	// cancel is always kept as that request's late traffic.
 	opts.Answerer = check.NewAnswerer()
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: f.protocol, transcript: f.transcript,
-		session: session.Config{SettleWindow: f.listen + time.Second}, prepare: opts.Answerer.Prepare, followTasks: true})
+		session: session.Config{SettleWindow: f.listen + time.Second, UnpredictableIDs: true}, prepare: opts.Answerer.Prepare, followTasks: true})
 	if err != nil {
 		return err
 	}
@@ -223,7 +251,34 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 	if rep.MustFailed() {
 		return quietExit(ExitFailed)
 	}
+	if why := f.tooLittle(rep); why != "" {
+		return withCode(ExitFailed, errors.New(why))
+	}
 	return nil
+}
+
+// tooLittle says why the run tested too little for --min-checks or
+// --strict, or "".
+func (f *checkFlags) tooLittle(rep *check.Report) string {
+	s := rep.Summary
+	switch {
+	case f.minChecks > 0 && s.Ran < f.minChecks:
+		return fmt.Sprintf("only %d of %d checks ran (--min-checks %d); the skipped ones say why", s.Ran, s.Selected, f.minChecks)
+	case f.strict && s.Missed > 0:
+		var ids []string
+		for _, c := range rep.Checks {
+			if c.Status == check.Skip && !c.NotApplicable {
+				ids = append(ids, strconv.Itoa(c.ID))
+			}
+		}
+		noun, verb := "check", "was"
+		if len(ids) > 1 {
+			noun, verb = "checks", "were"
+		}
+		return fmt.Sprintf("--strict: %s %s could have run on this server but %s skipped; each says why",
+			noun, strings.Join(ids, ", "), verb)
+	}
+	return ""
 }
 
 // checkWarnings flags the report's text that was not valid UTF-8.

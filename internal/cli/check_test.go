@@ -33,7 +33,7 @@ func TestCheckFlagsRefuseBadUsage(t *testing.T) {
 		{"no load", func(f *checkFlags) { f.load = 0 }, "--load"},
 		{"args alone", func(f *checkFlags) { f.args = "{}" }, "--args goes with --tool"},
 		{"args not an object", func(f *checkFlags) { f.tool, f.args = "x", "[1]" }, "JSON object"},
-		{"unknown check", func(f *checkFlags) { f.only = "1,10" }, `"10" is not a check`},
+		{"unknown check", func(f *checkFlags) { f.only = "1,11" }, `"11" is not a check`},
 		{"not a number", func(f *checkFlags) { f.skip = "two" }, `"two" is not a check`},
 	} {
 		f := ok

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Exit codes, documented in the root command's help and the README.
+// Exit codes, documented in the root command's help and in mcpoke help exit-codes (internal/cli/help/exit-codes.md).
 const (
 	ExitOK        = 0 // the tool call completed
 	ExitFailed    = 1 // the call failed, or the tool reported an error (isError)

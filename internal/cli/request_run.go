@@ -95,6 +95,12 @@ func plainRequest(s *session.Session, method string, params json.RawMessage) out
 func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing, after func(*callReport) error) error {
 	srv, rec, f := run.srv, run.rec, run.f
 	callOpts := callTimeouts(f.timeout, f.maxTimeout)
+	var cpu *cpuSampler
+	if f.cancelAfter > 0 {
+		// Whether the server's processes go on working after the cancel.
+		cpu = startCPUSampler(srv.ServerPID())
+		defer cpu.finish()
+	}
 	c, err := req.start(ctx, callOpts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", run.method, err)
@@ -166,6 +172,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	if isTask {
 		task, _ = srv.Session.Request(ref).Info()
 	}
+	cpuSamples := cpu.finish()
 	srv.Close()
 	select {
 	case <-rec.done:
@@ -198,6 +205,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 		rep.SettledMs = &settled
 	}
 	if rep.Cancel != nil {
+		rep.Cancel.ServerCPU = cpuAfterCancel(cpuSamples, final.LateFrom())
 		rep.Cancel.Mode = run.mode.String()
 		rep.Cancel.Meaning = cancelMeaning(run.mode, info.CancelWire, srv.Transport(), rep.Server.ProtocolVersion)
 		if isTask {

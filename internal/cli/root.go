@@ -142,6 +142,9 @@ Without a subcommand it opens the interactive UI. The server is the command afte
 or one from a client config file (--config FILE --server NAME), or by default the
 built-in demo server (mcpoke demo-server).
 
+The reference is in the binary: mcpoke help lists its topics (tui, call, check,
+protocol, oauth, exit-codes, ...), mcpoke help TOPIC shows one.
+
 ` + exitCodesHelp,
 		Example: `  # The interactive UI on the built-in demo server
   mcpoke
@@ -154,7 +157,8 @@ built-in demo server (mcpoke demo-server).
       --cancel-after 1s --wait-late 5s -- npx -y @modelcontextprotocol/server-everything
 
   # A remote server over Streamable HTTP (or legacy SSE)
-  mcpoke tools --url http://127.0.0.1:3001/mcp --header 'Authorization: Bearer $TOKEN'
+  # (double quotes, so that the shell puts the token in)
+  mcpoke tools --url http://127.0.0.1:3001/mcp --header "Authorization: Bearer $TOKEN"
 
   # A server from Claude Desktop's config
   mcpoke tools --config ~/.config/Claude/claude_desktop_config.json --server everything`,
@@ -200,6 +204,7 @@ built-in demo server (mcpoke demo-server).
 	root.AddCommand(newTasksCommand(g))
 	root.AddCommand(newListenCommand(g))
 	root.AddCommand(newProxyCommand(g), newAttachCommand())
+	root.SetHelpCommand(newHelpCommand(root))
 	return root
 }
 

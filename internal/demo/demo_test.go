@@ -159,7 +159,7 @@ func TestListToolsHasSchemasWithDescriptionsAndDefaults(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(names, ","); got != "sleep,stubborn,flood,echo,fail,ask,roots,research" {
+	if got := strings.Join(names, ","); got != "sleep,stubborn,flood,echo,fail,ask,roots,research,spin" {
 		t.Errorf("tools %s", got)
 	}
 }
@@ -195,7 +195,7 @@ func TestFailModes(t *testing.T) {
 func TestBadCallsAreInvalidParams(t *testing.T) {
 	cli, _ := start(t)
 	for _, tc := range []struct{ name, args, want string }{
-		{"nope", `{}`, `unknown tool "nope"; this server has: sleep, stubborn, flood, echo, fail, ask, roots, research`},
+		{"nope", `{}`, `unknown tool "nope"; this server has: sleep, stubborn, flood, echo, fail, ask, roots, research, spin`},
 		{"sleep", `{"seconds":"ten"}`, `invalid arguments for sleep: argument "seconds"`},
 		{"sleep", `{"secs":1}`, `additional properties 'secs' not allowed`},
 		{"echo", `{}`, `missing property 'text'`},

@@ -32,7 +32,7 @@ type tool struct {
 // Each definition is read back as a client would read it, which compiles
 // its schema once and fixes the entry tools/list sends.
 func allTools() []*tool {
-	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool(), researchTool()})
+	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool(), researchTool(), spinTool()})
 }
 
 // The tool sets, prepared once for every server of this process: reading

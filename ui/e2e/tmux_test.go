@@ -119,7 +119,7 @@ func startTmux(t *testing.T, args ...string) *tmux {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	t.Cleanup(func() { x.run("kill-server") })
-	x.waitFor("● ready", "TOOLS 8", "Try it: select sleep, press enter twice, then c")
+	x.waitFor("● ready", "TOOLS 9", "Try it: select sleep, press enter twice, then c")
 	return x
 }
 
