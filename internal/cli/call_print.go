@@ -248,9 +248,14 @@ func printStoppedRound(w io.Writer, r *callReport) bool {
 		return false
 	}
 	fmt.Fprintf(w, "  input_required: %s (listed under rounds)", english.Plural(len(ir.Requests), "input request"))
+	// The rounds' figures are of the state as sent; the report's result
+	// holds only its quote.
+	size, quote := ir.StateSize, ir.StateQuote
 	if last := r.Rounds[len(r.Rounds)-1]; last.RequestStateBytes != nil && last.RequestState != nil {
-		fmt.Fprintf(w, "; requestState of %s: %s", english.Plural(*last.RequestStateBytes, "byte"),
-			termtext.Line(strconv.Quote(*last.RequestState)))
+		size, quote = *last.RequestStateBytes, *last.RequestState
+	}
+	if ir.HasState {
+		fmt.Fprintf(w, "; requestState of %s: %s", english.Plural(size, "byte"), termtext.Line(strconv.Quote(quote)))
 	}
 	fmt.Fprintln(w)
 	return true
