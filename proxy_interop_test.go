@@ -97,3 +97,52 @@ func startHTTPProxy(t *testing.T, bin, upstream, records string) string {
 	}
 	return ""
 }
+
+// TestGoSDKClientThroughProxyOverStdio runs the Go SDK's client as the
+// host of a stdio proxy (it starts `mcpoke proxy -- mcpoke demo-server`),
+// in both eras: its calls pass, and its cancel is in the records as
+// notifications/cancelled from the host, followed by the host closing
+// its input and the server's exit.
+func TestGoSDKClientThroughProxyOverStdio(t *testing.T) {
+	client := buildGoSDKClient(t)
+	if client == "" {
+		t.Skip("the Go SDK client peer does not build here (no module proxy?)")
+	}
+	bin := filepath.Join(t.TempDir(), "mcpoke")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(protocol, func(t *testing.T) {
+			records := filepath.Join(t.TempDir(), "proxy.ndjson")
+			cmd := exec.Command(client, "-protocol", protocol, "-stdio", bin, "proxy", "--no-attach", "--transcript", records, "--", bin, "demo-server")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("Go SDK client through the stdio proxy: %v\n%s", err, out)
+			}
+			for _, w := range []string{"connected: mcpoke-demo, protocol " + protocol, "echo: hello over HTTP", "4 progress notifications", "cancelled: sleep"} {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("client output lacks %q:\n%s", w, out)
+				}
+			}
+			// The client waited for the proxy to exit: the records are whole.
+			b, err := os.ReadFile(records)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(b)
+			cancel := regexp.MustCompile(`"dir":"out","msg":\{[^\n]*"method":"notifications/cancelled"`)
+			for what, ok := range map[string]bool{
+				"the host's cancel":     cancel.MatchString(text),
+				"the host's name":       strings.Contains(text, `"gosdk-client"`),
+				"the host closing":      strings.Contains(text, `"relay":"the host closed its input"`),
+				"the server's exit":     strings.Contains(text, `"relay":"server exited with status 0"`),
+				"the era's own opening": strings.Contains(text, map[string]string{"2025-11-25": `"method":"initialize"`, "2026-07-28": `"method":"server/discover"`}[protocol]),
+			} {
+				if !ok {
+					t.Errorf("the proxy's records lack %s:\n%s", what, text)
+				}
+			}
+		})
+	}
+}

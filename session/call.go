@@ -178,6 +178,12 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	if s.modern != nil {
 		members = s.modern.appendMembers(members, opts.LogLevel)
 	}
+	var trace *TraceParent
+	if s.cfg.Trace {
+		tp := NewTraceParent()
+		trace = &tp
+		members = appendTraceParent(members, trace)
+	}
 	if len(members) > 0 {
 		if p, err = withMeta(p, members); err != nil {
 			s.mu.Unlock()
@@ -189,7 +195,7 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
 	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: tool,
-		Params: p, State: Pending, Started: s.clock.Now(), Round: opts.Round, Housekeeping: opts.Housekeeping}, token: token}}
+		Params: p, TraceParent: trace, State: Pending, Started: s.clock.Now(), Round: opts.Round, Housekeeping: opts.Housekeeping}, token: token}}
 	r := &rc.request
 	switch {
 	case opts.forTask != nil:

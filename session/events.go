@@ -161,6 +161,7 @@ type Subscription struct {
 	C <-chan Event
 
 	c      chan Event
+	keep   func(Event) bool // nil: every event
 	mu     sync.Mutex
 	cond   sync.Cond
 	queue  []Event
@@ -198,6 +199,11 @@ func (s *Subscription) Pending() int {
 }
 
 func (s *Subscription) push(e Event) {
+	if s.keep != nil && !s.keep(e) {
+		if _, closed := e.(Closed); !closed {
+			return
+		}
+	}
 	s.mu.Lock()
 	if !s.closed && !s.ended {
 		s.queue = append(s.queue, e)

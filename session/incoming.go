@@ -108,6 +108,16 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info})
 	}
+	if c, ok := s.earlyCancels.take(id.raw, at); ok && m.Method != "initialize" {
+		// Its cancel came first: it is cancelled before it runs, and
+		// answered with nothing, as any cancelled request.
+		r.info.CancelReason, r.info.CancelAt = c.reason, c.at
+		s.setState(r, Cancelled, c.reason)
+		s.mu.Unlock()
+		s.log.Info("cancel received before its request: not run", "id", id.String(), "method", m.Method, "reason", c.reason)
+		s.respond(r, nil, context.Canceled)
+		return
+	}
 	if h == nil {
 		s.mu.Unlock()
 		s.respond(r, nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found: " + m.Method})
@@ -223,7 +233,15 @@ func (s *Session) handleCancelled(params json.RawMessage, frame []byte) {
 		return
 	}
 	r := s.table.incoming(id.raw)
-	if r == nil || r.info.State != Pending {
+	if r == nil {
+		// Answered already, or not arrived yet: a request that comes
+		// within the window is taken as cancelled.
+		s.earlyCancels.add(id.raw, p.Reason, s.clock.Now())
+		s.log.Info("cancel received: no such request in flight; if it arrives within "+earlyCancelWindow.String()+" it is not run",
+			"id", id.String(), "reason", p.Reason)
+		return
+	}
+	if r.info.State != Pending {
 		s.log.Info("cancel received: no such request in flight, ignored", "id", id.String(), "reason", p.Reason)
 		return
 	}

@@ -87,6 +87,9 @@ type RequestInfo struct {
 	Tool   string
 	Params json.RawMessage
 	State  State
+	// TraceParent is the trace context sent in the request's _meta
+	// (Config.Trace); nil when none was, which keeps the row small.
+	TraceParent *TraceParent
 
 	// Timeout is how long the request waits for an answer (restarted by
 	// progress when it resets), and MaxTimeout the hard limit; 0: none.

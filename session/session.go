@@ -87,6 +87,10 @@ type Config struct {
 	DrainOnEOF time.Duration
 	// CancelMode says how requests are cancelled; default notify.
 	CancelMode CancelMode
+	// Trace puts a fresh W3C traceparent in the _meta of every request
+	// sent (RequestInfo.TraceParent), in both eras: the server can then
+	// continue the trace, and its spans be matched to the request.
+	Trace bool
 }
 
 // Handler answers one incoming request. It runs in its own goroutine, and
@@ -151,6 +155,9 @@ type Session struct {
 	modern *modernMeta
 	// early keeps the statuses of tasks not yet created (see rememberEarly).
 	early map[string]TaskUpdate
+	// earlyCancels keeps the peer's cancels that came before their
+	// requests (see early_cancel.go).
+	earlyCancels earlyCancels
 	// watchers are the channels Request.Watch handed out, by row; each is
 	// closed at its row's next change.
 	watchers map[*request]chan struct{}
@@ -278,8 +285,16 @@ func New(conn transport.Conn, cfg Config) *Session {
 
 // Subscribe returns a new stream of the session's events, from now on.
 // Subscribe before the first request to see everything.
-func (s *Session) Subscribe() *Subscription {
+func (s *Session) Subscribe() *Subscription { return s.SubscribeTo(nil) }
+
+// SubscribeTo is Subscribe for the events keep reports true for (and
+// Closed, always): the others are dropped as they are emitted, never
+// queued, so that a reader that wants a few kinds of event does not wake
+// for every call's. keep runs with the session's lock held: it must be
+// quick and must not call the session. nil keeps everything.
+func (s *Session) SubscribeTo(keep func(Event) bool) *Subscription {
 	sub := newSubscription()
+	sub.keep = keep
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	live := s.subs[:0]

@@ -92,6 +92,10 @@ func (m *Model) StartErr() error { return m.startErr }
 // sessionClosed shows why the session ended; pending requests were
 // already failed by the session and arrive as their own events.
 func (m *Model) sessionClosed(e session.Closed) {
+	if m.opts.Attached != nil {
+		m.attachEnded(e)
+		return
+	}
 	if m.quitting || m.header.state == connClosed {
 		// Quitting, or the handshake failed and closed the connection:
 		// its error already says why, better than the end does.

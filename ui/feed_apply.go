@@ -91,6 +91,9 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			toolsChanged = true
 		}
 	}
+	if m.opts.Attached != nil {
+		m.attachApplied(fetch)
+	}
 	m.store.trim()
 	m.header.counts, m.header.toolErrors = m.store.counts, m.store.toolErrors
 	m.table.sync(follow)

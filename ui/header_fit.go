@@ -29,7 +29,7 @@ type headerLeft struct {
 func (h *header) fitLine(left headerLeft, sep string) (l, r string) {
 	st := h.c.Styles
 	var optional [][]string
-	if caps := declaredView(h.peer, h.declared); caps != "" {
+	if caps := declaredView(h.peer, h.declared); caps != "" && !h.attached {
 		optional = append(optional, append(slices.Clone(left.parts), st.Muted.Render(caps)))
 		server, _, _ := strings.Cut(caps, " ⇄ ")
 		optional = append(optional, append(slices.Clone(left.parts), st.Muted.Render("server "+server)))

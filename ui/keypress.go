@@ -41,6 +41,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.asks.panel != nil {
 		return m.panelKey(k)
 	}
+	if m.opts.Attached != nil {
+		if cmd, ok := m.attachKey(k); ok {
+			return cmd
+		}
+	}
 
 	if cmd, ok := m.restKey(k); ok {
 		return cmd

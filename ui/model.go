@@ -152,6 +152,9 @@ func New(opts Options) *Model {
 
 // Init implements tea.Model: ask the terminal's background, connect.
 func (m *Model) Init() tea.Cmd {
+	if m.opts.Attached != nil {
+		return tea.Batch(tea.RequestBackgroundColor, m.attachInit(), m.startTicking())
+	}
 	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking())
 }
 

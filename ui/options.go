@@ -7,6 +7,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/clock"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -50,6 +51,9 @@ type Options struct {
 	// OpenURL opens an address in the browser: ctrl+o on the login
 	// screen (see LoginMsg).
 	OpenURL func(string) error
+	// Attached, when set, shows a proxy's traffic in place of a session
+	// of the UI's own; Connect is then not used.
+	Attached *Attached
 
 	// The tests of this package set these for deterministic screens.
 
@@ -65,4 +69,28 @@ type Options struct {
 	// completionDelay is the debounce before a completion is asked for;
 	// default completionDelay.
 	completionDelay time.Duration
+}
+
+// Attached is a running mcpoke proxy's traffic, for a UI that only
+// watches it (mcpoke attach): rows are the host's requests and the
+// server's requests to the host, and nothing is ever sent.
+type Attached struct {
+	// Name is the proxy's name.
+	Name string
+	// Start is when the proxy started: the wire log counts from it.
+	Start time.Time
+	// Run reads the proxy's stream, handing on each record (the wire log)
+	// and the session events it makes (the rows), until the stream ends
+	// or ctx is done; its error says why the stream ended early. The UI
+	// calls it once, on a goroutine of its own.
+	Run func(ctx context.Context, record func(wire.Record), event func(session.Event)) error
+	// Info is the full record of a request, as the session would give it.
+	Info func(seq uint64) (session.RequestInfo, bool)
+	// Header says who the host and the server are, and how they talk.
+	Header func() AttachedHeader
+}
+
+// AttachedHeader is what the header says of a proxied session.
+type AttachedHeader struct {
+	Host, Server, Version, Transport string
 }

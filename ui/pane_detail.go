@@ -224,7 +224,7 @@ func (d *detail) cancelLines() []string {
 	}
 	// The settle window is the session watching, not the server running:
 	// its own figure, never part of "ran".
-	if took, ok := r.settled(); ok && !r.cancelWire.ByStreamClose && !r.isTask() { // a task's cancel has an answer instead
+	if took, ok := r.settled(); ok && !r.cancelWire.ByStreamClose && !r.isTask() && !r.relayed { // a task's cancel has an answer instead
 		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
 	out := []string{line}
@@ -276,7 +276,7 @@ func (d *detail) lateLines() []string {
 		kinds += ", " + fmt.Sprintf("%d status", r.lateStatus)
 	}
 	out = append(out, st.BadgeWarn.Render("late traffic: "+english.Plural(total, "frame"))+
-		st.Muted.Render(kinds+") · recorded, never delivered"))
+		st.Muted.Render(kinds+") · "+lateFate(r)))
 	for _, f := range r.late {
 		head := "  " + st.BadgeWarn.Render(fmt.Sprintf("+%-6s", formatDuration(f.AfterCancel))) + " " +
 			st.Muted.Render(fmt.Sprintf("%-8s", f.Kind)) + " "
@@ -334,4 +334,14 @@ func cancelWireText(transport string, w session.CancelWire) string {
 		return " as notification"
 	}
 	return ""
+}
+
+// lateFate says what became of a request's late traffic: mcpoke's own
+// session never delivers it; a proxy passes it on to the request's
+// sender.
+func lateFate(r *requestRow) string {
+	if r.relayed {
+		return "passed on to its sender"
+	}
+	return "recorded, never delivered"
 }

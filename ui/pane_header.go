@@ -47,6 +47,11 @@ type header struct {
 	// health is the periodic ping's outcome: after the state, or in its
 	// place while a ping goes unanswered.
 	health *health
+	// host names the host whose traffic an attached UI shows (its
+	// clientInfo); attached says the UI watches a proxy and cannot
+	// reconnect.
+	host     string
+	attached bool
 }
 
 func newHeader(c *common) *header { return &header{c: c, transport: "stdio"} }
@@ -69,14 +74,26 @@ func (h *header) View() string {
 	var left []string
 	left = append(left, st.App.Render("mcpoke"))
 	nameAt := -1
-	if name := h.peer.ServerInfo.Name; name != "" {
+	switch name := h.peer.ServerInfo.Name; {
+	case h.attached:
+		// Whose traffic this is: the host's, with the server it talks to.
+		nameAt = len(left)
+		host := "host ?"
+		if h.host != "" {
+			host = "host " + termtext.Line(h.host)
+		}
+		if name == "" {
+			name = h.label
+		}
+		left = append(left, st.Strong.Render(host)+st.Muted.Render(" ⇄ ")+st.Strong.Render(termtext.Line(name)))
+	case name != "":
 		nameAt = len(left)
 		s := termtext.Line(name)
 		if v := h.peer.ServerInfo.Version; v != "" {
 			s += " " + termtext.Line(v)
 		}
 		left = append(left, st.Strong.Render(s))
-	} else if h.label != "" {
+	case h.label != "":
 		nameAt = len(left)
 		left = append(left, st.Strong.Render(termtext.Line(h.label)))
 	}
@@ -124,8 +141,11 @@ func (h *header) View() string {
 	if h.lastStderr != "" && !strings.Contains(why, h.lastStderr) {
 		why += " · last stderr: " + h.lastStderr
 	}
-	second := st.ConnClosed.Render(why) + st.Muted.Render(" · ") +
-		st.Help.ShortKey.Render(h.c.Keys.Global.Reconnect.Help().Key) + " " + st.Muted.Render("reconnect")
+	second := st.ConnClosed.Render(why)
+	if !h.attached {
+		second += st.Muted.Render(" · ") +
+			st.Help.ShortKey.Render(h.c.Keys.Global.Reconnect.Help().Key) + " " + st.Muted.Render("reconnect")
+	}
 	return fit(line, h.width) + "\n" + fit(second, h.width)
 }
 
@@ -135,6 +155,9 @@ func (h *header) stateView() string {
 	case connConnecting:
 		return st.ConnConnecting.Render("● connecting")
 	case connReady:
+		if h.attached {
+			return st.ConnReady.Render("● attached")
+		}
 		return st.ConnReady.Render("● ready")
 	case connClosing:
 		return st.ConnConnecting.Render("● closing")

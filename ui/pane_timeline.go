@@ -78,7 +78,7 @@ func (t *timeline) SetRow(r *requestRow) {
 	if r == nil || r.stray {
 		return
 	}
-	t.f = diagram.NewFollower(diagram.Options{Request: r.id.String(), Incoming: r.incoming})
+	t.f = diagram.NewFollower(diagram.Options{Request: r.id.String(), Incoming: r.incoming, Relayed: r.relayed})
 	// Only the frames from the request on are worth reading.
 	recs, dropped := t.wire.Records()
 	from := len(recs)
@@ -126,7 +126,10 @@ func (t *timeline) Scroll(n int) {
 // options are the drawing options for the row now.
 func (t *timeline) options() diagram.Options {
 	r := t.row
-	o := diagram.Options{Request: r.id.String(), Incoming: r.incoming, Settle: t.settle, Timeout: r.timeout}
+	o := diagram.Options{Request: r.id.String(), Incoming: r.incoming, Settle: t.settle, Timeout: r.timeout, Relayed: r.relayed}
+	if r.relayed {
+		o.Settle = 0 // a proxy only watches: no settle window
+	}
 	if !r.state.Final() {
 		o.Live, o.Now = true, float64(t.c.Now().Sub(t.start).Microseconds())/1000
 	}

@@ -21,6 +21,9 @@ type toolList struct {
 	offset  int   // first visible item
 	loading bool
 	err     string
+	// note takes the list's place, muted: attached to a proxy, the
+	// tools are the host's to call.
+	note string
 
 	width, height int
 	focusable
@@ -169,6 +172,8 @@ func (t *toolList) View() string {
 	}
 	lines := []string{leftTitle(st, t.focused, title, 1, t.width)}
 	switch {
+	case t.note != "":
+		lines = append(lines, wrapLines(st.Muted.Render(t.note), t.width)...)
 	case t.loading:
 		lines = append(lines, st.Muted.Render("loading…"))
 	case t.err != "":

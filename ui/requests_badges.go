@@ -62,7 +62,11 @@ func badges(r *requestRow, now time.Time) []badge {
 		if r.lateResponses > 1 {
 			times = " ×" + strconv.Itoa(r.lateResponses)
 		}
-		out = append(out, badge{text: "late response ignored " + delay + times,
+		what := "late response ignored "
+		if r.relayed {
+			what = "late response passed on "
+		}
+		out = append(out, badge{text: what + delay + times,
 			short: []string{"late response " + delay + times, "late " + delay + times}, warn: true})
 	}
 	switch {

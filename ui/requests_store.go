@@ -101,6 +101,9 @@ type requestRow struct {
 	// on a row that answered input_required.
 	round session.Round
 	mrtr  *rowRounds
+	// relayed: the request passed a proxy (mcpoke attach), which passed
+	// its late answer on to its sender.
+	relayed bool
 	// version changes whenever the row does, so views can cache.
 	version uint64
 }
@@ -188,6 +191,9 @@ type requestStore struct {
 	// eraFallback: server/discover failed and initialize followed, so a
 	// failed discover row is the era probe of a legacy server, no fault.
 	eraFallback bool
+	// relayed: the rows are a proxy's (mcpoke attach), whose late
+	// answers went on to the host rather than being ignored.
+	relayed bool
 	// keep is how many finished rows stay: maxFinishedRows, less in tests.
 	keep     int
 	finished int
@@ -237,6 +243,7 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 		// What a resources/read, prompts/get or completion is about.
 		r.tool = mcp.RequestTarget(r.method, r.params)
 	}
+	r.relayed = s.relayed
 	s.append(r)
 	s.bySeq[r.seq] = r
 	r.ask = s.asks[r.seq]

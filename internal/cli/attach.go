@@ -26,12 +26,22 @@ Proxies listen on a Unix socket (mode 0600) in a directory only you can enter
 of other users. Without NAME, with one proxy running it is the one; with several
 they are listed. NAME is a proxy's --name, or NAME.PID when several share it.
 
-The text shows one line per frame, which way it went (host → server, or server →
+In a terminal it opens the TUI on the proxy: the rows are the host's requests and
+the server's requests to the host, with their states (pending, answered, failed,
+cancelled by the host with its reason or by closing the request's stream, late when
+the server answered after the cancel and the answer went on, failed when the host
+disconnected with the request pending and sent no cancel), the timeline (d), the
+wire log (w) and W to write the transcript. The header names the host (its
+clientInfo), the server, the protocol version and the transport. Nothing is sent
+from it: the keys that would send are refused.
+
+Without a terminal, or with --text, --json or --requests, it follows as text: one line per frame, which way it went (host → server, or server →
 host) and what it is, made safe for the terminal; --json writes the lines as they
 come, in the transcript format, for mcpoke diagram or jq.`
 
 func newAttachCommand() *cobra.Command {
-	var asJSON, requests bool
+	var asJSON, requests, textOnly, card, killAll bool
+	var killID, reason, holdID, releaseID, dropID string
 	cmd := &cobra.Command{
 		Use:   "attach [NAME]",
 		Short: "Follow the traffic of a running mcpoke proxy",
@@ -69,11 +79,37 @@ func newAttachCommand() *cobra.Command {
 				}
 				return nil
 			}
+			switch {
+			case card:
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlCard}, asJSON)
+			case killAll:
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKillAll, Reason: reason}, asJSON)
+			case holdID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlHold, ID: idArg(holdID)}, asJSON)
+			case releaseID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlRelease, ID: idArg(releaseID)}, asJSON)
+			case dropID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlDrop, ID: idArg(dropID)}, asJSON)
+			case killID != "":
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKill, ID: idArg(killID), Reason: reason}, asJSON)
+			}
+			if !asJSON && !requests && !textOnly && attachIsInteractive() {
+				return attachTUI(cmd, match[0])
+			}
 			return follow(cmd, match[0], asJSON, requests)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write the transcript lines as they come (NDJSON)")
+	cmd.Flags().BoolVar(&card, "card", false, "print the host's report card as it stands now (Markdown; JSON with --json), then leave")
+	cmd.Flags().StringVar(&killID, "kill", "", "cancel the host's pending request ID upstream on its behalf (the id as the host sent it: 3, or '\"abc\"' for a string; a bare word is taken as a string), then leave")
+	cmd.Flags().BoolVar(&killAll, "kill-all", false, "cancel all of the host's pending requests upstream on its behalf, then leave")
+	cmd.Flags().StringVar(&reason, "reason", "", "with --kill or --kill-all: the reason the cancel carries")
+	cmd.Flags().BoolVar(&textOnly, "text", false, "follow as text lines even in a terminal, instead of opening the TUI")
 	cmd.Flags().BoolVar(&requests, "requests", false, "when the proxy ends (or on Ctrl-C), list the requests that passed, each with its state")
+	cmd.Flags().StringVar(&holdID, "hold", "", "hold the answer to the host's pending request ID when it comes (stdio), then leave")
+	cmd.Flags().StringVar(&releaseID, "release", "", "pass the held answer to request ID on to the host, then leave")
+	cmd.Flags().StringVar(&dropID, "drop", "", "drop the held answer to request ID: the host never gets it")
+	cmd.MarkFlagsMutuallyExclusive("card", "kill", "kill-all", "requests", "hold", "release", "drop")
 	return cmd
 }
 

@@ -33,19 +33,38 @@ func histogram(d []time.Duration) []histogramBucket {
 	for _, x := range d {
 		lo, hi = min(lo, x), max(hi, x)
 	}
+	return histogramOf(lo, hi, func(f func(time.Duration, int)) {
+		for _, x := range d {
+			f(x, 1)
+		}
+	})
+}
+
+// sketchHistogram is histogram() for a sketch: each of its buckets goes
+// whole into the display bucket that holds its middle.
+func sketchHistogram(s *latencySketch) []histogramBucket {
+	if s.len() == 0 {
+		return []histogramBucket{}
+	}
+	return histogramOf(s.min, s.max, s.each)
+}
+
+// histogramOf lays out the buckets from lo to hi and counts what each
+// gives (a duration and how many times it occurred).
+func histogramOf(lo, hi time.Duration, each func(func(time.Duration, int))) []histogramBucket {
 	var buckets []histogramBucket
 	for from := edgeBelow(ms(lo)); from <= ms(hi); from = nextEdge(from) {
 		buckets = append(buckets, histogramBucket{FromMs: from, ToMs: nextEdge(from)})
 	}
-	for _, x := range d {
+	each(func(x time.Duration, n int) {
 		v := ms(x)
 		for i := range buckets {
 			if v < buckets[i].ToMs || i == len(buckets)-1 {
-				buckets[i].Count++
+				buckets[i].Count += n
 				break
 			}
 		}
-	}
+	})
 	return buckets
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,12 +72,22 @@ type stormWatcher struct {
 
 func newStormWatcher(s *session.Session, tally *stormTally, watch time.Duration) *stormWatcher {
 	w := &stormWatcher{
-		s: s, sub: s.Subscribe(), tally: tally, watch: watch,
+		s: s, sub: s.SubscribeTo(stormEvent), tally: tally, watch: watch,
 		bySeq: map[uint64]*stormCancel{}, byID: map[string]*stormCancel{},
 		waiters: map[uint64]chan struct{}{}, done: make(chan struct{}),
 	}
 	go w.run()
 	return w
+}
+
+// stormEvent keeps the events the watcher reads: the rest (a state
+// change or two for every call) would wake it for nothing.
+func stormEvent(e session.Event) bool {
+	switch e.(type) {
+	case session.LateArrived, session.StrayArrived, session.ProgressUpdated:
+		return true
+	}
+	return false
 }
 
 func (w *stormWatcher) run() {
@@ -391,13 +400,16 @@ func later(a, b time.Time) time.Time {
 }
 
 // runUncancelled is the storm's twin without cancels, through the same
-// code: its round trips (errors and timeouts included), how many failed,
+// code: its round trips (errors and timeouts included) in a sketch, how many failed,
 // and its wall time.
-func runUncancelled(ctx context.Context, s *session.Session, req benchRequest, f *benchFlags) ([]time.Duration, int, time.Duration) {
+func runUncancelled(ctx context.Context, s *session.Session, req benchRequest, f *benchFlags) (*latencySketch, int, time.Duration) {
 	p := f.stormPlan()
 	p.rate = 0
 	t := &stormTally{}
 	wall := runStorm(ctx, s, req, p, t, nil)
-	rounds := slices.Concat(t.completed, t.errors, t.timedOut)
-	return rounds, len(t.errors) + len(t.timedOut), wall
+	rounds := &latencySketch{}
+	rounds.merge(&t.completed)
+	rounds.merge(&t.errors)
+	rounds.merge(&t.timedOut)
+	return rounds, t.errors.len() + t.timedOut.len(), wall
 }

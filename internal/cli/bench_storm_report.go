@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/cpumeter"
 	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
-	"github.com/mcpoke/mcpoke/internal/procmeter"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -81,8 +81,8 @@ type stormClass struct {
 	latencyStats
 }
 
-func classOf(d []time.Duration) stormClass {
-	return stormClass{Count: len(d), latencyStats: summarize(d)}
+func classOf(d *latencySketch) stormClass {
+	return stormClass{Count: d.len(), latencyStats: d.stats()}
 }
 
 // lateClass is a class of cancelled calls the server went on about.
@@ -127,7 +127,8 @@ type healthProbe struct {
 	Error string  `json:"error,omitempty"`
 }
 
-// serverCPU is CPU its process family burnt, from internal/procmeter.
+// serverCPU is CPU its process family burnt, from internal/cpumeter
+// (the meter of check 10).
 type serverCPU struct {
 	// DuringStormMs: while the storm's calls ran.
 	DuringStormMs float64 `json:"duringStormMs"`
@@ -152,6 +153,9 @@ const healthTimeout = 5 * time.Second
 func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p stormPlan, base *benchReport) stormReport {
 	s := srv.Session
 	tally := &stormTally{}
+	if base != nil {
+		tally.crossFloor = time.Duration(base.MinMs * float64(time.Millisecond))
+	}
 	w := newStormWatcher(s, tally, p.watch)
 	meter := newCPUMeter(srv.ServerPID())
 	meter.mark()
@@ -189,36 +193,30 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 		r.CancelBy = "stream close"
 	}
 	t := tally
-	r.Completed = classOf(t.completed)
+	r.Completed = classOf(&t.completed)
 	r.AnsweredBeforeCancel = t.answeredFirst
-	r.CancelledCleanly = classOf(t.clean)
-	r.CancelledUnobserved = classOf(t.notObservable)
-	r.AnsweredAfterCancel = lateClass{stormClass: classOf(t.answeredAfter), LateResults: t.lateResults, LateErrors: t.lateErrors}
-	r.ProgressAfterCancel = lateClass{stormClass: classOf(t.progressAfter), LateProgress: t.lateProgress}
-	r.Errors = errorClass{stormClass: classOf(t.errors), ByCode: t.errorsByCode}
+	r.CancelledCleanly = classOf(&t.clean)
+	r.CancelledUnobserved = classOf(&t.notObservable)
+	r.AnsweredAfterCancel = lateClass{stormClass: classOf(&t.answeredAfter), LateResults: t.lateResults, LateErrors: t.lateErrors}
+	r.ProgressAfterCancel = lateClass{stormClass: classOf(&t.progressAfter), LateProgress: t.lateProgress}
+	r.Errors = errorClass{stormClass: classOf(&t.errors), ByCode: t.errorsByCode}
 	if r.Errors.ByCode == nil {
 		r.Errors.ByCode = map[string]int{}
 	}
-	r.TimedOut = classOf(t.timedOut)
-	r.CancelWrite = summarize(t.write)
-	r.CancelToQuiet = quietOf(t.quiet)
+	r.TimedOut = classOf(&t.timedOut)
+	r.CancelWrite = t.write.stats()
+	r.CancelToQuiet = quietOf(&t.quiet, &t.noisy)
 	r.Calls = r.Completed.Count + r.Errors.Count + r.TimedOut.Count + r.CancelledCleanly.Count + r.CancelledUnobserved.Count +
 		r.AnsweredAfterCancel.Count + r.ProgressAfterCancel.Count
 	if wall > 0 {
 		r.CallsPerSec = float64(r.Calls) / wall.Seconds()
 	}
-	r.WireRoundTrip = summarize(wire)
-	for _, d := range t.progressAfter {
-		if ms(d) <= r.WireRoundTrip.P99Ms {
-			r.ProgressAfterCancel.MayHaveCrossed++ // all of it within a round trip
-		}
-	}
+	r.WireRoundTrip = wire.stats()
+	wireP99 := wire.percentile(99)
+	// All of its progress within a round trip.
+	r.ProgressAfterCancel.MayHaveCrossed = t.progressAfter.atMost(wireP99)
 	if base != nil {
-		for i, d := range t.answeredAfter {
-			if ms(d) <= r.WireRoundTrip.P99Ms && ms(t.answeredAt[i]) >= base.MinMs {
-				r.AnsweredAfterCancel.MayHaveCrossed++
-			}
-		}
+		r.AnsweredAfterCancel.MayHaveCrossed = t.crossable.atMost(wireP99)
 		r.P50VsUncancelled = ratio(r.Completed.P50Ms, base.P50Ms)
 		r.P99VsUncancelled = ratio(r.Completed.P99Ms, base.P99Ms)
 		r.ThroughputVsUncancelled = ratio(r.CallsPerSec, base.CallsPerSec)
@@ -235,7 +233,7 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 type pinger struct {
 	quit   chan struct{}
 	done   chan struct{}
-	rounds []time.Duration
+	rounds latencySketch
 }
 
 // startPinger pings s every 10ms, one ping at a time, until stop.
@@ -255,7 +253,7 @@ func startPinger(ctx context.Context, s *session.Session) *pinger {
 			}
 			t0 := time.Now()
 			if mcp.Ping(ctx, s, healthTimeout) == nil {
-				p.rounds = append(p.rounds, time.Since(t0))
+				p.rounds.add(time.Since(t0))
 			}
 		}
 	}()
@@ -263,28 +261,17 @@ func startPinger(ctx context.Context, s *session.Session) *pinger {
 }
 
 // stop ends the pings and returns their round trips.
-func (p *pinger) stop() []time.Duration {
+func (p *pinger) stop() *latencySketch {
 	close(p.quit)
 	<-p.done
-	return p.rounds
+	return &p.rounds
 }
 
-// quietOf summarizes cancel-to-quiet; the histogram shows only the
-// cancels something followed.
-func quietOf(d []time.Duration) quietStats {
-	q := quietStats{latencyStats: summarize(d), Histogram: []histogramBucket{}}
-	var noisy []time.Duration
-	for _, x := range d {
-		if x == 0 {
-			q.QuietAtOnce++
-		} else {
-			noisy = append(noisy, x)
-		}
-	}
-	if len(noisy) > 0 {
-		q.Histogram = histogram(noisy)
-	}
-	return q
+// quietOf summarizes cancel-to-quiet (all of it in d, the non-zero
+// times in noisy); the histogram shows only the cancels something
+// followed.
+func quietOf(d, noisy *latencySketch) quietStats {
+	return quietStats{latencyStats: d.stats(), QuietAtOnce: d.len() - noisy.len(), Histogram: sketchHistogram(noisy)}
 }
 
 // checkHealth pings the server and makes one call, each bounded.
@@ -313,7 +300,8 @@ func checkHealth(ctx context.Context, s *session.Session, req benchRequest, time
 // cpuMeter reads the CPU of the server's process family at marks.
 type cpuMeter struct {
 	pid   int
-	marks []procmeter.Reading
+	meter *cpumeter.Meter
+	marks []cpumeter.Sample
 	err   error
 }
 
@@ -324,7 +312,12 @@ func (m *cpuMeter) mark() time.Time {
 	if m.pid == 0 || m.err != nil {
 		return time.Now()
 	}
-	r, err := procmeter.Session(m.pid)
+	if m.meter == nil {
+		if m.meter, m.err = cpumeter.New(m.pid); m.err != nil {
+			return time.Now()
+		}
+	}
+	r, err := m.meter.Sample()
 	if err != nil {
 		m.err = err
 		return time.Now()
@@ -348,11 +341,11 @@ func (m *cpuMeter) report(afterFrom time.Time) *serverCPU {
 	}
 	start, mid, end := m.marks[0], m.marks[1], m.marks[2]
 	return &serverCPU{
-		DuringStormMs:  ms(mid.Sub(start)),
-		AfterCancelsMs: ms(end.Sub(mid)),
-		AfterShare:     end.Share(mid),
+		DuringStormMs:  ms(max(mid.CPU-start.CPU, 0)),
+		AfterCancelsMs: ms(max(end.CPU-mid.CPU, 0)),
+		AfterShare:     max(cpumeter.Rate(mid, end), 0),
 		AfterOverMs:    ms(end.At.Sub(mid.At)),
-		Processes:      end.Processes,
+		Processes:      end.Procs,
 	}
 }
 

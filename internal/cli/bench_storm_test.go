@@ -175,10 +175,11 @@ func TestBenchStormOverHTTP(t *testing.T) {
 					ran = s.CancelledUnobserved
 				}
 				// Over HTTP each message is a POST of its own, and the
-				// demo may take a cancel sent at once before its request,
-				// then ignore it as unknown and work on: the storm counts
-				// those as answered, or sending progress, after the cancel.
-				if s.cancelled() != 6 || ran.Count+s.AnsweredAfterCancel.Count+s.ProgressAfterCancel.Count != 6 || ran.Count == 0 {
+				// demo may take a cancel sent at once before its request:
+				// it keeps it, and does not run the request that follows,
+				// so none is answered after its cancel (progress sent
+				// halfway may cross the cancel on the wire).
+				if s.cancelled() != 6 || ran.Count+s.ProgressAfterCancel.Count != 6 || ran.Count == 0 || s.AnsweredAfterCancel.Count != 0 {
 					t.Errorf("sleep cancelled %s: %d cancelled, %d answered after: %+v", f.cancelAt, ran.Count, s.AnsweredAfterCancel.Count, s)
 				}
 				// ran is the time from the request to its cancel.
@@ -201,7 +202,11 @@ func TestBenchStormNamedPointsOverStdio(t *testing.T) {
 			protocol: "2025-11-25", cancelAt: cancelPoint{kind: at}}
 		s := stormRun(t, stormSpec(t, "clean", "legacy"), f).Storm
 		c := s.CancelledCleanly
-		if c.Count != 10 || s.AnsweredAfterCancel.Count != 0 || s.ProgressAfterCancel.Count != 0 {
+		// An answer that crossed its cancel on the wire (a busy machine
+		// delays the cancel) is a race, not a server answering anyway.
+		crossed := s.AnsweredAfterCancel.MayHaveCrossed + s.ProgressAfterCancel.MayHaveCrossed
+		answered := s.AnsweredAfterCancel.Count + s.ProgressAfterCancel.Count
+		if c.Count+crossed != 10 || answered != crossed {
 			t.Errorf("cancelled %s: %+v", f.cancelAt, s)
 		}
 		half := ms(stormSteps / 2 * stormStep)

@@ -33,6 +33,8 @@ type callFlags struct {
 	logLevel string
 	// unlisted calls the tool without tools/list and argument checks.
 	unlisted bool
+	// otlpReceive is --otlp-receive: where the server's spans come in.
+	otlpReceive string
 }
 
 // Bounds on the waits after a call has ended.

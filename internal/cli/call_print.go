@@ -28,6 +28,9 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	}
 	printRounds(w, r.Rounds, r.RoundsStopped)
 	line("server", "%s %s, protocol %s", termtext.Line(r.Server.Name), termtext.Line(r.Server.Version), r.Server.protocolText())
+	if r.TraceID != "" {
+		line("trace", "%s", r.TraceID)
+	}
 	state := r.State
 	if r.isError {
 		state += ", with a tool error (isError)"
@@ -83,6 +86,7 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 			line("server CPU", "after cancel: %s", r.Cancel.ServerCPU.text())
 		}
 	}
+	printServerSpans(w, r)
 	printLog(w, r.Log, r.LogCount)
 	if f.waitLate > 0 && r.Cancel == nil {
 		line("after", "listened %s after the response for more traffic", human(ms(r.watched)))

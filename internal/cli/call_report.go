@@ -38,9 +38,14 @@ type callReport struct {
 	// Rounds are the rounds of a multi round-trip request (2026-07-28),
 	// the report's request being the last; RoundsStopped says why they
 	// stopped short (abandoned, too many rounds).
-	Rounds        []reportRound `json:"rounds,omitempty"`
-	RoundsStopped string        `json:"roundsStopped,omitempty"`
-	Late          []reportLate  `json:"late"`
+	Rounds []reportRound `json:"rounds,omitempty"`
+	// TraceID is the trace of the request's traceparent (--trace).
+	TraceID string `json:"traceId,omitempty"`
+	// ServerSpans are the spans received (--otlp-receive) that share the
+	// request's trace id; nil without --otlp-receive.
+	ServerSpans   []reportSpan `json:"serverSpans,omitempty"`
+	RoundsStopped string       `json:"roundsStopped,omitempty"`
+	Late          []reportLate `json:"late"`
 
 	// Task is the task the call created, when it ran as one; State and
 	// the rest are then the task's.

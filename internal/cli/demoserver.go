@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/demo"
+	"github.com/mcpoke/mcpoke/internal/otelspan"
 )
 
 // demoServerFlags choose the demo server's transports.
@@ -63,6 +64,15 @@ arguments are served too: mcpoke resources, mcpoke prompts.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.oauth && f.http == "" {
 				return usageError("--oauth goes with --http (it protects the Streamable HTTP endpoint)")
+			}
+			if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "" {
+				// A span per handled request, ended when the work stops.
+				exp, err := otelspan.New(otelspan.Options{ServiceName: "mcpoke-demo"})
+				if err != nil {
+					return err
+				}
+				defer exp.Close()
+				demo.Instrument(exp.Tracer())
 			}
 			if f.http != "" || f.sse != "" {
 				return serveDemoHTTP(cmd.Context(), cmd.ErrOrStderr(), f)

@@ -106,7 +106,7 @@ func runDiagram(stdout, stderr io.Writer, path string, f *diagramFlags, render f
 	if id == "" {
 		sayOtherCalls(stderr, diagram.Requests(tr))
 	}
-	l, err := diagram.Build(tr, diagram.Options{Request: id, Incoming: f.incoming, Settle: f.settle})
+	l, err := diagram.Build(tr, diagram.Options{Request: id, Incoming: f.incoming, Settle: f.settle, Relayed: tr.Relayed})
 	if errors.Is(err, diagram.ErrNoRequest) {
 		return usageError("%v", err)
 	}

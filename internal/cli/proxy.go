@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,6 +25,10 @@ type proxyFlags struct {
 	noAttach    bool
 	listen      string
 	allowRemote bool
+	report      string
+	onKill      string
+	forwardLate bool
+	faults      proxy.Faults
 }
 
 const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
@@ -72,7 +77,45 @@ While it runs, "mcpoke attach" follows its traffic from the start of its history
 only you can reach; --no-attach turns that off. Its requests are tracked as
 pending, answered, failed, cancelled by the host (notifications/cancelled with its
 reason, or a closed stream), late (answered after the host's cancel, and passed
-on), or abandoned (the host left with them pending and no cancel).`
+on), or abandoned (the host left with them pending and no cancel).
+
+Grading a host in five minutes (the report card)
+  1. Add mcpoke's demo server to the host's config behind the proxy, with a card:
+       "demo": {"command": "mcpoke", "args": ["proxy", "--name", "demo", "--report",
+                "/tmp/demo-card.md", "--", "mcpoke", "demo-server"]}
+     (mcpoke proxy install --config FILE --server NAME puts an existing entry behind
+     the proxy; add "--report", FILE to its args), and restart the host. The demo's bait tools: sleep (slow; with "steps" it reports
+     progress, e.g. {"seconds": 30, "steps": 30}; with "steps": 1 it is silent until
+     the end), stubborn (answers even after a cancel: a late answer), and sleep with
+     {"seconds": 3600, "steps": 1}, which in practice never answers.
+  2. Ask the host's model to call sleep for 30 seconds, and press Stop after a few.
+  3. Ask for sleep with {"seconds": 3600, "steps": 1} and let it time out; then for
+     sleep with {"seconds": 3600, "steps": 3600} (progress every second) to see
+     whether progress resets the timeout, and whether there is a maximum.
+  4. Read the card: "mcpoke attach demo --card" while it runs, or the --report file
+     when the host quits (.md, or .json by its extension). Each line gives the spec
+     sentence and level it grades against (2025 eras or 2026-07-28, stdio or HTTP)
+     and the evidence: request ids and times. Form: the right cancel for the era and
+     transport, never initialize, only ids in progress. When: the host's effective
+     timeout, whether progress resets it, a maximum. Progress: progressToken on
+     calls. After a cancel: late answers that reached it, calls sent again after
+     their cancel (the server may run them twice). On close: requests left pending.
+
+Provoking a host (stdio)
+  The kill switch: "mcpoke attach NAME --kill ID [--reason R]" (or --kill-all) cancels
+  the host's pending request upstream on its behalf, with notifications/cancelled
+  carrying the host's own id, and answers the host with a JSON-RPC error (code -32800)
+  saying mcpoke's proxy cancelled it; --on-kill silent answers nothing, to see what the
+  host does without an answer. The server's answer after the kill is recorded and
+  dropped, unless --forward-late. Records, the request table and attach --requests say
+  who cancelled (host or proxy); the card leaves the proxy's kills out of the grades.
+  Faults: --delay D holds every answer D; --drop-progress drops progress
+  notifications; --answer-after-cancel holds each tools/call answer until the host
+  cancels the call (or --max-hold), then passes it on: the late answer a host must
+  ignore, on demand. "mcpoke attach NAME --hold ID" holds one answer, --release ID
+  passes it on, --drop ID drops it. A fault touches only its frames; every other line
+  passes byte for byte. The attach socket's control messages (for tools and the TUI)
+  are described in internal/proxy/control.go.`
 
 const proxyExample = `  # In a host's config, in place of the server's command
   {"mcpServers": {"everything": {"command": "mcpoke",
@@ -95,6 +138,9 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 		Example: proxyExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			server := dashArgs(cmd, args)
+			if f.onKill != "error" && f.onKill != "silent" {
+				return usageError("proxy --on-kill %q: want error or silent", f.onKill)
+			}
 			if g.url != "" {
 				if len(server) > 0 {
 					return usageError("proxy: give either --url or a command after --, not both")
@@ -113,6 +159,13 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().StringVar(&f.listen, "listen", "", "with --url: serve the proxy at ADDR (host:port; loopback only unless --allow-remote)")
 	cmd.Flags().BoolVar(&f.allowRemote, "allow-remote", false, "with --url: allow a --listen address that is not loopback")
 	cmd.Flags().BoolVar(&f.noAttach, "no-attach", false, "do not listen for mcpoke attach")
+	cmd.Flags().StringVar(&f.report, "report", "", "write the host's report card to FILE when the proxy ends (.json for JSON, else Markdown)")
+	cmd.Flags().StringVar(&f.onKill, "on-kill", "error", "what the host gets for a request mcpoke attach --kill cancelled: error (a JSON-RPC error that says the proxy cancelled it) or silent (nothing)")
+	cmd.Flags().DurationVar(&f.faults.Delay, "delay", 0, "fault: hold every answer from the server D before passing it on (stdio)")
+	cmd.Flags().BoolVar(&f.faults.DropProgress, "drop-progress", false, "fault: drop the server's notifications/progress (stdio)")
+	cmd.Flags().BoolVar(&f.faults.AnswerAfterCancel, "answer-after-cancel", false, "fault: hold each tools/call answer until the host cancels the call (or --max-hold), then pass it on: a late answer on demand (stdio)")
+	cmd.Flags().DurationVar(&f.faults.MaxHold, "max-hold", proxy.DefaultMaxHold, "the longest an answer is held (--answer-after-cancel, attach --hold)")
+	cmd.Flags().BoolVar(&f.forwardLate, "forward-late", false, "pass on the server's answer to a request the proxy cancelled (by default it is recorded and dropped)")
 	cmd.AddCommand(newProxyInstallCommand(g, false), newProxyInstallCommand(g, true))
 	return cmd
 }
@@ -129,7 +182,7 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 	if name == "" {
 		name = filepath.Base(server[0])
 	}
-	rec, end, err := startProxyRecords(cmd, f, name, proxy.RedactCommandLine(server))
+	rec, controls, end, err := startProxyRecords(cmd, f, name, proxy.RedactCommandLine(server), "stdio")
 	if err != nil {
 		return err
 	}
@@ -137,6 +190,7 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 		Command: server[0], Args: server[1:],
 		HostIn: os.Stdin, HostOut: os.Stdout, HostErr: os.Stderr,
 		CloseGrace: f.grace, Recorder: rec,
+		Controls: controls, Kill: f.killOptions(), Faults: f.faults,
 	})
 	end()
 	if err != nil {
@@ -145,31 +199,44 @@ func runStdioProxy(cmd *cobra.Command, f proxyFlags, server []string) error {
 	return quietExit(code)
 }
 
-// startProxyRecords starts the recorder with the request table, attach's
-// history and socket, and --transcript. end hands the last records to
-// them all, then closes them.
-func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream string) (*proxy.Recorder, func(), error) {
+func (f proxyFlags) killOptions() proxy.KillOptions {
+	return proxy.KillOptions{Silent: f.onKill == "silent", ForwardLate: f.forwardLate}
+}
+
+// startProxyRecords starts the recorder with the request table, the
+// host's report card, attach's history and socket (with its controls),
+// and --transcript. end hands the last records to them all, writes
+// --report, then closes them.
+func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over string) (*proxy.Recorder, *proxy.Controls, func(), error) {
 	rec := proxy.NewRecorder()
 	start := time.Now()
 	var closers []func()
+	// The request table, the card and attach's history see every record;
+	// the history keeps them as transcript lines.
+	table := proxy.NewTable()
+	card := proxy.NewCard(over)
+	controls := &proxy.Controls{Card: card, Table: table}
 	end := func() {
 		rec.Close() // first: the transcript and attached clients get every line
+		if f.report != "" {
+			if err := writeCard(f.report, card.Report()); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: --report: %v\n", err)
+			}
+		}
 		for i := len(closers) - 1; i >= 0; i-- {
 			closers[i]()
 		}
 	}
-	// The request table and attach's history see every record; the
-	// history keeps them as transcript lines.
-	table := proxy.NewTable()
 	history := proxy.NewHistory(table)
 	rec.Observe(table.Observe)
+	rec.Observe(card.Observe)
 	rec.Observe(history.Note)
 	rec.Observe(transcript.New(history, start).Observe)
 	if f.transcript != "" {
 		file, err := openOutput("transcript", f.transcript)
 		if err != nil {
 			rec.Close()
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		w := bufio.NewWriterSize(file, 64<<10)
 		tw := transcript.New(w, start)
@@ -185,7 +252,7 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream string) 
 	}
 	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), upstream))
 	if !f.noAttach {
-		attach, err := proxy.ServeAttach(name, history)
+		attach, err := proxy.ServeAttachControls(name, history, controls)
 		if err != nil {
 			// The relay is what the host needs; attach is a bonus.
 			fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: mcpoke attach will not reach this proxy: %v\n", err)
@@ -193,5 +260,23 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream string) 
 			closers = append(closers, attach.Close)
 		}
 	}
-	return rec, end, nil
+	return rec, controls, end, nil
+}
+
+// writeCard writes the host's report card to path: JSON for a .json
+// file, Markdown otherwise.
+func writeCard(path string, rep *proxy.CardReport) error {
+	file, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		err = proxy.WriteCardJSON(file, rep)
+	} else {
+		err = proxy.WriteCardMarkdown(file, rep)
+	}
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -14,7 +14,7 @@ import (
 
 func newProxyInstallCommand(g *globalFlags, uninstall bool) *cobra.Command {
 	var dryRun bool
-	var mcpokePath string
+	var mcpokePath, listen string
 	use, short := "install", "Make a host start a server through mcpoke proxy (edits its config)"
 	long := `Rewrite one server entry of a host's config so that the host starts it through
 mcpoke proxy: the entry's command becomes mcpoke and its args "proxy --name NAME --"
@@ -28,8 +28,11 @@ The change is shown as a diff, and the file is backed up beside itself
 nothing; "mcpoke proxy uninstall" restores the original command line. Restart the
 host (or reload its servers) afterwards.
 
-HTTP entries are not rewritten yet: run mcpoke proxy --url URL --listen
-127.0.0.1:PORT and point the entry's url at the proxy yourself.`
+An HTTP entry (one with a "url") is pointed at a proxy at --listen ADDR, with the
+server's own path and query; its headers stay. The server's URL is kept in the url's
+fragment (#mcpoke-proxy-upstream=...), which HTTP clients never send, so that
+uninstall can restore it. The command that starts that proxy is printed: run it
+(it must be running while the host uses the server).`
 	if uninstall {
 		use, short = "uninstall", "Undo mcpoke proxy install: the host starts the server directly again"
 		long = `Restore a server entry that "mcpoke proxy install" rewrote: its command and args are
@@ -41,6 +44,7 @@ first, as install does.`
 		Short: short,
 		Long:  long,
 		Example: `  mcpoke proxy install --config ~/.config/Claude/claude_desktop_config.json --server everything
+  mcpoke proxy install --config .vscode/mcp.json --server remote --listen 127.0.0.1:8931
   mcpoke proxy uninstall --config .mcp.json --server everything`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -60,7 +64,7 @@ first, as install does.`
 						return withCode(ExitFailed, fmt.Errorf("proxy install: where is mcpoke? %w (give --mcpoke PATH)", err))
 					}
 				}
-				edit, err = proxy.InstallStdio(data, g.server, mcpokePath)
+				edit, err = proxy.Install(data, g.server, mcpokePath, listen)
 			}
 			if err != nil {
 				return usageError("proxy %s: %s: %v", use, g.config, err)
@@ -68,6 +72,7 @@ first, as install does.`
 			out := cmd.OutOrStdout()
 			if edit.Unchanged != "" {
 				fmt.Fprintf(out, "%s: nothing to change: %s\n", g.config, termtext.Line(edit.Unchanged))
+				printProxyStart(cmd, edit)
 				return nil
 			}
 			fmt.Fprint(out, termtext.Block(edit.Diff(g.config)))
@@ -87,12 +92,21 @@ first, as install does.`
 				return withCode(ExitFailed, fmt.Errorf("proxy %s: %w; the original is in %s", use, err, backup))
 			}
 			fmt.Fprintf(out, "Written %s (backup: %s). Restart the host, or reload its MCP servers.\n", g.config, filepath.Base(backup))
+			printProxyStart(cmd, edit)
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show the change, write nothing")
 	if !uninstall {
+		cmd.Flags().StringVar(&listen, "listen", "", "for an HTTP entry: the proxy's address, host:port on loopback (e.g. 127.0.0.1:8931)")
 		cmd.Flags().StringVar(&mcpokePath, "mcpoke", "", "the mcpoke the host runs (default: this one's absolute path; hosts often lack your PATH)")
 	}
 	return cmd
+}
+
+// printProxyStart says how to start the proxy an HTTP entry points at.
+func printProxyStart(cmd *cobra.Command, edit proxy.ConfigEdit) {
+	if edit.Start != "" {
+		fmt.Fprintf(cmd.OutOrStdout(), "The host now reaches the server through a proxy; start it with:\n  %s\n", termtext.Line(edit.Start))
+	}
 }

@@ -22,6 +22,8 @@ func addRequestFlags(fl *pflag.FlagSet, f *callFlags, what string) {
 	fl.StringVar(&f.logLevel, "log-level", "", "ask the server to log from LEVEL up about the "+what+": in 2026-07-28 in its _meta, "+
 		"without which such a server logs nothing; before, with logging/setLevel first")
 	fl.BoolVar(&f.stderr, "stderr", false, "show what the server wrote to stderr (always in --json)")
+	fl.StringVar(&f.otlpReceive, "otlp-receive", "", "receive the server's spans over OTLP/HTTP on HOST:PORT (loopback: 127.0.0.1:4318; implies --trace); "+
+		"a server mcpoke starts is given OTEL_EXPORTER_OTLP_ENDPOINT to match; spans of the "+what+"'s trace are shown as server spans")
 	fl.StringVar(&f.diagram, "diagram", "", "after the report, draw the "+what+" as a sequence diagram: mermaid or text "+
 		"(with --json, as the string \"diagram\"); mcpoke diagram draws the same from a --transcript file")
 }

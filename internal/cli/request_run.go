@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -31,6 +33,8 @@ type requestRun struct {
 	// side answers them, also in the rounds of a multi round-trip request.
 	asked *askLog
 	side  *mcp.ClientSide
+	// recv receives the server's spans (--otlp-receive); nil without.
+	recv *otlprecv.Receiver
 }
 
 // openRequestRun starts and initializes the server for a request of
@@ -56,8 +60,20 @@ func openRequestRun(ctx context.Context, g *globalFlags, spec connect.Spec, f *c
 			}
 		}}
 	opts.followTasks = method == "tools/call" // call follows a task the server makes
+	if f.otlpReceive != "" {
+		if run.recv, err = otlprecv.Listen(f.otlpReceive); err != nil {
+			return nil, withCode(ExitUsage, err)
+		}
+		opts.session.Trace = true
+		if spec.Command != "" && !hasEnv(spec.Env, "OTEL_EXPORTER_OTLP_ENDPOINT") {
+			spec.Env = append(append([]string(nil), spec.Env...), "OTEL_EXPORTER_OTLP_ENDPOINT="+run.recv.Endpoint())
+		}
+	}
 	run.srv, err = openServer(ctx, g, spec, opts)
 	if err != nil {
+		if run.recv != nil {
+			run.recv.Close()
+		}
 		return nil, err
 	}
 	if f.logLevel != "" {
@@ -191,6 +207,13 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	if final.ResultType == mcp.ResultInputRequired {
 		rep.Result = mcp.ElideState(rep.Result)
 	}
+	if !info.TraceParent.IsZero() {
+		rep.TraceID = info.TraceParent.TraceIDString()
+	}
+	if run.recv != nil {
+		collectServerSpans(ctx, run.recv, info, rep)
+		run.recv.Close()
+	}
 	if isTask {
 		rep.Task = taskReportOf(task, info.Started)
 		rep.Task.Inputs = run.asked.taskInputs(task.Ref(), info.Started)
@@ -244,4 +267,14 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 		}
 	}
 	return quietExit(rep.exitCode())
+}
+
+// hasEnv reports whether env (KEY=VALUE pairs) sets key.
+func hasEnv(env []string, key string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, key+"=") {
+			return true
+		}
+	}
+	return false
 }

@@ -52,6 +52,8 @@ type globalFlags struct {
 	protocol string
 	// pingInterval is the TUI's --ping-interval; 0 turns health pings off.
 	pingInterval time.Duration
+	// tracing is --trace and --otlp-endpoint.
+	tracing traceFlags
 }
 
 // settleFlag adds --settle to fl, for g.
@@ -193,6 +195,7 @@ protocol, oauth, exit-codes, ...), mcpoke help TOPIC shows one.
 	pf.BoolVar(&g.insecure, "insecure", false, "do not verify TLS certificates (dangerous: anyone on the path can read and change the traffic)")
 
 	addClientSideFlags(pf, &g.client)
+	addTraceFlags(pf, &g.tracing)
 	pf.BoolVar(&g.force, "force", false, "send requests the server did not declare a capability for "+
 		"(tools/list and tools/call to a server without tools); the transcript notes each one forced")
 

@@ -142,6 +142,15 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 		o.prepare(&opts)
 	}
 	closeFiles := func() { closeAll(opts.CloseAfter) }
+	opts.Session.Trace = opts.Session.Trace || g.tracing.trace || g.tracing.otlpEndpoint != ""
+	var spans *spanExport
+	if g.tracing.exporting() {
+		var err error
+		if spans, err = startExport(g.tracing); err != nil {
+			return nil, withCode(ExitUsage, err)
+		}
+		opts.CloseAfter = append(opts.CloseAfter, spans)
+	}
 	if g.logFile != "" {
 		f, err := openOutput("log", g.logFile)
 		if err != nil {
@@ -162,6 +171,9 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 	conn, err := connect.Start(spec, opts)
 	if err != nil {
 		return nil, withCode(ExitUsage, err)
+	}
+	if spans != nil {
+		spans.watch(conn)
 	}
 	if o.started != nil {
 		o.started(conn)

@@ -44,7 +44,22 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		return err
 	}
 	opts := connect.Options{InitTimeout: g.initTimeout, HTTP: httpOptions(g), Protocol: g.protocol,
-		Session: session.Config{SettleWindow: g.settleWindow(), CancelMode: mode}}
+		Session: session.Config{SettleWindow: g.settleWindow(), CancelMode: mode, Trace: g.tracing.trace || g.tracing.otlpEndpoint != ""}}
+	// One exporter for the run; each connection (reconnects too) is watched.
+	var spans *spanExport
+	if g.tracing.exporting() {
+		if spans, err = startExport(g.tracing); err != nil {
+			return withCode(ExitUsage, err)
+		}
+		defer spans.Close()
+	}
+	start := func(spec connect.Spec, o connect.Options) (*connect.Conn, error) {
+		c, err := connect.Start(spec, o)
+		if err == nil && spans != nil {
+			spans.watch(c)
+		}
+		return c, err
+	}
 	if g.logFile != "" {
 		// One log for every connection of the run, reconnects included.
 		f, err := openOutput("log", g.logFile)
@@ -70,7 +85,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 			if err != nil {
 				return nil, err
 			}
-			return connect.Start(spec, o)
+			return start(spec, o)
 		},
 		ConnectAnswering: func(_ context.Context, cs *mcp.ClientSide) (*connect.Conn, error) {
 			o, err := login.options(g, spec, opts)
@@ -80,7 +95,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 			cs.Install(&o.Session) // a session of its own: fresh handler maps
 			o.Capabilities = cs.Capabilities(o.Protocol)
 			o.ModernCapabilities = cs.Capabilities(session.ModernVersion)
-			return connect.Start(spec, o)
+			return start(spec, o)
 		},
 		AuthState:    login.state,
 		OpenURL:      auth.OpenBrowser,

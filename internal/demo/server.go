@@ -157,7 +157,7 @@ func (srv *server) serve(conn transport.Conn) *session.Session {
 	s := session.New(conn, session.Config{
 		Logger:        srv.log,
 		DrainOnEOF:    time.Second,
-		Handlers:      srv.bothEras(handlers),
+		Handlers:      traced(srv.bothEras(handlers)),
 		Notifications: map[string]session.NotificationHandler{"notifications/roots/list_changed": srv.rootsChanged},
 		SettleWindow:  settleGrace,
 		Immediate:     map[string]session.ImmediateHandler{"tools/call": srv.callImmediately},

@@ -39,6 +39,9 @@ type Options struct {
 	// spans still running are drawn open.
 	Live bool
 	Now  float64
+	// Relayed says the transcript is mcpoke proxy's: the client lane is
+	// the host, and traffic after a cancel went on to it, not ignored.
+	Relayed bool
 }
 
 // DefaultMaxRun keeps a short run of progress whole.
@@ -158,7 +161,7 @@ func NewFollower(o Options) *Follower {
 	if o.Incoming {
 		origin = Server
 	}
-	return &Follower{b: builder{id: o.Request, origin: origin, answer: -1, lateAnswer: -1, lastOwn: -1, foldAt: foldAt,
+	return &Follower{b: builder{id: o.Request, origin: origin, relayed: o.Relayed, answer: -1, lateAnswer: -1, lastOwn: -1, foldAt: foldAt,
 		peerReqs: map[string]*peerRequest{}, taskReqs: map[string]string{}, tokens: map[string]bool{}, rounds: map[string]bool{}}}
 }
 
@@ -193,10 +196,12 @@ type peerRequest struct {
 
 // builder follows one request through the transcript.
 type builder struct {
-	id     string
-	origin Lane // who sent the request
-	found  bool
-	start  float64 // the request's t
+	// relayed: Options.Relayed.
+	relayed bool
+	id      string
+	origin  Lane // who sent the request
+	found   bool
+	start   float64 // the request's t
 
 	title, server string
 	method, tool  string
@@ -533,7 +538,8 @@ func (b *builder) add(it Item, a Arrow, own bool) {
 	if own && b.cancelled && a.From != b.origin && (a.Kind == KindProgress || a.Kind == KindResponse || a.Kind == KindError) {
 		a.Ignored, a.AfterCancel = true, a.At-b.cancelAt
 		a.afterTo = a.AfterCancel
-		a.Label += " · ignored (cancel +" + Human(a.AfterCancel) + ")"
+		a.PassedOn = b.relayed
+		a.Label += " · " + ignoredWord(a) + " (cancel +" + Human(a.AfterCancel) + ")"
 		b.ownIgnored++
 	}
 	b.arrows = append(b.arrows, a)

@@ -117,6 +117,9 @@ func (b *builder) life(o Options) Life {
 	// A run drawn whole is shorter than a folded one: folding never shows.
 	maxRun = min(maxRun, b.foldAt-1)
 	l := Life{Title: b.title, Server: b.server, ID: b.id, Origin: b.origin, Live: o.Live}
+	if b.relayed {
+		l.Client = "host"
+	}
 	own := b.arrows[:b.lastOwn+1]
 	l.Arrows = collapse(own, maxRun)
 	end := b.end
@@ -143,6 +146,9 @@ func (b *builder) life(o Options) Life {
 	}
 	if b.cancelled {
 		label := "after the cancel: traffic for request " + termtext.Line(b.id) + " is ignored"
+		if b.relayed {
+			label = "after the cancel: traffic for request " + termtext.Line(b.id) + " went on to its sender"
+		}
 		if o.WaitLate > 0 {
 			label += ", listening up to " + Human(ms(o.WaitLate)) + " (--wait-late)"
 		}
@@ -216,7 +222,11 @@ func (b *builder) outcome(o Options, end float64) string {
 		s = strings.Replace(s, "the server answered anyway", "mcpoke answered anyway", 1)
 	}
 	if n := b.ownIgnored; b.cancelled && n > 0 && !(n == 1 && late != nil) {
-		s += fmt.Sprintf(" · %d frame%s after the cancel ignored", n, plural(n))
+		word := "ignored"
+		if b.relayed {
+			word = "passed on"
+		}
+		s += fmt.Sprintf(" · %d frame%s after the cancel %s", n, plural(n), word)
 	}
 	return s
 }

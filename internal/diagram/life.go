@@ -71,7 +71,10 @@ type Arrow struct {
 	Label string
 	// Ignored marks traffic for the request after its cancel: recorded,
 	// never taken as its result. AfterCancel is its delay after the cancel.
-	Ignored     bool
+	Ignored bool
+	// PassedOn marks Ignored traffic that a proxy passed on to the host
+	// (Options.Relayed): late, and not ignored by the proxy.
+	PassedOn    bool
 	AfterCancel float64
 	// Lines are the transcript lines the arrow draws.
 	Lines []int
@@ -132,6 +135,25 @@ type Life struct {
 	// latest time drawn, after the request.
 	Live bool
 	End  float64
+	// Client names the lane of the request's client: "mcpoke", or "host"
+	// in a proxy's transcript (Options.Relayed).
+	Client string
+}
+
+// clientName is the client lane's name.
+func (l *Life) clientName() string {
+	if l.Client == "" {
+		return "mcpoke"
+	}
+	return l.Client
+}
+
+// ignoredWord says what became of traffic after the cancel.
+func ignoredWord(a Arrow) string {
+	if a.PassedOn {
+		return "passed on"
+	}
+	return "ignored"
 }
 
 // Span returns l's span of kind k, or nil.

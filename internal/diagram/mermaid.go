@@ -22,7 +22,11 @@ func Mermaid(l Life) string {
 	line := func(s string) { b.WriteString("    " + s + "\n") }
 	note := func(s string) { line("Note over mcpoke,server: " + mermaidText(s)) }
 	b.WriteString("sequenceDiagram\n")
-	line("participant mcpoke")
+	if l.Client != "" {
+		line("participant mcpoke as " + l.Client) // the lanes keep their ids
+	} else {
+		line("participant mcpoke")
+	}
 	line("participant server")
 	head := l.Title
 	if l.Server != "" {
@@ -58,7 +62,7 @@ func Mermaid(l Life) string {
 // traffic.
 func mermaidArrow(a Arrow) string {
 	switch {
-	case a.Ignored:
+	case a.Ignored && !a.PassedOn:
 		return "--x"
 	case a.Kind.isRequest():
 		return "->>"

@@ -30,7 +30,7 @@ func collapse(arrows []Arrow, maxRun int) []Arrow {
 func run(rs []Arrow) Arrow {
 	first, last := rs[0], rs[len(rs)-1]
 	a := Arrow{From: first.From, Kind: KindProgress, At: first.At, Until: last.Until,
-		Ignored: first.Ignored, AfterCancel: first.AfterCancel, afterTo: last.afterTo,
+		Ignored: first.Ignored, PassedOn: first.PassedOn, AfterCancel: first.AfterCancel, afterTo: last.afterTo,
 		value: first.value, valueTo: last.valueTo}
 	for _, r := range rs {
 		a.Count += r.Count
@@ -41,7 +41,7 @@ func run(rs []Arrow) Arrow {
 		a.Label += ": " + a.value + " … " + a.valueTo
 	}
 	if a.Ignored {
-		a.Label += " · ignored (cancel +" + Human(a.AfterCancel) + " … +" + Human(a.afterTo) + ")"
+		a.Label += " · " + ignoredWord(a) + " (cancel +" + Human(a.AfterCancel) + " … +" + Human(a.afterTo) + ")"
 	}
 	return a
 }

@@ -153,7 +153,8 @@ var gutters = map[SpanKind][3]rune{
 // lanes draws the two-column diagram.
 func (t *textDiagram) lanes() {
 	t.gutter = ' '
-	t.add(strings.Repeat(" ", timeColumn)+"mcpoke"+strings.Repeat(" ", t.gap()+2-len("mcpoke")-len("server"))+"server", RoleScale)
+	client := t.l.clientName()
+	t.add(strings.Repeat(" ", timeColumn)+client+strings.Repeat(" ", max(1, t.gap()+2-len(client)-len("server")))+"server", RoleScale)
 	for _, st := range t.l.Steps() {
 		switch st.Kind {
 		case StepOpen:
@@ -217,13 +218,13 @@ func (t *textDiagram) arrow(a *Arrow) {
 	dashes := strings.Repeat("─", max(1, t.gap()-ansi.StringWidth(first)-4))
 	if a.From == Client {
 		head := "▶"
-		if a.Ignored {
+		if a.Ignored && !a.PassedOn {
 			head = "x"
 		}
 		t.row(offset(a.At), t.gutter, "─ "+first+" "+dashes+head, role)
 	} else {
 		head := "◀"
-		if a.Ignored {
+		if a.Ignored && !a.PassedOn {
 			head = "x"
 		}
 		t.row(offset(a.At), t.gutter, head+"─ "+first+" "+dashes, role)
@@ -282,7 +283,7 @@ func (t *textDiagram) list() {
 			dir := "→ server "
 			if a.From == Server {
 				dir = "← server "
-				if a.Ignored {
+				if a.Ignored && !a.PassedOn {
 					dir = "x server "
 				}
 			}

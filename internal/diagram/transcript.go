@@ -35,6 +35,9 @@ type Transcript struct {
 	// Skipped counts lines that are not transcript lines (not JSON, no
 	// t or dir, too long): a transcript cut short by a crash still draws.
 	Skipped int
+	// Relayed: the transcript is mcpoke proxy's (it has "relay" lines,
+	// which are not drawn): draw it with Options.Relayed.
+	Relayed bool
 }
 
 // Read reads an NDJSON transcript. Lines it cannot use are counted in
@@ -48,6 +51,8 @@ func Read(r io.Reader) (Transcript, error) {
 			if it, ok := parseItem(line); ok {
 				it.Line = n
 				tr.Items = append(tr.Items, it)
+			} else if isRelayLine(line) {
+				tr.Relayed = true
 			} else {
 				tr.Skipped++
 			}
@@ -121,4 +126,14 @@ func parseItem(line []byte) (Item, bool) {
 		it.Raw = *l.Raw
 	}
 	return it, true
+}
+
+// isRelayLine reports whether line is one of mcpoke proxy's words about
+// its relay.
+func isRelayLine(line []byte) bool {
+	var l struct {
+		T   *float64 `json:"t"`
+		Dir string   `json:"dir"`
+	}
+	return json.Unmarshal(line, &l) == nil && l.T != nil && l.Dir == "relay"
 }

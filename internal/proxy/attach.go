@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bufio"
+	"errors"
 	"net"
 	"os"
 	"sync"
@@ -14,10 +15,13 @@ type AttachServer struct {
 	l       *net.UnixListener
 	path    string
 	history *History
-	wg      sync.WaitGroup
-	mu      sync.Mutex
-	conns   map[net.Conn]struct{}
-	closed  bool
+	// controls carries out the clients' control messages (see
+	// ControlRequest); nil refuses them.
+	controls *Controls
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	conns    map[net.Conn]struct{}
+	closed   bool
 }
 
 // clientWriteTimeout bounds one write to an attached client; one that
@@ -26,11 +30,17 @@ const clientWriteTimeout = 5 * time.Second
 
 // ServeAttach listens for mcpoke attach under name.
 func ServeAttach(name string, history *History) (*AttachServer, error) {
+	return ServeAttachControls(name, history, nil)
+}
+
+// ServeAttachControls listens for mcpoke attach under name, and carries
+// out the clients' control messages with controls.
+func ServeAttachControls(name string, history *History, controls *Controls) (*AttachServer, error) {
 	l, path, err := listen(name)
 	if err != nil {
 		return nil, err
 	}
-	s := &AttachServer{l: l, path: path, history: history, conns: map[net.Conn]struct{}{}}
+	s := &AttachServer{l: l, path: path, history: history, controls: controls, conns: map[net.Conn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -75,12 +85,25 @@ func (s *AttachServer) serve(c net.Conn) {
 	}()
 	past, next, stop := s.history.Follow()
 	defer stop()
-	// The client only reads; its end shows as a read error.
+	// The client may write control messages, a line each; its end shows
+	// as a read error. Replies go out between whole lines of the stream.
 	gone := make(chan struct{})
+	replies := make(chan []byte, 16)
 	go func() {
-		var b [1]byte
-		c.Read(b[:])
-		close(gone)
+		defer close(gone)
+		r := bufio.NewReaderSize(c, 4<<10)
+		for {
+			line, err := readBoundedLine(r, maxControlLine)
+			if err != nil {
+				return
+			}
+			reply := s.reply(line)
+			select {
+			case replies <- reply:
+			case <-time.After(clientWriteTimeout):
+				return // the client sends faster than it reads
+			}
+		}
 	}()
 	w := bufio.NewWriterSize(c, 64<<10)
 	write := func(line []byte) bool {
@@ -110,9 +133,37 @@ func (s *AttachServer) serve(c net.Conn) {
 			if !write(line) {
 				return
 			}
+		case reply := <-replies:
+			if !write(reply) {
+				return
+			}
 		case <-gone:
 			return
 		}
+	}
+}
+
+// reply is the reply line to one line a client wrote.
+func (s *AttachServer) reply(line []byte) []byte {
+	if s.controls == nil {
+		return []byte(`{"reply":"error","error":"this proxy takes no control messages"}` + "\n")
+	}
+	return s.controls.handleControlLine(line)
+}
+
+// readBoundedLine reads one line of at most max bytes.
+func readBoundedLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		part, err := r.ReadSlice('\n')
+		line = append(line, part...)
+		if len(line) > max {
+			return nil, errors.New("control line too long")
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, err
 	}
 }
 

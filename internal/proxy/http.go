@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"mime"
@@ -25,6 +26,9 @@ type HTTPOptions struct {
 	Now      func() time.Time
 	// Transport reaches the upstream; nil means http.DefaultTransport.
 	Transport http.RoundTripper
+	// Controls, if set, gets the proxy's kill switch (see httpKiller).
+	Controls *Controls
+	Kill     KillOptions
 }
 
 // EventStreamClosed starts the relay event that a host closed the
@@ -48,6 +52,17 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 		emit = opts.Recorder.record
 	}
 	up := opts.Upstream
+	var killer *httpKiller
+	if opts.Controls != nil {
+		killer = newHTTPKiller(opts.Kill, opts.Transport, func(text string) {
+			emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindRelay, Data: []byte(text)})
+		})
+		killer.upstream = func(r *http.Request) *http.Request {
+			r.URL.Scheme, r.URL.Host, r.Host = up.Scheme, up.Host, ""
+			return r
+		}
+		opts.Controls.SetSwitch(killer)
+	}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.URL.Scheme, pr.Out.URL.Host = up.Scheme, up.Host
@@ -56,6 +71,16 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 		FlushInterval: -1, // every write reaches the host at once
 		Transport:     opts.Transport,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if f := inflightOf(r); f.isKilled() {
+				// Killed before the upstream's answer began.
+				if ans := killer.killedAnswer(f, false); ans != nil {
+					w.Header().Set("Content-Type", "application/json")
+					w.Write(ans)
+				} else {
+					<-f.host.Done() // silent: the host waits until it gives up
+				}
+				return
+			}
 			if r.Context().Err() != nil {
 				return // the host went away; nothing to answer
 			}
@@ -70,7 +95,7 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 		emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindHTTP,
 			Data: []byte(fmt.Sprintf("%s %s → %s %s", r.Method, transport.RedactURL(r.URL.RequestURI()), resp.Status, ct))})
 		mt, _, _ := mime.ParseMediaType(ct)
-		rb := &recordingBody{rc: resp.Body, now: now, emit: emit, id: requestIDOf(r)}
+		rb := &recordingBody{rc: resp.Body, now: now, emit: emit, id: requestIDOf(r), inflight: inflightOf(r), killer: killer}
 		switch mt {
 		case "text/event-stream":
 			rb.sse = &sseSplitter{now: now, emit: rb.emitFrame}
@@ -95,6 +120,13 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			id := recordPost(body, now, emit)
 			r = r.WithContext(withRequestID(r.Context(), id))
+			if killer != nil && id != "" {
+				ctx, cancel := context.WithCancel(r.Context())
+				defer cancel()
+				f, done := killer.track(id, r, cancel)
+				defer done()
+				r = r.WithContext(withInflight(ctx, f))
+			}
 		}
 		rp.ServeHTTP(w, r)
 	})
@@ -128,10 +160,34 @@ type recordingBody struct {
 	mu       sync.Mutex
 	answered bool
 	ended    bool
+
+	// The kill switch: a killed request's body ends with the proxy's
+	// answer (inject) in place of the upstream's.
+	inflight *httpInflight
+	killer   *httpKiller
+	inject   []byte
+	injected bool
 }
 
 func (b *recordingBody) Read(p []byte) (int, error) {
+	if b.injected {
+		n := copy(p, b.inject)
+		b.inject = b.inject[n:]
+		if len(b.inject) == 0 {
+			return n, io.EOF
+		}
+		return n, nil
+	}
 	n, err := b.rc.Read(p)
+	if err != nil && err != io.EOF && b.inflight.isKilled() {
+		b.injected = true
+		b.inject = b.killer.killedAnswer(b.inflight, b.sse != nil)
+		if b.inject == nil {
+			<-b.inflight.host.Done() // silent: the host waits until it gives up
+			return n, io.EOF
+		}
+		return n, nil
+	}
 	if n > 0 {
 		if b.sse != nil {
 			b.sse.feed(p[:n])
@@ -173,7 +229,7 @@ func (b *recordingBody) emitFrame(r wire.Record) {
 // of a pending request.
 func (b *recordingBody) Close() error {
 	b.mu.Lock()
-	cut := !b.ended && !b.answered && b.id != ""
+	cut := !b.ended && !b.answered && b.id != "" && !b.inflight.isKilled()
 	b.ended = true
 	b.mu.Unlock()
 	if cut {

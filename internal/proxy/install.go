@@ -15,6 +15,9 @@ import (
 type ConfigEdit struct {
 	Old, New  []byte
 	Unchanged string
+	// Start, for an HTTP entry, is the command that starts the proxy the
+	// entry now points at.
+	Start string
 }
 
 // entry is one server's object in a config, and its members.
@@ -49,6 +52,9 @@ func Uninstall(config []byte, server string) (ConfigEdit, error) {
 	e, err := findEntry(config, server)
 	if err != nil {
 		return ConfigEdit{}, err
+	}
+	if edit, ok, err := uninstallHTTP(config, server, e); ok {
+		return edit, err
 	}
 	command, args, err := e.commandLine(config, server)
 	if err != nil {

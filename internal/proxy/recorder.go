@@ -12,19 +12,34 @@ import (
 // most headKeep+tailKeep bytes each, a bounded amount.
 const recordQueue = 4096
 
+// gatherDelay is how long the recorder waits, woken by a record after a
+// quiet spell, for the records that follow it before it hands them on.
+// Woken once per record, its goroutine would take a second CPU away from
+// the relay at every line (measured: a third of a round trip through the
+// proxy at concurrency 1); a millisecond's wait makes it one wake for a
+// whole exchange. Under a flood the batches are large and it never waits.
+const gatherDelay = time.Millisecond
+
+// smallBatch is the size of batch after which the recorder waits
+// gatherDelay again: below it, traffic is light enough to gather.
+const smallBatch = 64
+
 // Recorder hands the records of relayed traffic to its observers
 // (transcript, request table, attach history) on one goroutine of its
 // own, in the order the relay made them, so that observers never run on
 // the relay's goroutines.
 type Recorder struct {
-	in   chan wire.Record
-	done chan struct{}
+	// mu orders the two directions' records into one queue and guards
+	// queue and closed; space is signalled when the queue was taken.
+	mu     sync.Mutex
+	space  *sync.Cond
+	queue  []wire.Record
+	closed bool
+	wake   chan struct{} // capacity 1: the queue has something, or closed
+	done   chan struct{}
 
-	// sendMu orders the two directions' records into one queue and
-	// guards closed; obsMu guards observers. Two locks, so that a relay
-	// waiting on a full queue never holds up the observers draining it.
-	sendMu    sync.Mutex
-	closed    bool
+	// obsMu guards observers: a relay waiting for room in the queue never
+	// holds up the observers draining it.
 	obsMu     sync.Mutex
 	observers []func(wire.Record)
 	idle      []func()
@@ -32,7 +47,8 @@ type Recorder struct {
 
 // NewRecorder starts a recorder; Close ends it.
 func NewRecorder() *Recorder {
-	r := &Recorder{in: make(chan wire.Record, recordQueue), done: make(chan struct{})}
+	r := &Recorder{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	r.space = sync.NewCond(&r.mu)
 	go r.run()
 	return r
 }
@@ -56,13 +72,30 @@ func (r *Recorder) OnIdle(f func()) {
 
 // record queues one record; the relay's splitters call it. The two
 // directions record from two goroutines: the mutex makes their records
-// one sequence in the order they were made.
+// one sequence in the order they were made. A full queue makes the
+// relay wait for the observers rather than memory grow.
 func (r *Recorder) record(rec wire.Record) {
-	r.sendMu.Lock()
-	if !r.closed {
-		r.in <- rec
+	r.mu.Lock()
+	for len(r.queue) >= recordQueue && !r.closed {
+		r.space.Wait()
 	}
-	r.sendMu.Unlock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
+	r.queue = append(r.queue, rec)
+	first := len(r.queue) == 1
+	r.mu.Unlock()
+	if first {
+		r.signal()
+	}
+}
+
+func (r *Recorder) signal() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
 }
 
 // Event records a word of the proxy's own about the relay (a
@@ -74,33 +107,58 @@ func (r *Recorder) Event(at time.Time, text string) {
 // Close hands the records still queued to the observers and returns when
 // they have all seen them. Later records are dropped.
 func (r *Recorder) Close() {
-	r.sendMu.Lock()
-	if !r.closed {
-		r.closed = true
-		close(r.in)
-	}
-	r.sendMu.Unlock()
+	r.mu.Lock()
+	r.closed = true
+	r.space.Broadcast()
+	r.mu.Unlock()
+	r.signal()
 	<-r.done
 }
 
 func (r *Recorder) run() {
 	defer close(r.done)
 	var (
-		obs  []func(wire.Record)
-		idle []func()
+		obs   []func(wire.Record)
+		idle  []func()
+		batch []wire.Record
+		last  = smallBatch // the size of the last batch
 	)
-	for rec := range r.in {
-		r.obsMu.Lock()
-		obs = append(obs[:0], r.observers...)
-		idle = append(idle[:0], r.idle...)
-		r.obsMu.Unlock()
-		for _, f := range obs {
-			f(rec)
-		}
-		if len(r.in) == 0 {
-			for _, f := range idle {
-				f()
+	for {
+		<-r.wake
+		if last < smallBatch {
+			r.mu.Lock()
+			closed := r.closed
+			r.mu.Unlock()
+			if !closed {
+				time.Sleep(gatherDelay)
 			}
+		}
+		for {
+			r.mu.Lock()
+			batch, r.queue = r.queue, batch[:0]
+			closed := r.closed
+			r.space.Broadcast()
+			r.mu.Unlock()
+			if len(batch) == 0 {
+				if closed {
+					return
+				}
+				break
+			}
+			last = len(batch)
+			r.obsMu.Lock()
+			obs = append(obs[:0], r.observers...)
+			idle = append(idle[:0], r.idle...)
+			r.obsMu.Unlock()
+			for _, rec := range batch {
+				for _, f := range obs {
+					f(rec)
+				}
+			}
+			clear(batch) // the records' data goes with the observers
+		}
+		for _, f := range idle {
+			f()
 		}
 	}
 }

@@ -47,6 +47,13 @@ type StdioOptions struct {
 
 	// Now stamps records; nil means time.Now.
 	Now func() time.Time
+
+	// Controls, if set, gets the relay's kill switch (see Kill).
+	Controls *Controls
+	// Kill says what the kill switch does besides cancelling upstream.
+	Kill KillOptions
+	// Faults provoke the host (see Faults).
+	Faults Faults
 }
 
 // Relay events, recorded as wire.KindRelay lines.
@@ -81,15 +88,18 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 	serverErr := &lineSplitter{dir: wire.In, stderr: true, now: now, emit: emit}
 
 	var hostGone atomic.Bool
-	out := func(p []byte) {
-		if !hostGone.Load() {
-			if _, err := opts.HostOut.Write(p); err != nil {
-				// Keep reading the server, so that it is not blocked on a
-				// full pipe and can notice its stdin closing.
-				hostGone.Store(true)
-				event(EventHostGone)
-			}
+	hostGate := newLineGate(func(p []byte) error {
+		_, err := opts.HostOut.Write(p)
+		if err != nil {
+			// Keep reading the server, so that it is not blocked on a
+			// full pipe and can notice its stdin closing.
+			hostGone.Store(true)
+			event(EventHostGone)
 		}
+		return err
+	})
+	out := func(p []byte) {
+		hostGate.pass(p)
 		toHost.feed(p)
 	}
 	errOut := func(p []byte) {
@@ -104,6 +114,27 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 	if err != nil {
 		return 1, err
 	}
+	serverGate := newLineGate(func(p []byte) error {
+		_, err := srv.Write(p)
+		return err
+	})
+	if opts.Controls != nil || opts.Faults.any() {
+		k := &stdioKiller{opts: opts.Kill, faults: opts.Faults, toServer: serverGate, toHost: hostGate, event: event}
+		k.watch()
+		if opts.Recorder != nil {
+			opts.Recorder.Observe(k.observe)
+		}
+		// The host's requests are noted on the relay's goroutine, so that
+		// the faults know an answer's method when it comes.
+		fromHost.emit = func(r wire.Record) {
+			k.noteHost(r)
+			emit(r)
+		}
+		if opts.Controls != nil {
+			opts.Controls.SetSwitch(k)
+			defer opts.Controls.SetSwitch(nil)
+		}
+	}
 
 	var stopOnce sync.Once
 	stop := func(why string) {
@@ -113,7 +144,7 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 		})
 	}
 	go func() {
-		relayHostInput(opts.HostIn, srv, fromHost, event)
+		relayHostInput(opts.HostIn, serverGate, fromHost, event)
 		stop(EventHostClosed)
 	}()
 	go func() {
@@ -135,14 +166,14 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 // relayHostInput passes the host's bytes to the server's stdin as they
 // come. Once the server stops taking them they are read and dropped, so
 // that the host never blocks on a proxy whose server is gone.
-func relayHostInput(in io.Reader, srv *transport.Stdio, rec *lineSplitter, event func(string)) {
+func relayHostInput(in io.Reader, srv *lineGate, rec *lineSplitter, event func(string)) {
 	buf := make([]byte, 64<<10)
 	serverTakes := true
 	for {
 		n, err := in.Read(buf)
 		if n > 0 {
 			if serverTakes {
-				if _, werr := srv.Write(buf[:n]); werr != nil {
+				if werr := srv.pass(buf[:n]); werr != nil {
 					serverTakes = false
 					event(EventServerClosed)
 				}

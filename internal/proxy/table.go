@@ -32,6 +32,12 @@ const (
 	ServerGone State = "server-gone"
 )
 
+// Who cancelled a request (Row.CancelledBy).
+const (
+	CancelledByHost  = "host"
+	CancelledByProxy = "proxy"
+)
+
 // maxEndedRows bounds the ended requests a Table keeps; open ones are
 // all kept.
 const maxEndedRows = 10_000
@@ -51,10 +57,13 @@ type Row struct {
 	// came; LateBy says how long after it the answer came).
 	Ended        time.Time
 	CancelReason string
-	CancelAt     time.Time
-	LateBy       time.Duration
-	Progress     int // progress notifications for it
-	Duplicates   int // answers after the first
+	// CancelledBy says who cancelled it: CancelledByHost, or
+	// CancelledByProxy for the kill switch; "" while not cancelled.
+	CancelledBy string
+	CancelAt    time.Time
+	LateBy      time.Duration
+	Progress    int // progress notifications for it
+	Duplicates  int // answers after the first
 }
 
 // Table is the proxy's model of the requests it relays, fed the records
@@ -131,6 +140,10 @@ func (t *Table) message(dir wire.Direction, at time.Time, m message) {
 			return
 		}
 		row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, m.Params.Reason, at, at
+		row.CancelledBy = CancelledByHost
+		if dir == wire.In {
+			row.CancelledBy = "server"
+		}
 		t.ended++
 	case m.Method == "notifications/progress":
 		// Progress goes the other way from the request it is for.
@@ -169,9 +182,21 @@ func (t *Table) relayEvent(r wire.Record) {
 	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
 		if row := t.rows[rowKey{wire.Out, id}]; row != nil && row.State == Pending {
 			row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, "the host closed the request's response stream", r.At, r.At
+			row.CancelledBy = CancelledByHost
 			t.ended++
 		}
 		return
+	}
+	if id, ok := ProxyCancelledID(event); ok {
+		if row := t.rows[rowKey{wire.Out, id}]; row != nil && row.State == Pending {
+			row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, "mcpoke proxy's kill switch", r.At, r.At
+			row.CancelledBy = CancelledByProxy
+			t.ended++
+		}
+		return
+	}
+	if strings.HasPrefix(event, ProxyWords) {
+		return // the proxy's own words: its start, holds, injected frames
 	}
 	for _, k := range t.order {
 		row := t.rows[k]
@@ -247,4 +272,15 @@ func compact(b json.RawMessage) string {
 		return string(b)
 	}
 	return buf.String()
+}
+
+// Row returns the request of id (JSON text) from dir, if the table has it.
+func (t *Table) Row(dir wire.Direction, id string) (Row, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := t.rows[rowKey{dir, id}]
+	if r == nil {
+		return Row{}, false
+	}
+	return *r, true
 }

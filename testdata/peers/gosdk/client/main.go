@@ -1,6 +1,6 @@
 // Command client is an interop peer for mcpoke's tests: an MCP client on
 // the official Go SDK that drives a server over Streamable HTTP (or the
-// legacy SSE transport): tools/list, echo, sleep with progress, and a
+// legacy SSE transport, or stdio: -stdio CMD ARGS...): tools/list, echo, sleep with progress, and a
 // sleep it cancels. It prints what it saw and exits 1 on the first
 // surprise.
 package main
@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"os/exec"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -24,17 +25,25 @@ func main() {
 	sse := flag.Bool("sse", false, "use the legacy HTTP+SSE transport; -url is then the SSE endpoint")
 	reconnect := flag.Bool("reconnect", false, "also call test_reconnection (demo-server --conformance-tools), whose answer arrives only on the resumed stream")
 	protocol := flag.String("protocol", "", "the protocol version to ask for (default: the SDK's latest, 2026-07-28, probed with server/discover)")
+	stdio := flag.Bool("stdio", false, "start the server given after the flags and talk to it over stdio")
 	flag.Parse()
-	if *url == "" {
-		log.Fatal("usage: client -url http://HOST:PORT/mcp [-sse]")
+	if *url == "" && (!*stdio || flag.NArg() == 0) {
+		log.Fatal("usage: client -url http://HOST:PORT/mcp [-sse] | client -stdio CMD ARGS...")
 	}
-	if err := run(*url, *sse, *reconnect, *protocol); err != nil {
+	var transport mcp.Transport = &mcp.StreamableClientTransport{Endpoint: *url, MaxRetries: 2}
+	switch {
+	case *stdio:
+		transport = &mcp.CommandTransport{Command: exec.Command(flag.Arg(0), flag.Args()[1:]...)}
+	case *sse:
+		transport = &mcp.SSEClientTransport{Endpoint: *url}
+	}
+	if err := run(transport, *reconnect, *protocol); err != nil {
 		fmt.Fprintln(os.Stderr, "gosdk client:", err)
 		os.Exit(1)
 	}
 }
 
-func run(url string, sse, reconnect bool, protocol string) error {
+func run(transport mcp.Transport, reconnect bool, protocol string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var progress atomic.Int32
@@ -48,10 +57,6 @@ func run(url string, sse, reconnect bool, protocol string) error {
 			}
 		},
 	})
-	var transport mcp.Transport = &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: 2}
-	if sse {
-		transport = &mcp.SSEClientTransport{Endpoint: url}
-	}
 	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: protocol})
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)

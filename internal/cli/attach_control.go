@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpoke/mcpoke/internal/proxy"
+	"github.com/mcpoke/mcpoke/internal/termtext"
+)
+
+// controlTimeout bounds the wait for a proxy's reply to a control
+// message; the history it sends first passes in far less.
+const controlTimeout = 30 * time.Second
+
+// idArg is a --kill ID as JSON: a number or a quoted string as given,
+// any other word as a string.
+func idArg(s string) json.RawMessage {
+	var v any
+	if json.Unmarshal([]byte(s), &v) == nil {
+		switch v.(type) {
+		case float64, string:
+			return json.RawMessage(s)
+		}
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// attachControl sends one control message to a running proxy and prints
+// its reply.
+func attachControl(cmd *cobra.Command, r proxy.Running, req proxy.ControlRequest, asJSON bool) error {
+	c, err := net.Dial("unix", r.Path)
+	if err != nil {
+		return withCode(ExitFailed, fmt.Errorf("attach to %s (pid %d): %w", r.Name, r.Pid, err))
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(controlTimeout))
+	msg, _ := json.Marshal(req)
+	if _, err := c.Write(append(msg, '\n')); err != nil {
+		return withCode(ExitFailed, fmt.Errorf("attach: %w", err))
+	}
+	// The proxy sends its history first; its reply is the line that
+	// starts {"reply":.
+	br := bufio.NewReaderSize(c, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if bytes.HasPrefix(line, []byte(`{"reply":`)) {
+			return printReply(cmd, req, line, asJSON)
+		}
+		if err != nil {
+			return withCode(ExitFailed, fmt.Errorf("attach: no reply from the proxy: %w (an older mcpoke proxy takes no control messages)", err))
+		}
+	}
+}
+
+func printReply(cmd *cobra.Command, req proxy.ControlRequest, line []byte, asJSON bool) error {
+	var rep proxy.ControlReply
+	if err := json.Unmarshal(line, &rep); err != nil {
+		return withCode(ExitFailed, fmt.Errorf("attach: the proxy's reply: %w", err))
+	}
+	out := cmd.OutOrStdout()
+	if asJSON {
+		if rep.Card != nil {
+			proxy.WriteCardJSON(out, rep.Card)
+		} else {
+			out.Write(line)
+		}
+	}
+	if rep.Error != "" {
+		return withCode(ExitFailed, fmt.Errorf("attach: %s", termtext.Line(rep.Error)))
+	}
+	if asJSON {
+		return nil
+	}
+	switch {
+	case rep.Card != nil:
+		return proxy.WriteCardMarkdown(out, rep.Card)
+	default:
+		ids := make([]string, len(rep.Done))
+		for i, id := range rep.Done {
+			ids[i] = termtext.Line(id)
+		}
+		what := map[string]string{proxy.ControlHold: "will hold the answer to", proxy.ControlRelease: "passed on the held answer to",
+			proxy.ControlDrop: "dropped the held answer to"}[req.Control]
+		if what == "" {
+			what = "cancelled on the host's behalf:"
+		}
+		fmt.Fprintf(out, "%s %s\n", what, strings.Join(ids, ", "))
+	}
+	return nil
+}

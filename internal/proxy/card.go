@@ -1,0 +1,288 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
+)
+
+// Card grades the host from what passed the proxy: how it cancels, when,
+// whether it asks for progress, what it does after a cancel and when it
+// leaves. It is a Recorder observer, like the Table, and safe for
+// concurrent use; Report makes the card at any moment.
+type Card struct {
+	mu        sync.Mutex
+	transport string // "stdio" or "http"
+	era       string // the protocol version the host asked for
+	host      string // clientInfo's name and version
+	reqs      map[string]*hostRequest
+	order     []string
+	cancels   []hostCancel
+	kills     []string // ids the proxy cancelled on the host's behalf
+	closedAt  time.Time
+	last      time.Time // the latest record's time: the card's "now"
+	abandoned []string  // ids pending with no cancel when the host left
+}
+
+// hostRequest is one of the host's requests, as the card sees it.
+type hostRequest struct {
+	id       string
+	method   string
+	key      string // method and params without _meta: the same call again
+	sent     time.Time
+	token    string // its progressToken as JSON text, "" without
+	progress []time.Time
+	answered time.Time // zero while pending
+	late     []time.Duration
+	cancel   *hostCancel
+	killed   bool
+	// held: the proxy holds its answer (a fault); the host sees it only
+	// when it is released, and that is when the card counts it.
+	held bool
+}
+
+// hostCancel is one cancel the host made: a notification, or a closed
+// response stream.
+type hostCancel struct {
+	id     string
+	at     time.Time
+	stream bool // a closed stream rather than notifications/cancelled
+	reason string
+	// what the request was when the cancel came: "pending", "answered
+	// 12ms before", "unknown", "cancelled already", "initialize".
+	state      string
+	answeredBy time.Duration // for "answered": how long before
+}
+
+// maxCardRequests bounds what a card keeps: the host's first requests
+// are enough to grade it, and the counts go on.
+const maxCardRequests = 20_000
+
+// NewCard grades a host over transport ("stdio" or "http").
+func NewCard(transport string) *Card {
+	return &Card{transport: transport, reqs: map[string]*hostRequest{}}
+}
+
+// cardMessage has what the card reads of a message.
+type cardMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Error  json.RawMessage `json:"error"`
+	Result json.RawMessage `json:"result"`
+}
+
+type cardParams struct {
+	RequestID       json.RawMessage `json:"requestId"`
+	Reason          string          `json:"reason"`
+	ProgressToken   json.RawMessage `json:"progressToken"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	ClientInfo      *cardImpl       `json:"clientInfo"`
+	Meta            struct {
+		ProgressToken json.RawMessage `json:"progressToken"`
+		Version       string          `json:"io.modelcontextprotocol/protocolVersion"`
+		ClientInfo    *cardImpl       `json:"io.modelcontextprotocol/clientInfo"`
+	} `json:"_meta"`
+}
+
+type cardImpl struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+func (i *cardImpl) String() string {
+	return strings.TrimSpace(i.Name + " " + i.Version)
+}
+
+// Observe takes one record of the relay.
+func (c *Card) Observe(r wire.Record) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r.At.After(c.last) {
+		c.last = r.At
+	}
+	switch r.Kind {
+	case wire.KindRelay:
+		c.relayEvent(r)
+		return
+	case wire.KindFrame:
+	default:
+		return
+	}
+	frame := bytes.TrimLeft(r.Data, " \t\r")
+	var ms []cardMessage
+	if len(frame) > 0 && frame[0] == '[' {
+		json.Unmarshal(frame, &ms)
+	} else {
+		var m cardMessage
+		if json.Unmarshal(frame, &m) != nil {
+			return
+		}
+		ms = []cardMessage{m}
+	}
+	for _, m := range ms {
+		if r.Dir == wire.Out {
+			c.fromHost(r.At, m)
+		} else {
+			c.fromServer(r.At, m)
+		}
+	}
+}
+
+func (c *Card) fromHost(at time.Time, m cardMessage) {
+	var p cardParams
+	json.Unmarshal(m.Params, &p) // a partial read is enough
+	switch {
+	case m.Method != "" && len(m.ID) > 0:
+		id := compact(m.ID)
+		if _, ok := c.reqs[id]; ok || len(c.reqs) >= maxCardRequests {
+			return
+		}
+		if m.Method == "initialize" && p.ProtocolVersion != "" {
+			c.era = p.ProtocolVersion
+		}
+		if p.Meta.Version != "" && c.era == "" {
+			c.era = p.Meta.Version
+		}
+		for _, ci := range []*cardImpl{p.ClientInfo, p.Meta.ClientInfo} {
+			if ci != nil && c.host == "" {
+				c.host = ci.String()
+			}
+		}
+		c.reqs[id] = &hostRequest{id: id, method: m.Method, key: callKey(m.Method, m.Params), sent: at,
+			token: progressToken(p.Meta.ProgressToken)}
+		c.order = append(c.order, id)
+	case m.Method == "notifications/cancelled":
+		c.cancel(hostCancel{id: compact(p.RequestID), at: at, reason: p.Reason})
+	}
+}
+
+func (c *Card) fromServer(at time.Time, m cardMessage) {
+	switch {
+	case m.Method == "notifications/progress":
+		var p cardParams
+		json.Unmarshal(m.Params, &p)
+		tok := compact(p.ProgressToken)
+		for i := len(c.order) - 1; i >= 0; i-- {
+			q := c.reqs[c.order[i]]
+			if q.token != "" && q.token == tok {
+				q.progress = append(q.progress, at)
+				return
+			}
+		}
+	case m.Method == "" && len(m.ID) > 0:
+		q := c.reqs[compact(m.ID)]
+		if q == nil || q.held {
+			return
+		}
+		c.answer(q, at)
+	}
+}
+
+// answer notes the answer to q reaching the host at at.
+func (c *Card) answer(q *hostRequest, at time.Time) {
+	{
+		switch {
+		case q.cancel != nil || q.killed:
+			if q.cancel != nil {
+				q.late = append(q.late, at.Sub(q.cancel.at))
+			}
+		case q.answered.IsZero():
+			q.answered = at
+		}
+	}
+}
+
+func (c *Card) cancel(hc hostCancel) {
+	q := c.reqs[hc.id]
+	switch {
+	case q == nil:
+		hc.state = "unknown"
+	case q.method == "initialize":
+		hc.state = "initialize"
+	case q.cancel != nil && q.cancel.stream && !hc.stream && hc.at.Sub(q.cancel.at) < raceWindow:
+		// A notification right after the host closed the stream: one
+		// cancel made in both forms (the Go SDK does so in 2026-07-28).
+		hc.state = "pending"
+	case q.cancel != nil:
+		hc.state = "cancelled already"
+	case !q.answered.IsZero():
+		hc.state = "answered"
+		hc.answeredBy = hc.at.Sub(q.answered)
+	default:
+		hc.state = "pending"
+	}
+	c.cancels = append(c.cancels, hc)
+	if q != nil && q.cancel == nil && q.answered.IsZero() && !q.killed {
+		q.cancel = &c.cancels[len(c.cancels)-1]
+	}
+	if len(c.cancels) > maxCardRequests {
+		c.cancels = c.cancels[:maxCardRequests]
+	}
+}
+
+func (c *Card) relayEvent(r wire.Record) {
+	event := string(r.Data)
+	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
+		c.cancel(hostCancel{id: id, at: r.At, stream: true})
+		return
+	}
+	if id, ok := ProxyCancelledID(event); ok {
+		if q := c.reqs[id]; q != nil {
+			q.killed = true
+		}
+		c.kills = append(c.kills, id)
+		return
+	}
+	for _, p := range []string{EventHeld, EventReleased, EventDropped} {
+		rest, ok := strings.CutPrefix(event, p)
+		if !ok {
+			continue
+		}
+		id, _, _ := strings.Cut(rest, " (")
+		q := c.reqs[id]
+		if q == nil {
+			return
+		}
+		switch p {
+		case EventHeld:
+			q.held = true
+		case EventReleased:
+			q.held = false
+			c.answer(q, r.At)
+		}
+		return
+	}
+	if event == EventHostClosed && c.closedAt.IsZero() {
+		c.closedAt = r.At
+		for _, id := range c.order {
+			if q := c.reqs[id]; q.answered.IsZero() && q.cancel == nil && !q.killed {
+				c.abandoned = append(c.abandoned, id)
+			}
+		}
+	}
+}
+
+// progressToken is a token as JSON text, "" for none or null.
+func progressToken(t json.RawMessage) string {
+	if len(t) == 0 || string(t) == "null" {
+		return ""
+	}
+	return compact(t)
+}
+
+// callKey is a request's method and params without _meta, so that the
+// same call sent again matches whatever its id and token.
+func callKey(method string, params json.RawMessage) string {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return method + " " + compact(params)
+	}
+	delete(p, "_meta")
+	b, _ := json.Marshal(p) // sorted keys
+	return method + " " + string(b)
+}

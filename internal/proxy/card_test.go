@@ -1,0 +1,175 @@
+package proxy
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/check"
+	"github.com/mcpoke/mcpoke/internal/wire"
+)
+
+// cardScript feeds a card records at given offsets from a start.
+type cardScript struct {
+	card  *Card
+	start time.Time
+}
+
+func newCardScript(transport string) *cardScript {
+	return &cardScript{card: NewCard(transport), start: time.Unix(1_800_000_000, 0)}
+}
+
+func (s *cardScript) host(at time.Duration, frame string) {
+	s.card.Observe(wire.Record{At: s.start.Add(at), Dir: wire.Out, Kind: wire.KindFrame, Data: []byte(frame)})
+}
+
+func (s *cardScript) server(at time.Duration, frame string) {
+	s.card.Observe(wire.Record{At: s.start.Add(at), Dir: wire.In, Kind: wire.KindFrame, Data: []byte(frame)})
+}
+
+func (s *cardScript) event(at time.Duration, text string) {
+	s.card.Observe(wire.Record{At: s.start.Add(at), Dir: wire.In, Kind: wire.KindRelay, Data: []byte(text)})
+}
+
+// line finds the card's line whose title starts with title.
+func line(t *testing.T, rep *CardReport, title string) CardLine {
+	t.Helper()
+	for _, l := range rep.Lines {
+		if strings.HasPrefix(l.Title, title) {
+			return l
+		}
+	}
+	t.Fatalf("no card line %q in %+v", title, rep.Lines)
+	return CardLine{}
+}
+
+func wantLine(t *testing.T, rep *CardReport, title string, status check.Status, facts ...string) {
+	t.Helper()
+	l := line(t, rep, title)
+	all := strings.Join(l.Facts, "\n")
+	if l.Status != status {
+		t.Errorf("%s: status %s, want %s; facts:\n%s", title, l.Status, status, all)
+	}
+	for _, f := range facts {
+		if !strings.Contains(all, f) {
+			t.Errorf("%s: facts lack %q:\n%s", title, f, all)
+		}
+	}
+}
+
+const sec = time.Second
+
+// A stdio host of 2025-11-25 that times out at 2 s, resets on progress,
+// re-sends a call it cancelled, cancels an id it never sent and leaves
+// with a call pending.
+func TestCardGradesAStdioHost(t *testing.T) {
+	s := newCardScript("stdio")
+	s.host(0, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":{"name":"claude-ai","version":"0.1.0"},"capabilities":{}}}`)
+	s.server(10*time.Millisecond, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}`)
+	s.host(20*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	// 1: no progress, cancelled on timeout at 2 s, then answered late.
+	s.host(1*sec, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"seconds":30},"_meta":{"progressToken":"a"}}}`)
+	s.host(3*sec, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"Request timed out"}}`)
+	s.server(3*sec+500*time.Millisecond, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+	// 2: the same call again (new id, new token): duplicate execution.
+	s.host(4*sec, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"b"},"arguments":{"seconds":30},"name":"sleep"}}`)
+	s.server(5*sec, `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`)
+	// 3: progress every second for 6 s, cancelled 2 s after the last.
+	s.host(10*sec, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"progress","_meta":{"progressToken":"c"}}}`)
+	for i := 1; i <= 6; i++ {
+		s.server(10*sec+time.Duration(i)*sec, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"c","progress":`+string(rune('0'+i))+`}}`)
+	}
+	s.host(18*sec, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	// A cancel for an id it never sent.
+	s.host(19*sec, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`)
+	// 4: no token, pending when the host leaves.
+	s.host(20*sec, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"stubborn"}}`)
+	s.event(26*sec, EventHostClosed)
+
+	rep := s.card.Report()
+	if rep.Host != "claude-ai 0.1.0" || rep.Protocol != "2025-11-25" || rep.Transport != "stdio" || rep.Requests != 5 {
+		t.Errorf("header: %+v", rep)
+	}
+	wantLine(t, rep, "Cancels in the form", check.Pass, "request 1 (tools/call): notifications/cancelled 2s after sending it", "request 3")
+	if l := line(t, rep, "Cancels in the form"); l.Level != check.Should || !strings.HasPrefix(l.Spec, "2025-11-25/lifecycle.mdx") {
+		t.Errorf("stdio 2025 form line grades against %s %s", l.Level, l.Spec)
+	}
+	wantLine(t, rep, "Never cancels initialize", check.Pass)
+	wantLine(t, rep, "Cancels only requests", check.Fail, "request 99: the host never sent it")
+	wantLine(t, rep, "Effective timeout", Info, "median 2s over 1 cancels", `reason "Request timed out"`,
+		"request 4 (tools/call): no answer and no cancel 6s after it was sent, past twice the timeout")
+	wantLine(t, rep, "Progress resets", Info, "yes: calls with progress ran past the 2s timeout", "request 3 (tools/call): 6 progress notifications, cancelled 8s after it was sent and 2s after its last progress")
+	wantLine(t, rep, "Asks for progress", Info, "3 of 4 tools/call carried a progressToken")
+	wantLine(t, rep, "Late answers", Info, "request 1 (tools/call): answered 500ms after the host's cancel")
+	wantLine(t, rep, "Does not send a call again", check.Warn, "request 2 repeats cancelled request 1 (tools/call) 1s after the cancel")
+	wantLine(t, rep, "Cancels what is pending", check.Warn, "request 4 (tools/call): pending 6s with no cancel when the host left")
+
+	var md, js bytes.Buffer
+	if err := WriteCardMarkdown(&md, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"report card of claude-ai 0.1.0", "| Form | Cancels only requests it sent that are still in progress | MUST | **FAIL** |", "> The initialize request MUST NOT be cancelled by clients (MUST; 2025-11-25/cancellation.mdx"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	if err := WriteCardJSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	var back CardReport
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Lines) != len(rep.Lines) || back.Lines[2].Status != check.Fail {
+		t.Errorf("json round trip: %v %+v", err, back)
+	}
+}
+
+// Over 2026-07-28 HTTP a POSTed notification is the old form: it cancels
+// nothing there; a closed stream is the cancel.
+func TestCardGradesAModernHTTPHost(t *testing.T) {
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"go-sdk","version":"1.2"}`
+	s := newCardScript("http")
+	s.host(0, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep",`+meta+`}}}`)
+	s.event(1*sec, EventStreamClosed+"1")
+	s.host(2*sec, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep2",`+meta+`}}}`)
+	s.host(3*sec, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	rep := s.card.Report()
+	if rep.Host != "go-sdk 1.2" || rep.Protocol != "2026-07-28" {
+		t.Errorf("header: %+v", rep)
+	}
+	wantLine(t, rep, "Cancels in the form", check.Fail,
+		"wrong form: request 2 (tools/call): notifications/cancelled 1s after sending it: a POSTed notification is the old form and cancels nothing in 2026-07-28",
+		"request 1 (tools/call): closed its response stream 1s after sending it")
+	wantLine(t, rep, "Never cancels initialize", check.Skip)
+	wantLine(t, rep, "Cancels what is pending", check.Skip, "the host has not left yet")
+
+	// Both, for one request: the stream close makes it right.
+	s.event(3*sec+time.Millisecond, EventStreamClosed+"2")
+	wantLine(t, s.card.Report(), "Cancels in the form", check.Pass, "request 2 (tools/call): notifications/cancelled and closed its response stream")
+
+	// A stream closed, then a notification for it at once: one cancel in
+	// both forms, not a cancel of a request no longer in progress.
+	s.host(4*sec, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep3",`+meta+`}}}`)
+	s.event(5*sec, EventStreamClosed+"3")
+	s.host(5*sec+2*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`)
+	rep = s.card.Report()
+	wantLine(t, rep, "Cancels only requests", check.Pass)
+	wantLine(t, rep, "Cancels in the form", check.Pass, "request 3 (tools/call): notifications/cancelled and closed its response stream")
+}
+
+// Over 2025-era HTTP a closed stream alone is not a cancel (SHOULD).
+func TestCardGradesALegacyHTTPHost(t *testing.T) {
+	s := newCardScript("http")
+	s.host(0, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"x"}}}`)
+	s.host(1*sec, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep"}}`)
+	s.event(2*sec, EventStreamClosed+"1")
+	s.host(3*sec, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}`)
+	rep := s.card.Report()
+	wantLine(t, rep, "Cancels in the form", check.Warn, "wrong form: request 1 (tools/call): closed its response stream")
+	wantLine(t, rep, "Never cancels initialize", check.Fail, "request 0 (initialize) cancelled 3s after it was sent")
+	// A proxy kill is not the host's doing.
+	s.host(4*sec, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"sleep"}}`)
+	s.event(5*sec, EventProxyCancelled+"5")
+	s.event(6*sec, EventHostClosed)
+	wantLine(t, s.card.Report(), "Cancels what is pending", check.Pass, "the proxy cancelled 1 requests on the host's behalf (5)")
+}

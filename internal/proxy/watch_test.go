@@ -1,0 +1,126 @@
+package proxy
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/wire"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// watchLines feeds lines to a new Watcher and returns it with every
+// event, and the records it read.
+func watchLines(t *testing.T, lines ...string) (*Watcher, []session.Event, []wire.Record) {
+	t.Helper()
+	w := NewWatcher(time.Unix(1000, 0))
+	var events []session.Event
+	var recs []wire.Record
+	for _, l := range lines {
+		rec, ev, ok := w.Line([]byte(l))
+		if ok {
+			recs = append(recs, rec)
+		}
+		events = append(events, ev...)
+	}
+	return w, events, recs
+}
+
+// states is each request's last state by its id, from the events.
+func states(events []session.Event) map[string]session.State {
+	out := map[string]session.State{}
+	ids := map[uint64]string{}
+	for _, e := range events {
+		switch e := e.(type) {
+		case session.RequestStarted:
+			ids[e.Info.Seq] = e.Info.ID.String()
+			out[e.Info.ID.String()] = e.Info.State
+		case session.StateChanged:
+			out[ids[e.Ref.Seq]] = e.To
+		}
+	}
+	return out
+}
+
+func TestWatcherStatesOfAHostsRequests(t *testing.T) {
+	w, events, recs := watchLines(t,
+		`{"t":0,"dir":"relay","relay":"mcpoke proxy x (pid 1) relays to: server --flag"}`,
+		`{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"Claude","version":"1.2"}}}}`,
+		`{"t":2,"dir":"in","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","serverInfo":{"name":"srv","version":"3"}}}}`,
+		`{"t":3,"dir":"out","msg":[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":7}}},{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"b"}}]}`,
+		`{"t":4,"dir":"in","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":1}}}`,
+		`{"t":5,"dir":"in","msg":{"jsonrpc":"2.0","id":9,"method":"roots/list"}}`,
+		`{"t":6,"dir":"out","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"Stop"}}}`,
+		`{"t":8,"dir":"in","msg":{"jsonrpc":"2.0","id":1,"result":{}}}`,
+		`{"t":9,"dir":"stderr","raw":"log line"}`,
+		`{"t":10,"dir":"in","msg":{"jsonrpc":"2.0","id":"1","error":{"code":1,"message":"no"}}}`,
+		`{"t":11,"dir":"out","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"c"}}}`,
+		`{"t":12,"dir":"relay","relay":"the host closed its input"}`,
+		`{"t":13,"dir":"relay","relay":"server exited with status 1"}`,
+		`not json`,
+	)
+	if len(recs) != 13 {
+		t.Errorf("%d records, want 13 (every line but the one that is not JSON)", len(recs))
+	}
+	got := states(events)
+	want := map[string]session.State{`0`: session.Completed, `1`: session.Cancelled, `"1"`: session.Failed,
+		`9`: session.Failed, `2`: session.Failed}
+	for id, st := range want {
+		if got[id] != st {
+			t.Errorf("request %s is %v, want %v (all: %v)", id, got[id], st, got)
+		}
+	}
+	var late, progress int
+	for _, e := range events {
+		switch e := e.(type) {
+		case session.LateArrived:
+			late++
+			if e.Late.Kind != session.LateResponse || e.Late.AfterCancel != 2*time.Millisecond {
+				t.Errorf("late %+v, want a response 2ms after the cancel", e.Late)
+			}
+		case session.ProgressUpdated:
+			progress++
+		}
+	}
+	if late != 1 || progress != 1 {
+		t.Errorf("%d late and %d progress events, want 1 and 1", late, progress)
+	}
+	for id, want := range map[uint64]string{1: "", 2: "Stop", 5: ReasonHostGone} {
+		info, _ := w.Info(id)
+		if info.CancelReason != want && info.Failure != want {
+			t.Errorf("request #%d: cancel %q, failure %q; want %q", id, info.CancelReason, info.Failure, want)
+		}
+	}
+	if info, _ := w.Info(4); !info.Incoming || !strings.HasPrefix(info.Failure, ReasonServerGone) {
+		t.Errorf("the server's roots/list: incoming %v, failure %q; want incoming, failed as the server exited", info.Incoming, info.Failure)
+	}
+	h := w.Header()
+	if h.Host != "Claude 1.2" || h.Server != "srv 3" || h.Version != "2025-06-18" || h.Transport != "stdio" {
+		t.Errorf("header %+v", h)
+	}
+}
+
+func TestWatcherStreamClosedAndModernHeader(t *testing.T) {
+	w, events, _ := watchLines(t,
+		`{"t":0,"dir":"relay","relay":"mcpoke proxy x (pid 1) relays to: http://127.0.0.1:9/mcp"}`,
+		`{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"sdk","version":"2"}}}}}`,
+		`{"t":2,"dir":"relay","relay":"`+EventStreamClosed+`5"}`,
+		`{"t":3,"dir":"out","msg":{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"b"}}}`,
+	)
+	info, _ := w.Info(1)
+	if info.State != session.Cancelled || !info.CancelWire.StreamClosed || info.CancelReason != ReasonStream {
+		t.Errorf("request 5: %v %+v %q; want cancelled by its closed stream", info.State, info.CancelWire, info.CancelReason)
+	}
+	h := w.Header()
+	if h.Host != "sdk 2" || h.Version != "2026-07-28" || h.Transport != "http" {
+		t.Errorf("header %+v", h)
+	}
+	// The stream ends with 6 pending: the proxy went without a word.
+	end := w.End(time.Unix(2000, 0))
+	if len(end) != 1 || states(append(events, end...))["6"] != session.Failed {
+		t.Errorf("End: %v; want request 6 failed", end)
+	}
+	if info, _ := w.Info(2); info.Failure != ReasonProxyGone {
+		t.Errorf("request 6 failure %q", info.Failure)
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/proxy"
+)
+
+// TestGoSDKClientReportCard grades the official Go SDK's client through
+// `mcpoke proxy --url --report`, in both eras: it cancels its sleep by
+// context in the form the era calls for (a POSTed notification in
+// 2025-11-25; in 2026-07-28 a closed stream, then a notification too),
+// never cancels initialize, and asks for progress on its calls.
+func TestGoSDKClientReportCard(t *testing.T) {
+	client := buildGoSDKClient(t)
+	if client == "" {
+		t.Skip("the Go SDK client peer does not build here (no module proxy?)")
+	}
+	bin := filepath.Join(t.TempDir(), "mcpoke")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, c := range []struct{ protocol, form string }{
+		{"2025-11-25", "notifications/cancelled"},
+		{"2026-07-28", "notifications/cancelled and closed its response stream"},
+	} {
+		t.Run(c.protocol, func(t *testing.T) {
+			upstream, _ := startDemoServer(t, bin, "--http")
+			card := filepath.Join(t.TempDir(), "card.json")
+			url, stop := startCardProxy(t, bin, upstream, card)
+			out, err := exec.Command(client, "-url", url, "-protocol", c.protocol).CombinedOutput()
+			if err != nil {
+				t.Fatalf("Go SDK client through the proxy: %v\n%s", err, out)
+			}
+			stop()
+			b, err := os.ReadFile(card)
+			if err != nil {
+				t.Fatalf("the proxy wrote no card: %v", err)
+			}
+			var rep proxy.CardReport
+			if err := json.Unmarshal(b, &rep); err != nil {
+				t.Fatalf("card: %v\n%s", err, b)
+			}
+			if !strings.HasPrefix(rep.Host, "gosdk-client") || rep.Protocol != c.protocol || rep.Transport != "http" {
+				t.Errorf("card header: %s %s %s", rep.Host, rep.Protocol, rep.Transport)
+			}
+			lines := map[string]proxy.CardLine{}
+			for _, l := range rep.Lines {
+				lines[l.Title] = l
+			}
+			form := lines["Cancels in the form its era and transport call for"]
+			if form.Status != "pass" || len(form.Facts) != 1 || !strings.Contains(form.Facts[0], "(tools/call): "+c.form) {
+				t.Errorf("form line: %s %q, want pass for %s", form.Status, form.Facts, c.form)
+			}
+			if l := lines["Cancels only requests it sent that are still in progress"]; l.Status != "pass" {
+				t.Errorf("in-progress line: %s %q", l.Status, l.Facts)
+			}
+			if l := lines["Asks for progress (a progressToken) on its calls"]; l.Status != "info" || len(l.Facts) == 0 || !strings.Contains(l.Facts[0], "tools/call carried a progressToken") {
+				t.Errorf("progress line: %s %q", l.Status, l.Facts)
+			}
+			t.Logf("%s card:\n%s", c.protocol, b)
+		})
+	}
+}
+
+// startCardProxy starts `mcpoke proxy --url upstream --report card` on a
+// free loopback port; stop interrupts it and waits for it to write the card.
+func startCardProxy(t *testing.T, bin, upstream, card string) (string, func()) {
+	t.Helper()
+	cmd := exec.Command(bin, "proxy", "--url", upstream, "--listen", "127.0.0.1:0", "--no-attach", "--report", card)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Error("the proxy did not end within 10s of SIGINT")
+		}
+	}
+	t.Cleanup(stop)
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		re := regexp.MustCompile(`point the host at (\S+)`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+		io.Copy(io.Discard, pipe)
+	}()
+	select {
+	case url := <-found:
+		return url, stop
+	case <-time.After(10 * time.Second):
+		t.Fatal("the proxy printed no address within 10s")
+	}
+	return "", stop
+}

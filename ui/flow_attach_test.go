@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/mcpoke/mcpoke/internal/proxy"
+	"github.com/mcpoke/mcpoke/internal/wire"
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// A proxy's attach stream, as mcpoke attach reads it: a host
+// (clientInfo "claude-ai 0.9") initializes, calls sleep (with progress),
+// calls stubborn and cancels it, whose answer comes anyway and goes on;
+// calls a tool that fails; the server asks the host for a sample.
+var attachLive = []string{
+	`{"t":0.000,"dir":"relay","relay":"mcpoke proxy demo (pid 42) relays to: mcpoke demo-server"}`,
+	`{"t":5.000,"dir":"out","msg":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.9"}}}}`,
+	`{"t":30.000,"dir":"in","msg":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"mcpoke-demo","version":"dev"}}}}`,
+	`{"t":31.000,"dir":"out","msg":{"jsonrpc":"2.0","method":"notifications/initialized"}}`,
+	`{"t":40.000,"dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"seconds":30},"_meta":{"progressToken":"t1"}}}}`,
+	`{"t":50.000,"dir":"out","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stubborn","arguments":{"seconds":1}}}}`,
+	`{"t":60.000,"dir":"out","msg":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nosuch","arguments":{}}}}`,
+	`{"t":61.000,"dir":"in","msg":{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"unknown tool nosuch"}}}`,
+	`{"t":70.000,"dir":"in","msg":{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}}`,
+	`{"t":1040.000,"dir":"in","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":1,"total":30}}}`,
+	`{"t":1300.000,"dir":"out","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user pressed Stop"}}}`,
+	`{"t":1350.000,"dir":"stderr","raw":"cancel received: handler ignores cancellation"}`,
+	`{"t":2050.000,"dir":"in","msg":{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"finished after 1s"}]}}}`,
+}
+
+// Then the host leaves with sleep pending and no cancel, and the server
+// exits with the host's sample unanswered.
+var attachEnd = []string{
+	`{"t":3000.000,"dir":"relay","relay":"the host closed its input"}`,
+	`{"t":3100.000,"dir":"relay","relay":"server exited with status 0"}`,
+}
+
+// attachedFlow runs the UI attached to a stream fed from lines: each
+// send on feed hands it a batch of lines; closing feed ends the stream.
+func attachedFlow(t *testing.T) (*flow, chan<- []string) {
+	clock := newFakeClock()
+	start := clock.Now()
+	w := proxy.NewWatcher(start)
+	feed := make(chan []string)
+	a := &Attached{Name: "demo", Start: start,
+		Run: func(ctx context.Context, record func(wire.Record), event func(session.Event)) error {
+			for lines := range feed {
+				for _, l := range lines {
+					if rec, events, ok := w.Line([]byte(l)); ok {
+						record(rec)
+						for _, e := range events {
+							event(e)
+						}
+					}
+				}
+			}
+			for _, e := range w.End(start.Add(4 * time.Second)) {
+				event(e)
+			}
+			return nil
+		},
+		Info: w.Info,
+		Header: func() AttachedHeader {
+			h := w.Header()
+			return AttachedHeader{Host: h.Host, Server: h.Server, Version: h.Version, Transport: h.Transport}
+		},
+	}
+	m := New(Options{now: clock.Now, static: true, frameInterval: time.Millisecond, Attached: a})
+	p := &probe{m: m}
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(flowWidth, flowHeight),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	f := &flow{t: t, tm: tm, p: p, clock: clock}
+	t.Cleanup(func() {
+		_ = tm.Quit()
+		tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	})
+	clock.Advance(2500 * time.Millisecond) // sleep has run 2.46s
+	return f, feed
+}
+
+func TestFlowAttach(t *testing.T) {
+	f, feed := attachedFlow(t)
+	feed <- attachLive
+	f.golden("live", "host claude-ai 0.9 ⇄ mcpoke-demo", "MCP 2025-11-25", "stdio proxy", "● attached",
+		"late response (+0.8s)", "1/30", `"s1" ← sampling`, "✗ failed")
+
+	// The keys that would send do nothing here: no cancel, no reconnect.
+	f.keys("j", "c", "C", "r")
+	s := f.waitScreen("DETAIL #1 tools/call sleep")
+	for _, no := range []string{"cancel requested", "closing", "CALL "} {
+		if strings.Contains(s, no) {
+			t.Fatalf("attached, a key sent something (%q on screen):\n%s", no, s)
+		}
+	}
+
+	// The stubborn call: cancelled by the host, with its reason; the
+	// answer that came 750ms later went on to the host.
+	f.keys("j")
+	f.golden("cancelled", `cancel "user pressed Stop"`, "passed on to its sender", "+0.8s   response")
+	f.keys("d")
+	f.golden("timeline", "host", "result · passed on (cancel +750ms)", "went on to its sender")
+	f.keys("d")
+
+	feed <- attachEnd
+	close(feed)
+	f.keys("k")
+	f.golden("ended", "the proxy ended", "the host disconnected with th",
+		"the server exited with the re", "sent no cancel")
+}
