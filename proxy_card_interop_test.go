@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mcpoke/mcpoke/internal/proxy"
 )
 
 // TestGoSDKClientReportCard grades the official Go SDK's client through
@@ -46,14 +44,14 @@ func TestGoSDKClientReportCard(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the proxy wrote no card: %v", err)
 			}
-			var rep proxy.CardReport
+			var rep cardFile
 			if err := json.Unmarshal(b, &rep); err != nil {
 				t.Fatalf("card: %v\n%s", err, b)
 			}
 			if !strings.HasPrefix(rep.Host, "gosdk-client") || rep.Protocol != c.protocol || rep.Transport != "http" {
 				t.Errorf("card header: %s %s %s", rep.Host, rep.Protocol, rep.Transport)
 			}
-			lines := map[string]proxy.CardLine{}
+			lines := map[string]cardLine{}
 			for _, l := range rep.Lines {
 				lines[l.Title] = l
 			}
@@ -119,4 +117,20 @@ func startCardProxy(t *testing.T, bin, upstream, card string) (string, func()) {
 		t.Fatal("the proxy printed no address within 10s")
 	}
 	return "", stop
+}
+
+// cardFile is what the test reads of the card --report writes as JSON
+// (the test reads the file as a host's user would, not through
+// internal/proxy: main's tests keep main's layer).
+type cardFile struct {
+	Host      string     `json:"host"`
+	Protocol  string     `json:"protocol"`
+	Transport string     `json:"transport"`
+	Lines     []cardLine `json:"lines"`
+}
+
+type cardLine struct {
+	Title  string   `json:"title"`
+	Status string   `json:"status"`
+	Facts  []string `json:"facts"`
 }

@@ -2,9 +2,8 @@ package mcp
 
 import (
 	"context"
-	"errors"
-
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
