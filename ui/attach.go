@@ -17,7 +17,7 @@ const attachQueue = 1024
 
 // attachInit sets the model up to watch a proxy (Options.Attached) and
 // starts reading it: the rows come from its stream's events as they do
-// from a session's, and nothing is ever sent.
+// from a session's; only the control keys send (attach_control.go).
 func (m *Model) attachInit() tea.Cmd {
 	a := m.opts.Attached
 	m.header.attached, m.header.state = true, connReady
@@ -25,6 +25,11 @@ func (m *Model) attachInit() tea.Cmd {
 	m.header.transport = "proxy"
 	m.tools.note = "Attached to mcpoke proxy " + termtext.Line(a.Name) +
 		": the requests are the host's, and the server's to the host. Nothing is sent from here."
+	if a.Control != nil {
+		m.tools.note = "Attached to mcpoke proxy " + termtext.Line(a.Name) +
+			": the requests are the host's, and the server's to the host. c, C and R cancel on the host's behalf;" +
+			" h holds an answer, enter passes it on, x drops it; i shows the report card."
+	}
 	m.wire.Reset(a.Start)
 	m.logs.Reset(a.Start)
 	m.setFocus(focusRequests)

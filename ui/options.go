@@ -73,7 +73,7 @@ type Options struct {
 
 // Attached is a running mcpoke proxy's traffic, for a UI that only
 // watches it (mcpoke attach): rows are the host's requests and the
-// server's requests to the host, and nothing is ever sent.
+// server's requests to the host; only Control sends anything.
 type Attached struct {
 	// Name is the proxy's name.
 	Name string
