@@ -96,12 +96,24 @@ func tuiControl(r proxy.Running) func(context.Context, ui.AttachControl) (string
 			return "", errors.New(rep.Error)
 		}
 		if rep.Card != nil {
-			var b strings.Builder
-			proxy.WriteCardMarkdown(&b, rep.Card)
-			return b.String(), nil
+			return cardText(rep.Card), nil
 		}
 		return doneText(req, rep), nil
 	}
+}
+
+// cardText is the report card for the TUI's narrow pane: a line a
+// grade, its facts under it; the UI makes it safe for the terminal.
+func cardText(rep *proxy.CardReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Report card of %s\n%s over %s, %d requests from the host\n", rep.Host, rep.Protocol, rep.Transport, rep.Requests)
+	for _, l := range rep.Lines {
+		fmt.Fprintf(&b, "\n%s · %s: %s\n", l.Status, l.Section, l.Title)
+		for _, f := range l.Facts {
+			fmt.Fprintf(&b, "  %s\n", f)
+		}
+	}
+	return b.String()
 }
 
 // doneText says what a control message did, by the ids it acted on.
