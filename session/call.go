@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpoke/mcpoke/transport"
@@ -65,8 +66,9 @@ type Call struct {
 	// before Call returns.
 	sentAt time.Time
 
-	// Set once, under Session.mu, before done is closed.
-	result json.RawMessage
+	// Set once, under Session.mu, before done is closed; result may be
+	// replaced after, by Session.Shed.
+	result atomic.Pointer[json.RawMessage]
 	err    error
 	state  State
 }
@@ -89,7 +91,7 @@ func (c *Call) Done() <-chan struct{} { return c.done }
 // connection failed.
 func (c *Call) Result() (json.RawMessage, State, error) {
 	<-c.done
-	return c.result, c.state, c.err
+	return c.resultNow(), c.state, c.err
 }
 
 // Wait waits for the final state or ctx, whichever comes first. Ending ctx
@@ -97,17 +99,26 @@ func (c *Call) Result() (json.RawMessage, State, error) {
 func (c *Call) Wait(ctx context.Context) (json.RawMessage, error) {
 	select {
 	case <-c.done:
-		return c.result, c.err
+		return c.resultNow(), c.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// resultNow is the result as kept now: nil before done, or when none.
+func (c *Call) resultNow() json.RawMessage {
+	if p := c.result.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 func (c *Call) resolve(r *request) {
 	c.state = r.info.State
 	switch r.info.State {
 	case Completed:
-		c.result = r.info.Result
+		res := r.info.Result
+		c.result.Store(&res)
 	case Failed:
 		if r.info.Error != nil {
 			c.err = r.info.Error
@@ -246,7 +257,7 @@ func (s *Session) Do(ctx context.Context, method string, params any, opts CallOp
 	}
 	select {
 	case <-c.done:
-		return c.result, c.err
+		return c.resultNow(), c.err
 	case <-ctx.Done():
 		_ = s.Request(c.Ref()).Cancel("context: " + context.Cause(ctx).Error())
 		return nil, ctx.Err()

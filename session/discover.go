@@ -138,7 +138,7 @@ func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo,
 		s.mu.Unlock()
 		select {
 		case <-c.done:
-			res, err = c.result, c.err
+			res, err = c.resultNow(), c.err
 		case <-ctx.Done():
 			_ = s.Request(c.Ref()).Cancel("context: " + context.Cause(ctx).Error())
 			err = ctx.Err()

@@ -54,6 +54,9 @@ func (m *Members) NextKey() (key []byte, escaped bool, ok bool) {
 	return key, escaped, true
 }
 
+// At is the offset in obj of what comes next: after NextKey, its value.
+func (m *Members) At() int { return m.i }
+
 // Value returns the value of the member NextKey returned.
 func (m *Members) Value() []byte {
 	end := skipValue(m.obj, m.i)

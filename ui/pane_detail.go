@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/savefile"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -176,6 +177,9 @@ func (d *detail) content() []string {
 			out = append(out, renderResult(st, r.method, r.info.Result)...)
 			if r.method == "resources/read" {
 				out = append(out, st.Muted.Render("enter here saves the contents to a file"))
+			}
+			if b, ok := savefile.CallBinary(r.info.Result); ok && r.method == "tools/call" {
+				out = append(out, st.Muted.Render("enter here saves the "+binaryName(b)+" to a file"))
 			}
 		case r.info.Failure != "":
 			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.info.Failure)))

@@ -237,7 +237,7 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 		return nil
 	}
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
-		tool: info.Tool, params: info.Params, state: info.State, started: info.Started,
+		tool: info.Tool, params: mcp.ElideState(info.Params), state: info.State, started: info.Started,
 		timeout: info.Timeout, maxTimeout: info.MaxTimeout, resets: info.ResetsOnProgress, round: info.Round}
 	if r.tool == "" && !r.incoming {
 		// What a resources/read, prompts/get or completion is about.
@@ -267,6 +267,9 @@ func (s *requestStore) setInfo(seq uint64, info session.RequestInfo) *requestRow
 	if r == nil {
 		return nil
 	}
+	// A requestState may be megabytes: the row keeps a quote of it
+	// (inputRequired reads the whole one from the session).
+	info.Params, info.Result = mcp.ElideState(info.Params), mcp.ElideState(info.Result)
 	r.info = &info
 	toolErr := false
 	if r.method == "tools/call" && r.state == session.Completed && len(info.Result) > 0 {

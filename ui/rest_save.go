@@ -22,13 +22,47 @@ type contentsSavedMsg struct {
 
 // openSaveContents is enter on the detail of a completed resources/read:
 // it asks where to save the contents (the first item, a blob decoded).
+// On a tools/call's result it saves its first image, audio or blob.
 func (m *Model) openSaveContents() tea.Cmd {
 	r := m.table.Selected()
-	if r == nil || r.method != "resources/read" || r.state != session.Completed || r.info == nil {
+	if r == nil || r.state != session.Completed || r.info == nil {
 		return nil
 	}
-	m.prompt.seq = r.seq
-	return m.prompt.Open(promptSaveContents, "save the contents of "+termtext.Line(r.label())+" to:", defaultSaveName(r.tool))
+	switch b, ok := savefile.CallBinary(r.info.Result); {
+	case r.method == "resources/read":
+		m.prompt.seq = r.seq
+		return m.prompt.Open(promptSaveContents, "save the contents of "+termtext.Line(r.label())+" to:", defaultSaveName(r.tool))
+	case r.method == "tools/call" && ok:
+		m.prompt.seq = r.seq
+		return m.prompt.Open(promptSaveContents, "save the "+binaryName(b)+" of "+termtext.Line(r.label())+" to:", binarySaveName(b))
+	}
+	return nil
+}
+
+// binaryName names a tool result's binary item: "image (image/png)".
+func binaryName(b savefile.Binary) string {
+	what := b.Type
+	if what == "resource" {
+		what = "blob"
+	}
+	if b.MimeType != "" {
+		what += " (" + termtext.Line(b.MimeType) + ")"
+	}
+	return what
+}
+
+// binarySaveName is a file name for a tool result's binary item: its
+// type, with the MIME subtype as extension when it is a plain word.
+func binarySaveName(b savefile.Binary) string {
+	name := b.Type
+	if name == "resource" {
+		name = "blob"
+	}
+	if _, sub, ok := strings.Cut(b.MimeType, "/"); ok && sub != "" && len(sub) <= 16 &&
+		strings.Trim(sub, "abcdefghijklmnopqrstuvwxyz0123456789") == "" {
+		name += "." + sub
+	}
+	return "./" + name
 }
 
 // defaultSaveName is a file name for a resource's contents: the last
@@ -53,6 +87,15 @@ func (m *Model) saveContents(seq uint64, path string) tea.Cmd {
 		return nil
 	}
 	raw := r.info.Result
+	if r.method == "tools/call" {
+		return func() tea.Msg {
+			_, n, err := savefile.CallContent(raw, path, false)
+			if errors.Is(err, savefile.ErrExists) {
+				err = errors.New("the file exists; give another name")
+			}
+			return contentsSavedMsg{path: path, n: n, err: err}
+		}
+	}
 	return func() tea.Msg {
 		saved, err := savefile.ReadContents(raw, path, false)
 		if errors.Is(err, savefile.ErrExists) {

@@ -51,7 +51,12 @@ func (m *Model) inputRequired(seq uint64) tea.Cmd {
 		r.info.ResultType != mcp.ResultInputRequired || m.conn == nil {
 		return nil
 	}
-	info := *r.info
+	// The row keeps a quote of the requestState; the retry echoes it
+	// whole, from the session's record.
+	info, ok := m.conn.Session.Request(r.ref()).Info()
+	if !ok {
+		return nil
+	}
 	note := &rowRounds{}
 	r.mrtr = note
 	r.touch()
@@ -111,6 +116,11 @@ func roundCmd(gen int, cs *mcp.ClientSide, s *session.Session, ctx context.Conte
 		}
 		// The retry is a request of its own: cancelled like any other.
 		msg.next, msg.err = mcp.RetryRound(context.Background(), s, first, n+1, info, responses, ir.State, opts)
+		if msg.err == nil {
+			// As FollowRounds does: the state was echoed, let it go.
+			s.Shed(info.Ref(), mcp.ElideState)
+			s.Shed(msg.next.Ref(), mcp.ElideState)
+		}
 		return msg
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/english"
@@ -251,10 +252,14 @@ func printStoppedRound(w io.Writer, r *callReport) bool {
 		return false
 	}
 	fmt.Fprintf(w, "  input_required: %s (listed under rounds)", english.Plural(len(ir.Requests), "input request"))
-	if ir.State != nil {
-		var state string
-		_ = json.Unmarshal(ir.State, &state)
-		fmt.Fprintf(w, "; requestState of %s not shown (--json has it)", english.Plural(len(state), "byte"))
+	// The rounds' figures are of the state as sent; the report's result
+	// holds only its quote.
+	size, quote := ir.StateSize, ir.StateQuote
+	if last := r.Rounds[len(r.Rounds)-1]; last.RequestStateBytes != nil && last.RequestState != nil {
+		size, quote = *last.RequestStateBytes, *last.RequestState
+	}
+	if ir.HasState {
+		fmt.Fprintf(w, "; requestState of %s: %s", english.Plural(size, "byte"), termtext.Line(strconv.Quote(quote)))
 	}
 	fmt.Fprintln(w)
 	return true

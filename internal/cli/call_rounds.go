@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +23,9 @@ type reportRound struct {
 	ResultType string `json:"resultType,omitempty"`
 	// RequestStateBytes is the length of the opaque requestState the server
 	// gave, echoed exactly in the next round; absent when it gave none.
+	// RequestState quotes its head and tail (mcp.QuoteState).
 	RequestStateBytes *int          `json:"requestStateBytes,omitempty"`
+	RequestState      *string       `json:"requestState,omitempty"`
 	Inputs            []reportInput `json:"inputs,omitempty"`
 }
 
@@ -52,11 +53,9 @@ func roundsReport(s *session.Session, rounds []mcp.Round, log *askLog) []reportR
 		if info.State == session.Completed {
 			rr.ResultType = info.ResultType
 		}
-		if r.Input != nil && r.Input.State != nil {
-			var state string
-			_ = json.Unmarshal(r.Input.State, &state)
-			n := len(state)
-			rr.RequestStateBytes = &n
+		if r.Input != nil && r.Input.HasState {
+			n, quote := r.Input.StateSize, r.Input.StateQuote
+			rr.RequestStateBytes, rr.RequestState = &n, &quote
 		}
 		for _, a := range r.Answers {
 			in := reportInput{Key: a.Key, Method: a.Method, Sent: a.Result != nil, NotSent: a.Refused}

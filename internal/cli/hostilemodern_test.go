@@ -30,6 +30,9 @@ func bad(s string) string { return s + "\x1b[2J\x1b]0;pwned\x07\u009b\u202e\u200
 //	           with whether it came back exactly
 //	hugeloop   tools/call answers input_required with a 10 MB
 //	           requestState for ever (to measure memory by hand)
+//	doubling   tools/call answers input_required for ever, each round's
+//	           requestState twice the one echoed (64 KB in round 1, 32 MB
+//	           in round 10)
 //	error      every request but discover fails with hostile message/data
 //	types      every field of every result but discover's has the wrong
 //	           JSON type
@@ -143,6 +146,13 @@ func runModernHostileServer(variant string) int {
 			case variant == "hugeloop" || variant == "hugestate" && msg.Params.RequestState == nil:
 				ask["requestState"] = strings.Repeat("s", 10<<20)
 				answer(ask)
+			case variant == "doubling":
+				state := strings.Repeat("d", 64<<10)
+				if msg.Params.RequestState != nil {
+					state = *msg.Params.RequestState + *msg.Params.RequestState
+				}
+				ask["requestState"] = state
+				answer(ask)
 			case variant == "hugestate":
 				echoed := len(*msg.Params.RequestState) == 10<<20 && strings.Trim(*msg.Params.RequestState, "s") == ""
 				answer(complete(map[string]any{"content": []any{map[string]any{"type": "text", "text": fmt.Sprintf("state echoed: %v", echoed)}}}))
@@ -192,7 +202,7 @@ func runModernHostileServer(variant string) int {
 }
 
 // modernHostileSpec runs the test binary as runModernHostileServer.
-func modernHostileSpec(t *testing.T, variant string) connect.Spec {
+func modernHostileSpec(t testing.TB, variant string) connect.Spec {
 	spec := hostileSpec(t)
 	spec.Name = "modern-" + variant
 	spec.Env = []string{hostileServerEnv + "=" + modernHostileEnvPrefix + variant}

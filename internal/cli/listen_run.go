@@ -61,11 +61,14 @@ func (l *listenRun) deadline() <-chan time.Time {
 // modern opens subscriptions/listen for filter and follows it.
 func (l *listenRun) modern(ctx context.Context, filter mcp.ListenFilter) error {
 	s := l.srv.Session
+	// The clock starts before the request goes out: its acknowledgement
+	// can arrive before Listen returns, and must not read as negative.
+	start := time.Now()
 	call, err := mcp.Listen(context.Background(), s, filter)
 	if err != nil {
 		return withCode(ExitFailed, err)
 	}
-	l.call, l.start = call, time.Now()
+	l.call, l.start = call, start
 	l.out.listen(call.ID(), filter, true)
 	end := l.follow(ctx, func(e session.Event) (listenEnd, bool) {
 		switch e := e.(type) {

@@ -202,6 +202,11 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 		final.Started = info.Started
 	}
 	rep := buildReport(final, rec, srv.Peer())
+	// A round that still asks for input: its requestState is quoted, not
+	// copied whole into the report (rounds give its size).
+	if final.ResultType == mcp.ResultInputRequired {
+		rep.Result = mcp.ElideState(rep.Result)
+	}
 	if !info.TraceParent.IsZero() {
 		rep.TraceID = info.TraceParent.TraceIDString()
 	}

@@ -53,7 +53,8 @@ func TestPrintLogEscapesAndSaysWhatCameWithTheRequest(t *testing.T) {
 
 // A call stopped while the server still wanted input ends on an
 // input_required result: the text report names it and the size of its
-// opaque requestState, and never prints the state (it may be megabytes).
+// opaque requestState, and quotes only its head and tail (it may be
+// megabytes).
 func TestPrintInputRequiredResultHidesRequestState(t *testing.T) {
 	state := strings.Repeat("s", 1<<20)
 	res := `{"resultType":"input_required","requestState":"` + state + `","inputRequests":{"k\u001b[2J":{"method":"elicitation/create","params":{"message":"m"}}}}`
@@ -64,7 +65,8 @@ func TestPrintInputRequiredResultHidesRequestState(t *testing.T) {
 	if len(out) > 4096 {
 		t.Fatalf("the report is %d bytes: the requestState reached it", len(out))
 	}
-	if want := "input_required: 1 input request (listed under rounds); requestState of 1048576 bytes not shown (--json has it)"; !strings.Contains(out, want) {
+	q := strings.Repeat("s", 64)
+	if want := `input_required: 1 input request (listed under rounds); requestState of 1048576 bytes: "` + q + "…[1048576 bytes in all]…" + q + `"`; !strings.Contains(out, want) {
 		t.Errorf("report lacks %q:\n%s", want, out)
 	}
 }

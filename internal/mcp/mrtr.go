@@ -52,8 +52,14 @@ type InputRequired struct {
 	Requests []InputRequest
 	// State is requestState exactly as sent (a JSON string, escapes and
 	// all), to be echoed byte for byte; nil when absent, and then the
-	// retry carries none.
+	// retry carries none. FollowRounds lets it go (nil) once the next
+	// round is sent; HasState, StateSize and StateQuote stay.
 	State json.RawMessage
+	// HasState: the server gave a requestState, of StateSize bytes
+	// (decoded), quoted in StateQuote (see QuoteState).
+	HasState   bool
+	StateSize  int
+	StateQuote string
 }
 
 // InputRequest is one of the server's inputRequests.
@@ -85,7 +91,7 @@ func ReadInputRequired(result json.RawMessage) (ir InputRequired, ok bool, err e
 		if state[0] != '"' {
 			return ir, true, errors.New("input_required result: requestState is not a string")
 		}
-		ir.State = state
+		ir.State, ir.HasState, ir.StateSize, ir.StateQuote = state, true, StateSize(state), QuoteState(state)
 	}
 	for k, v := range reqs {
 		var method string
@@ -128,8 +134,20 @@ func RetryParams(sent json.RawMessage, responses map[string]json.RawMessage, sta
 	if responses != nil {
 		obj["inputResponses"], _ = json.Marshal(responses)
 	}
-	if state != nil {
-		obj["requestState"] = state
+	out, err := json.Marshal(obj)
+	if err != nil || state == nil {
+		return out, err
 	}
-	return json.Marshal(obj)
+	if !json.Valid(state) {
+		return nil, errors.New("requestState to echo is not JSON")
+	}
+	// The state goes in as it came, spliced before the closing brace: it
+	// may be megabytes, and json.Marshal would copy it thrice.
+	b := make([]byte, 0, len(out)+len(state)+20)
+	b = append(b, out[:len(out)-1]...)
+	if len(obj) > 0 {
+		b = append(b, ',')
+	}
+	b = append(append(b, `"requestState":`...), state...)
+	return append(b, '}'), nil
 }

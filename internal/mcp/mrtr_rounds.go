@@ -85,6 +85,12 @@ func (c *ClientSide) FollowRounds(ctx context.Context, s *session.Session, first
 		if err != nil {
 			return rounds, fmt.Errorf("round %d: %w", r.N+1, err)
 		}
+		// Keep only what the next round needs: the round answered no
+		// longer needs its requestState, in its result or in the params
+		// of the round just sent (RetryParams replaces it).
+		s.Shed(r.Call.Ref(), ElideState)
+		s.Shed(next.Ref(), ElideState)
+		r.Input.State = nil
 		if sent != nil {
 			sent(next)
 		}
