@@ -17,7 +17,7 @@ const attachQueue = 1024
 
 // attachInit sets the model up to watch a proxy (Options.Attached) and
 // starts reading it: the rows come from its stream's events as they do
-// from a session's, and nothing is ever sent.
+// from a session's; only the control keys send (attach_control.go).
 func (m *Model) attachInit() tea.Cmd {
 	a := m.opts.Attached
 	m.header.attached, m.header.state = true, connReady
@@ -25,15 +25,24 @@ func (m *Model) attachInit() tea.Cmd {
 	m.header.transport = "proxy"
 	m.tools.note = "Attached to mcpoke proxy " + termtext.Line(a.Name) +
 		": the requests are the host's, and the server's to the host. Nothing is sent from here."
+	if a.Control != nil {
+		m.tools.note = "Attached to mcpoke proxy " + termtext.Line(a.Name) +
+			": the requests are the host's, and the server's to the host. c, C and R cancel on the host's behalf;" +
+			" h holds an answer, enter passes it on, x drops it; i shows the report card."
+	}
 	m.wire.Reset(a.Start)
 	m.logs.Reset(a.Start)
 	m.setFocus(focusRequests)
 	m.store.relayed = true
-	// The keys that would send are off, and so out of the help.
+	// The keys that would send are off, and so out of the help; with a
+	// control channel, the cancels go to the proxy (attach_control.go).
 	g, rq := &m.c.Keys.Global, &m.c.Keys.Requests
 	for _, b := range []*key.Binding{&g.Timeout, &g.Reconnect, &g.ListTools, &m.c.Keys.Ask.AddRoot, &g.ShowResources,
-		&g.ShowPrompts, &g.Subscribe, &g.Ping, &g.LogLevel, &rq.Cancel, &rq.CancelAll, &rq.CancelWithReason, &rq.Rerun} {
+		&g.ShowPrompts, &g.Subscribe, &g.Ping, &g.LogLevel, &rq.Rerun} {
 		b.SetEnabled(false)
+	}
+	for _, b := range []*key.Binding{&rq.Cancel, &rq.CancelAll, &rq.CancelWithReason, &rq.Hold, &rq.Release, &rq.Drop, &rq.Card} {
+		b.SetEnabled(a.Control != nil)
 	}
 	events := make(chan session.Event, attachQueue)
 	feed := newFeed(events, m.opts.frameInterval)
@@ -94,6 +103,9 @@ func (m *Model) attachEnded(e session.Closed) {
 // attachKey takes the keys that would act on the tools, whose list is
 // the host's: attached, the UI only watches.
 func (m *Model) attachKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if cmd, ok := m.attachControlKey(k); ok {
+		return cmd, true
+	}
 	if key.Matches(k, m.c.Keys.Nav.Open) && m.focus == focusTools {
 		m.setStatus("attached to a proxy, mcpoke only watches: the host calls the tools", false)
 		return nil, true

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -44,7 +45,10 @@ var attachEnd = []string{
 
 // attachedFlow runs the UI attached to a stream fed from lines: each
 // send on feed hands it a batch of lines; closing feed ends the stream.
-func attachedFlow(t *testing.T) (*flow, chan<- []string) {
+func attachedFlow(t *testing.T) (*flow, chan<- []string) { return attachedFlowWith(t, nil) }
+
+// attachedFlowWith is attachedFlow with a control channel.
+func attachedFlowWith(t *testing.T, control func(context.Context, AttachControl) (string, error)) (*flow, chan<- []string) {
 	clock := newFakeClock()
 	start := clock.Now()
 	w := proxy.NewWatcher(start)
@@ -71,6 +75,7 @@ func attachedFlow(t *testing.T) (*flow, chan<- []string) {
 			h := w.Header()
 			return AttachedHeader{Host: h.Host, Server: h.Server, Version: h.Version, Transport: h.Transport}
 		},
+		Control: control,
 	}
 	m := New(Options{now: clock.Now, static: true, frameInterval: time.Millisecond, Attached: a})
 	p := &probe{m: m}
@@ -113,4 +118,68 @@ func TestFlowAttach(t *testing.T) {
 	f.keys("k")
 	f.golden("ended", "the proxy ended", "the host disconnected with th",
 		"the server exited with the re", "sent no cancel")
+}
+
+// TestFlowAttachControl: with a control channel, the keys that act on
+// the host's requests send the proxy's control messages, the id keeping
+// its JSON type, and the replies reach the status line and the card its
+// pane.
+func TestFlowAttachControl(t *testing.T) {
+	sent := make(chan AttachControl, 16)
+	control := func(ctx context.Context, req AttachControl) (string, error) {
+		sent <- req
+		switch req.Control {
+		case "card":
+			return "### report card of claude-ai\n\x1b[31mred\x1b[0m line", nil
+		case "drop":
+			return "", errors.New("request 1's answer is not held")
+		}
+		return "did " + req.Control, nil
+	}
+	f, feed := attachedFlowWith(t, control)
+	feed <- attachLive
+	f.waitScreen("1/30")
+	next := func(want AttachControl) {
+		t.Helper()
+		select {
+		case got := <-sent:
+			if got != want {
+				t.Fatalf("sent %+v, want %+v", got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("waited 5s for the control message %+v", want)
+		}
+	}
+	// The sampling request is the server's: nothing is sent for it.
+	f.keys("G", "c")
+	f.waitScreen("the proxy acts only on the host's requests")
+	f.keys("g", "j", "c")
+	next(AttachControl{Control: "kill", ID: "1", Reason: reasonUser})
+	f.waitScreen("proxy: did kill")
+	f.keys("C")
+	next(AttachControl{Control: "kill-all", Reason: reasonUser})
+	f.keys("h")
+	next(AttachControl{Control: "hold", ID: "1"})
+	f.waitScreen("proxy: did hold")
+	f.keys("enter")
+	next(AttachControl{Control: "release", ID: "1"})
+	f.waitScreen("proxy: did release")
+	f.keys("x")
+	next(AttachControl{Control: "drop", ID: "1"})
+	f.waitScreen("proxy: drop 1: request 1's answer is not held")
+	f.keys("R")
+	f.typeText("too slow")
+	f.keys("enter")
+	next(AttachControl{Control: "kill", ID: "1", Reason: "too slow"})
+	f.keys("i")
+	next(AttachControl{Control: "card"})
+	s := f.waitScreen("### report card of", "the host's report card")
+	if strings.Contains(s, "\x1b[31m") {
+		t.Fatalf("the card's escape reached the screen:\n%q", s)
+	}
+	select {
+	case extra := <-sent:
+		t.Fatalf("sent %+v, more than asked", extra)
+	default:
+	}
 }

@@ -58,6 +58,9 @@ type requestKeys struct {
 	CancelWithReason key.Binding
 	Rerun            key.Binding
 	Timeline         key.Binding // the selected request's life as a sequence diagram
+	// Attached to a proxy only: hold, release or drop the answer to the
+	// host's selected request; show the host's report card.
+	Hold, Release, Drop, Card key.Binding
 }
 
 // editorKeys work in the argument editor.
@@ -99,6 +102,7 @@ func defaultKeyMap() *keyMap {
 	b := func(keys []string, k, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
 	}
+	off := func(b key.Binding) key.Binding { b.SetEnabled(false); return b }
 	return &keyMap{
 		Global: globalKeys{
 			Quit:            b([]string{"q"}, "q", "quit"),
@@ -138,6 +142,10 @@ func defaultKeyMap() *keyMap {
 			CancelWithReason: b([]string{"R"}, "R", "cancel with reason"),
 			Rerun:            b([]string{"r"}, "r", "re-run"),
 			Timeline:         b([]string{"d"}, "d", "timeline"),
+			Hold:             off(b([]string{"h"}, "h", "hold answer")),
+			Release:          off(b([]string{"enter"}, "enter", "release held")),
+			Drop:             off(b([]string{"x"}, "x", "drop held")),
+			Card:             off(b([]string{"i"}, "i", "report card")),
 		},
 		Editor: editorKeys{
 			Send:          b([]string{"enter", "ctrl+s"}, "enter", "send"),
@@ -181,7 +189,8 @@ func (k *keyMap) ShortHelp() []key.Binding {
 func (k *keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Nav.Up, k.Nav.Down, k.Nav.PageUp, k.Nav.PageDown, k.Nav.Top, k.Nav.Bottom},
-		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout, k.Requests.Timeline},
+		{k.Nav.Open, k.Requests.Cancel, k.Requests.CancelAll, k.Requests.CancelWithReason, k.Requests.Rerun, k.Global.Timeout, k.Requests.Timeline,
+			k.Requests.Hold, k.Requests.Release, k.Requests.Drop, k.Requests.Card},
 		{k.Global.Focus, k.Global.Filter, k.Global.Wire, k.Global.Stderr, k.Global.ListTools, k.Global.WriteTranscript, k.Global.Reconnect, k.Ask.AddRoot,
 			k.Global.Tasks},
 		{k.Global.Help, k.Global.Quit, k.Global.ForceQuit},

@@ -263,6 +263,9 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 			if strings.TrimSpace(value) == "" {
 				value = reasonUser
 			}
+			if m.opts.Attached != nil {
+				return tea.Batch(cmd, m.attachKill(r, value))
+			}
 			return tea.Batch(cmd, m.cancelRow(r, value))
 		}
 	case promptRequestTimeout:

@@ -46,9 +46,12 @@ type Model struct {
 	c    *common
 	opts Options
 
-	gen  int // connection generation; bumped on reconnect
-	conn *connect.Conn
-	feed *eventFeed
+	gen int // connection generation; bumped on reconnect
+	// attachHeld: the ids (JSON text) whose answer the proxy holds at
+	// this UI's request, which enter releases.
+	attachHeld map[string]bool
+	conn       *connect.Conn
+	feed       *eventFeed
 
 	header *header
 	tools  *toolList
@@ -236,6 +239,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.timeoutSet(msg)
 	case cancelAllDoneMsg:
 		m.cancelledAll(msg)
+	case attachRepliedMsg:
+		m.attachReplied(msg)
 	case canCancelMsg:
 		if msg.seq == m.cancellable.seq {
 			m.cancellable.err, m.cancellable.known = msg.err, true

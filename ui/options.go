@@ -73,7 +73,7 @@ type Options struct {
 
 // Attached is a running mcpoke proxy's traffic, for a UI that only
 // watches it (mcpoke attach): rows are the host's requests and the
-// server's requests to the host, and nothing is ever sent.
+// server's requests to the host; only Control sends anything.
 type Attached struct {
 	// Name is the proxy's name.
 	Name string
@@ -88,6 +88,17 @@ type Attached struct {
 	Info func(seq uint64) (session.RequestInfo, bool)
 	// Header says who the host and the server are, and how they talk.
 	Header func() AttachedHeader
+	// Control, when set, sends one control message to the proxy and
+	// returns its reply as text (the report card: several lines). The UI
+	// calls it from a tea.Cmd; without it the keys that would send are off.
+	Control func(ctx context.Context, req AttachControl) (string, error)
+}
+
+// AttachControl is one control message for an attached proxy: Control
+// is card, kill, kill-all, hold, release or drop; ID is the host's
+// request id as JSON text (3 and "3" differ).
+type AttachControl struct {
+	Control, ID, Reason string
 }
 
 // AttachedHeader is what the header says of a proxied session.

@@ -32,8 +32,13 @@ cancelled by the host with its reason or by closing the request's stream, late w
 the server answered after the cancel and the answer went on, failed when the host
 disconnected with the request pending and sent no cancel), the timeline (d), the
 wire log (w) and W to write the transcript. The header names the host (its
-clientInfo), the server, the protocol version and the transport. Nothing is sent
-from it: the keys that would send are refused.
+clientInfo), the server, the protocol version and the transport. The keys act on
+the host's requests through the proxy, as the flags below do: c cancels the
+selected request on the host's behalf, C all of them, R with a reason you type;
+h holds the answer to the selected request when it comes, enter passes a held
+answer on, x drops it (the host never gets it); i shows the host's report card.
+The proxy's reply goes to the status line. Calling tools, reconnecting and the
+like are refused: the session is the host's.
 
 Without a terminal, or with --text, --json or --requests, it follows as text: one line per frame, which way it went (host → server, or server →
 host) and what it is, made safe for the terminal; --json writes the lines as they

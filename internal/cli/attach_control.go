@@ -3,7 +3,9 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/proxy"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui"
 )
 
 // controlTimeout bounds the wait for a proxy's reply to a control
@@ -36,15 +39,28 @@ func idArg(s string) json.RawMessage {
 // attachControl sends one control message to a running proxy and prints
 // its reply.
 func attachControl(cmd *cobra.Command, r proxy.Running, req proxy.ControlRequest, asJSON bool) error {
-	c, err := net.Dial("unix", r.Path)
+	line, err := sendControl(cmd.Context(), r, req)
 	if err != nil {
-		return withCode(ExitFailed, fmt.Errorf("attach to %s (pid %d): %w", r.Name, r.Pid, err))
+		return withCode(ExitFailed, err)
+	}
+	return printReply(cmd, req, line, asJSON)
+}
+
+// sendControl writes one control message on a connection of its own and
+// returns the proxy's reply line.
+func sendControl(ctx context.Context, r proxy.Running, req proxy.ControlRequest) ([]byte, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", r.Path)
+	if err != nil {
+		return nil, fmt.Errorf("attach to %s (pid %d): %w", r.Name, r.Pid, err)
 	}
 	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
 	c.SetDeadline(time.Now().Add(controlTimeout))
 	msg, _ := json.Marshal(req)
 	if _, err := c.Write(append(msg, '\n')); err != nil {
-		return withCode(ExitFailed, fmt.Errorf("attach: %w", err))
+		return nil, fmt.Errorf("attach: %w", err)
 	}
 	// The proxy sends its history first; its reply is the line that
 	// starts {"reply":.
@@ -52,12 +68,66 @@ func attachControl(cmd *cobra.Command, r proxy.Running, req proxy.ControlRequest
 	for {
 		line, err := br.ReadBytes('\n')
 		if bytes.HasPrefix(line, []byte(`{"reply":`)) {
-			return printReply(cmd, req, line, asJSON)
+			return line, nil
 		}
 		if err != nil {
-			return withCode(ExitFailed, fmt.Errorf("attach: no reply from the proxy: %w (an older mcpoke proxy takes no control messages)", err))
+			return nil, fmt.Errorf("attach: no reply from the proxy: %w (an older mcpoke proxy takes no control messages)", err)
 		}
 	}
+}
+
+// tuiControl is the attach TUI's control channel: each message on a
+// connection of its own, its reply as text.
+func tuiControl(r proxy.Running) func(context.Context, ui.AttachControl) (string, error) {
+	return func(ctx context.Context, c ui.AttachControl) (string, error) {
+		req := proxy.ControlRequest{Control: c.Control, Reason: c.Reason}
+		if c.ID != "" {
+			req.ID = json.RawMessage(c.ID)
+		}
+		line, err := sendControl(ctx, r, req)
+		if err != nil {
+			return "", err
+		}
+		var rep proxy.ControlReply
+		if err := json.Unmarshal(line, &rep); err != nil {
+			return "", fmt.Errorf("the proxy's reply: %w", err)
+		}
+		if rep.Error != "" {
+			return "", errors.New(rep.Error)
+		}
+		if rep.Card != nil {
+			return cardText(rep.Card), nil
+		}
+		return doneText(req, rep), nil
+	}
+}
+
+// cardText is the report card for the TUI's narrow pane: a line a
+// grade, its facts under it; the UI makes it safe for the terminal.
+func cardText(rep *proxy.CardReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Report card of %s\n%s over %s, %d requests from the host\n", rep.Host, rep.Protocol, rep.Transport, rep.Requests)
+	for _, l := range rep.Lines {
+		fmt.Fprintf(&b, "\n%s · %s: %s\n", l.Status, l.Section, l.Title)
+		for _, f := range l.Facts {
+			fmt.Fprintf(&b, "  %s\n", f)
+		}
+	}
+	return b.String()
+}
+
+// doneText says what a control message did, by the ids it acted on.
+func doneText(req proxy.ControlRequest, rep proxy.ControlReply) string {
+	ids := make([]string, len(rep.Done))
+	for i, id := range rep.Done {
+		ids[i] = termtext.Line(id)
+	}
+	what := map[string]string{proxy.ControlHold: "will hold the answer to", proxy.ControlRelease: "passed on the held answer to",
+		proxy.ControlDrop: "dropped the held answer to"}[req.Control]
+	if what == "" {
+		what = "cancelled on the host's behalf:"
+	}
+	return what + " " + strings.Join(ids, ", ")
 }
 
 func printReply(cmd *cobra.Command, req proxy.ControlRequest, line []byte, asJSON bool) error {
@@ -83,16 +153,7 @@ func printReply(cmd *cobra.Command, req proxy.ControlRequest, line []byte, asJSO
 	case rep.Card != nil:
 		return proxy.WriteCardMarkdown(out, rep.Card)
 	default:
-		ids := make([]string, len(rep.Done))
-		for i, id := range rep.Done {
-			ids[i] = termtext.Line(id)
-		}
-		what := map[string]string{proxy.ControlHold: "will hold the answer to", proxy.ControlRelease: "passed on the held answer to",
-			proxy.ControlDrop: "dropped the held answer to"}[req.Control]
-		if what == "" {
-			what = "cancelled on the host's behalf:"
-		}
-		fmt.Fprintf(out, "%s %s\n", what, strings.Join(ids, ", "))
+		fmt.Fprintln(out, doneText(req, rep))
 	}
 	return nil
 }

@@ -32,7 +32,9 @@ func attachTUI(cmd *cobra.Command, r proxy.Running) error {
 		return withCode(ExitFailed, fmt.Errorf("attach to %s (pid %d): %w", r.Name, r.Pid, err))
 	}
 	defer c.Close()
-	m := ui.New(ui.Options{Attached: attachedProxy(r.Name, proxyStart(r), c)})
+	a := attachedProxy(r.Name, proxyStart(r), c)
+	a.Control = tuiControl(r)
+	m := ui.New(ui.Options{Attached: a})
 	_, err = tea.NewProgram(m, tea.WithContext(cmd.Context())).Run()
 	if err != nil && cmd.Context().Err() == nil {
 		return withCode(ExitFailed, err)

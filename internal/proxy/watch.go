@@ -17,7 +17,9 @@ const (
 	ReasonHostGone   = "the host disconnected with the request pending and sent no cancel"
 	ReasonServerGone = "the server exited with the request pending"
 	ReasonStream     = "the host closed the request's response stream"
-	ReasonProxyGone  = "the proxy ended with the request pending (killed?): what became of it is unknown"
+	// ReasonProxyKilled: the proxy's kill switch cancelled it for the host.
+	ReasonProxyKilled = "mcpoke proxy's kill switch"
+	ReasonProxyGone   = "the proxy ended with the request pending (killed?): what became of it is unknown"
 )
 
 // Watcher reads a proxy's attach stream (its transcript lines) back into
@@ -356,6 +358,14 @@ func (w *Watcher) relay(r wire.Record) []session.Event {
 	case event == EventHostClosed:
 		return w.end(r.At, ReasonHostGone, func(k rowKey) bool { return k.from == wire.Out })
 	case event == EventHostGone, event == EventServerClosed, event == EventStopped, strings.Contains(event, " relays to: "):
+		return nil
+	}
+	// The proxy's own words (kill switch, holds, faults) end no request
+	// but the kill, as in Table.
+	if id, ok := ProxyCancelledID(event); ok {
+		return w.cancelled(rowKey{wire.Out, id}, r.At, ReasonProxyKilled, session.CancelWire{})
+	}
+	if strings.HasPrefix(event, ProxyWords) {
 		return nil
 	}
 	return w.end(r.At, ReasonServerGone+": "+event, func(rowKey) bool { return true })

@@ -124,3 +124,22 @@ func TestWatcherStreamClosedAndModernHeader(t *testing.T) {
 		t.Errorf("request 6 failure %q", info.Failure)
 	}
 }
+
+// The proxy's own relay lines (hold, kill) are no server exit: a hold
+// leaves every request pending, the kill cancels its one request.
+func TestWatcherProxysOwnWords(t *testing.T) {
+	w, events, _ := watchLines(t,
+		`{"t":0,"dir":"relay","relay":"mcpoke proxy x (pid 1) relays to: mcpoke demo-server"}`,
+		`{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"a"}}}`,
+		`{"t":2,"dir":"out","msg":{"jsonrpc":"2.0","id":"4","method":"tools/call","params":{"name":"b"}}}`,
+		`{"t":3,"dir":"relay","relay":"`+EventHeld+`3 (until released, at most 5m0s)"}`,
+		`{"t":4,"dir":"relay","relay":"`+EventProxyCancelled+`\"4\""}`,
+	)
+	st := states(events)
+	if st["3"] != session.Pending || st[`"4"`] != session.Cancelled {
+		t.Fatalf("states %v; want 3 pending (held), \"4\" cancelled by the proxy", st)
+	}
+	if info, _ := w.Info(2); info.CancelReason != ReasonProxyKilled {
+		t.Errorf("request \"4\" reason %q", info.CancelReason)
+	}
+}
