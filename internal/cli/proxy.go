@@ -265,9 +265,10 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over st
 }
 
 // writeCard writes the host's report card to path: JSON for a .json
-// file, Markdown otherwise.
+// file, Markdown otherwise. It writes a temporary file beside path and
+// renames it, so that nobody reads half a card.
 func writeCard(path string, rep *proxy.CardReport) error {
-	file, err := os.Create(path)
+	file, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
@@ -278,6 +279,12 @@ func writeCard(path string, rep *proxy.CardReport) error {
 	}
 	if cerr := file.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(file.Name(), path)
+	}
+	if err != nil {
+		os.Remove(file.Name())
 	}
 	return err
 }
