@@ -262,8 +262,10 @@ func TestCancelBeforeTheTaskExistsWaitsForItsID(t *testing.T) {
 	if m.Method != "tasks/cancel" || string(m.Params) != `{"taskId":"t5"}` {
 		t.Fatalf("got %s %s", m.Method, m.Params)
 	}
-	if h.wire.written() != sent+1 {
-		t.Fatalf("%d frames between the cancel and the CreateTaskResult", h.wire.written()-sent-1)
+	// The count may lag the frame just read (it is kept after the write);
+	// what must not be is a frame between the cancel and tasks/cancel.
+	if w := h.wire.written(); w > sent+1 {
+		t.Fatalf("%d frames between the cancel and the CreateTaskResult", w-sent-1)
 	}
 	if _, st, _ := waitResult(t, c); st != Cancelled {
 		t.Fatalf("the call ended %v", st)
