@@ -96,32 +96,36 @@ func (k *stdioKiller) holdLocked(id string, line []byte, d time.Duration, why st
 	h.timer = time.AfterFunc(d, func() { k.Release(id) })
 }
 
-// release passes a held answer on to the host.
+// Release passes a held answer on to the host.
 func (k *stdioKiller) Release(id string) error {
-	k.mu.Lock()
-	h := k.held[id]
-	delete(k.held, id)
-	k.mu.Unlock()
-	if h == nil {
-		return fmt.Errorf("no answer to request %s is held", id)
+	h, err := k.takeHeld(id)
+	if err != nil {
+		return err
 	}
-	h.timer.Stop()
 	k.event(EventReleased + id)
 	return k.toHost.inject(h.line)
 }
 
-// dropHeld forgets a held answer: the host never gets it.
+// Drop forgets a held answer: the host never gets it.
 func (k *stdioKiller) Drop(id string) error {
+	if _, err := k.takeHeld(id); err != nil {
+		return err
+	}
+	k.event(EventDropped + id)
+	return nil
+}
+
+// takeHeld removes the answer held for id and stops its timer.
+func (k *stdioKiller) takeHeld(id string) (*heldAnswer, error) {
 	k.mu.Lock()
 	h := k.held[id]
 	delete(k.held, id)
 	k.mu.Unlock()
 	if h == nil {
-		return fmt.Errorf("no answer to request %s is held", id)
+		return nil, fmt.Errorf("no answer to request %s is held", id)
 	}
 	h.timer.Stop()
-	k.event(EventDropped + id)
-	return nil
+	return h, nil
 }
 
 // hold marks a pending request's answer to be held when it comes.
