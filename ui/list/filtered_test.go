@@ -16,8 +16,8 @@ type thing struct {
 }
 
 func matchWord(t thing, q string) bool { return strings.Contains(t.word, q) }
-func sameID(a, b thing) bool          { return a.id == b.id }
-func byID(a, b thing) int             { return cmp.Compare(a.id, b.id) }
+func sameID(a, b thing) bool           { return a.id == b.id }
+func byID(a, b thing) int              { return cmp.Compare(a.id, b.id) }
 
 func things(words ...string) []thing {
 	out := make([]thing, len(words))
