@@ -28,7 +28,7 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 		return nil
 	}
 	t := mcp.Tool{Name: name}
-	for _, known := range m.tools.tools {
+	for _, known := range m.tools.Tools() {
 		if known.Name == name {
 			t = known
 		}

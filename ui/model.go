@@ -191,7 +191,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case initializedMsg:
 		return m.initialized(msg)
 	case toolsListedMsg:
-		before := len(m.tools.tools)
+		before := len(m.tools.Tools())
 		m.tools.SetTools(msg.tools, msg.err)
 		relisted, byServer := msg.relist, m.relist.byServer
 		if msg.relist { // the first list ending says nothing of a relist

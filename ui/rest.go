@@ -54,11 +54,11 @@ func (m *Model) leftPane() bodyPane {
 func (m *Model) leftFilter() string {
 	switch m.left {
 	case leftResources:
-		return m.resources.filter
+		return m.resources.list.Query()
 	case leftPrompts:
-		return m.prompts.filter
+		return m.prompts.list.Query()
 	}
-	return m.tools.filter
+	return m.tools.list.Query()
 }
 
 // setLeftFilter filters the list the left pane shows.

@@ -13,14 +13,9 @@ import (
 // selectEntry moves the cursor of l to the entry id.
 func (d *driver) selectEntry(l *entryList, id string) {
 	d.t.Helper()
-	for i, idx := range l.visible {
-		if l.items[idx].id == id {
-			l.cursor = i
-			l.clamp()
-			return
-		}
+	if !l.list.SelectWhere(func(e entry) bool { return e.id == id }) {
+		d.t.Fatalf("no entry %q", id)
 	}
-	d.t.Fatalf("no entry %q", id)
 }
 
 func TestResourcesPaneReadsTextAndBinaryAndSaves(t *testing.T) {

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/wire"
+)
+
+// TestWireLogAtItsCapKeepsTheWindowOnItsRecords pins a bug of the wire
+// log's own scrolling: at its cap, scrolled back, each new frame dropped
+// the oldest and shifted the cursor but not the window, so what the reader
+// was looking at crept up the screen one frame a frame.
+func TestWireLogAtItsCapKeepsTheWindowOnItsRecords(t *testing.T) {
+	start := testEpoch
+	w := newWireLog(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
+	w.SetSize(100, 12)
+	w.Reset(start)
+	rec := func(i int) wire.Record {
+		return wire.Record{At: start.Add(time.Duration(i) * time.Millisecond), Dir: wire.In, Kind: wire.KindFrame,
+			Data: []byte(`{"jsonrpc":"2.0","method":"x"}`)}
+	}
+	var recs []wire.Record
+	for i := range wireLogSize {
+		recs = append(recs, rec(i))
+	}
+	w.Add(recs, 0)
+	w.MoveBy(-20)
+	w.MoveBy(5) // the cursor low in the window, not at its top
+	before := strings.Split(w.View(), "\n")
+	sel, _ := w.list.Selected()
+	w.Add([]wire.Record{rec(wireLogSize), rec(wireLogSize + 1), rec(wireLogSize + 2)}, 0)
+	after := strings.Split(w.View(), "\n")
+	if now, _ := w.list.Selected(); !now.At.Equal(sel.At) {
+		t.Errorf("the selection moved from the frame at %v to the one at %v", sel.At.Sub(start), now.At.Sub(start))
+	}
+	if before[1] != after[1] {
+		t.Errorf("the window's first frame changed while the reader was scrolled back:\nbefore %q\nafter  %q", before[1], after[1])
+	}
+}
+
+// TestFilterKeepsTheSelectedTool: typing a filter once sent the cursor
+// to the first match, and esc (the filter abandoned) to the top of the
+// list, whatever was selected. The selection now stays while it matches.
+func TestFilterKeepsTheSelectedTool(t *testing.T) {
+	l := newToolList(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
+	l.SetSize(30, 20)
+	l.SetTools([]mcp.Tool{{Name: "echo"}, {Name: "sleep"}, {Name: "slow"}, {Name: "stubborn"}}, nil)
+	l.MoveBy(2)
+	l.SetFilter("s")
+	if got := l.Selected(); got == nil || got.Name != "slow" {
+		t.Errorf("after /s the selection is %s, want slow, which matches", toolName(got))
+	}
+	l.SetFilter("") // esc
+	if got := l.Selected(); got == nil || got.Name != "slow" {
+		t.Errorf("with the filter abandoned the selection is %s, want slow", toolName(got))
+	}
+	// A selection that no longer matches gives way to the next match.
+	l.MoveBy(-2) // echo
+	l.SetFilter("stub")
+	if got := l.Selected(); got == nil || got.Name != "stubborn" {
+		t.Errorf("after /stub the selection is %s, want stubborn", toolName(got))
+	}
+}
+
+// TestFilterKeepsTheSelectedEntry: the resources and prompts lists are
+// the same list as the tools.
+func TestFilterKeepsTheSelectedEntry(t *testing.T) {
+	l := newEntryList(&common{Styles: newStyles(true), Keys: defaultKeyMap()}, "PROMPTS", "prompts", 3)
+	l.SetSize(30, 20)
+	l.SetEntries(promptEntries([]mcp.Prompt{{Name: "greet"}, {Name: "summarize"}, {Name: "greet-long"}}), nil)
+	l.list.MoveBy(2)
+	l.SetFilter("greet")
+	if got := l.Selected(); got == nil || got.id != "greet-long" {
+		t.Errorf("after /greet the selection is %+v, want greet-long", got)
+	}
+	if !strings.Contains(l.View(), "PROMPTS 2/3 /greet") {
+		t.Errorf("the title does not count the filter:\n%s", l.View())
+	}
+}
+
+func toolName(t *mcp.Tool) string {
+	if t == nil {
+		return "none"
+	}
+	return t.Name
+}
