@@ -111,7 +111,7 @@ func (m *Model) cancelAll() tea.Cmd {
 		}
 	}
 	hidden := m.store.counts[session.Pending] - len(refs)
-	return withAbandoned(cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.filter, hidden), abandoned)
+	return withAbandoned(cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.Filter(), hidden), abandoned)
 }
 
 // withAbandoned adds to cmd's cancelAllDoneMsg how many rows that needed
