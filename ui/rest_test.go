@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
@@ -226,4 +229,61 @@ func TestPromptsListChangedRefreshesOnlyOnceListed(t *testing.T) {
 	d.waitScreen("PROMPTS 1")
 	rs.notify(mcp.PromptsListChanged, nil)
 	d.waitScreen("the server's prompts changed: 1 prompt now")
+}
+
+// TestCompletionCancelIsNotDoneInUpdate: the cancel of a superseded
+// completion is a POST over HTTP, so Update must not make it. With the
+// cancel's frame held on its way out, Update returns at once having
+// written nothing, the command it returns makes the cancel, and the new
+// completion does not wait for it.
+func TestCompletionCancelIsNotDoneInUpdate(t *testing.T) {
+	d, rs, hold := newRestModelHolding(t, 120, 40, func(frame []byte) bool {
+		return strings.Contains(string(frame), "notifications/cancelled")
+	})
+	rs.mu.Lock()
+	rs.hold = true
+	rs.mu.Unlock()
+	d.key("3")
+	d.waitScreen("PROMPTS 1", "greet")
+	d.key("enter")
+	d.waitScreen("GET PROMPT greet", "lang*")
+	d.typeText("g")
+	first := rs.nextCompletion(d)
+	d.waitFor("the first completion in flight", func() bool { return d.m.rest.compInFlight != nil })
+
+	// As if "o" had been typed and its debounce run out.
+	d.m.rest.compN++
+	due := completionDueMsg{forGen: forGen{d.m.gen}, key: completionKey{field: "lang", value: "go", n: d.m.rest.compN}}
+	returned := make(chan tea.Cmd, 1)
+	go func() {
+		_, cmd := d.m.Update(due)
+		returned <- cmd
+	}()
+	var cmd tea.Cmd
+	select {
+	case cmd = <-returned:
+	case <-time.After(waitLimit):
+		t.Fatal("Update blocked on the held cancel: it cancelled the superseded completion itself")
+	}
+	select {
+	case <-hold.Held():
+		t.Fatal("Update wrote the cancel itself")
+	default:
+	}
+	d.exec(cmd)
+	recvWithin(t, hold.Held(), "the returned command to write the cancel")
+	second := rs.nextCompletion(d)
+	if second.Value != "go" {
+		t.Fatalf("second completion for %q", second.Value)
+	}
+	if _, _, cancels, _ := rs.snapshot(); len(cancels) != 0 {
+		t.Fatalf("the server saw %d cancels while the cancel was held", len(cancels))
+	}
+	hold.Release()
+	d.waitFor("the first completion cancelled", func() bool {
+		_, _, cancels, _ := rs.snapshot()
+		return len(cancels) == 1 && string(cancels[0].RequestID) == first.ID.String() && cancels[0].Reason == "superseded by a newer completion"
+	})
+	second.reply <- []string{"go"}
+	d.waitScreen("↳ go")
 }

@@ -178,11 +178,21 @@ func (rs *restServer) snapshot() (subscribed map[string]bool, levels []string, c
 // newRestModel is a model on a restServer, with completions asked for
 // 1ms after typing stops.
 func newRestModel(t *testing.T, w, h int) (*driver, *restServer) {
+	d, rs, _ := newRestModelHolding(t, w, h, nil)
+	return d, rs
+}
+
+// newRestModelHolding is newRestModel with the client's frames that match
+// held on their way to the server until the test releases them.
+func newRestModelHolding(t *testing.T, w, h int, match func([]byte) bool) (*driver, *restServer, *transporttest.Hold) {
 	clock := newFakeClock()
 	a, b := transporttest.Pipe()
 	rs := newRestServer(t, b)
-	conn := connect.Attach(connect.Spec{Name: "rest"}, a, connect.Options{Session: session.Config{Clock: clock}})
+	hold := transporttest.NewHold(a, match)
+	conn := connect.Attach(connect.Spec{Name: "rest"}, hold, connect.Options{Session: session.Config{Clock: clock}})
 	t.Cleanup(func() { conn.Close() })
+	t.Cleanup(hold.Release) // first: a held frame would hold the close
+
 	used := false
 	m := New(Options{now: clock.Now, static: true, frameInterval: time.Millisecond, completionDelay: time.Millisecond,
 		Connect: func(context.Context) (*connect.Conn, error) {
@@ -194,5 +204,5 @@ func newRestModel(t *testing.T, w, h int) (*driver, *restServer) {
 		}})
 	d := newDriver(t, m, w, h)
 	d.waitFor("tools listed", func() bool { return !m.tools.loading })
-	return d, rs
+	return d, rs, hold
 }
