@@ -22,7 +22,7 @@ func (d *driver) selectEntry(l *entryList, id string) {
 }
 
 func TestResourcesPaneReadsTextAndBinaryAndSaves(t *testing.T) {
-	d, _ := newRestModel(t, 120, 40)
+	d, _ := newFeatureModel(t, 120, 40)
 	d.key("2")
 	d.waitScreen("RESOURCES 4", "a.txt", "An image", "files", "template file:///{dir…")
 	if d.m.focus != focusTools || d.m.left != leftResources {
@@ -65,7 +65,7 @@ func TestResourcesPaneReadsTextAndBinaryAndSaves(t *testing.T) {
 }
 
 func TestTemplateFilledFromTheForm(t *testing.T) {
-	d, _ := newRestModel(t, 120, 40)
+	d, _ := newFeatureModel(t, 120, 40)
 	d.key("2")
 	d.waitScreen("RESOURCES 4")
 	d.selectEntry(d.m.resources, "file:///{dir}/{name}")
@@ -80,7 +80,7 @@ func TestTemplateFilledFromTheForm(t *testing.T) {
 }
 
 func TestSubscribeMarksUpdatesAndListChangedRefreshes(t *testing.T) {
-	d, rs := newRestModel(t, 120, 40)
+	d, rs := newFeatureModel(t, 120, 40)
 	d.key("s")
 	d.waitScreen("select a resource in the resources list (2)")
 	d.key("2")
@@ -111,7 +111,7 @@ func TestSubscribeMarksUpdatesAndListChangedRefreshes(t *testing.T) {
 }
 
 func TestCompletionDebouncedSupersededCancelledAndPicked(t *testing.T) {
-	d, rs := newRestModel(t, 120, 40)
+	d, rs := newFeatureModel(t, 120, 40)
 	rs.mu.Lock()
 	rs.hold = true
 	rs.mu.Unlock()
@@ -165,7 +165,7 @@ func TestCompletionDebouncedSupersededCancelledAndPicked(t *testing.T) {
 }
 
 func TestLogPaneAndLevel(t *testing.T) {
-	d, rs := newRestModel(t, 120, 40)
+	d, rs := newFeatureModel(t, 120, 40)
 	d.key("l")
 	d.waitScreen("SERVER LOG 0 messages", "no log messages")
 	d.key("V")
@@ -187,12 +187,12 @@ func TestLogPaneAndLevel(t *testing.T) {
 }
 
 func TestPingShowsItsRoundTrip(t *testing.T) {
-	d, _ := newRestModel(t, 120, 40)
+	d, _ := newFeatureModel(t, 120, 40)
 	d.key("p")
 	d.waitScreen("ping #3 answered: ", "round trip", "3    ping")
 }
 
-func TestRestKeysWithoutCapabilities(t *testing.T) {
+func TestFeatureKeysWithoutCapabilities(t *testing.T) {
 	d, tc := newTestModel(t, 120, 40)
 	d.key("2")
 	d.waitScreen("the server offers no", "resources (it did not", "declare the capability)")
@@ -207,23 +207,23 @@ func TestRestKeysWithoutCapabilities(t *testing.T) {
 }
 
 func TestShownListIsListedAgainAfterAReconnect(t *testing.T) {
-	d, _ := newRestModel(t, 120, 40)
+	d, _ := newFeatureModel(t, 120, 40)
 	d.key("2")
 	d.waitScreen("RESOURCES 4")
 	d.m.resources.SetEntries(nil, nil) // as a reconnect leaves it, listing nothing
-	d.m.rest.listed = [2]bool{}
+	d.m.features.listed = [2]bool{}
 	d.m.header.state = connReady
 	d.send(initializedMsg{forGen: forGen{d.m.gen}, peer: d.m.conn.Session.Peer()})
 	d.waitScreen("RESOURCES 4")
 }
 
 func TestPromptsListChangedRefreshesOnlyOnceListed(t *testing.T) {
-	d, rs := newRestModel(t, 120, 40)
+	d, rs := newFeatureModel(t, 120, 40)
 	// Never shown: nothing to refresh, nothing sent.
 	rs.notify(mcp.PromptsListChanged, nil)
 	d.settle()
-	if d.m.rest.listed[1] || d.m.store.len() != 2 {
-		t.Fatalf("listed %v, %d requests", d.m.rest.listed, d.m.store.len())
+	if d.m.features.listed[1] || d.m.store.len() != 2 {
+		t.Fatalf("listed %v, %d requests", d.m.features.listed, d.m.store.len())
 	}
 	d.key("3")
 	d.waitScreen("PROMPTS 1")
@@ -236,7 +236,7 @@ func TestPromptsListChangedRefreshesOnlyOnceListed(t *testing.T) {
 // cancel's frame held on its way out, Update returns at once having
 // written nothing, and the command it returns makes the cancel.
 func TestCompletionCancelIsNotDoneInUpdate(t *testing.T) {
-	d, rs, hold := newRestModelHolding(t, 120, 40, func(frame []byte) bool {
+	d, rs, hold := newFeatureModelHolding(t, 120, 40, func(frame []byte) bool {
 		return strings.Contains(string(frame), "notifications/cancelled")
 	})
 	rs.mu.Lock()
@@ -248,11 +248,11 @@ func TestCompletionCancelIsNotDoneInUpdate(t *testing.T) {
 	d.waitScreen("GET PROMPT greet", "lang*")
 	d.typeText("g")
 	first := rs.nextCompletion(d)
-	d.waitFor("the first completion in flight", func() bool { return d.m.rest.compInFlight != nil })
+	d.waitFor("the first completion in flight", func() bool { return d.m.features.compInFlight != nil })
 
 	// As if "o" had been typed and its debounce run out.
-	d.m.rest.compN++
-	due := completionDueMsg{forGen: forGen{d.m.gen}, key: completionKey{field: "lang", value: "go", n: d.m.rest.compN}}
+	d.m.features.compN++
+	due := completionDueMsg{forGen: forGen{d.m.gen}, key: completionKey{field: "lang", value: "go", n: d.m.features.compN}}
 	returned := make(chan tea.Cmd, 1)
 	go func() {
 		_, cmd := d.m.Update(due)

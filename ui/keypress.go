@@ -47,7 +47,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 
-	if cmd, ok := m.restKey(k); ok {
+	if cmd, ok := m.featureKey(k); ok {
 		return cmd
 	}
 	rq := m.c.Keys.Requests
