@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/wire"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // TestWireLogAtItsCapKeepsTheWindowOnItsRecords pins a bug of the wire
@@ -86,4 +87,55 @@ func toolName(t *mcp.Tool) string {
 		return "none"
 	}
 	return t.Name
+}
+
+// TestTableKeepsItsSelectionAsTheStoreTrims: the store trims its oldest
+// finished rows in place; the table's selection stays on a row that is
+// kept, and goes to the next row when its own is trimmed.
+func TestTableKeepsItsSelectionAsTheStoreTrims(t *testing.T) {
+	m := New(Options{now: func() time.Time { return testEpoch }, static: true})
+	m.resize(120, 35)
+	m.store.keep = 4
+	batch := func(from, to int, final bool) {
+		var items []any
+		for i := from; i <= to; i++ {
+			ref := session.Ref{Seq: uint64(i), ID: session.IntID(int64(i))}
+			items = append(items, session.RequestStarted{Info: session.RequestInfo{Seq: ref.Seq, ID: ref.ID,
+				Method: "ping", State: session.Pending, Started: testEpoch}})
+			if final {
+				items = append(items, session.StateChanged{Ref: ref, From: session.Pending, To: session.Completed, At: testEpoch})
+			}
+		}
+		m.applyBatch(&feedBatch{Items: items})
+	}
+	seqOf := func(r *requestRow) int64 {
+		if r == nil {
+			return 0
+		}
+		return int64(r.seq)
+	}
+	batch(1, 1, false) // pending: never trimmed
+	batch(2, 6, true)
+	m.table.SelectSeq(1)
+	batch(7, 8, true) // trims 2 to 4
+	if r := m.table.Selected(); seqOf(r) != 1 {
+		t.Fatalf("selected %d, want the pending row 1, which is kept", seqOf(r))
+	}
+	m.table.SelectSeq(6)
+	batch(9, 10, true) // trims 5 and 6
+	if m.store.get(6) != nil || m.store.get(7) == nil {
+		t.Fatal("rows 6 and 7 not as the test needs them: 6 trimmed, 7 kept")
+	}
+	r := m.table.Selected()
+	if seqOf(r) != 7 {
+		t.Errorf("selected %d, want 7, the row after the trimmed row 6", seqOf(r))
+	}
+	m.table.SetFilter("#")
+	if got := m.table.Selected(); got != r {
+		t.Errorf("after /# (every row) selected %d, want 7 still", seqOf(got))
+	}
+	m.table.SetFilter("#9")
+	if got := m.table.Selected(); seqOf(got) != 9 {
+		t.Errorf("after /#9 selected %d, want 9", seqOf(got))
+	}
 }
