@@ -44,9 +44,12 @@ type Filtered[T any, Q comparable] struct {
 	height int // rows in the window, at least 1
 	// selected is the item under the cursor as of the last change, so
 	// that SetItems can find it again even if the old slice was changed
-	// in place; has says there is one.
-	selected T
-	has      bool
+	// in place; selectedAt is its index in items. has says it is shown;
+	// kept that there was one, which a query that hides every item does
+	// not forget, so that clearing the query finds it again.
+	selected   T
+	selectedAt int
+	has, kept  bool
 	// following: the cursor sits on the last item and stays there as
 	// items come (Options.Tail).
 	following bool
@@ -112,7 +115,13 @@ func (l *Filtered[T, Q]) Filtering() bool {
 }
 
 // Selected is the item under the cursor, and false when none is shown.
-func (l *Filtered[T, Q]) Selected() (T, bool) { return l.selected, l.has }
+func (l *Filtered[T, Q]) Selected() (T, bool) {
+	if !l.has {
+		var zero T
+		return zero, false
+	}
+	return l.selected, true
+}
 
 // Cursor is the index of the selected item among the shown ones; 0 when
 // none is shown.
@@ -148,7 +157,7 @@ func (l *Filtered[T, Q]) SetHeight(h int) {
 // keeps its place, or with Options.Order takes the first item after the
 // one that went. A following list moves to the new last item.
 func (l *Filtered[T, Q]) SetItems(items []T) {
-	prev, had := l.selected, l.has
+	prev, had := l.selected, l.kept
 	l.items = items
 	l.refilter()
 	switch {
@@ -157,6 +166,7 @@ func (l *Filtered[T, Q]) SetItems(items []T) {
 	case had && (l.opts.Order != nil || l.opts.Same != nil):
 		l.cursor, _ = l.locate(prev)
 	}
+	l.kept = false // its index was the old items'; settle keeps a shown one
 	l.settle()
 }
 
@@ -207,6 +217,9 @@ func (l *Filtered[T, Q]) DropFront(n int) {
 		l.cursor = max(l.cursor-gone, 0)
 	}
 	l.offset = max(l.offset-gone, 0)
+	if l.selectedAt -= n; l.selectedAt < 0 {
+		l.kept = false // dropped, though hidden
+	}
 	l.settle()
 }
 
@@ -221,8 +234,8 @@ func (l *Filtered[T, Q]) SetQuery(q Q) {
 // Refilter applies the query again, for items that changed in place.
 func (l *Filtered[T, Q]) Refilter() {
 	at := -1 // the selected item's index in items
-	if l.has && l.Shown() > 0 {
-		at = l.index(l.cursor)
+	if l.kept && l.selectedAt < len(l.items) {
+		at = l.selectedAt
 	}
 	l.refilter()
 	if at >= 0 && !l.following {
@@ -382,9 +395,8 @@ func (l *Filtered[T, Q]) settle() {
 		l.offset = l.cursor - l.height + 1
 	}
 	l.offset = min(max(l.offset, 0), max(n-l.height, 0))
-	var zero T
-	l.selected, l.has = zero, n > 0
+	l.has = n > 0
 	if l.has {
-		l.selected = l.At(l.cursor)
+		l.selected, l.selectedAt, l.kept = l.At(l.cursor), l.index(l.cursor), true
 	}
 }

@@ -61,6 +61,22 @@ func TestFilterKeepsTheSelectionWhenItStillMatches(t *testing.T) {
 	}
 }
 
+// TestAQueryThatHidesEverythingForgetsNothing: /x with no match, then
+// esc, comes back to the item selected before.
+func TestAQueryThatHidesEverythingForgetsNothing(t *testing.T) {
+	l := New(Options[thing, string]{Match: matchWord, Same: sameID})
+	l.SetItems(things("echo", "sleep", "slow", "stubborn"))
+	l.MoveBy(2)
+	l.SetQuery("zzz")
+	if _, ok := l.Selected(); ok || l.Shown() != 0 {
+		t.Fatalf("nothing matches, yet %d shown and a selection", l.Shown())
+	}
+	l.SetQuery("")
+	if got := selectedID(l); got != 3 {
+		t.Errorf("after clearing the query the selection is %d, want 3 as before", got)
+	}
+}
+
 func TestFilterTakesTheNextMatchWhenTheSelectionGoes(t *testing.T) {
 	l := New(Options[thing, string]{Match: matchWord, Same: sameID})
 	l.SetItems(things("stubborn", "echo", "sleep", "slow"))
