@@ -39,8 +39,22 @@ type featureState struct {
 	listed, relisting [2]bool
 }
 
+// leftList is a list the left pane shows: the tools, the resources or
+// the prompts, each filtered and clicked the same way.
+type leftList interface {
+	bodyPane
+	Filter() string
+	SetFilter(string)
+	ClickAt(y int) bool
+}
+
+var (
+	_ leftList = (*toolList)(nil)
+	_ leftList = (*entryList)(nil)
+)
+
 // leftPane is the list the left pane shows.
-func (m *Model) leftPane() bodyPane {
+func (m *Model) leftPane() leftList {
 	switch m.left {
 	case leftResources:
 		return m.resources
@@ -51,39 +65,13 @@ func (m *Model) leftPane() bodyPane {
 }
 
 // leftFilter is the filter of the list the left pane shows.
-func (m *Model) leftFilter() string {
-	switch m.left {
-	case leftResources:
-		return m.resources.list.Query()
-	case leftPrompts:
-		return m.prompts.list.Query()
-	}
-	return m.tools.list.Query()
-}
+func (m *Model) leftFilter() string { return m.leftPane().Filter() }
 
 // setLeftFilter filters the list the left pane shows.
-func (m *Model) setLeftFilter(f string) {
-	switch m.left {
-	case leftResources:
-		m.resources.SetFilter(f)
-	case leftPrompts:
-		m.prompts.SetFilter(f)
-	default:
-		m.tools.SetFilter(f)
-	}
-}
+func (m *Model) setLeftFilter(f string) { m.leftPane().SetFilter(f) }
 
 // leftClick selects what was clicked in the left pane.
-func (m *Model) leftClick(y int) {
-	switch m.left {
-	case leftResources:
-		m.resources.ClickAt(y)
-	case leftPrompts:
-		m.prompts.ClickAt(y)
-	default:
-		m.tools.ClickAt(y)
-	}
-}
+func (m *Model) leftClick(y int) { m.leftPane().ClickAt(y) }
 
 // featureKey handles the keys of resources, prompts and logging (and the
 // lists of the left pane, and ping); ok is false for any other key.

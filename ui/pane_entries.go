@@ -125,6 +125,9 @@ func (l *entryList) SetEntries(items []entry, err error) {
 	l.list.SetItems(items)
 }
 
+// Filter is the filter as typed.
+func (l *entryList) Filter() string { return l.list.Query() }
+
 // SetFilter shows only entries whose name, id or description holds s.
 func (l *entryList) SetFilter(s string) { l.list.SetQuery(s) }
 

@@ -58,6 +58,9 @@ func (t *toolList) SetTools(tools []mcp.Tool, err error) {
 	t.list.SetHeight(t.rows())
 }
 
+// Filter is the filter as typed.
+func (t *toolList) Filter() string { return t.list.Query() }
+
 // SetFilter shows only tools whose name or description holds s.
 func (t *toolList) SetFilter(s string) {
 	t.list.SetQuery(s)
