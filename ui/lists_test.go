@@ -139,3 +139,31 @@ func TestTableKeepsItsSelectionAsTheStoreTrims(t *testing.T) {
 		t.Errorf("after /#9 selected %d, want 9", seqOf(got))
 	}
 }
+
+// TestWheelScrollsTheWireLogLikeTheOtherLists: the wheel over the wire
+// log moved its selection, where over the tools, the entries and the
+// requests it scrolls the window; now it scrolls, and the keys move.
+func TestWheelScrollsTheWireLogLikeTheOtherLists(t *testing.T) {
+	w := newWireLog(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
+	w.SetSize(100, 12) // 11 rows
+	w.Reset(testEpoch)
+	var recs []wire.Record
+	for i := range 100 {
+		recs = append(recs, wire.Record{At: testEpoch.Add(time.Duration(i)), Dir: wire.In, Kind: wire.KindFrame, Data: []byte(`{}`)})
+	}
+	w.Add(recs, 0)
+	w.Scroll(-3)
+	w.Scroll(-3)
+	if from, _ := w.list.Window(); from != 100-11-6 || w.list.Cursor() != 100-7 || w.list.Following() {
+		t.Errorf("after two wheel notches up: window from %d, cursor %d, following %v; want 83, 93, false",
+			from, w.list.Cursor(), w.list.Following())
+	}
+	w.Update(keyMsg("down"))
+	if w.list.Cursor() != 100-6 {
+		t.Errorf("down moved the cursor to %d, want 94", w.list.Cursor())
+	}
+	w.Scroll(1 << 30)
+	if !w.list.Following() {
+		t.Error("the wheel to the end did not follow the newest frames again")
+	}
+}

@@ -120,13 +120,14 @@ func (w *wireLog) rows() int { return max(w.height-1, 1) }
 // MoveBy moves the selection; moving off the end stops following.
 func (w *wireLog) MoveBy(n int) { w.list.MoveBy(n) }
 
-// Scroll scrolls the list, or the expanded frame.
+// Scroll scrolls the list as the other lists scroll, dragging the
+// selection along when it would leave the window, or the expanded frame.
 func (w *wireLog) Scroll(n int) {
 	if w.expanded {
 		w.exp.Scroll(n)
 		return
 	}
-	w.MoveBy(n)
+	w.list.Scroll(n)
 }
 
 // ClickAt selects the record at line y of the pane.
@@ -148,8 +149,10 @@ func (w *wireLog) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, nav.Back):
 		w.expanded = false
 	default:
-		if n, ok := navScroll(nav, k, w.rows()); ok {
-			w.Scroll(n)
+		if n, ok := navScroll(nav, k, w.rows()); ok && w.expanded {
+			w.exp.Scroll(n)
+		} else if ok {
+			w.MoveBy(n)
 		}
 	}
 	return nil

@@ -255,10 +255,14 @@ func (l *Filtered[T, Q]) MoveBy(n int) {
 }
 
 // Scroll moves the window n rows, stopping at the ends, and drags the
-// cursor along when it would leave the window.
+// cursor along when it would leave the window. A list that follows its
+// tail (Options.Tail) follows it again once scrolled down to the end.
 func (l *Filtered[T, Q]) Scroll(n int) {
 	l.offset = min(max(l.offset+n, 0), max(l.Shown()-l.height, 0))
 	l.cursor = min(max(l.cursor, l.offset), l.offset+l.height-1)
+	if l.opts.Tail && n > 0 && l.AtBottom() {
+		l.cursor = l.Shown() - 1
+	}
 	l.MoveBy(0)
 }
 

@@ -198,6 +198,19 @@ func TestTailFollowsUntilTheCursorLeavesTheEnd(t *testing.T) {
 	if l.Cursor() != 4 || !l.Following() {
 		t.Errorf("back at the end: cursor %d following %v, want 4 and true", l.Cursor(), l.Following())
 	}
+	l.MoveBy(-3)
+	l.Scroll(-1)
+	if l.Following() {
+		t.Fatal("scrolled up, still following")
+	}
+	l.Scroll(2)
+	if l.Following() {
+		t.Fatal("scrolled down short of the end, following again")
+	}
+	l.Scroll(1)
+	if l.Cursor() != 4 || !l.Following() {
+		t.Errorf("scrolled down to the end: cursor %d following %v, want 4 and true", l.Cursor(), l.Following())
+	}
 	l.Reset()
 	if l.Len() != 0 || !l.Following() || l.Height() != 2 {
 		t.Errorf("after Reset: %d items, following %v, height %d", l.Len(), l.Following(), l.Height())
