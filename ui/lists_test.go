@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -165,5 +167,31 @@ func TestWheelScrollsTheWireLogLikeTheOtherLists(t *testing.T) {
 	w.Scroll(1 << 30)
 	if !w.list.Following() {
 		t.Error("the wheel to the end did not follow the newest frames again")
+	}
+}
+
+// TestClickOnAToolBelowAWrappedName: the selected tool's long name wraps
+// over more lines than its place, which pushes the tools under it down;
+// a click there took the tool a line count said, not the one drawn.
+func TestClickOnAToolBelowAWrappedName(t *testing.T) {
+	l := newToolList(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
+	l.SetSize(24, 20)
+	long := strings.Repeat("very_long_tool_name_", 3)
+	l.SetTools([]mcp.Tool{{Name: long, Description: "d"}, {Name: "echo", Description: "e"}, {Name: "sleep", Description: "s"}}, nil)
+	lines := strings.Split(ansi.Strip(l.View()), "\n")
+	y := -1
+	for i, line := range lines {
+		if strings.Contains(line, "sleep") {
+			y = i
+		}
+	}
+	if y < 0 {
+		t.Fatalf("sleep not drawn:\n%s", strings.Join(lines, "\n"))
+	}
+	if !l.ClickAt(y) || l.Selected().Name != "sleep" {
+		t.Errorf("a click on line %d, where sleep is drawn, selected %s:\n%s", y, toolName(l.Selected()), strings.Join(lines, "\n"))
+	}
+	if l.ClickAt(0) || l.ClickAt(len(lines)-1) {
+		t.Error("a click on the title or below the tools selected one")
 	}
 }

@@ -99,7 +99,12 @@ func (t *toolList) Scroll(n int) { t.list.Scroll(n) }
 
 // ClickAt selects the item at line y of the pane; it reports a hit.
 func (t *toolList) ClickAt(y int) bool {
-	return y >= 1 && t.list.SelectRow((y-1)/t.itemLines())
+	_, of := t.draw()
+	if y < 0 || y >= len(of) || of[y] < 0 {
+		return false
+	}
+	t.list.Select(of[y])
+	return true
 }
 
 // Update implements bodyPane: navigation keys.
@@ -116,10 +121,18 @@ func (t *toolList) Update(msg tea.Msg) tea.Cmd {
 
 // View renders the pane.
 func (t *toolList) View() string {
+	lines, _ := t.draw()
+	return padLines(lines, t.width, t.height)
+}
+
+// draw renders the pane's lines and says, for each, which shown tool it
+// draws (-1: none), so that a click selects what is drawn where it
+// lands, a wrapped name and all.
+func (t *toolList) draw() (lines []string, of []int) {
 	st := t.c.Styles
 	l := t.list
 	title := "TOOLS" + filterCount(l.Query(), l.Shown(), l.Len(), t.loading)
-	lines := []string{leftTitle(st, t.focused, title, 1, t.width)}
+	lines = []string{leftTitle(st, t.focused, title, 1, t.width)}
 	switch {
 	case t.note != "":
 		lines = append(lines, wrapLines(st.Muted.Render(t.note), t.width)...)
@@ -132,9 +145,12 @@ func (t *toolList) View() string {
 	case l.Shown() == 0:
 		lines = append(lines, st.Muted.Render("no tools"))
 	}
+	for range lines {
+		of = append(of, -1)
+	}
 	per := t.itemLines()
 	var items [][]string
-	selectedAt := -1
+	first, selectedAt := l.Offset(), -1
 	for i := l.Offset(); i < l.Shown() && i < l.Offset()+t.height; i++ {
 		if i == l.Cursor() {
 			selectedAt = len(items)
@@ -145,15 +161,18 @@ func (t *toolList) View() string {
 	// items from the top until it shows whole.
 	room := t.height - len(lines)
 	for selectedAt > 0 && linesUpTo(items, selectedAt) > room {
-		items, selectedAt = items[1:], selectedAt-1
+		items, selectedAt, first = items[1:], selectedAt-1, first+1
 	}
-	for _, item := range items {
+	for i, item := range items {
 		lines = append(lines, item...)
+		for range item {
+			of = append(of, first+i)
+		}
 	}
 	if len(lines) > t.height {
-		lines = lines[:t.height]
+		lines, of = lines[:t.height], of[:t.height]
 	}
-	return padLines(lines, t.width, t.height)
+	return lines, of
 }
 
 // maxNameLines bounds how many lines the selected tool's name wraps to.
