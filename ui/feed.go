@@ -29,7 +29,7 @@ const defaultFrameInterval = 33 * time.Millisecond
 // batch, in order, with the floods folded. Items holds session.Event
 // values, except that runs of ProgressUpdated become *progressRun and
 // runs of late progress become *lateRun.
-type feedBatch struct {
+type Batch struct {
 	Items         []any
 	Duplicates    map[uint64]int // by Seq
 	Stderr        []session.StderrLine
@@ -57,7 +57,7 @@ type feedBatch struct {
 }
 
 // progressRun is every ProgressUpdated of one request in a batch.
-type progressRun struct {
+type ProgressRun struct {
 	Ref    session.Ref
 	Latest session.Progress
 	Count  int
@@ -66,7 +66,7 @@ type progressRun struct {
 }
 
 // lateRun is the late progress of one request in a batch.
-type lateRun struct {
+type LateRun struct {
 	Ref   session.Ref
 	Count int
 	// Frames holds the first batchLateFrames of them; Last is the newest,
@@ -75,22 +75,22 @@ type lateRun struct {
 	Last   session.LateFrame
 }
 
-func newBatch() *feedBatch {
-	return &feedBatch{progressAt: map[uint64]int{}, lateAt: map[uint64]int{}}
+func newBatch() *Batch {
+	return &Batch{progressAt: map[uint64]int{}, lateAt: map[uint64]int{}}
 }
 
-func (b *feedBatch) empty() bool {
+func (b *Batch) empty() bool {
 	return b.Events == 0 && len(b.Wire) == 0 && b.WireDropped == 0
 }
 
 // eventFeed drains a session's events and a tap's records without ever
 // blocking them, folds floods together, and hands the UI one feedBatch per
 // frame interval at most. Memory is bounded by the per-batch limits.
-type eventFeed struct {
+type Feed struct {
 	interval time.Duration
 
 	mu       sync.Mutex
-	cur      *feedBatch
+	cur      *Batch
 	ended    bool
 	lastSent time.Time
 
@@ -103,17 +103,17 @@ type eventFeed struct {
 // recordSource hands every frame in and out to its observers, as a
 // connect.Conn does: the wire log's source. The UI reaches the wire only
 // through it and the session.
-type recordSource interface {
+type RecordSource interface {
 	Observe(func(wire.Record))
 }
 
 // subscribeFeed subscribes to s (and observes records, if not nil) and starts
 // draining. Call it before the first request to see everything.
-func subscribeFeed(s *session.Session, records recordSource, interval time.Duration) *eventFeed {
+func SubscribeFeed(s *session.Session, records RecordSource, interval time.Duration) *Feed {
 	sub := s.Subscribe()
-	f := newFeed(sub.C, interval)
+	f := NewFeed(sub.C, interval)
 	if records != nil {
-		records.Observe(f.addRecord)
+		records.Observe(f.AddRecord)
 	}
 	go func() {
 		<-f.stop
@@ -123,11 +123,11 @@ func subscribeFeed(s *session.Session, records recordSource, interval time.Durat
 }
 
 // newFeed drains events until the channel closes.
-func newFeed(events <-chan session.Event, interval time.Duration) *eventFeed {
+func NewFeed(events <-chan session.Event, interval time.Duration) *Feed {
 	if interval <= 0 {
 		interval = defaultFrameInterval
 	}
-	f := &eventFeed{
+	f := &Feed{
 		interval: interval,
 		cur:      newBatch(),
 		notify:   make(chan struct{}, 1),
@@ -146,9 +146,9 @@ func newFeed(events <-chan session.Event, interval time.Duration) *eventFeed {
 }
 
 // Stop ends delivery: Next returns nil from now on.
-func (f *eventFeed) Stop() { f.once.Do(func() { close(f.stop) }) }
+func (f *Feed) Stop() { f.once.Do(func() { close(f.stop) }) }
 
-func (f *eventFeed) signal() {
+func (f *Feed) signal() {
 	select {
 	case f.notify <- struct{}{}:
 	default:
@@ -156,7 +156,7 @@ func (f *eventFeed) signal() {
 }
 
 // add folds one event into the current batch.
-func (f *eventFeed) add(e session.Event) {
+func (f *Feed) add(e session.Event) {
 	f.mu.Lock()
 	b := f.cur
 	b.Events++
@@ -166,9 +166,9 @@ func (f *eventFeed) add(e session.Event) {
 		if !ok {
 			i = len(b.Items)
 			b.progressAt[e.Ref.Seq] = i
-			b.Items = append(b.Items, &progressRun{Ref: e.Ref})
+			b.Items = append(b.Items, &ProgressRun{Ref: e.Ref})
 		}
-		run := b.Items[i].(*progressRun)
+		run := b.Items[i].(*ProgressRun)
 		run.Latest = e.Progress
 		run.Count++
 		if len(run.Recent) == batchRecentProgress {
@@ -185,9 +185,9 @@ func (f *eventFeed) add(e session.Event) {
 		if !ok {
 			i = len(b.Items)
 			b.lateAt[e.Ref.Seq] = i
-			b.Items = append(b.Items, &lateRun{Ref: e.Ref})
+			b.Items = append(b.Items, &LateRun{Ref: e.Ref})
 		}
-		run := b.Items[i].(*lateRun)
+		run := b.Items[i].(*LateRun)
 		run.Count++
 		run.Last = e.Late
 		if len(run.Frames) < batchLateFrames {
@@ -232,7 +232,7 @@ func (f *eventFeed) add(e session.Event) {
 }
 
 // addRecord is the tap observer: it must not block, so it only appends.
-func (f *eventFeed) addRecord(r wire.Record) {
+func (f *Feed) AddRecord(r wire.Record) {
 	if r.Kind == wire.KindStderr {
 		return // the stderr pane has it from the session
 	}
@@ -256,7 +256,7 @@ func (f *eventFeed) addRecord(r wire.Record) {
 // Next blocks until there is a batch to deliver and the frame interval
 // since the last one has passed, then returns it. It returns nil once
 // the feed was stopped or delivered its last batch.
-func (f *eventFeed) Next() *feedBatch {
+func (f *Feed) Next() *Batch {
 	f.nextMu.Lock()
 	defer f.nextMu.Unlock()
 	for {
@@ -301,7 +301,7 @@ func (f *eventFeed) Next() *feedBatch {
 }
 
 // nextCmd waits for the feed's next batch.
-func nextCmd(gen int, f *eventFeed) tea.Cmd {
+func nextCmd(gen int, f *Feed) tea.Cmd {
 	if f == nil {
 		return nil
 	}

@@ -12,13 +12,13 @@ import (
 // applyBatch brings the model's rows up to date with a batch of events
 // and returns the commands that fetch the full record of rows that
 // settled.
-func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
+func (m *Model) applyBatch(b *Batch) []tea.Cmd {
 	follow := m.table.atBottom()
 	// Stderr first: a Closed event in this batch quotes its last line.
 	if len(b.Stderr) > 0 || b.StderrDropped > 0 {
 		m.stderr.Add(b.Stderr, b.StderrDropped)
 	}
-	var fetch []*requestRow
+	var fetch []*Row
 	var logs []logLine
 	var notified []tea.Cmd
 	var tasks []session.Ref
@@ -33,7 +33,7 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			m.store.taskUpdated(e)
 		case session.TaskCancelAnswered:
 			m.store.taskCancelAnswered(e)
-		case *progressRun:
+		case *ProgressRun:
 			m.store.progressed(e)
 		case session.StateChanged:
 			if r := m.store.stateChanged(e); r != nil && e.To.Final() {
@@ -46,7 +46,7 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, e.Late, 1); r != nil {
 				fetch = append(fetch, r) // cancel times may have settled since
 			}
-		case *lateRun:
+		case *LateRun:
 			for _, f := range e.Frames {
 				m.wire.MarkLate(f.At)
 			}
@@ -94,8 +94,8 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 	if m.opts.Attached != nil {
 		m.attachApplied(fetch)
 	}
-	m.store.trim()
-	m.header.counts, m.header.toolErrors = m.store.counts, m.store.toolErrors
+	m.store.Trim()
+	m.header.counts, m.header.toolErrors = m.store.Counts, m.store.ToolErrors
 	m.table.sync(follow)
 
 	cmds := notified
@@ -106,15 +106,15 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 		for _, ref := range tasks {
 			cmds = append(cmds, followTaskCmd(m.gen, m.conn.Session, ref, m.asks.client))
 			// The task is what runs on: select it in place of its creator.
-			if r := m.store.get(ref.Seq); r != nil {
-				if sel := m.table.Selected(); (sel != nil && sel.seq == r.parent.Seq) || m.table.wantSelected == r.parent.Seq {
+			if r := m.store.Get(ref.Seq); r != nil {
+				if sel := m.table.Selected(); (sel != nil && sel.Seq == r.Parent.Seq) || m.table.wantSelected == r.Parent.Seq {
 					m.table.SelectSeq(ref.Seq)
 				}
 			}
 		}
 		for _, r := range fetch {
 			// The server's requests too: their detail shows the answer.
-			cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
+			cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.Ref()))
 		}
 	}
 	return cmds

@@ -23,11 +23,11 @@ import (
 const rowListenNotes = 20
 
 // listening is what a subscriptions/listen row heard.
-type listening struct {
-	acked  bool
-	filter []byte // as acknowledged
-	count  int
-	last   []session.SubscriptionNote
+type Listening struct {
+	Acked  bool
+	Filter []byte // as acknowledged
+	Count  int
+	Last   []session.SubscriptionNote
 }
 
 // listenCmd opens the subscription the server's capabilities call for,
@@ -42,26 +42,26 @@ func listenCmd(gen int, s *session.Session) tea.Cmd {
 }
 
 // listened files a subscription's notification under its row.
-func (s *requestStore) listened(e session.SubscriptionNotified) *requestRow {
+func (s *Store) listened(e session.SubscriptionNotified) *Row {
 	r := s.bySeq[e.Ref.Seq]
 	if r == nil {
 		return nil
 	}
-	if r.listen == nil {
-		r.listen = &listening{}
+	if r.Listen == nil {
+		r.Listen = &Listening{}
 	}
-	l := r.listen
+	l := r.Listen
 	if e.Note.Method == "notifications/subscriptions/acknowledged" {
-		l.acked = true
-		l.filter = ackedFilter(e.Note.Params)
+		l.Acked = true
+		l.Filter = ackedFilter(e.Note.Params)
 	} else {
-		l.count++
-		if len(l.last) == rowListenNotes {
-			l.last = append(l.last[:0], l.last[1:]...)
+		l.Count++
+		if len(l.Last) == rowListenNotes {
+			l.Last = append(l.Last[:0], l.Last[1:]...)
 		}
-		l.last = append(l.last, e.Note)
+		l.Last = append(l.Last, e.Note)
 	}
-	r.touch()
+	r.Touch()
 	return r
 }
 
@@ -77,43 +77,43 @@ func ackedFilter(params []byte) []byte {
 }
 
 // listenBadge sums a subscription up on its row.
-func listenBadge(r *requestRow) (badge, bool) {
-	if r.method != "subscriptions/listen" || r.incoming {
+func listenBadge(r *Row) (badge, bool) {
+	if r.Method != "subscriptions/listen" || r.Incoming {
 		return badge{}, false
 	}
-	if r.listen == nil || !r.listen.acked {
+	if r.Listen == nil || !r.Listen.Acked {
 		return badge{text: "not acknowledged yet", short: []string{"no ack"}}, true
 	}
-	n := english.Plural(r.listen.count, "notification")
-	if r.state != session.Pending {
-		return badge{text: "closed after " + n, short: []string{strconv.Itoa(r.listen.count) + " notes"}}, true
+	n := english.Plural(r.Listen.Count, "notification")
+	if r.State != session.Pending {
+		return badge{text: "closed after " + n, short: []string{strconv.Itoa(r.Listen.Count) + " notes"}}, true
 	}
-	return badge{text: "listening: " + n, short: []string{strconv.Itoa(r.listen.count) + " notes"}}, true
+	return badge{text: "listening: " + n, short: []string{strconv.Itoa(r.Listen.Count) + " notes"}}, true
 }
 
 // listenLines are the detail of a subscription row.
 func (d *detail) listenLines() []string {
 	st := d.c.Styles
 	var out []string
-	if info := d.row.info; info != nil && d.row.state == session.Completed {
+	if info := d.row.Info; info != nil && d.row.State == session.Completed {
 		why := "the server ended the subscription (a final response)"
 		if info.EndedByPeer != "" {
 			why = info.EndedByPeer
 		}
 		out = append(out, st.Key.Render("ended")+" "+st.Muted.Render(termtext.Line(why)))
 	}
-	l := d.row.listen
-	if l == nil || !l.acked {
+	l := d.row.Listen
+	if l == nil || !l.Acked {
 		return append(out, st.Muted.Render("subscription: not acknowledged yet"))
 	}
-	out = append(out, st.Key.Render("subscription")+st.Muted.Render(" acknowledged "+termtext.Line(string(l.filter))+
-		" · "+english.Plural(l.count, "notification")))
+	out = append(out, st.Key.Render("subscription")+st.Muted.Render(" acknowledged "+termtext.Line(string(l.Filter))+
+		" · "+english.Plural(l.Count, "notification")))
 	var f mcp.ListenFilter
-	if json.Unmarshal(l.filter, &f) == nil && len(f.ResourceSubscriptions) > 0 {
+	if json.Unmarshal(l.Filter, &f) == nil && len(f.ResourceSubscriptions) > 0 {
 		out = append(out, st.Muted.Render("  carries the subscriptions of "+d.c.Keys.Global.Subscribe.Help().Key+
 			": 2026-07-28 has no resources/subscribe"))
 	}
-	for _, n := range l.last {
+	for _, n := range l.Last {
 		out = append(out, "  "+st.Muted.Render(d.rel(n.At))+" "+termtext.Line(n.Method))
 	}
 	return out

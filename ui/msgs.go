@@ -30,7 +30,7 @@ type ofGeneration interface{ generation() int }
 type connectedMsg struct {
 	forGen
 	conn *connect.Conn
-	feed *eventFeed
+	feed *Feed
 	err  error
 	// client and asks are the connection's client side and what it hands
 	// the UI, with Options.ConnectAnswering.
@@ -61,7 +61,7 @@ type toolsListedMsg struct {
 // feedMsg: a coalesced batch of session events and wire records.
 type feedMsg struct {
 	forGen
-	batch *feedBatch
+	batch *Batch
 }
 
 // callSentMsg: a request the user asked for was written (or failed to be).

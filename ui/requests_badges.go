@@ -37,33 +37,33 @@ const stillSendingFor = 3 * time.Second
 
 // stillSending reports whether late traffic for r came recently enough
 // to call the server still busy with a request we gave up on.
-func stillSending(r *requestRow, now time.Time) bool {
-	return r.lateProgress > 0 && !r.lastLate.At.IsZero() && now.Sub(r.lastLate.At) < stillSendingFor
+func stillSending(r *Row, now time.Time) bool {
+	return r.LateProgress > 0 && !r.LastLate.At.IsZero() && now.Sub(r.LastLate.At) < stillSendingFor
 }
 
 // badges lists what is unusual about a row: late, stray and duplicate
 // traffic.
-func badges(r *requestRow, now time.Time) []badge {
+func badges(r *Row, now time.Time) []badge {
 	var out []badge
-	if r.incoming {
+	if r.Incoming {
 		out = append(out, askBadges(r)...)
 	}
 	out = append(out, roundBadges(r)...)
-	if r.stray {
+	if r.IsStray {
 		s := "stray"
-		if r.strayCount > 1 {
-			s += " ×" + strconv.Itoa(r.strayCount)
+		if r.StrayCount > 1 {
+			s += " ×" + strconv.Itoa(r.StrayCount)
 		}
 		out = append(out, badge{text: s, warn: true})
 	}
-	if r.lateResponses > 0 {
-		delay := "(+" + formatDuration(r.firstLate) + ")"
+	if r.LateResponses > 0 {
+		delay := "(+" + formatDuration(r.FirstLate) + ")"
 		times := ""
-		if r.lateResponses > 1 {
-			times = " ×" + strconv.Itoa(r.lateResponses)
+		if r.LateResponses > 1 {
+			times = " ×" + strconv.Itoa(r.LateResponses)
 		}
 		what := "late response ignored "
-		if r.relayed {
+		if r.Relayed {
 			what = "late response passed on "
 		}
 		out = append(out, badge{text: what + delay + times,
@@ -72,43 +72,43 @@ func badges(r *requestRow, now time.Time) []badge {
 	switch {
 	case stillSending(r, now):
 		// Live: the count and the delay of the newest frame keep rising.
-		at := " +" + formatDuration(r.lastLate.AfterCancel)
-		n := strconv.Itoa(r.lateProgress)
+		at := " +" + formatDuration(r.LastLate.AfterCancel)
+		n := strconv.Itoa(r.LateProgress)
 		out = append(out, badge{text: "still sending: " + n + " progress" + at,
 			short: []string{"still sending: " + n + " prog" + at, "sending ×" + n + at}, warn: true})
-	case r.lateProgress > 0:
+	case r.LateProgress > 0:
 		what := "progress after cancel"
-		if r.state == session.TimedOut {
+		if r.State == session.TimedOut {
 			what = "progress after timeout"
 		}
-		n := " ×" + strconv.Itoa(r.lateProgress)
+		n := " ×" + strconv.Itoa(r.LateProgress)
 		last := ""
-		if !r.lastLate.At.IsZero() {
-			last = " (last +" + formatDuration(r.lastLate.AfterCancel) + ")"
+		if !r.LastLate.At.IsZero() {
+			last = " (last +" + formatDuration(r.LastLate.AfterCancel) + ")"
 		}
 		out = append(out, badge{text: what + n + last, short: []string{"late progress" + n, "late prog" + n}, warn: true})
 	}
 	if b, ok := listenBadge(r); ok {
 		out = append(out, b)
 	}
-	if r.cancelWire.ByStreamClose && r.lateResponses == 0 && r.lateProgress == 0 {
+	if r.CancelWire.ByStreamClose && r.LateResponses == 0 && r.LateProgress == 0 {
 		// Protocol 2026-07-28 over HTTP: nothing more can arrive, so no
 		// late badge means nothing; say so rather than show none.
 		out = append(out, badge{text: "stream closed, late not observable",
 			short: []string{"stream closed", "closed"}})
 	}
-	if r.lost() {
-		at := "+" + formatDuration(r.info.LostAt.Sub(r.started))
+	if r.Lost() {
+		at := "+" + formatDuration(r.Info.LostAt.Sub(r.Started))
 		out = append(out, badge{text: "lost: stream broke at " + at,
 			short: []string{"lost: stream broke " + at, "lost " + at}, warn: true})
 	}
 	if b, ok := lateStatusBadge(r); ok {
 		out = append(out, b)
 	}
-	if r.duplicates > 0 {
+	if r.Duplicates > 0 {
 		s := "duplicate"
-		if r.duplicates > 1 {
-			s += " ×" + strconv.Itoa(r.duplicates)
+		if r.Duplicates > 1 {
+			s += " ×" + strconv.Itoa(r.Duplicates)
 		}
 		out = append(out, badge{text: s, short: []string{s, "dup" + strings.TrimPrefix(s, "duplicate")}})
 	}

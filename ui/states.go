@@ -72,45 +72,45 @@ const (
 )
 
 // rowStateWord is a row's state as the screen says it.
-func rowStateWord(r *requestRow) string {
-	if r.eraProbe {
+func rowStateWord(r *Row) string {
+	if r.EraProbe {
 		return eraProbeWord
 	}
-	if r.needsInput() {
+	if r.NeedsInput() {
 		return needsInputWord
 	}
-	if r.toolError {
+	if r.ToolError {
 		return toolErrorWord
 	}
 	if w, ok := taskStateWord(r); ok {
 		return w
 	}
-	return stateWord(r.state)
+	return stateWord(r.State)
 }
 
 // rowStateGlyph is stateGlyph for a row.
-func rowStateGlyph(c *common, r *requestRow) string {
-	if r.eraProbe {
+func rowStateGlyph(c *common, r *Row) string {
+	if r.EraProbe {
 		return eraProbeGlyph
 	}
-	if r.needsInput() {
+	if r.NeedsInput() {
 		return needsInputGlyph
 	}
-	if r.toolError {
+	if r.ToolError {
 		return toolErrorGlyph
 	}
-	return stateGlyph(c, r.state)
+	return stateGlyph(c, r.State)
 }
 
 // rowStateStyle is stateStyle for a row.
-func rowStateStyle(st *styles, r *requestRow) lipgloss.Style {
-	if r.eraProbe {
+func rowStateStyle(st *styles, r *Row) lipgloss.Style {
+	if r.EraProbe {
 		return st.Muted
 	}
-	if r.toolError {
+	if r.ToolError {
 		return st.StateToolError
 	}
-	return stateStyle(st, r.state)
+	return stateStyle(st, r.State)
 }
 
 // lipWidth is the width of a styled string in cells.

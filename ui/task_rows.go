@@ -50,111 +50,111 @@ func isPoll(info session.RequestInfo) bool {
 }
 
 // isTask reports whether the row is a task.
-func (r *requestRow) isTask() bool { return r.taskID != "" }
+func (r *Row) IsTask() bool { return r.TaskID != "" }
 
 // taskStatus is the task's status as the server last gave it; "" when
 // the row is no task.
-func (r *requestRow) taskStatus() string {
-	if r.task == nil {
+func (r *Row) TaskStatus() string {
+	if r.TaskState == nil {
 		return ""
 	}
-	return r.task.Status
+	return r.TaskState.Status
 }
 
 // cancelRefused: the server refused the row's tasks/cancel as the task
 // had already ended (-32602).
-func (r *requestRow) cancelRefused() bool { return r.taskCancel.Refused() }
+func (r *Row) CancelRefused() bool { return r.TaskCancel.Refused() }
 
 // taskStateWord is what the state column says for a task row still
 // running: the server's status while pending; that the cancel was
 // refused while it waits for the task's end.
-func taskStateWord(r *requestRow) (string, bool) {
+func taskStateWord(r *Row) (string, bool) {
 	switch {
-	case !r.isTask():
+	case !r.IsTask():
 		return "", false
-	case r.state == session.Pending && r.taskStatus() != "":
-		return strings.ReplaceAll(termtext.Line(r.taskStatus()), "_", " "), true
-	case r.state == session.Cancelling && r.cancelRefused():
+	case r.State == session.Pending && r.TaskStatus() != "":
+		return strings.ReplaceAll(termtext.Line(r.TaskStatus()), "_", " "), true
+	case r.State == session.Cancelling && r.CancelRefused():
 		return "cancel refused", true
-	case r.state == session.Cancelling && r.taskCancel != nil && r.taskCancel.Acknowledged:
+	case r.State == session.Cancelling && r.TaskCancel != nil && r.TaskCancel.Acknowledged:
 		return "cancel acked", true
 	}
 	return "", false
 }
 
 // taskUpdated applies a status the session took for a task row.
-func (s *requestStore) taskUpdated(e session.TaskUpdated) *requestRow {
+func (s *Store) taskUpdated(e session.TaskUpdated) *Row {
 	r := s.bySeq[e.Ref.Seq]
 	if r == nil {
 		return nil
 	}
-	if r.task == nil || !session.TaskStatusTerminal(r.task.Status) {
+	if r.TaskState == nil || !session.TaskStatusTerminal(r.TaskState.Status) {
 		t := e.Task
-		r.task = &t
+		r.TaskState = &t
 	}
-	if len(r.taskUpdates) < rowTaskUpdates {
-		r.taskUpdates = append(r.taskUpdates, e.Update)
+	if len(r.TaskUpdates) < rowTaskUpdates {
+		r.TaskUpdates = append(r.TaskUpdates, e.Update)
 	}
 	if e.Update.Late && e.Update.Status != session.TaskCancelled {
-		r.lateStatusOdd++
+		r.LateStatusOdd++
 	}
-	r.touch()
+	r.Touch()
 	return r
 }
 
 // taskCancelAnswered records the server's answer to the row's tasks/cancel.
-func (s *requestStore) taskCancelAnswered(e session.TaskCancelAnswered) *requestRow {
+func (s *Store) taskCancelAnswered(e session.TaskCancelAnswered) *Row {
 	r := s.bySeq[e.Ref.Seq]
 	if r == nil {
 		return nil
 	}
 	a := e.Answer
-	r.taskCancel = &a
-	r.touch()
+	r.TaskCancel = &a
+	r.Touch()
 	return r
 }
 
 // taskStarted fills a new task row from the session's first snapshot and
 // marks the row that created it.
-func (s *requestStore) taskStarted(r *requestRow, info session.RequestInfo) {
-	r.taskID, r.extension = info.TaskID, info.Task.Extension
+func (s *Store) taskStarted(r *Row, info session.RequestInfo) {
+	r.TaskID, r.Extension = info.TaskID, info.Task.Extension
 	t := info.Task.State
-	r.task = &t
-	r.taskUpdates = append(r.taskUpdates, info.Task.Updates...)
-	if p := s.bySeq[r.parent.Seq]; p != nil {
-		p.createdTask = info.Seq
-		p.touch()
+	r.TaskState = &t
+	r.TaskUpdates = append(r.TaskUpdates, info.Task.Updates...)
+	if p := s.bySeq[r.Parent.Seq]; p != nil {
+		p.CreatedTask = info.Seq
+		p.Touch()
 	}
 }
 
 // polled counts a tasks/get sent for a task row.
-func (s *requestStore) polled(info session.RequestInfo) {
+func (s *Store) polled(info session.RequestInfo) {
 	if r := s.bySeq[info.TaskParent().Seq]; r != nil {
-		r.polls++
-		r.touch()
+		r.Polls++
+		r.Touch()
 	}
 }
 
 // taskNote is the row's note on its task: the task's status message, or,
 // for the call that created one, which row it is.
-func (t *requestTable) taskNote(r *requestRow) string {
+func (t *requestTable) taskNote(r *Row) string {
 	switch {
-	case r.isTask() && r.outcome != "" && r.task != nil && r.taskCancel != nil && r.taskCancel.Acknowledged:
+	case r.IsTask() && r.Outcome != "" && r.TaskState != nil && r.TaskCancel != nil && r.TaskCancel.Acknowledged:
 		// The detail has the whole sentence; the row its gist. A refused
 		// or unanswered cancel says so in the detail, not here.
-		if session.TaskStatusTerminal(r.task.Status) {
-			return "cancel acknowledged; task ended " + termtext.Line(r.task.Status)
+		if session.TaskStatusTerminal(r.TaskState.Status) {
+			return "cancel acknowledged; task ended " + termtext.Line(r.TaskState.Status)
 		}
-		return "cancel acknowledged; task still " + strings.ReplaceAll(termtext.Line(r.task.Status), "_", " ")
-	case r.isTask() && r.task != nil && r.task.StatusMessage != "" && !r.state.Final():
-		return termtext.Quote(r.task.StatusMessage)
-	case r.createdTask != 0:
-		if task := t.store.get(r.createdTask); task != nil {
-			return "→ task " + termtext.Line(shortTaskID(task.taskID))
+		return "cancel acknowledged; task still " + strings.ReplaceAll(termtext.Line(r.TaskState.Status), "_", " ")
+	case r.IsTask() && r.TaskState != nil && r.TaskState.StatusMessage != "" && !r.State.Final():
+		return termtext.Quote(r.TaskState.StatusMessage)
+	case r.CreatedTask != 0:
+		if task := t.store.Get(r.CreatedTask); task != nil {
+			return "→ task " + termtext.Line(shortTaskID(task.TaskID))
 		}
-	case !r.isTask() && r.parent.Seq != 0:
-		if task := t.store.get(r.parent.Seq); task != nil && task.isTask() {
-			return "for task " + termtext.Line(shortTaskID(task.taskID))
+	case !r.IsTask() && r.Parent.Seq != 0:
+		if task := t.store.Get(r.Parent.Seq); task != nil && task.IsTask() {
+			return "for task " + termtext.Line(shortTaskID(task.TaskID))
 		}
 	}
 	return ""
@@ -174,8 +174,8 @@ func shortTaskID(id string) string {
 func (d *detail) taskLines() []string {
 	st := d.c.Styles
 	r := d.row
-	head := st.Key.Render("task") + " " + termtext.Line(r.taskID)
-	if t := r.task; t != nil {
+	head := st.Key.Render("task") + " " + termtext.Line(r.TaskID)
+	if t := r.TaskState; t != nil {
 		head += " · " + termtext.Line(t.Status)
 		var facts []string
 		if p := t.PollEvery(); p > 0 {
@@ -186,16 +186,16 @@ func (d *detail) taskLines() []string {
 		} else {
 			facts = append(facts, "ttl unlimited")
 		}
-		if r.polls > 0 {
-			facts = append(facts, "polled "+english.Plural(r.polls, "time"))
+		if r.Polls > 0 {
+			facts = append(facts, "polled "+english.Plural(r.Polls, "time"))
 		}
 		head += st.Muted.Render(" · " + strings.Join(facts, " · "))
 	}
 	out := []string{head}
-	if r.parent.Seq != 0 {
-		out = append(out, st.Muted.Render("created by the CreateTaskResult of request "+termtext.Line(r.parent.ID.String())))
+	if r.Parent.Seq != 0 {
+		out = append(out, st.Muted.Render("created by the CreateTaskResult of request "+termtext.Line(r.Parent.ID.String())))
 	}
-	for _, u := range r.taskUpdates {
+	for _, u := range r.TaskUpdates {
 		line := "  " + st.Muted.Render(fmt.Sprintf("%-7s", d.rel(u.At))) + " " + termtext.Line(u.Status)
 		if u.StatusMessage != "" {
 			line += " " + termtext.Quote(u.StatusMessage)
@@ -206,11 +206,11 @@ func (d *detail) taskLines() []string {
 		}
 		out = append(out, line)
 	}
-	if a := r.taskCancel; a != nil {
+	if a := r.TaskCancel; a != nil {
 		out = append(out, taskCancelLine(st, d.rel(a.At), a))
 	}
-	if r.outcome != "" {
-		out = append(out, st.Key.Render("outcome")+" "+termtext.Line(r.outcome))
+	if r.Outcome != "" {
+		out = append(out, st.Key.Render("outcome")+" "+termtext.Line(r.Outcome))
 	}
 	return out
 }
@@ -237,12 +237,12 @@ func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(ti
 
 // lateStatusBadge is the badge of a task's statuses after its cancel: a
 // warning when one says the task is anything but cancelled.
-func lateStatusBadge(r *requestRow) (badge, bool) {
-	if r.lateStatus == 0 {
+func lateStatusBadge(r *Row) (badge, bool) {
+	if r.LateStatus == 0 {
 		return badge{}, false
 	}
-	n := " ×" + strconv.Itoa(r.lateStatus)
-	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: r.lateStatusOdd > 0}, true
+	n := " ×" + strconv.Itoa(r.LateStatus)
+	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: r.LateStatusOdd > 0}, true
 }
 
 // taskChoice is how the tool may be called by the rules of tasks, for
@@ -337,8 +337,8 @@ func (m *Model) taskFollowed(msg taskFollowedMsg) {
 		return
 	}
 	label := "task"
-	if r := m.store.get(msg.seq); r != nil {
-		label = r.label()
+	if r := m.store.Get(msg.seq); r != nil {
+		label = r.Label()
 	}
 	m.setStatus(termtext.Line(label)+": could not follow the task: "+msg.err.Error(), true)
 }
