@@ -12,6 +12,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // The actions below are what keys ask for: calls and cancellations. They
@@ -56,7 +57,7 @@ func (m *Model) cancelSelected(reason string) tea.Cmd {
 
 // cancelRow asks the session to cancel r; the session refuses what it
 // must not cancel, such as requests the server sent us.
-func (m *Model) cancelRow(r *Row, reason string) tea.Cmd {
+func (m *Model) cancelRow(r *rows.Row, reason string) tea.Cmd {
 	switch {
 	case r.IsStray:
 		m.setStatus("stray traffic is not a request of ours: nothing to cancel", true)
@@ -265,7 +266,7 @@ func (m *Model) timeoutSet(msg timeoutSetMsg) {
 }
 
 // timeoutLine says how long a request waits, for its detail.
-func timeoutLine(r *Row) string {
+func timeoutLine(r *rows.Row) string {
 	switch {
 	case r.Timeout == 0 && r.MaxTimeout == 0:
 		return "timeout none"

@@ -6,17 +6,18 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // endedWithSession reports whether an incoming row was cancelled because
 // the session ended, not by the server: the session records a cancel
 // time only for the server's notifications/cancelled.
-func endedWithSession(r *Row) bool {
+func endedWithSession(r *rows.Row) bool {
 	return r.Info != nil && r.Info.CancelAt.IsZero()
 }
 
 // serverCancelText says who ended a cancelled request of the server's.
-func serverCancelText(r *Row) string {
+func serverCancelText(r *rows.Row) string {
 	if endedWithSession(r) {
 		return "ended with the session"
 	}
@@ -42,7 +43,7 @@ func answerWords(answer string) (word, how string) {
 
 // askBadges are the notes of a request the server sent: cancelled by it,
 // waiting for the person, answered, too late, its task.
-func askBadges(r *Row) []badge {
+func askBadges(r *rows.Row) []badge {
 	var out []badge
 	n := r.Ask
 	if r.State == session.Cancelled {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // tuiFeatures are what the UI declares: everything, since a person is
@@ -75,7 +76,7 @@ func (m *Model) connectCmd() tea.Cmd {
 			feed.Stop()
 			return connectedMsg{forGen: forGen{gen}, err: err}
 		}
-		return connectedMsg{forGen: forGen{gen}, conn: conn, feed: SubscribeFeed(conn.Session, conn, interval), client: cs, asks: feed}
+		return connectedMsg{forGen: forGen{gen}, conn: conn, feed: rows.SubscribeFeed(conn.Session, conn, interval), client: cs, asks: feed}
 	}
 }
 
@@ -235,7 +236,7 @@ func (m *Model) answered(msg answeredMsg) {
 }
 
 // reopen shows the panel of the selected row's question, if it waits.
-func (m *Model) reopen(r *Row) (tea.Cmd, bool) {
+func (m *Model) reopen(r *rows.Row) (tea.Cmd, bool) {
 	if r == nil || (!r.Incoming && !r.NeedsInput()) {
 		return nil, false
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // askingServer is a fake server that asks the client things: its session
@@ -422,7 +423,7 @@ func TestStatusNumbersRequestsByTheirID(t *testing.T) {
 	d.m.tools.Select("sleep")
 	d.key("enter")
 	d.key("enter")
-	var row *Row
+	var row *rows.Row
 	d.waitFor("the tools/call row", func() bool {
 		for _, r := range d.m.store.Rows {
 			if r.Method == "tools/call" {

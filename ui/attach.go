@@ -9,6 +9,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // attachQueue is how many events of the proxy's stream may wait for the
@@ -45,7 +46,7 @@ func (m *Model) attachInit() tea.Cmd {
 		b.SetEnabled(a.Control != nil)
 	}
 	events := make(chan session.Event, attachQueue)
-	feed := NewFeed(events, m.opts.frameInterval)
+	feed := rows.NewFeed(events, m.opts.frameInterval)
 	m.feed = feed
 	record := func(r wire.Record) {
 		if r.Kind == wire.KindStderr {
@@ -66,7 +67,7 @@ func (m *Model) attachInit() tea.Cmd {
 // attachApplied brings what the session would have been asked up to
 // date from the proxy's stream: the records of rows that settled, and
 // the header.
-func (m *Model) attachApplied(settled []*Row) {
+func (m *Model) attachApplied(settled []*rows.Row) {
 	a := m.opts.Attached
 	for _, r := range settled {
 		if info, ok := a.Info(r.Seq); ok {

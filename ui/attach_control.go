@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // attachControlTimeout bounds one control message's round trip.
@@ -61,7 +62,7 @@ func (m *Model) attachControlKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // attachSelected is the selected row if it is one of the host's
 // requests, which are the only ones the proxy acts on.
-func (m *Model) attachSelected() *Row {
+func (m *Model) attachSelected() *rows.Row {
 	r := m.table.Selected()
 	switch {
 	case r == nil:
@@ -75,7 +76,7 @@ func (m *Model) attachSelected() *Row {
 }
 
 // attachKill asks the proxy to cancel r on the host's behalf.
-func (m *Model) attachKill(r *Row, reason string) tea.Cmd {
+func (m *Model) attachKill(r *rows.Row, reason string) tea.Cmd {
 	return m.attachSend(AttachControl{Control: "kill", ID: r.ID.String(), Reason: reason})
 }
 

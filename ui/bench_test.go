@@ -17,6 +17,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // tableOf returns a model whose table holds n requests in every state,
@@ -36,7 +37,7 @@ func tableOf(n, w, h int) *Model {
 			State: session.Pending, Started: testEpoch.Add(time.Duration(i) * time.Millisecond)}})
 		if i%3 == 0 {
 			total := 10.0
-			items = append(items, &ProgressRun{Ref: ref, Count: 4,
+			items = append(items, &rows.ProgressRun{Ref: ref, Count: 4,
 				Latest: session.Progress{Progress: 4, Total: &total}})
 		}
 		to := states[i%len(states)]
@@ -49,7 +50,7 @@ func tableOf(n, w, h int) *Model {
 				AfterCancel: 1200 * time.Millisecond, Data: []byte(`{}`)}})
 		}
 	}
-	m.applyBatch(&Batch{Items: items})
+	m.applyBatch(&rows.Batch{Items: items})
 	m.table.MoveBy(n) // the newest, as after following the tail
 	return m
 }

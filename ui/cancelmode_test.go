@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // --cancel-mode other than notify is a probe: the header says it is on,
@@ -69,7 +70,7 @@ func TestDetailCloseModeSaysNothingSent(t *testing.T) {
 	d := newDetail(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
 	d.transport = "http"
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	d.row = &Row{Method: "tools/call", State: session.Cancelled, Started: start, Reason: "cancelled by the person",
+	d.row = &rows.Row{Method: "tools/call", State: session.Cancelled, Started: start, Reason: "cancelled by the person",
 		CancelAt: start.Add(time.Second), CancelSentAt: start.Add(time.Second), CancelWire: session.CancelWire{StreamClosed: true}}
 	got := ansi.Strip(strings.Join(d.cancelLines(), "\n"))
 	if !strings.Contains(got, "stream closed at +1.0s, nothing sent") || strings.Contains(got, " sent +") {

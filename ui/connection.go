@@ -10,6 +10,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // connected takes a new connection: show it, start reading its events,
@@ -121,7 +122,7 @@ func (m *Model) reconnect() tea.Cmd {
 	old, oldFeed := m.conn, m.feed
 	m.gen++
 	m.conn, m.feed = nil, nil
-	m.store = NewStore()
+	m.store = rows.NewStore()
 	m.table = newRequestTable(m.c, m.store)
 	m.tools = newToolList(m.c)
 	m.resources = newEntryList(m.c, "RESOURCES", "resources", 2)

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // evil26 is what the hostile modern server appends to every string: a
@@ -147,7 +148,7 @@ func TestHostileModernServerNeverReachesTheScreenRaw(t *testing.T) {
 	d.key("enter") // the row's question again
 	d.waitScreen("THE SERVER ASKS · elicitation (form)")
 	d.key("enter") // accept, with the defaults
-	var retry *Row
+	var retry *rows.Row
 	d.waitFor("the retry completed", func() bool {
 		for _, r := range d.m.store.Rows {
 			if r.Round.N == 2 && r.State == session.Completed && r.Info != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // In protocol 2026-07-28 change notifications come only on a
@@ -17,18 +18,6 @@ import (
 // opens one after the handshake for the list changes the server says it
 // notifies, and shows it as a row like any request: its acknowledgement
 // and the notifications it carried; c closes it by the era's rule.
-
-// rowListenNotes is how many of a subscription's notifications a row
-// keeps for the detail.
-const rowListenNotes = 20
-
-// listening is what a subscriptions/listen row heard.
-type Listening struct {
-	Acked  bool
-	Filter []byte // as acknowledged
-	Count  int
-	Last   []session.SubscriptionNote
-}
 
 // listenCmd opens the subscription the server's capabilities call for,
 // or does nothing: a legacy session, or a server that notifies nothing.
@@ -41,43 +30,8 @@ func listenCmd(gen int, s *session.Session) tea.Cmd {
 	return openListenCmd(gen, s, nil, subChange{})
 }
 
-// listened files a subscription's notification under its row.
-func (s *Store) listened(e session.SubscriptionNotified) *Row {
-	r := s.bySeq[e.Ref.Seq]
-	if r == nil {
-		return nil
-	}
-	if r.Listen == nil {
-		r.Listen = &Listening{}
-	}
-	l := r.Listen
-	if e.Note.Method == "notifications/subscriptions/acknowledged" {
-		l.Acked = true
-		l.Filter = ackedFilter(e.Note.Params)
-	} else {
-		l.Count++
-		if len(l.Last) == rowListenNotes {
-			l.Last = append(l.Last[:0], l.Last[1:]...)
-		}
-		l.Last = append(l.Last, e.Note)
-	}
-	r.Touch()
-	return r
-}
-
-// ackedFilter is the notifications member of an acknowledgement's params.
-func ackedFilter(params []byte) []byte {
-	var p struct {
-		Notifications json.RawMessage `json:"notifications"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return nil
-	}
-	return p.Notifications
-}
-
 // listenBadge sums a subscription up on its row.
-func listenBadge(r *Row) (badge, bool) {
+func listenBadge(r *rows.Row) (badge, bool) {
 	if r.Method != "subscriptions/listen" || r.Incoming {
 		return badge{}, false
 	}

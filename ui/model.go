@@ -19,6 +19,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // focusArea is the pane that gets navigation keys.
@@ -51,11 +52,11 @@ type Model struct {
 	// this UI's request, which enter releases.
 	attachHeld map[string]bool
 	conn       *connect.Conn
-	feed       *Feed
+	feed       *rows.Feed
 
 	header *header
 	tools  *toolList
-	store  *Store
+	store  *rows.Store
 	table  *requestTable
 	detail *detail
 	wire   *wireLog
@@ -119,7 +120,7 @@ func New(opts Options) *Model {
 	}
 	c := &common{Styles: newStyles(true), Keys: defaultKeyMap(), Now: opts.now, Animate: !opts.static,
 		Width: 80, Height: 24}
-	store := NewStore()
+	store := rows.NewStore()
 	m := &Model{
 		c:       c,
 		opts:    opts,

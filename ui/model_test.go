@@ -18,6 +18,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 func TestStartShowsServerAndHandshake(t *testing.T) {
@@ -93,7 +94,7 @@ func TestCancelRefusedForFinishedRequest(t *testing.T) {
 func TestCancelRefusedForUnknownRequest(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
 	// A row the session never had, as after a session was replaced.
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 99, ID: session.StringID("ghost"), Method: "tools/call", Tool: "ghost", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(99)
 	d.key("c")
@@ -102,7 +103,7 @@ func TestCancelRefusedForUnknownRequest(t *testing.T) {
 
 func TestCancelRefusedForIncomingRequest(t *testing.T) {
 	d, tc := newTestModel(t, 100, 30)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 50, ID: session.IntID(1), Incoming: true, Method: "sampling/createMessage", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(50)
 	d.keyDone("c")
@@ -214,7 +215,7 @@ func TestLateProgressBadgeCountsEveryFrame(t *testing.T) {
 	d.waitScreen("cancelling")
 	ref := session.Ref{Seq: 3, ID: session.IntID(3)}
 	frames := []session.LateFrame{{Kind: session.LateProgress, AfterCancel: 100 * time.Millisecond, Data: []byte(`{"progress":1}`)}}
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{Items: []any{&LateRun{Ref: ref, Count: 5, Frames: frames}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{&rows.LateRun{Ref: ref, Count: 5, Frames: frames}}}})
 	d.waitScreen("progress after cancel ×5")
 }
 
@@ -232,7 +233,7 @@ func TestProgressBarAndHistory(t *testing.T) {
 
 func TestStrayAndDuplicateBadges(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{
 		Items: []any{session.StrayArrived{At: testEpoch, Kind: session.LateResponse, ID: session.IntID(77),
 			Data: []byte(`{"jsonrpc":"2.0","id":77,"result":{}}`)}},
 		Duplicates: map[uint64]int{2: 2},
@@ -305,7 +306,7 @@ func TestCountsAreSaidInTheRightNumber(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	d.m.toggleBottom(bottomStderr)
 	d.waitScreen("SERVER STDERR 0 lines")
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{Stderr: []session.StderrLine{{Line: "one"}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Stderr: []session.StderrLine{{Line: "one"}}}})
 	d.waitScreen("SERVER STDERR 1 line ")
 	d.m.toggleBottom(bottomWire)
 	d.waitScreen("WIRE LOG 5 frames")
@@ -341,7 +342,7 @@ func TestServerGoneFailsPendingAndOffersReconnect(t *testing.T) {
 
 func TestServerExitStatusAndLastStderrInHeader(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{
 		Stderr: []session.StderrLine{{At: testEpoch, Line: "panic: boom"}},
 		Items:  []any{session.Closed{At: testEpoch, Err: transporttest.Exited(3, "panic: boom")}},
 	}})
@@ -523,7 +524,7 @@ func TestHostileStringsAreEscaped(t *testing.T) {
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
 	d.waitScreen(`srv\x1b]0;pwned\x07\x1b[2J\u202eevil`)
-	d.send(feedMsg{forGen: forGen{m.gen}, batch: &Batch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
+	d.send(feedMsg{forGen: forGen{m.gen}, batch: &rows.Batch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
 	d.key("e")
 	d.waitScreen(`err\x1b]0;pwned`)
 	out := m.render()
@@ -581,7 +582,7 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 		session.StateChanged{Ref: ref(15), From: session.Pending, To: session.Cancelling, At: testEpoch},
 		session.StateChanged{Ref: ref(15), From: session.Cancelling, To: session.Cancelled, At: testEpoch.Add(300 * time.Millisecond)},
 	)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{Items: items}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: items}})
 	d.waitScreen("1 pending 1 cancelling ✓3 ✗1 ◔1 ⊘1", "⊘ cancelled", "◔ timed out", "✗ failed", "✓ completed")
 	d.send(tea.WindowSizeMsg{Width: 200, Height: 30})
 	d.waitScreen("1 pending · 1 cancelling · 3 completed · 1 failed · 1 timed out · 1 cancelled")
@@ -590,7 +591,7 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 func TestStaleGenerationIsIgnored(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
 	before := d.m.store.Len()
-	d.send(feedMsg{forGen: forGen{d.m.gen - 1}, batch: &Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen - 1}, batch: &rows.Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
 	if d.m.store.Len() != before {
 		t.Error("a batch from an old connection changed the table")
 	}
@@ -721,7 +722,7 @@ func TestCancelSendFailureShowsInDetail(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
 	ref := session.Ref{Seq: 10, ID: session.IntID(10)}
 	d.m.table.SelectSeq(10) // selected when the batch brings it
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{Items: []any{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{
 		session.RequestStarted{Info: session.RequestInfo{Seq: 10, ID: ref.ID, Method: "tools/call", Tool: "t",
 			State: session.Pending, Started: testEpoch}},
 		session.StateChanged{Ref: ref, From: session.Pending, To: session.Cancelling, At: testEpoch, Reason: "cancelled by user"},
@@ -770,11 +771,11 @@ func TestStillSendingIsLiveAndKeepsCountingAfterCancelled(t *testing.T) {
 	late := func(n int, wait time.Duration) {
 		tc.clock.Advance(wait)
 		f := session.LateFrame{Kind: session.LateProgress, At: tc.clock.Now(), AfterCancel: tc.clock.Now().Sub(sent), Data: []byte(`{"progress":1}`)}
-		d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{Items: []any{&LateRun{Ref: ref, Count: n, Frames: []session.LateFrame{f}, Last: f}}}})
+		d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{&rows.LateRun{Ref: ref, Count: n, Frames: []session.LateFrame{f}, Last: f}}}})
 	}
 	late(4, 500*time.Millisecond)
 	d.waitScreen("still sending: 4 progress +0.5s")
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{Items: []any{session.StateChanged{Ref: ref,
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{session.StateChanged{Ref: ref,
 		From: session.Cancelling, To: session.Cancelled, At: tc.clock.Now()}}}})
 	d.waitScreen("⊘ cancelled")
 	late(1, 5*time.Second)
@@ -832,7 +833,7 @@ func TestWireLogPutsCancelFieldsAndLateMarksFirstAt80Columns(t *testing.T) {
 	tc.clock.Advance(500 * time.Millisecond)
 	at := tc.clock.Now()
 	frame := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3,"progress":4,"total":10}}`)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &Batch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{
 		Items: []any{session.LateArrived{Ref: session.Ref{Seq: 3, ID: session.IntID(3)},
 			Late: session.LateFrame{Kind: session.LateProgress, At: at, AfterCancel: 1500 * time.Millisecond, Data: frame}}},
 		Wire: []wire.Record{{At: at, Dir: wire.In, Kind: wire.KindFrame, Data: frame, Size: len(frame)}},

@@ -12,13 +12,14 @@ import (
 	"github.com/mcpoke/mcpoke/internal/savefile"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // detail shows everything about the selected request: params, progress
 // history, result or error, cancellation and late traffic.
 type detail struct {
 	c      *common
-	row    *Row
+	row    *rows.Row
 	cancel string // what the session says about cancelling this row
 	// transport is the connection's ("http": cancels say what they did
 	// on the wire, where --cancel-mode makes a difference).
@@ -30,7 +31,7 @@ type detail struct {
 	focusable
 	lines []string
 	// The cache key of lines: the content is rebuilt only when it changes.
-	builtRow     *Row
+	builtRow     *rows.Row
 	builtVersion uint64
 	builtWidth   int
 	builtCancel  string
@@ -47,7 +48,7 @@ func (d *detail) SetSize(w, h int) {
 }
 
 // SetRow shows row; a different row starts at the top.
-func (d *detail) SetRow(r *Row, cancelNote string) {
+func (d *detail) SetRow(r *rows.Row, cancelNote string) {
 	if r != d.row {
 		d.scroll.offset = 0
 	}
@@ -339,7 +340,7 @@ func cancelWireText(transport string, w session.CancelWire) string {
 // lateFate says what became of a request's late traffic: mcpoke's own
 // session never delivers it; a proxy passes it on to the request's
 // sender.
-func lateFate(r *Row) string {
+func lateFate(r *rows.Row) string {
 	if r.Relayed {
 		return "passed on to its sender"
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // requestTable shows every request of the session, one row each. Only
@@ -16,14 +17,14 @@ import (
 // table.
 type requestTable struct {
 	c     *common
-	store *Store
+	store *rows.Store
 
-	filter      string // as typed, for the title and to edit again
-	tasksOnly   bool   // only task rows (K)
-	match       string // filter, lower case
-	filtered    []*Row // rows matching filter, when there is one
+	filter      string      // as typed, for the title and to edit again
+	tasksOnly   bool        // only task rows (K)
+	match       string      // filter, lower case
+	filtered    []*rows.Row // rows matching filter, when there is one
 	filteredVer uint64
-	selected    *Row
+	selected    *rows.Row
 	offset      int
 	width       int
 	height      int
@@ -57,7 +58,7 @@ func (t *requestTable) paint() *rowPaints {
 	return p
 }
 
-func newRequestTable(c *common, store *Store) *requestTable {
+func newRequestTable(c *common, store *rows.Store) *requestTable {
 	return &requestTable{c: c, store: store}
 }
 
@@ -71,7 +72,7 @@ func (t *requestTable) SetSize(w, h int) {
 func (t *requestTable) visibleRows() int { return max(t.height-2, 1) }
 
 // rows is the list on screen: every row, or those matching the filter.
-func (t *requestTable) rows() []*Row {
+func (t *requestTable) rows() []*rows.Row {
 	if t.match == "" && !t.tasksOnly {
 		return t.store.Rows
 	}
@@ -102,7 +103,7 @@ func (t *requestTable) refilter() {
 }
 
 // Filtered reports whether a filter hides rows, and the rows it shows.
-func (t *requestTable) Filtered() ([]*Row, bool) {
+func (t *requestTable) Filtered() ([]*rows.Row, bool) {
 	if t.match == "" && !t.tasksOnly {
 		return nil, false
 	}
@@ -110,7 +111,7 @@ func (t *requestTable) Filtered() ([]*Row, bool) {
 }
 
 // Selected is the selected row, or nil.
-func (t *requestTable) Selected() *Row { return t.selected }
+func (t *requestTable) Selected() *rows.Row { return t.selected }
 
 // SelectSeq selects the row of request seq now, or when it appears.
 func (t *requestTable) SelectSeq(seq uint64) {
@@ -129,11 +130,11 @@ func (t *requestTable) cursor() int {
 	if t.selected == nil || len(rows) == 0 {
 		return -1
 	}
-	ord := t.selected.ord
+	ord := t.selected.Ord()
 	lo, hi := 0, len(rows)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if rows[m].ord < ord {
+		if rows[m].Ord() < ord {
 			lo = m + 1
 		} else {
 			hi = m
@@ -165,7 +166,7 @@ func (t *requestTable) sync(follow bool) {
 		// The selection was trimmed or filtered out: take the nearest.
 		cur = 0
 		if t.selected != nil {
-			for cur < len(rows)-1 && rows[cur].ord < t.selected.ord {
+			for cur < len(rows)-1 && rows[cur].Ord() < t.selected.Ord() {
 				cur++
 			}
 		}
@@ -310,7 +311,7 @@ func (t *requestTable) View() string {
 }
 
 // rowView renders one row.
-func (t *requestTable) rowView(r *Row, cols columns) string {
+func (t *requestTable) rowView(r *rows.Row, cols columns) string {
 	pt := t.paint()
 	selected := r == t.selected
 	// A selected row is drawn plain then reversed, so it reads the same
@@ -387,7 +388,7 @@ func (t *requestTable) rowView(r *Row, cols columns) string {
 }
 
 // notes is the progress bar and the badges of a row.
-func (t *requestTable) notes(r *Row, w int, plain bool) string {
+func (t *requestTable) notes(r *rows.Row, w int, plain bool) string {
 	pt := t.paint()
 	if w <= 0 {
 		return ""
@@ -444,7 +445,7 @@ func (t *requestTable) SetTasksOnly(on bool) {
 
 // pageNote tells a list's later pages from its first: each page is a
 // request of the same method, which would otherwise read as a repeat.
-func pageNote(r *Row) string {
+func pageNote(r *rows.Row) string {
 	if r.Incoming {
 		return ""
 	}

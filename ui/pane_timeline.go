@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/diagram"
 	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // timelineLookBack is how far before a request's start its frames are
@@ -30,7 +31,7 @@ type timeline struct {
 	// settle is the session's settle window, for the span.
 	settle time.Duration
 
-	row     *Row
+	row     *rows.Row
 	start   time.Time // the wire log's start the follower counts from
 	f       *diagram.Follower
 	fed     int // the wire log's frames fed so far, dropped ones included
@@ -44,7 +45,7 @@ type timeline struct {
 
 	lines []string
 	// The cache key of lines; live drawings are redrawn each frame.
-	builtRow     *Row
+	builtRow     *rows.Row
 	builtVersion uint64
 	builtFed     int
 	builtWidth   int
@@ -66,7 +67,7 @@ func (t *timeline) SetSize(w, h int) {
 func (t *timeline) Reset() { t.row, t.f = nil, nil }
 
 // SetRow follows r; a different row starts again from its request.
-func (t *timeline) SetRow(r *Row) {
+func (t *timeline) SetRow(r *rows.Row) {
 	if r == t.row && t.wire.start.Equal(t.start) && (r == nil || t.f != nil || r.IsStray) {
 		return
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // timelineCase is a timeline drawn from hand-written wire records (the
@@ -121,7 +122,7 @@ func timelineOf(t *testing.T, c timelineCase) (*timeline, time.Time) {
 	cm := &common{Styles: newStyles(true), Keys: defaultKeyMap(), Now: func() time.Time { return start }}
 	wl := newWireLog(cm)
 	wl.Reset(start)
-	row := &Row{ID: mustID(t, c.id), Incoming: c.incoming, State: c.state, Timeout: c.timeout}
+	row := &rows.Row{ID: mustID(t, c.id), Incoming: c.incoming, State: c.state, Timeout: c.timeout}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // badge is a short note on a row about unusual traffic, with shorter
@@ -37,13 +38,13 @@ const stillSendingFor = 3 * time.Second
 
 // stillSending reports whether late traffic for r came recently enough
 // to call the server still busy with a request we gave up on.
-func stillSending(r *Row, now time.Time) bool {
+func stillSending(r *rows.Row, now time.Time) bool {
 	return r.LateProgress > 0 && !r.LastLate.At.IsZero() && now.Sub(r.LastLate.At) < stillSendingFor
 }
 
 // badges lists what is unusual about a row: late, stray and duplicate
 // traffic.
-func badges(r *Row, now time.Time) []badge {
+func badges(r *rows.Row, now time.Time) []badge {
 	var out []badge
 	if r.Incoming {
 		out = append(out, askBadges(r)...)

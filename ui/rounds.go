@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // Multi round-trip requests (2026-07-28): a request whose result is
@@ -18,21 +19,6 @@ import (
 // panels and policies as 2025's server requests; once answered, the
 // retry goes out as a new row, "round 2 of #N". Cancelling the row
 // between rounds abandons it: nothing more is sent.
-
-// rowRounds is what the UI knows of a row that answered input_required.
-type Rounds struct {
-	// inputs name what the server asked: "ask (elicitation/create)".
-	Inputs []string
-	// waiting: its questions are open; abandon ends them.
-	Waiting bool
-	Abandon context.CancelFunc
-	// next is the retry's Seq once sent; abandoned or stopped say why
-	// there is none.
-	Next      uint64
-	NextID    string
-	Abandoned bool
-	Stopped   string
-}
 
 // roundSentMsg: a round's questions were answered and its retry sent, or
 // the round ended without one.
@@ -57,7 +43,7 @@ func (m *Model) inputRequired(seq uint64) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	note := &Rounds{}
+	note := &rows.Rounds{}
 	r.Rounds = note
 	r.Touch()
 	ir, _, err := mcp.ReadInputRequired(info.Result)
@@ -149,7 +135,7 @@ func (m *Model) roundSent(msg roundSentMsg) {
 }
 
 // abandonRounds abandons r between rounds, if it waits for input.
-func (m *Model) abandonRounds(r *Row) bool {
+func (m *Model) abandonRounds(r *rows.Row) bool {
 	if r == nil || r.Rounds == nil || !r.Rounds.Waiting {
 		return false
 	}
@@ -160,7 +146,7 @@ func (m *Model) abandonRounds(r *Row) bool {
 
 // roundBadges are a row's notes about its rounds: which round a retry is,
 // and what a row that needs input asked and what became of it.
-func roundBadges(r *Row) []badge {
+func roundBadges(r *rows.Row) []badge {
 	var out []badge
 	if r.Round.Retry() {
 		of := termtext.Line(r.Round.First.ID.String())
@@ -190,9 +176,6 @@ func roundBadges(r *Row) []badge {
 	}
 	return out
 }
-
-// needsInput reports whether the row waits for its round's answers.
-func (r *Row) NeedsInput() bool { return r.Rounds != nil && r.Rounds.Waiting }
 
 // retrySent reports whether the row seq's next round was already sent.
 func (m *Model) retrySent(seq uint64) bool {

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // modernDemoAnswering is Options.ConnectAnswering on the demo server in
@@ -48,7 +49,7 @@ func newRoundsModel(t *testing.T) *driver {
 
 // callAsk calls the demo's ask tool with its defaults (an elicitation
 // form) and waits for its row to need input.
-func callAsk(d *driver) *Row {
+func callAsk(d *driver) *rows.Row {
 	d.t.Helper()
 	d.m.setFocus(focusTools)
 	if !d.m.tools.Select("ask") {
@@ -56,7 +57,7 @@ func callAsk(d *driver) *Row {
 	}
 	d.key("enter")
 	d.key("enter")
-	var row *Row
+	var row *rows.Row
 	d.waitFor("a row that needs input", func() bool {
 		for _, r := range d.m.store.Rows {
 			if r.Tool == "ask" && r.NeedsInput() {
@@ -82,7 +83,7 @@ func TestInputRequiredAnsweredInARetry(t *testing.T) {
 	d.key("enter") // the row's question again
 	d.waitScreen("THE SERVER ASKS · elicitation (form) #" + id)
 	d.key("enter") // accept, with the defaults
-	var retry *Row
+	var retry *rows.Row
 	d.waitFor("the retry completed", func() bool {
 		for _, r := range d.m.store.Rows {
 			if r.Round.N == 2 && r.Round.First == first.Ref() && r.State == session.Completed && r.Info != nil {

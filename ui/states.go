@@ -4,6 +4,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // stateWord is a state as the screen says it.
@@ -72,7 +73,7 @@ const (
 )
 
 // rowStateWord is a row's state as the screen says it.
-func rowStateWord(r *Row) string {
+func rowStateWord(r *rows.Row) string {
 	if r.EraProbe {
 		return eraProbeWord
 	}
@@ -89,7 +90,7 @@ func rowStateWord(r *Row) string {
 }
 
 // rowStateGlyph is stateGlyph for a row.
-func rowStateGlyph(c *common, r *Row) string {
+func rowStateGlyph(c *common, r *rows.Row) string {
 	if r.EraProbe {
 		return eraProbeGlyph
 	}
@@ -103,7 +104,7 @@ func rowStateGlyph(c *common, r *Row) string {
 }
 
 // rowStateStyle is stateStyle for a row.
-func rowStateStyle(st *styles, r *Row) lipgloss.Style {
+func rowStateStyle(st *styles, r *rows.Row) lipgloss.Style {
 	if r.EraProbe {
 		return st.Muted
 	}

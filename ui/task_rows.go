@@ -13,6 +13,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // A task (MCP 2025-11-25) is a row of its own: the tools/call that created
@@ -22,9 +23,6 @@ import (
 // runs mcp.FollowTask for each task, which polls it and fetches its
 // result. Its polls (tasks/get) get no rows: the task row counts them,
 // and the wire log has them.
-
-// rowTaskUpdates bounds the statuses one task row keeps.
-const rowTaskUpdates = 200
 
 // taskFollowedMsg: mcp.FollowTask returned for the task row seq.
 type taskFollowedMsg struct {
@@ -43,32 +41,10 @@ func followTaskCmd(gen int, s *session.Session, ref session.Ref, cs *mcp.ClientS
 	}
 }
 
-// isPoll reports whether a request is a tasks/get mcpoke sent for a task
-// row: the task row counts it instead of showing it.
-func isPoll(info session.RequestInfo) bool {
-	return info.Method == "tasks/get" && info.TaskParent().Seq != 0 && !info.Incoming
-}
-
-// isTask reports whether the row is a task.
-func (r *Row) IsTask() bool { return r.TaskID != "" }
-
-// taskStatus is the task's status as the server last gave it; "" when
-// the row is no task.
-func (r *Row) TaskStatus() string {
-	if r.TaskState == nil {
-		return ""
-	}
-	return r.TaskState.Status
-}
-
-// cancelRefused: the server refused the row's tasks/cancel as the task
-// had already ended (-32602).
-func (r *Row) CancelRefused() bool { return r.TaskCancel.Refused() }
-
 // taskStateWord is what the state column says for a task row still
 // running: the server's status while pending; that the cancel was
 // refused while it waits for the task's end.
-func taskStateWord(r *Row) (string, bool) {
+func taskStateWord(r *rows.Row) (string, bool) {
 	switch {
 	case !r.IsTask():
 		return "", false
@@ -82,62 +58,9 @@ func taskStateWord(r *Row) (string, bool) {
 	return "", false
 }
 
-// taskUpdated applies a status the session took for a task row.
-func (s *Store) taskUpdated(e session.TaskUpdated) *Row {
-	r := s.bySeq[e.Ref.Seq]
-	if r == nil {
-		return nil
-	}
-	if r.TaskState == nil || !session.TaskStatusTerminal(r.TaskState.Status) {
-		t := e.Task
-		r.TaskState = &t
-	}
-	if len(r.TaskUpdates) < rowTaskUpdates {
-		r.TaskUpdates = append(r.TaskUpdates, e.Update)
-	}
-	if e.Update.Late && e.Update.Status != session.TaskCancelled {
-		r.LateStatusOdd++
-	}
-	r.Touch()
-	return r
-}
-
-// taskCancelAnswered records the server's answer to the row's tasks/cancel.
-func (s *Store) taskCancelAnswered(e session.TaskCancelAnswered) *Row {
-	r := s.bySeq[e.Ref.Seq]
-	if r == nil {
-		return nil
-	}
-	a := e.Answer
-	r.TaskCancel = &a
-	r.Touch()
-	return r
-}
-
-// taskStarted fills a new task row from the session's first snapshot and
-// marks the row that created it.
-func (s *Store) taskStarted(r *Row, info session.RequestInfo) {
-	r.TaskID, r.Extension = info.TaskID, info.Task.Extension
-	t := info.Task.State
-	r.TaskState = &t
-	r.TaskUpdates = append(r.TaskUpdates, info.Task.Updates...)
-	if p := s.bySeq[r.Parent.Seq]; p != nil {
-		p.CreatedTask = info.Seq
-		p.Touch()
-	}
-}
-
-// polled counts a tasks/get sent for a task row.
-func (s *Store) polled(info session.RequestInfo) {
-	if r := s.bySeq[info.TaskParent().Seq]; r != nil {
-		r.Polls++
-		r.Touch()
-	}
-}
-
 // taskNote is the row's note on its task: the task's status message, or,
 // for the call that created one, which row it is.
-func (t *requestTable) taskNote(r *Row) string {
+func (t *requestTable) taskNote(r *rows.Row) string {
 	switch {
 	case r.IsTask() && r.Outcome != "" && r.TaskState != nil && r.TaskCancel != nil && r.TaskCancel.Acknowledged:
 		// The detail has the whole sentence; the row its gist. A refused
@@ -237,7 +160,7 @@ func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(ti
 
 // lateStatusBadge is the badge of a task's statuses after its cancel: a
 // warning when one says the task is anything but cancelled.
-func lateStatusBadge(r *Row) (badge, bool) {
+func lateStatusBadge(r *rows.Row) (badge, bool) {
 	if r.LateStatus == 0 {
 		return badge{}, false
 	}

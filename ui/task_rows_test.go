@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // newTaskModel is a model on a fake server whose research tool requires
@@ -25,7 +26,7 @@ func newTaskModel(t *testing.T) (*driver, *testConn) {
 
 // startResearch calls research from the editor, which goes as a task
 // since the tool requires one, and returns the task row once selected.
-func (d *driver) startResearch() *Row {
+func (d *driver) startResearch() *rows.Row {
 	d.t.Helper()
 	d.m.setFocus(focusTools)
 	if !d.m.tools.Select("research") {
@@ -190,12 +191,12 @@ func TestFlowTaskCancel(t *testing.T) {
 // A late status that agrees with the cancel is noted; one that says the
 // task goes on is a warning.
 func TestLateStatusBadge(t *testing.T) {
-	s := NewStore()
-	r := s.started(session.RequestInfo{Seq: 1, ID: session.IntID(1), Method: "tools/call", TaskID: "t",
-		Task: &session.TaskInfo{State: session.TaskState{ID: "t", Status: "working"}}})
+	s := rows.NewStore()
+	r := s.Apply(session.RequestStarted{Info: session.RequestInfo{Seq: 1, ID: session.IntID(1), Method: "tools/call", TaskID: "t",
+		Task: &session.TaskInfo{State: session.TaskState{ID: "t", Status: "working"}}}}).Row
 	late := func(status string) {
-		s.lateArrived(r.Ref(), []session.LateFrame{{Kind: session.LateStatus}}, session.LateFrame{Kind: session.LateStatus}, 1)
-		s.taskUpdated(session.TaskUpdated{Ref: r.Ref(), Update: session.TaskUpdate{Status: status, Late: true},
+		s.Apply(session.LateArrived{Ref: r.Ref(), Late: session.LateFrame{Kind: session.LateStatus}})
+		s.Apply(session.TaskUpdated{Ref: r.Ref(), Update: session.TaskUpdate{Status: status, Late: true},
 			Task: session.TaskState{ID: "t", Status: status}})
 	}
 	late(session.TaskCancelled)

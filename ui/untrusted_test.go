@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // hostile is what a server can put in an error message or an id.
@@ -78,7 +79,7 @@ func TestServerChosenIDsAreEscaped(t *testing.T) {
 	if err := tc.pipe.Inject(wire.KindFrame, []byte(frame)); err != nil {
 		t.Fatal(err)
 	}
-	var in *Row
+	var in *rows.Row
 	d.waitFor("the incoming row", func() bool {
 		for _, r := range d.m.store.Rows {
 			if r.Incoming {

@@ -1,4 +1,4 @@
-package ui
+package rows
 
 import (
 	"encoding/json"

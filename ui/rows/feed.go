@@ -1,10 +1,8 @@
-package ui
+package rows
 
 import (
 	"sync"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -297,19 +295,5 @@ func (f *Feed) Next() *Batch {
 		f.mu.Unlock()
 		b.progressAt, b.lateAt = nil, nil
 		return b
-	}
-}
-
-// nextCmd waits for the feed's next batch.
-func nextCmd(gen int, f *Feed) tea.Cmd {
-	if f == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		b := f.Next()
-		if b == nil {
-			return nil
-		}
-		return feedMsg{forGen: forGen{gen}, batch: b}
 	}
 }
