@@ -59,7 +59,7 @@ func (m *Model) cancelSelected(reason string) tea.Cmd {
 // must not cancel, such as requests the server sent us.
 func (m *Model) cancelRow(r *rows.Row, reason string) tea.Cmd {
 	switch {
-	case r.IsStray:
+	case r.IsStray():
 		m.setStatus("stray traffic is not a request of ours: nothing to cancel", true)
 		return nil
 	case m.conn == nil:
@@ -107,7 +107,7 @@ func (m *Model) cancelAll() tea.Cmd {
 	}
 	var refs []session.Ref
 	for _, r := range rows {
-		if r.State == session.Pending && !r.Incoming && !r.IsStray {
+		if r.State == session.Pending && !r.Incoming && !r.IsStray() {
 			refs = append(refs, r.Ref())
 		}
 	}
@@ -169,7 +169,7 @@ func (m *Model) rerun() tea.Cmd {
 	case r == nil:
 		m.setStatus("no request selected", true)
 		return nil
-	case r.IsStray || r.Incoming:
+	case r.IsStray() || r.Incoming:
 		m.setStatus("only requests mcpoke sent can be run again", true)
 		return nil
 	case r.Method == "initialize":
@@ -221,7 +221,7 @@ func timeoutText(d time.Duration) string {
 // openTimeout edits the timeout of the selected request while it is
 // pending, else the timeout for new calls; the prompt says which.
 func (m *Model) openTimeout() tea.Cmd {
-	if r := m.table.Selected(); r != nil && m.focus != focusTools && r.State == session.Pending && !r.Incoming && !r.IsStray {
+	if r := m.table.Selected(); r != nil && m.focus != focusTools && r.State == session.Pending && !r.Incoming && !r.IsStray() {
 		m.prompt.seq = r.Seq
 		return m.prompt.Open(promptRequestTimeout, "timeout of "+termtext.Line(r.Label())+
 			" from now (5s, 500ms; 0 for none; focus the tools to set it for new calls):", timeoutText(r.Timeout))
@@ -256,7 +256,7 @@ func (m *Model) timeoutSet(msg timeoutSetMsg) {
 	}
 	if r := m.store.Get(msg.seq); r != nil {
 		r.Timeout = msg.timeout
-		r.Version++
+		r.Touch()
 	}
 	if msg.timeout == 0 {
 		m.setStatus(label+" now has no timeout", false)

@@ -68,7 +68,7 @@ func (m *Model) attachSelected() *rows.Row {
 	case r == nil:
 		m.setStatus("no request selected", true)
 		return nil
-	case r.IsStray || r.Incoming || r.ID.IsZero():
+	case r.IsStray() || r.Incoming || r.ID.IsZero():
 		m.setStatus("the proxy acts only on the host's requests: "+termtext.Line(r.Label())+" is not one", true)
 		return nil
 	}

@@ -109,7 +109,7 @@ func (p *keyProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	_, cmd := p.m.Update(msg)
 	if r := p.m.store.Get(3); r != nil {
-		p.progress.Store(int64(r.ProgressCount))
+		p.progress.Store(int64(r.ProgressOrNone().Count))
 	}
 	return p, cmd
 }

@@ -71,7 +71,7 @@ func TestDetailCloseModeSaysNothingSent(t *testing.T) {
 	d.transport = "http"
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	d.row = &rows.Row{Method: "tools/call", State: session.Cancelled, Started: start, Reason: "cancelled by the person",
-		CancelAt: start.Add(time.Second), CancelSentAt: start.Add(time.Second), CancelWire: session.CancelWire{StreamClosed: true}}
+		Cancel: &rows.Cancel{At: start.Add(time.Second), SentAt: start.Add(time.Second), Wire: session.CancelWire{StreamClosed: true}}}
 	got := ansi.Strip(strings.Join(d.cancelLines(), "\n"))
 	if !strings.Contains(got, "stream closed at +1.0s, nothing sent") || strings.Contains(got, " sent +") {
 		t.Fatalf("cancel lines: %q", got)

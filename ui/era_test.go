@@ -79,7 +79,7 @@ func startSleep(d *driver) {
 	d.key("enter")
 	d.waitFor("sleep's first progress", func() bool {
 		r := d.m.table.Selected()
-		return r != nil && r.Tool == "sleep" && r.ProgressCount > 0
+		return r != nil && r.Tool == "sleep" && r.ProgressOrNone().Count > 0
 	})
 }
 

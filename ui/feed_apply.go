@@ -123,7 +123,7 @@ func (m *Model) followCmds(fx batchEffects) []tea.Cmd {
 		cmds = append(cmds, followTaskCmd(m.gen, m.conn.Session, ref, m.asks.client))
 		// The task is what runs on: select it in place of its creator.
 		if r := m.store.Get(ref.Seq); r != nil {
-			if sel := m.table.Selected(); (sel != nil && sel.Seq == r.Parent.Seq) || m.table.wantSelected == r.Parent.Seq {
+			if sel := m.table.Selected(); (sel != nil && sel.Seq == r.TaskOrNone().Parent.Seq) || m.table.wantSelected == r.TaskOrNone().Parent.Seq {
 				m.table.SelectSeq(ref.Seq)
 			}
 		}

@@ -18,10 +18,10 @@ func TestFloodThroughSessionKeepsEveryCount(t *testing.T) {
 	}()
 	d.waitScreen("✓ completed", "progress 20000 updates")
 	r := d.m.table.Selected()
-	if r.ProgressCount != n || r.Progress.Progress != n {
-		t.Errorf("row saw %d updates, last %v", r.ProgressCount, r.Progress.Progress)
+	if r.ProgressOrNone().Count != n || r.Progress.Latest.Progress != n {
+		t.Errorf("row saw %d updates, last %v", r.ProgressOrNone().Count, r.Progress.Latest.Progress)
 	}
-	if len(r.History) > rows.ProgressHistory+rows.ProgressHistory/2 {
-		t.Errorf("row keeps %d progress entries", len(r.History))
+	if len(r.ProgressOrNone().History) > rows.ProgressHistory+rows.ProgressHistory/2 {
+		t.Errorf("row keeps %d progress entries", len(r.ProgressOrNone().History))
 	}
 }

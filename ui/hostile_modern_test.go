@@ -151,7 +151,7 @@ func TestHostileModernServerNeverReachesTheScreenRaw(t *testing.T) {
 	var retry *rows.Row
 	d.waitFor("the retry completed", func() bool {
 		for _, r := range d.m.store.Rows {
-			if r.Round.N == 2 && r.State == session.Completed && r.Info != nil {
+			if r.Retry != nil && r.Retry.N == 2 && r.State == session.Completed && r.Info != nil {
 				retry = r
 				return true
 			}
@@ -215,7 +215,7 @@ func TestLegacyInputRequiredIsNotFollowed(t *testing.T) {
 	d.waitScreen("tools/call ask", "✓ completed")
 	d.settle()
 	for _, r := range d.m.store.Rows {
-		if r.NeedsInput() || r.Round.Retry() || r.Rounds != nil {
+		if r.NeedsInput() || r.Retry != nil || r.Rounds != nil {
 			t.Fatalf("row #%s followed input_required in a 2025 session:\n%s", r.ID, d.screen())
 		}
 	}

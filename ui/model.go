@@ -384,7 +384,7 @@ func (m *Model) setEditing(on bool) {
 // session, once per row and state, whether it can be cancelled.
 func (m *Model) syncSelection() tea.Cmd {
 	r := m.table.Selected()
-	if r == nil || r.IsStray {
+	if r == nil || r.IsStray() {
 		m.cancellable.seq, m.cancellable.known = 0, false
 		m.detail.SetRow(r, "")
 		if m.timelineOn {

@@ -179,8 +179,8 @@ func TestStubbornLateResponseBadge(t *testing.T) {
 	call.Reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "done anyway"}}})
 	d.waitScreen("late response ignored (+1.2s)")
 	r := d.m.table.Selected()
-	if r.State != session.Cancelled || r.LateResponses != 1 {
-		t.Errorf("row %v with %d late responses", r.State, r.LateResponses)
+	if r.State != session.Cancelled || r.LateOrNone().Responses != 1 {
+		t.Errorf("row %v with %d late responses", r.State, r.LateOrNone().Responses)
 	}
 	d.waitScreen("late traffic: 1 frame (1 response, 0 progress)", `+1.2s   response {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"done anyway"`)
 }
@@ -198,8 +198,8 @@ func TestStubbornLateErrorResponseBadge(t *testing.T) {
 	call.Fail(&session.RPCError{Code: -32000, Message: "gave up anyway"})
 	d.waitScreen("late traffic: 1 frame")
 	r := d.m.table.Selected()
-	if r.State != session.Cancelled || r.LateResponses != 1 || r.LateProgress != 0 {
-		t.Errorf("row %v with %d late responses and %d late progress; want 1 response, 0 progress", r.State, r.LateResponses, r.LateProgress)
+	if r.State != session.Cancelled || r.LateOrNone().Responses != 1 || r.LateOrNone().Progress != 0 {
+		t.Errorf("row %v with %d late responses and %d late progress; want 1 response, 0 progress", r.State, r.LateOrNone().Responses, r.LateOrNone().Progress)
 	}
 	s := d.screen()
 	if !strings.Contains(s, "late response ignored (+1.2s)") || !strings.Contains(s, "late traffic: 1 frame (1 response, 0 progress)") ||
@@ -679,9 +679,9 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 		clear(counts)
 		n := 0
 		for _, r := range d.m.store.Rows {
-			if r.IsStray {
-				counts[r.ID.String()] = r.StrayCount
-				n += r.StrayCount
+			if r.IsStray() {
+				counts[r.ID.String()] = r.StrayOrNone().Count
+				n += r.StrayOrNone().Count
 			}
 		}
 		return n == 3

@@ -75,13 +75,13 @@ func (d *detail) Scroll(n int) {
 // rows (pending, cancelling) are rebuilt each frame for their times.
 func (d *detail) build() {
 	live := d.row != nil && !d.row.State.Final()
-	if d.row == d.builtRow && d.row != nil && d.row.Version == d.builtVersion && d.width == d.builtWidth &&
+	if d.row == d.builtRow && d.row != nil && d.row.Version() == d.builtVersion && d.width == d.builtWidth &&
 		d.cancel == d.builtCancel && !live && !d.builtLive {
 		return
 	}
 	d.builtRow, d.builtWidth, d.builtCancel, d.builtLive = d.row, d.width, d.cancel, live
 	if d.row != nil {
-		d.builtVersion = d.row.Version
+		d.builtVersion = d.row.Version()
 	}
 	d.lines = d.lines[:0]
 	for _, l := range d.content() {
@@ -122,7 +122,7 @@ func (d *detail) content() []string {
 	if r == nil {
 		return []string{st.Muted.Render("select a request to see it here")}
 	}
-	if r.IsStray {
+	if r.IsStray() {
 		return d.strayContent()
 	}
 	var out []string
@@ -151,7 +151,7 @@ func (d *detail) content() []string {
 	if r.Incoming {
 		out = append(out, d.askDetail()...)
 	}
-	if !r.CancelAt.IsZero() {
+	if !r.CancelOrNone().At.IsZero() {
 		out = append(out, d.cancelLines()...)
 	}
 	if r.Method == "subscriptions/listen" && !r.Incoming {
@@ -162,7 +162,7 @@ func (d *detail) content() []string {
 	}
 	// Most telling first: late traffic, the outcome, progress; params,
 	// which the user wrote, last.
-	if len(r.LateFrames) > 0 || r.LateProgress > 0 || r.LateResponses > 0 {
+	if len(r.LateOrNone().Frames) > 0 || r.LateOrNone().Progress > 0 || r.LateOrNone().Responses > 0 {
 		out = append(out, d.lateLines()...)
 	}
 	if r.Info != nil {
@@ -191,7 +191,7 @@ func (d *detail) content() []string {
 	} else if r.State == session.Failed && r.Reason != "" {
 		out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.Reason)))
 	}
-	if r.ProgressCount > 0 {
+	if r.ProgressOrNone().Count > 0 {
 		out = append(out, d.progressLines()...)
 	}
 	if r.Duplicates > 0 {
@@ -210,26 +210,26 @@ func (d *detail) cancelLines() []string {
 	if r.State == session.TimedOut {
 		what = "timeout"
 	}
-	line := st.Key.Render(what) + " " + termtext.Quote(r.Reason) + st.Muted.Render(" · decided "+d.rel(r.CancelAt))
+	line := st.Key.Render(what) + " " + termtext.Quote(r.Reason) + st.Muted.Render(" · decided "+d.rel(r.CancelOrNone().At))
 	sent := r.SentAt()
 	switch {
-	case r.CancelSendErr != nil:
-		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.CancelSendErr.Error()))
-	case !sent.IsZero() && r.CancelWire.ByStreamClose:
+	case r.CancelOrNone().SendErr != nil:
+		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.CancelOrNone().SendErr.Error()))
+	case !sent.IsZero() && r.CancelOrNone().Wire.ByStreamClose:
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
-	case !sent.IsZero() && r.CancelWire.StreamClosed && !r.CancelWire.Notified && !r.IsTask():
+	case !sent.IsZero() && r.CancelOrNone().Wire.StreamClosed && !r.CancelOrNone().Wire.Notified && !r.IsTask():
 		// --cancel-mode close: the stream went, no message did.
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent")
 	case !sent.IsZero():
-		line += st.Muted.Render(" · sent " + d.rel(sent) + cancelWireText(d.transport, r.CancelWire))
+		line += st.Muted.Render(" · sent " + d.rel(sent) + cancelWireText(d.transport, r.CancelOrNone().Wire))
 	}
 	// The settle window is the session watching, not the server running:
 	// its own figure, never part of "ran".
-	if took, ok := r.Settled(); ok && !r.CancelWire.ByStreamClose && !r.IsTask() && !r.Relayed { // a task's cancel has an answer instead
+	if took, ok := r.Settled(); ok && !r.CancelOrNone().Wire.ByStreamClose && !r.IsTask() && !r.Relayed { // a task's cancel has an answer instead
 		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
 	out := []string{line}
-	if r.CancelWire.ByStreamClose && r.LateResponses == 0 && r.LateProgress == 0 {
+	if r.CancelOrNone().Wire.ByStreamClose && r.LateOrNone().Responses == 0 && r.LateOrNone().Progress == 0 {
 		out = append(out, st.Key.Render("late")+st.Muted.Render(" not observable: with its stream closed nothing more can arrive, "+
 			"so the wire cannot show whether the server stopped"))
 	}
@@ -242,10 +242,10 @@ const maxDetailProgress = 50
 func (d *detail) progressLines() []string {
 	st := d.c.Styles
 	r := d.row
-	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+english.Plural(r.ProgressCount, "update"))}
-	h := r.History
+	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+english.Plural(r.ProgressOrNone().Count, "update"))}
+	h := r.ProgressOrNone().History
 	if len(h) > maxDetailProgress {
-		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not shown", r.ProgressCount-maxDetailProgress)))
+		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not shown", r.ProgressOrNone().Count-maxDetailProgress)))
 		h = h[len(h)-maxDetailProgress:]
 	}
 	for _, p := range h {
@@ -271,21 +271,21 @@ func (d *detail) lateLines() []string {
 	st := d.c.Styles
 	r := d.row
 	var out []string
-	total := r.LateResponses + r.LateProgress + r.LateStatus
-	kinds := fmt.Sprintf(" (%s, %d progress", english.Plural(r.LateResponses, "response"), r.LateProgress)
-	if r.LateStatus > 0 {
-		kinds += ", " + fmt.Sprintf("%d status", r.LateStatus)
+	total := r.LateOrNone().Responses + r.LateOrNone().Progress + r.LateOrNone().Statuses
+	kinds := fmt.Sprintf(" (%s, %d progress", english.Plural(r.LateOrNone().Responses, "response"), r.LateOrNone().Progress)
+	if r.LateOrNone().Statuses > 0 {
+		kinds += ", " + fmt.Sprintf("%d status", r.LateOrNone().Statuses)
 	}
 	out = append(out, st.BadgeWarn.Render("late traffic: "+english.Plural(total, "frame"))+
 		st.Muted.Render(kinds+") · "+lateFate(r)))
-	for _, f := range r.LateFrames {
+	for _, f := range r.LateOrNone().Frames {
 		head := "  " + st.BadgeWarn.Render(fmt.Sprintf("+%-6s", formatDuration(f.AfterCancel))) + " " +
 			st.Muted.Render(fmt.Sprintf("%-8s", f.Kind)) + " "
 		// One line per frame, however big: enter on the wire log shows it whole.
 		data := f.Data[:min(len(f.Data), 4*d.width)]
 		out = append(out, head+clip(termtext.Line(string(data)), d.width-lipWidth(head)))
 	}
-	if hidden := total - len(r.LateFrames); hidden > 0 {
+	if hidden := total - len(r.LateOrNone().Frames); hidden > 0 {
 		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not kept", hidden)))
 	}
 	return out
@@ -295,13 +295,13 @@ func (d *detail) strayContent() []string {
 	st := d.c.Styles
 	r := d.row
 	what := "a response for no request we sent"
-	if r.StrayKind == session.LateProgress {
+	if r.StrayOrNone().Kind == session.LateProgress {
 		what = "progress for no request in flight"
 	}
 	out := []string{
 		st.BadgeWarn.Render("stray") + st.Muted.Render(" · "+what),
-		st.Muted.Render("seen " + english.Plural(r.StrayCount, "time") + "; last:"),
-		indent(prettyJSON(r.StrayData)),
+		st.Muted.Render("seen " + english.Plural(r.StrayOrNone().Count, "time") + "; last:"),
+		indent(prettyJSON(r.StrayOrNone().Data)),
 	}
 	return out
 }

@@ -324,7 +324,7 @@ func (t *requestTable) rowView(r *rows.Row, cols columns) string {
 		return p.Render(s)
 	}
 	id := termtext.Line(r.ID.String()) // chosen by the server for incoming and stray rows
-	if r.IsStray && r.ID.IsZero() {
+	if r.IsStray() && r.ID.IsZero() {
 		id = "?"
 	}
 	method := r.Method
@@ -343,7 +343,7 @@ func (t *requestTable) rowView(r *rows.Row, cols columns) string {
 	method = termtext.Line(method)
 
 	var stateCell string
-	if r.IsStray {
+	if r.IsStray() {
 		stateCell = style(fit("? no such id", cols.state), pt.muted)
 	} else {
 		// No settle time here: next to ELAPSED it would read as run time.
@@ -355,7 +355,7 @@ func (t *requestTable) rowView(r *rows.Row, cols columns) string {
 		stateCell = style(fit(word, cols.state), p)
 	}
 	elapsed := ""
-	if !r.IsStray {
+	if !r.IsStray() {
 		elapsed = formatDuration(r.Ran(t.c.Now()))
 	}
 	notes := t.notes(r, cols.notes, plain)
@@ -365,7 +365,7 @@ func (t *requestTable) rowView(r *rows.Row, cols columns) string {
 		marker = "› "
 	}
 	idMethod := fit(id, cols.id) + " " + fit(method, cols.method)
-	if r.State == session.Cancelled && !r.IsStray {
+	if r.State == session.Cancelled && !r.IsStray() {
 		idMethod = style(idMethod, pt.cancelled) // dim, but badges keep their colour
 	}
 	// Every cell is exactly its column's width, so the line needs no
@@ -401,7 +401,7 @@ func (t *requestTable) notes(r *rows.Row, w int, plain bool) string {
 	}
 	var parts []string
 	if r.Progress != nil && (r.State == session.Pending || r.State == session.Cancelling) {
-		parts = append(parts, progressView(pt, r.Progress, min(10, w/3), plain))
+		parts = append(parts, progressView(pt, &r.Progress.Latest, min(10, w/3), plain))
 	}
 	if note := t.taskNote(r); note != "" {
 		parts = append(parts, render(note, pt.muted))

@@ -68,7 +68,7 @@ func (t *timeline) Reset() { t.row, t.f = nil, nil }
 
 // SetRow follows r; a different row starts again from its request.
 func (t *timeline) SetRow(r *rows.Row) {
-	if r == t.row && t.wire.start.Equal(t.start) && (r == nil || t.f != nil || r.IsStray) {
+	if r == t.row && t.wire.start.Equal(t.start) && (r == nil || t.f != nil || r.IsStray()) {
 		return
 	}
 	// A request in flight is followed at the bottom; a finished one is
@@ -76,7 +76,7 @@ func (t *timeline) SetRow(r *rows.Row) {
 	t.row, t.f, t.skipped, t.scroll.offset = r, nil, 0, 0
 	t.follow = r != nil && !r.State.Final()
 	t.start = t.wire.start
-	if r == nil || r.IsStray {
+	if r == nil || r.IsStray() {
 		return
 	}
 	t.f = diagram.NewFollower(diagram.Options{Request: r.ID.String(), Incoming: r.Incoming, Relayed: r.Relayed})
@@ -142,13 +142,13 @@ func (t *timeline) options() diagram.Options {
 func (t *timeline) build() {
 	t.feed()
 	live := t.row != nil && !t.row.State.Final()
-	if t.row == t.builtRow && t.row != nil && t.row.Version == t.builtVersion && t.fed == t.builtFed &&
+	if t.row == t.builtRow && t.row != nil && t.row.Version() == t.builtVersion && t.fed == t.builtFed &&
 		t.width == t.builtWidth && !live && !t.builtLive {
 		return
 	}
 	t.builtRow, t.builtFed, t.builtWidth, t.builtLive = t.row, t.fed, t.width, live
 	if t.row != nil {
-		t.builtVersion = t.row.Version
+		t.builtVersion = t.row.Version()
 	}
 	t.lines = t.content()
 	t.scroll.total = len(t.lines)
@@ -164,7 +164,7 @@ func (t *timeline) content() []string {
 	switch {
 	case t.row == nil:
 		return []string{st.Muted.Render("select a request to see its timeline here")}
-	case t.row.IsStray:
+	case t.row.IsStray():
 		return []string{st.Muted.Render("a stray frame answers no request: there is no life to draw")}
 	}
 	l, ok := t.f.Life(t.options())

@@ -39,7 +39,7 @@ const stillSendingFor = 3 * time.Second
 // stillSending reports whether late traffic for r came recently enough
 // to call the server still busy with a request we gave up on.
 func stillSending(r *rows.Row, now time.Time) bool {
-	return r.LateProgress > 0 && !r.LastLate.At.IsZero() && now.Sub(r.LastLate.At) < stillSendingFor
+	return r.LateOrNone().Progress > 0 && !r.LateOrNone().Last.At.IsZero() && now.Sub(r.LateOrNone().Last.At) < stillSendingFor
 }
 
 // badges lists what is unusual about a row: late, stray and duplicate
@@ -50,18 +50,18 @@ func badges(r *rows.Row, now time.Time) []badge {
 		out = append(out, askBadges(r)...)
 	}
 	out = append(out, roundBadges(r)...)
-	if r.IsStray {
+	if r.IsStray() {
 		s := "stray"
-		if r.StrayCount > 1 {
-			s += " ×" + strconv.Itoa(r.StrayCount)
+		if r.StrayOrNone().Count > 1 {
+			s += " ×" + strconv.Itoa(r.StrayOrNone().Count)
 		}
 		out = append(out, badge{text: s, warn: true})
 	}
-	if r.LateResponses > 0 {
-		delay := "(+" + formatDuration(r.FirstLate) + ")"
+	if r.LateOrNone().Responses > 0 {
+		delay := "(+" + formatDuration(r.LateOrNone().FirstDelay) + ")"
 		times := ""
-		if r.LateResponses > 1 {
-			times = " ×" + strconv.Itoa(r.LateResponses)
+		if r.LateOrNone().Responses > 1 {
+			times = " ×" + strconv.Itoa(r.LateOrNone().Responses)
 		}
 		what := "late response ignored "
 		if r.Relayed {
@@ -73,26 +73,26 @@ func badges(r *rows.Row, now time.Time) []badge {
 	switch {
 	case stillSending(r, now):
 		// Live: the count and the delay of the newest frame keep rising.
-		at := " +" + formatDuration(r.LastLate.AfterCancel)
-		n := strconv.Itoa(r.LateProgress)
+		at := " +" + formatDuration(r.LateOrNone().Last.AfterCancel)
+		n := strconv.Itoa(r.LateOrNone().Progress)
 		out = append(out, badge{text: "still sending: " + n + " progress" + at,
 			short: []string{"still sending: " + n + " prog" + at, "sending ×" + n + at}, warn: true})
-	case r.LateProgress > 0:
+	case r.LateOrNone().Progress > 0:
 		what := "progress after cancel"
 		if r.State == session.TimedOut {
 			what = "progress after timeout"
 		}
-		n := " ×" + strconv.Itoa(r.LateProgress)
+		n := " ×" + strconv.Itoa(r.LateOrNone().Progress)
 		last := ""
-		if !r.LastLate.At.IsZero() {
-			last = " (last +" + formatDuration(r.LastLate.AfterCancel) + ")"
+		if !r.LateOrNone().Last.At.IsZero() {
+			last = " (last +" + formatDuration(r.LateOrNone().Last.AfterCancel) + ")"
 		}
 		out = append(out, badge{text: what + n + last, short: []string{"late progress" + n, "late prog" + n}, warn: true})
 	}
 	if b, ok := listenBadge(r); ok {
 		out = append(out, b)
 	}
-	if r.CancelWire.ByStreamClose && r.LateResponses == 0 && r.LateProgress == 0 {
+	if r.CancelOrNone().Wire.ByStreamClose && r.LateOrNone().Responses == 0 && r.LateOrNone().Progress == 0 {
 		// Protocol 2026-07-28 over HTTP: nothing more can arrive, so no
 		// late badge means nothing; say so rather than show none.
 		out = append(out, badge{text: "stream closed, late not observable",

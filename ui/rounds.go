@@ -148,10 +148,10 @@ func (m *Model) abandonRounds(r *rows.Row) bool {
 // and what a row that needs input asked and what became of it.
 func roundBadges(r *rows.Row) []badge {
 	var out []badge
-	if r.Round.Retry() {
-		of := termtext.Line(r.Round.First.ID.String())
-		out = append(out, badge{text: fmt.Sprintf("round %d of #%s", r.Round.N, of),
-			short: []string{fmt.Sprintf("round %d of #%s", r.Round.N, of), fmt.Sprintf("r%d", r.Round.N)}})
+	if r.Retry != nil {
+		of := termtext.Line(r.Retry.First.ID.String())
+		out = append(out, badge{text: fmt.Sprintf("round %d of #%s", r.Retry.N, of),
+			short: []string{fmt.Sprintf("round %d of #%s", r.Retry.N, of), fmt.Sprintf("r%d", r.Retry.N)}})
 	}
 	n := r.Rounds
 	if n == nil {

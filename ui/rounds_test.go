@@ -86,7 +86,7 @@ func TestInputRequiredAnsweredInARetry(t *testing.T) {
 	var retry *rows.Row
 	d.waitFor("the retry completed", func() bool {
 		for _, r := range d.m.store.Rows {
-			if r.Round.N == 2 && r.Round.First == first.Ref() && r.State == session.Completed && r.Info != nil {
+			if r.Retry != nil && r.Retry.N == 2 && r.Retry.First == first.Ref() && r.State == session.Completed && r.Info != nil {
 				retry = r
 				return true
 			}
@@ -126,7 +126,7 @@ func TestCancellingBetweenRoundsAbandons(t *testing.T) {
 	}
 	d.settle()
 	for _, r := range d.m.store.Rows {
-		if r.Round.Retry() {
+		if r.Retry != nil {
 			t.Fatalf("a retry was sent after abandoning: #%s", r.ID)
 		}
 	}

@@ -131,8 +131,8 @@ func TestFlowExtensionTaskCancelledCooperatively(t *testing.T) {
 	clock.Advance(time.Second) // the poll due one pollIntervalMs after the task came
 	f.golden("ended", "✓ completed", "cancel acknowledged; task end…", "outcome cancel acknowledged; the task ended completed: the server did not stop")
 	row := f.p.m.store.Get(f.p.m.table.Selected().Seq)
-	if !row.Extension || row.State != session.Completed || row.Reason != "cancelled by user" {
-		t.Errorf("task row: extension %v state %v reason %q", row.Extension, row.State, row.Reason)
+	if !row.TaskOrNone().Extension || row.State != session.Completed || row.Reason != "cancelled by user" {
+		t.Errorf("task row: extension %v state %v reason %q", row.TaskOrNone().Extension, row.State, row.Reason)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()

@@ -52,7 +52,7 @@ func taskStateWord(r *rows.Row) (string, bool) {
 		return strings.ReplaceAll(termtext.Line(r.TaskStatus()), "_", " "), true
 	case r.State == session.Cancelling && r.CancelRefused():
 		return "cancel refused", true
-	case r.State == session.Cancelling && r.TaskCancel != nil && r.TaskCancel.Acknowledged:
+	case r.State == session.Cancelling && r.TaskOrNone().Cancel != nil && r.TaskOrNone().Cancel.Acknowledged:
 		return "cancel acked", true
 	}
 	return "", false
@@ -62,22 +62,22 @@ func taskStateWord(r *rows.Row) (string, bool) {
 // for the call that created one, which row it is.
 func (t *requestTable) taskNote(r *rows.Row) string {
 	switch {
-	case r.IsTask() && r.Outcome != "" && r.TaskState != nil && r.TaskCancel != nil && r.TaskCancel.Acknowledged:
+	case r.IsTask() && r.TaskOrNone().Outcome != "" && r.TaskOrNone().State != nil && r.TaskOrNone().Cancel != nil && r.TaskOrNone().Cancel.Acknowledged:
 		// The detail has the whole sentence; the row its gist. A refused
 		// or unanswered cancel says so in the detail, not here.
-		if session.TaskStatusTerminal(r.TaskState.Status) {
-			return "cancel acknowledged; task ended " + termtext.Line(r.TaskState.Status)
+		if session.TaskStatusTerminal(r.TaskOrNone().State.Status) {
+			return "cancel acknowledged; task ended " + termtext.Line(r.TaskOrNone().State.Status)
 		}
-		return "cancel acknowledged; task still " + strings.ReplaceAll(termtext.Line(r.TaskState.Status), "_", " ")
-	case r.IsTask() && r.TaskState != nil && r.TaskState.StatusMessage != "" && !r.State.Final():
-		return termtext.Quote(r.TaskState.StatusMessage)
-	case r.CreatedTask != 0:
-		if task := t.store.Get(r.CreatedTask); task != nil {
-			return "→ task " + termtext.Line(shortTaskID(task.TaskID))
+		return "cancel acknowledged; task still " + strings.ReplaceAll(termtext.Line(r.TaskOrNone().State.Status), "_", " ")
+	case r.IsTask() && r.TaskOrNone().State != nil && r.TaskOrNone().State.StatusMessage != "" && !r.State.Final():
+		return termtext.Quote(r.TaskOrNone().State.StatusMessage)
+	case r.TaskOrNone().Created != 0:
+		if task := t.store.Get(r.TaskOrNone().Created); task != nil {
+			return "→ task " + termtext.Line(shortTaskID(task.TaskOrNone().ID))
 		}
-	case !r.IsTask() && r.Parent.Seq != 0:
-		if task := t.store.Get(r.Parent.Seq); task != nil && task.IsTask() {
-			return "for task " + termtext.Line(shortTaskID(task.TaskID))
+	case !r.IsTask() && r.TaskOrNone().Parent.Seq != 0:
+		if task := t.store.Get(r.TaskOrNone().Parent.Seq); task != nil && task.IsTask() {
+			return "for task " + termtext.Line(shortTaskID(task.TaskOrNone().ID))
 		}
 	}
 	return ""
@@ -97,8 +97,8 @@ func shortTaskID(id string) string {
 func (d *detail) taskLines() []string {
 	st := d.c.Styles
 	r := d.row
-	head := st.Key.Render("task") + " " + termtext.Line(r.TaskID)
-	if t := r.TaskState; t != nil {
+	head := st.Key.Render("task") + " " + termtext.Line(r.TaskOrNone().ID)
+	if t := r.TaskOrNone().State; t != nil {
 		head += " · " + termtext.Line(t.Status)
 		var facts []string
 		if p := t.PollEvery(); p > 0 {
@@ -109,16 +109,16 @@ func (d *detail) taskLines() []string {
 		} else {
 			facts = append(facts, "ttl unlimited")
 		}
-		if r.Polls > 0 {
-			facts = append(facts, "polled "+english.Plural(r.Polls, "time"))
+		if r.TaskOrNone().Polls > 0 {
+			facts = append(facts, "polled "+english.Plural(r.TaskOrNone().Polls, "time"))
 		}
 		head += st.Muted.Render(" · " + strings.Join(facts, " · "))
 	}
 	out := []string{head}
-	if r.Parent.Seq != 0 {
-		out = append(out, st.Muted.Render("created by the CreateTaskResult of request "+termtext.Line(r.Parent.ID.String())))
+	if r.TaskOrNone().Parent.Seq != 0 {
+		out = append(out, st.Muted.Render("created by the CreateTaskResult of request "+termtext.Line(r.TaskOrNone().Parent.ID.String())))
 	}
-	for _, u := range r.TaskUpdates {
+	for _, u := range r.TaskOrNone().Updates {
 		line := "  " + st.Muted.Render(fmt.Sprintf("%-7s", d.rel(u.At))) + " " + termtext.Line(u.Status)
 		if u.StatusMessage != "" {
 			line += " " + termtext.Quote(u.StatusMessage)
@@ -129,11 +129,11 @@ func (d *detail) taskLines() []string {
 		}
 		out = append(out, line)
 	}
-	if a := r.TaskCancel; a != nil {
+	if a := r.TaskOrNone().Cancel; a != nil {
 		out = append(out, taskCancelLine(st, d.rel(a.At), a))
 	}
-	if r.Outcome != "" {
-		out = append(out, st.Key.Render("outcome")+" "+termtext.Line(r.Outcome))
+	if r.TaskOrNone().Outcome != "" {
+		out = append(out, st.Key.Render("outcome")+" "+termtext.Line(r.TaskOrNone().Outcome))
 	}
 	return out
 }
@@ -161,11 +161,11 @@ func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(ti
 // lateStatusBadge is the badge of a task's statuses after its cancel: a
 // warning when one says the task is anything but cancelled.
 func lateStatusBadge(r *rows.Row) (badge, bool) {
-	if r.LateStatus == 0 {
+	if r.LateOrNone().Statuses == 0 {
 		return badge{}, false
 	}
-	n := " ×" + strconv.Itoa(r.LateStatus)
-	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: r.LateStatusOdd > 0}, true
+	n := " ×" + strconv.Itoa(r.LateOrNone().Statuses)
+	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: r.LateOrNone().OddStatuses > 0}, true
 }
 
 // taskChoice is how the tool may be called by the rules of tasks, for

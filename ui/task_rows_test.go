@@ -48,7 +48,7 @@ func TestTaskRowShowsTheServersStatus(t *testing.T) {
 	d, tc := newTaskModel(t)
 	task := d.startResearch()
 	d.waitScreen("tools/call research", "✓ completed", "→ task task-1", "task research", "working", `"started"`)
-	if task.TaskID != "task-1" || task.State != session.Pending || task.Parent.Seq == 0 {
+	if task.TaskOrNone().ID != "task-1" || task.State != session.Pending || task.TaskOrNone().Parent.Seq == 0 {
 		t.Fatalf("task row %+v", task)
 	}
 	tc.server.tasks.set(session.TaskInputRequired, "which cats?")
@@ -207,7 +207,7 @@ func TestLateStatusBadge(t *testing.T) {
 	if b, _ := lateStatusBadge(r); !b.warn || b.text != "status after cancel ×2" {
 		t.Fatalf("badge %+v", b)
 	}
-	if r.LateProgress != 0 || r.LateResponses != 0 {
-		t.Errorf("late statuses counted as progress %d or responses %d", r.LateProgress, r.LateResponses)
+	if r.LateOrNone().Progress != 0 || r.LateOrNone().Responses != 0 {
+		t.Errorf("late statuses counted as progress %d or responses %d", r.LateOrNone().Progress, r.LateOrNone().Responses)
 	}
 }

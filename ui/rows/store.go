@@ -38,14 +38,16 @@ type Store struct {
 	asks map[uint64]*Ask
 }
 
-// maxFinishedRows is how many finished requests the table keeps, like the
+// MaxFinished is how many finished requests the table keeps, like the
 // session.
 const MaxFinished = 10000
 
+// NewStore returns an empty store that keeps MaxFinished finished rows.
 func NewStore() *Store {
 	return &Store{bySeq: map[uint64]*Row{}, strayBy: map[string]*Row{}, Keep: MaxFinished}
 }
 
+// Len is how many rows the store holds.
 func (s *Store) Len() int { return len(s.Rows) }
 
 func (s *Store) append(r *Row) {
@@ -67,7 +69,11 @@ func (s *Store) started(info session.RequestInfo) *Row {
 	}
 	r := &Row{Seq: info.Seq, ID: info.ID, Incoming: info.Incoming, Method: info.Method,
 		Tool: info.Tool, Params: mcp.ElideState(info.Params), State: info.State, Started: info.Started,
-		Timeout: info.Timeout, MaxTimeout: info.MaxTimeout, Resets: info.ResetsOnProgress, Round: info.Round}
+		Timeout: info.Timeout, MaxTimeout: info.MaxTimeout, Resets: info.ResetsOnProgress}
+	if info.Round.Retry() {
+		round := info.Round
+		r.Retry = &round
+	}
 	if r.Tool == "" && !r.Incoming {
 		// What a resources/read, prompts/get or completion is about.
 		r.Tool = mcp.RequestTarget(r.Method, r.Params)
@@ -76,7 +82,9 @@ func (s *Store) started(info session.RequestInfo) *Row {
 	s.append(r)
 	s.bySeq[r.Seq] = r
 	r.Ask = s.asks[r.Seq]
-	r.Parent = info.TaskParent()
+	if parent := info.TaskParent(); parent.Seq != 0 {
+		r.Task = &Task{Parent: parent}
+	}
 	if info.TaskID != "" {
 		s.taskStarted(r, info)
 	}
@@ -87,9 +95,10 @@ func (s *Store) started(info session.RequestInfo) *Row {
 	return r
 }
 
+// Get is the row of request seq, or nil.
 func (s *Store) Get(seq uint64) *Row { return s.bySeq[seq] }
 
-// setInfo keeps the session's full record of a row and reads from it
+// SetInfo keeps the session's full record of a row and reads from it
 // whether a tool call's result is a tool error.
 func (s *Store) SetInfo(seq uint64, info session.RequestInfo) *Row {
 	r := s.bySeq[seq]
@@ -128,16 +137,16 @@ func (s *Store) stateChanged(e session.StateChanged) *Row {
 	r.State = e.To
 	switch e.To {
 	case session.Cancelling:
-		r.CancelAt = e.At
+		r.cancel().At = e.At
 		r.Reason = e.Reason
 	case session.TimedOut:
-		r.CancelAt = e.At
+		r.cancel().At = e.At
 	}
 	switch {
-	case r.Extension && e.From == session.Cancelling && e.To.Final():
+	case r.Task != nil && r.Task.Extension && e.From == session.Cancelling && e.To.Final():
 		// How the task really ended, cancelling being cooperative; the
 		// reason stays the cancel's.
-		r.Outcome = e.Reason
+		r.Task.Outcome = e.Reason
 	case e.Reason != "":
 		r.Reason = e.Reason
 	}
@@ -176,7 +185,8 @@ func (s *Store) cancelSent(e session.CancelSent) *Row {
 	if r == nil {
 		return nil
 	}
-	r.CancelSentAt, r.CancelSendErr, r.CancelWire = e.At, e.Err, e.Wire
+	c := r.cancel()
+	c.SentAt, c.SendErr, c.Wire = e.At, e.Err, e.Wire
 	r.Touch()
 	return r
 }
@@ -186,12 +196,15 @@ func (s *Store) progressed(run *ProgressRun) *Row {
 	if r == nil {
 		return nil
 	}
-	p := run.Latest
-	r.Progress = &p
-	r.ProgressCount += run.Count
-	r.History = append(r.History, run.Recent...)
-	if n := len(r.History); n > ProgressHistory+ProgressHistory/2 {
-		r.History = append(r.History[:0], r.History[n-ProgressHistory:]...)
+	if r.Progress == nil {
+		r.Progress = &Progress{}
+	}
+	p := r.Progress
+	p.Latest = run.Latest
+	p.Count += run.Count
+	p.History = append(p.History, run.Recent...)
+	if n := len(p.History); n > ProgressHistory+ProgressHistory/2 {
+		p.History = append(p.History[:0], p.History[n-ProgressHistory:]...)
 	}
 	r.Touch()
 	return r
@@ -202,39 +215,42 @@ func (s *Store) lateArrived(ref session.Ref, frames []session.LateFrame, last se
 	if r == nil {
 		return nil
 	}
-	if last.At.After(r.LastLate.At) {
-		r.LastLate = last
+	if r.Late == nil {
+		r.Late = &Late{}
+	}
+	l := r.Late
+	if last.At.After(l.Last.At) {
+		l.Last = last
 	}
 	if last.At.After(s.LastLateAt) {
 		s.LastLateAt = last.At
 	}
 	responses := 0
 	for _, f := range frames {
-		if f.Kind == session.LateStatus {
-			r.LateStatus++
+		switch f.Kind {
+		case session.LateStatus:
+			l.Statuses++
 			responses++ // not progress either
-			if len(r.LateFrames) < rowLateFrames {
-				r.LateFrames = append(r.LateFrames, f)
+		case session.LateProgress:
+		default: // a response or an error
+			if l.Responses == 0 {
+				l.FirstDelay = f.AfterCancel
 			}
-			continue
-		}
-		if f.Kind != session.LateProgress {
-			if r.LateResponses == 0 {
-				r.FirstLate = f.AfterCancel
-			}
-			r.LateResponses++
+			l.Responses++
 			responses++
 		}
-		if len(r.LateFrames) < rowLateFrames {
-			r.LateFrames = append(r.LateFrames, f)
+		if len(l.Frames) < rowLateFrames {
+			l.Frames = append(l.Frames, f)
 		}
 	}
 	// Progress runs are folded: count says how many there were.
-	r.LateProgress += count - responses
+	l.Progress += count - responses
 	r.Touch()
 	return r
 }
 
+// Duplicated counts n more answers to the request seq than the one it
+// took.
 func (s *Store) Duplicated(seq uint64, n int) *Row {
 	r := s.bySeq[seq]
 	if r == nil {
@@ -250,15 +266,15 @@ func (s *Store) strayArrived(e session.StrayArrived) *Row {
 	token, method := e.Token, strayMethod(e.Kind)
 	if e.Kind == session.LateProgress {
 		if r := s.strayBy[token]; r != nil {
-			r.StrayCount++
-			r.StrayData = e.Data
+			r.Stray.Count++
+			r.Stray.Data = e.Data
 			r.Ended = e.At
 			r.Touch()
 			return r
 		}
 	}
-	r := &Row{ID: e.ID, Method: method, IsStray: true, StrayKind: e.Kind, StrayCount: 1,
-		StrayToken: token, StrayData: e.Data, Started: e.At, Ended: e.At, State: session.Completed}
+	r := &Row{ID: e.ID, Method: method, Stray: &Stray{Kind: e.Kind, Count: 1, Token: token, Data: e.Data},
+		Started: e.At, Ended: e.At, State: session.Completed}
 	s.append(r)
 	s.finished++
 	if e.Kind == session.LateProgress {
@@ -278,7 +294,7 @@ func strayMethod(k session.LateKind) string {
 	return "response"
 }
 
-// trim drops the oldest finished rows once there are too many, in
+// Trim drops the oldest finished rows once there are too many, in
 // batches so the cost is amortized. It reports whether rows went.
 func (s *Store) Trim() bool {
 	if s.finished <= s.Keep+s.Keep/4 {
@@ -287,12 +303,12 @@ func (s *Store) Trim() bool {
 	drop := s.finished - s.Keep
 	kept := s.Rows[:0]
 	for _, r := range s.Rows {
-		if drop > 0 && (r.IsStray || r.State.Final()) {
+		if drop > 0 && (r.IsStray() || r.State.Final()) {
 			drop--
 			s.finished--
-			if r.IsStray {
-				if r.StrayKind == session.LateProgress {
-					delete(s.strayBy, r.StrayToken)
+			if r.IsStray() {
+				if r.Stray.Kind == session.LateProgress {
+					delete(s.strayBy, r.Stray.Token)
 				}
 			} else {
 				s.Dropped++
@@ -306,4 +322,12 @@ func (s *Store) Trim() bool {
 	s.Rows = kept
 	s.Version++
 	return true
+}
+
+// cancel is r.Cancel, made when it is the first news of a cancel.
+func (r *Row) cancel() *Cancel {
+	if r.Cancel == nil {
+		r.Cancel = &Cancel{}
+	}
+	return r.Cancel
 }

@@ -2,6 +2,12 @@ package rows
 
 import "github.com/mcpoke/mcpoke/session"
 
+// A task (MCP 2025-11-25) is a row of its own: the tools/call that created
+// it completed with its CreateTaskResult, and the task row lives on with
+// the server's status until it ends. The session applies every status and
+// the rules of its cancellation (tasks/cancel); the rows keep what the
+// screen shows. Polls (tasks/get) get no rows: the task row counts them.
+
 // rowTaskUpdates bounds the statuses one task row keeps.
 const rowTaskUpdates = 200
 
@@ -11,21 +17,29 @@ func isPoll(info session.RequestInfo) bool {
 	return info.Method == "tasks/get" && info.TaskParent().Seq != 0 && !info.Incoming
 }
 
-// isTask reports whether the row is a task.
-func (r *Row) IsTask() bool { return r.TaskID != "" }
+// IsTask reports whether the row is a task.
+func (r *Row) IsTask() bool { return r.Task != nil && r.Task.ID != "" }
 
-// taskStatus is the task's status as the server last gave it; "" when
+// TaskStatus is the task's status as the server last gave it; "" when
 // the row is no task.
 func (r *Row) TaskStatus() string {
-	if r.TaskState == nil {
+	if r.Task == nil || r.Task.State == nil {
 		return ""
 	}
-	return r.TaskState.Status
+	return r.Task.State.Status
 }
 
-// cancelRefused: the server refused the row's tasks/cancel as the task
-// had already ended (-32602).
-func (r *Row) CancelRefused() bool { return r.TaskCancel.Refused() }
+// CancelRefused reports whether the server refused the row's tasks/cancel
+// as the task had already ended (-32602).
+func (r *Row) CancelRefused() bool { return r.Task != nil && r.Task.Cancel.Refused() }
+
+// task is r.Task, made when it is the first news of one.
+func (r *Row) task() *Task {
+	if r.Task == nil {
+		r.Task = &Task{}
+	}
+	return r.Task
+}
 
 // taskUpdated applies a status the session took for a task row.
 func (s *Store) taskUpdated(e session.TaskUpdated) *Row {
@@ -33,15 +47,19 @@ func (s *Store) taskUpdated(e session.TaskUpdated) *Row {
 	if r == nil {
 		return nil
 	}
-	if r.TaskState == nil || !session.TaskStatusTerminal(r.TaskState.Status) {
-		t := e.Task
-		r.TaskState = &t
+	t := r.task()
+	if t.State == nil || !session.TaskStatusTerminal(t.State.Status) {
+		st := e.Task
+		t.State = &st
 	}
-	if len(r.TaskUpdates) < rowTaskUpdates {
-		r.TaskUpdates = append(r.TaskUpdates, e.Update)
+	if len(t.Updates) < rowTaskUpdates {
+		t.Updates = append(t.Updates, e.Update)
 	}
 	if e.Update.Late && e.Update.Status != session.TaskCancelled {
-		r.LateStatusOdd++
+		if r.Late == nil {
+			r.Late = &Late{}
+		}
+		r.Late.OddStatuses++
 	}
 	r.Touch()
 	return r
@@ -54,7 +72,7 @@ func (s *Store) taskCancelAnswered(e session.TaskCancelAnswered) *Row {
 		return nil
 	}
 	a := e.Answer
-	r.TaskCancel = &a
+	r.task().Cancel = &a
 	r.Touch()
 	return r
 }
@@ -62,12 +80,13 @@ func (s *Store) taskCancelAnswered(e session.TaskCancelAnswered) *Row {
 // taskStarted fills a new task row from the session's first snapshot and
 // marks the row that created it.
 func (s *Store) taskStarted(r *Row, info session.RequestInfo) {
-	r.TaskID, r.Extension = info.TaskID, info.Task.Extension
-	t := info.Task.State
-	r.TaskState = &t
-	r.TaskUpdates = append(r.TaskUpdates, info.Task.Updates...)
-	if p := s.bySeq[r.Parent.Seq]; p != nil {
-		p.CreatedTask = info.Seq
+	t := r.task()
+	t.ID, t.Extension = info.TaskID, info.Task.Extension
+	st := info.Task.State
+	t.State = &st
+	t.Updates = append(t.Updates, info.Task.Updates...)
+	if p := s.bySeq[t.Parent.Seq]; p != nil {
+		p.task().Created = info.Seq
 		p.Touch()
 	}
 }
@@ -75,7 +94,7 @@ func (s *Store) taskStarted(r *Row, info session.RequestInfo) {
 // polled counts a tasks/get sent for a task row.
 func (s *Store) polled(info session.RequestInfo) {
 	if r := s.bySeq[info.TaskParent().Seq]; r != nil {
-		r.Polls++
+		r.task().Polls++
 		r.Touch()
 	}
 }
