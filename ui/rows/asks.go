@@ -6,7 +6,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 )
 
-// rowAsk is what the UI knows about a request of the server's that asked
+// Ask is what the UI knows about a request of the server's that asked
 // someone something (sampling, elicitation), beyond the session's row:
 // whether it waits for the person, how it was answered, and its task.
 type Ask struct {
@@ -28,7 +28,7 @@ type Ask struct {
 	CompletedAt time.Time
 }
 
-// askNote returns the note of request seq, making it if needed: a
+// AskNote returns the note of request seq, making it if needed: a
 // question can arrive before its row.
 func (s *Store) AskNote(seq uint64) *Ask {
 	if s.asks == nil {
@@ -45,7 +45,7 @@ func (s *Store) AskNote(seq uint64) *Ask {
 	return n
 }
 
-// touchSeq marks the row of seq changed, so its views redraw.
+// TouchSeq marks the row of seq changed, so its views redraw.
 func (s *Store) TouchSeq(seq uint64) {
 	if r := s.bySeq[seq]; r != nil {
 		r.Touch()

@@ -19,14 +19,14 @@ const (
 	batchNotifications  = 500  // notifications kept, oldest
 )
 
-// defaultFrameInterval bounds how often an eventFeed delivers: about 30 batches
+// defaultFrameInterval bounds how often a Feed delivers: about 30 batches
 // a second is smooth to watch and leaves the event loop free for keys.
 const defaultFrameInterval = 33 * time.Millisecond
 
-// feedBatch is what an eventFeed delivers: the session's events since the last
+// Batch is what a Feed delivers: the session's events since the last
 // batch, in order, with the floods folded. Items holds session.Event
-// values, except that runs of ProgressUpdated become *progressRun and
-// runs of late progress become *lateRun.
+// values, except that runs of ProgressUpdated become *ProgressRun and
+// runs of late progress become *LateRun.
 type Batch struct {
 	Items         []any
 	Duplicates    map[uint64]int // by Seq
@@ -54,7 +54,7 @@ type Batch struct {
 	notifications int
 }
 
-// progressRun is every ProgressUpdated of one request in a batch.
+// ProgressRun is every ProgressUpdated of one request in a batch.
 type ProgressRun struct {
 	Ref    session.Ref
 	Latest session.Progress
@@ -63,7 +63,7 @@ type ProgressRun struct {
 	Recent []session.Progress
 }
 
-// lateRun is the late progress of one request in a batch.
+// LateRun is the late progress of one request in a batch.
 type LateRun struct {
 	Ref   session.Ref
 	Count int
@@ -81,8 +81,8 @@ func (b *Batch) empty() bool {
 	return b.Events == 0 && len(b.Wire) == 0 && b.WireDropped == 0
 }
 
-// eventFeed drains a session's events and a tap's records without ever
-// blocking them, folds floods together, and hands the UI one feedBatch per
+// Feed drains a session's events and a tap's records without ever
+// blocking them, folds floods together, and hands the UI one Batch per
 // frame interval at most. Memory is bounded by the per-batch limits.
 type Feed struct {
 	interval time.Duration
@@ -98,14 +98,14 @@ type Feed struct {
 	once   sync.Once
 }
 
-// recordSource hands every frame in and out to its observers, as a
+// RecordSource hands every frame in and out to its observers, as a
 // connect.Conn does: the wire log's source. The UI reaches the wire only
 // through it and the session.
 type RecordSource interface {
 	Observe(func(wire.Record))
 }
 
-// subscribeFeed subscribes to s (and observes records, if not nil) and starts
+// SubscribeFeed subscribes to s (and observes records, if not nil) and starts
 // draining. Call it before the first request to see everything.
 func SubscribeFeed(s *session.Session, records RecordSource, interval time.Duration) *Feed {
 	sub := s.Subscribe()
@@ -120,7 +120,7 @@ func SubscribeFeed(s *session.Session, records RecordSource, interval time.Durat
 	return f
 }
 
-// newFeed drains events until the channel closes.
+// NewFeed drains events until the channel closes.
 func NewFeed(events <-chan session.Event, interval time.Duration) *Feed {
 	if interval <= 0 {
 		interval = defaultFrameInterval
@@ -229,7 +229,7 @@ func (f *Feed) add(e session.Event) {
 	f.signal()
 }
 
-// addRecord is the tap observer: it must not block, so it only appends.
+// AddRecord is the tap observer: it must not block, so it only appends.
 func (f *Feed) AddRecord(r wire.Record) {
 	if r.Kind == wire.KindStderr {
 		return // the stderr pane has it from the session

@@ -10,7 +10,7 @@ import (
 // keeps for the detail.
 const rowListenNotes = 20
 
-// listening is what a subscriptions/listen row heard.
+// Listening is what a subscriptions/listen row heard.
 type Listening struct {
 	Acked  bool
 	Filter []byte // as acknowledged

@@ -2,7 +2,7 @@ package rows
 
 import "context"
 
-// rowRounds is what the UI knows of a row that answered input_required.
+// Rounds is what the UI knows of a row that answered input_required.
 type Rounds struct {
 	// inputs name what the server asked: "ask (elicitation/create)".
 	Inputs []string
@@ -17,5 +17,5 @@ type Rounds struct {
 	Stopped   string
 }
 
-// needsInput reports whether the row waits for its round's answers.
+// NeedsInput reports whether the row waits for its round's answers.
 func (r *Row) NeedsInput() bool { return r.Rounds != nil && r.Rounds.Waiting }

@@ -7,32 +7,35 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// requestStore holds the rows in arrival order with an index by Seq.
+// Store holds the rows in arrival order with an index by Seq. Its
+// exported fields are for reading: the rows change through Apply.
 type Store struct {
+	// Rows are every row kept, oldest first.
 	Rows    []*Row
 	bySeq   map[uint64]*Row
 	strayBy map[string]*Row // stray progress, by token
 	nextOrd uint64
-	// counts are the session's totals by state: rows dropped from the
-	// store stay counted, so the header stays exact; dropped counts them.
+	// Counts are the session's totals by state: rows dropped from the
+	// store stay counted, so the header stays exact; Dropped counts them.
 	Counts  [session.Cancelled + 1]int
 	Dropped int
-	// eraFallback: server/discover failed and initialize followed, so a
+	// EraFallback: server/discover failed and initialize followed, so a
 	// failed discover row is the era probe of a legacy server, no fault.
+	// Set it, then call MarkEraProbes.
 	EraFallback bool
-	// relayed: the rows are a proxy's (mcpoke attach), whose late
+	// Relayed: the rows are a proxy's (mcpoke attach), whose late
 	// answers went on to the host rather than being ignored.
 	Relayed bool
-	// keep is how many finished rows stay: maxFinishedRows, less in tests.
+	// Keep is how many finished rows stay: MaxFinished, less in tests.
 	Keep     int
 	finished int
-	// toolErrors counts the completed rows that are tool errors; they are
-	// also in counts[Completed].
+	// ToolErrors counts the completed rows that are tool errors; they are
+	// also in Counts[Completed].
 	ToolErrors int
-	// lastLateAt is when late traffic last arrived for any row: the screen
+	// LastLateAt is when late traffic last arrived for any row: the screen
 	// keeps ticking while a row may still say "still sending".
 	LastLateAt time.Time
-	// version changes when rows are added or dropped.
+	// Version changes when rows are added or dropped.
 	Version uint64
 	// asks are the notes of the server's questions, by Seq.
 	asks map[uint64]*Ask
@@ -159,7 +162,7 @@ func (s *Store) stateChanged(e session.StateChanged) *Row {
 	return r
 }
 
-// markEraProbes marks the era probe rows once the handshake has fallen
+// MarkEraProbes marks the era probe rows once the handshake has fallen
 // back to a legacy era (eraFallback).
 func (s *Store) MarkEraProbes() {
 	for _, r := range s.Rows {
