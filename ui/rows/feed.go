@@ -156,41 +156,20 @@ func (f *Feed) signal() {
 // add folds one event into the current batch.
 func (f *Feed) add(e session.Event) {
 	f.mu.Lock()
-	b := f.cur
+	f.cur.fold(e)
+	f.mu.Unlock()
+	f.signal()
+}
+
+// fold adds one event to the batch: floods fold into runs and counts,
+// within the per-batch bounds; anything else is kept as it came.
+func (b *Batch) fold(e session.Event) {
 	b.Events++
 	switch e := e.(type) {
 	case session.ProgressUpdated:
-		i, ok := b.progressAt[e.Ref.Seq]
-		if !ok {
-			i = len(b.Items)
-			b.progressAt[e.Ref.Seq] = i
-			b.Items = append(b.Items, &ProgressRun{Ref: e.Ref})
-		}
-		run := b.Items[i].(*ProgressRun)
-		run.Latest = e.Progress
-		run.Count++
-		if len(run.Recent) == batchRecentProgress {
-			copy(run.Recent, run.Recent[1:])
-			run.Recent = run.Recent[:len(run.Recent)-1]
-		}
-		run.Recent = append(run.Recent, e.Progress)
+		b.foldProgress(e)
 	case session.LateArrived:
-		if e.Late.Kind != session.LateProgress {
-			b.Items = append(b.Items, e)
-			break
-		}
-		i, ok := b.lateAt[e.Ref.Seq]
-		if !ok {
-			i = len(b.Items)
-			b.lateAt[e.Ref.Seq] = i
-			b.Items = append(b.Items, &LateRun{Ref: e.Ref})
-		}
-		run := b.Items[i].(*LateRun)
-		run.Count++
-		run.Last = e.Late
-		if len(run.Frames) < batchLateFrames {
-			run.Frames = append(run.Frames, e.Late)
-		}
+		b.foldLate(e)
 	case session.DuplicateArrived:
 		if b.Duplicates == nil {
 			b.Duplicates = map[uint64]int{}
@@ -204,12 +183,7 @@ func (f *Feed) add(e session.Event) {
 			b.StrayDropped++
 		}
 	case session.StderrLine:
-		b.Stderr = append(b.Stderr, e)
-		if len(b.Stderr) >= 2*batchStderr {
-			n := copy(b.Stderr, b.Stderr[len(b.Stderr)-batchStderr:])
-			b.StderrDropped += len(b.Stderr) - n
-			b.Stderr = b.Stderr[:n]
-		}
+		b.foldStderr(e)
 	case session.NotificationArrived:
 		if b.notifications < batchNotifications {
 			b.notifications++
@@ -225,8 +199,57 @@ func (f *Feed) add(e session.Event) {
 	default:
 		b.Items = append(b.Items, e)
 	}
-	f.mu.Unlock()
-	f.signal()
+}
+
+// foldProgress adds a progress update to its request's run, which keeps
+// the newest batchRecentProgress.
+func (b *Batch) foldProgress(e session.ProgressUpdated) {
+	i, ok := b.progressAt[e.Ref.Seq]
+	if !ok {
+		i = len(b.Items)
+		b.progressAt[e.Ref.Seq] = i
+		b.Items = append(b.Items, &ProgressRun{Ref: e.Ref})
+	}
+	run := b.Items[i].(*ProgressRun)
+	run.Latest = e.Progress
+	run.Count++
+	if len(run.Recent) == batchRecentProgress {
+		copy(run.Recent, run.Recent[1:])
+		run.Recent = run.Recent[:len(run.Recent)-1]
+	}
+	run.Recent = append(run.Recent, e.Progress)
+}
+
+// foldLate keeps a late response or error as it came, and adds late
+// progress to its request's run, which keeps the first batchLateFrames.
+func (b *Batch) foldLate(e session.LateArrived) {
+	if e.Late.Kind != session.LateProgress {
+		b.Items = append(b.Items, e)
+		return
+	}
+	i, ok := b.lateAt[e.Ref.Seq]
+	if !ok {
+		i = len(b.Items)
+		b.lateAt[e.Ref.Seq] = i
+		b.Items = append(b.Items, &LateRun{Ref: e.Ref})
+	}
+	run := b.Items[i].(*LateRun)
+	run.Count++
+	run.Last = e.Late
+	if len(run.Frames) < batchLateFrames {
+		run.Frames = append(run.Frames, e.Late)
+	}
+}
+
+// foldStderr keeps the newest batchStderr lines (up to twice that
+// between trims), counting those dropped.
+func (b *Batch) foldStderr(e session.StderrLine) {
+	b.Stderr = append(b.Stderr, e)
+	if len(b.Stderr) >= 2*batchStderr {
+		n := copy(b.Stderr, b.Stderr[len(b.Stderr)-batchStderr:])
+		b.StderrDropped += len(b.Stderr) - n
+		b.Stderr = b.Stderr[:n]
+	}
 }
 
 // AddRecord is the tap observer: it must not block, so it only appends.
