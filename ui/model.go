@@ -314,7 +314,7 @@ func (m *Model) startTicking() tea.Cmd {
 	// Late traffic keeps a row's "still sending" live until it goes quiet.
 	live := m.store.Counts[session.Pending]+m.store.Counts[session.Cancelling] > 0 ||
 		m.header.state == connConnecting || m.header.state == connClosing ||
-		m.c.Now().Sub(m.store.LastLateAt) < stillSendingFor
+		m.c.Now().Sub(m.store.LastLateAt) < rows.StillSendingFor
 	if !live {
 		return nil
 	}

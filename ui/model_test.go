@@ -781,7 +781,7 @@ func TestStillSendingIsLiveAndKeepsCountingAfterCancelled(t *testing.T) {
 	late(1, 5*time.Second)
 	// The count keeps rising after the row turned cancelled.
 	d.waitScreen("still sending: 5 progress +5.5s")
-	tc.clock.Advance(stillSendingFor)
+	tc.clock.Advance(rows.StillSendingFor)
 	d.send(tickMsg{})
 	d.waitScreen("progress after cancel ×5 (last +5.5s)")
 }

@@ -32,16 +32,6 @@ func (b badge) painter(p *rowPaints) painter {
 	return p.badge
 }
 
-// stillSendingFor is how recent the last late frame must be for a row to
-// say the server is still sending.
-const stillSendingFor = 3 * time.Second
-
-// stillSending reports whether late traffic for r came recently enough
-// to call the server still busy with a request we gave up on.
-func stillSending(r *rows.Row, now time.Time) bool {
-	return r.LateOrNone().Progress > 0 && !r.LateOrNone().Last.At.IsZero() && now.Sub(r.LateOrNone().Last.At) < stillSendingFor
-}
-
 // badges lists what is unusual about a row: late, stray and duplicate
 // traffic.
 func badges(r *rows.Row, now time.Time) []badge {
@@ -71,7 +61,7 @@ func badges(r *rows.Row, now time.Time) []badge {
 			short: []string{"late response " + delay + times, "late " + delay + times}, warn: true})
 	}
 	switch {
-	case stillSending(r, now):
+	case r.StillSending(now):
 		// Live: the count and the delay of the newest frame keep rising.
 		at := " +" + formatDuration(r.LateOrNone().Last.AfterCancel)
 		n := strconv.Itoa(r.LateOrNone().Progress)

@@ -303,3 +303,22 @@ func TestPlainRowStaysSmall(t *testing.T) {
 // maxRowSize bounds a Row: it was 736 bytes when every row carried
 // every field.
 const maxRowSize = 320
+
+// A row whose server keeps sending progress after the cancel says so
+// while the frames keep coming, and stops saying it once they stop.
+func TestStillSending(t *testing.T) {
+	s, _ := apply(t, started1, cancelling1, sent1, cancelled1, late1(session.LateResponse, 700))
+	r := s.Get(1)
+	if r.StillSending(at(701)) {
+		t.Error("a late response alone says the server is still sending")
+	}
+	s.Apply(late1(session.LateProgress, 900))
+	for _, tt := range []struct {
+		now  time.Time
+		want bool
+	}{{at(900), true}, {at(900).Add(StillSendingFor - time.Millisecond), true}, {at(900).Add(StillSendingFor), false}} {
+		if got := r.StillSending(tt.now); got != tt.want {
+			t.Errorf("still sending %v after the last frame: %v, want %v", tt.now.Sub(at(900)), got, tt.want)
+		}
+	}
+}

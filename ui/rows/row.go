@@ -247,3 +247,13 @@ func (r *Row) Settled() (time.Duration, bool) {
 
 // Ord is the row's place in the table, by arrival.
 func (r *Row) Ord() uint64 { return r.ord }
+
+// StillSendingFor is how recent the last late frame must be for a row to
+// say the server is still sending.
+const StillSendingFor = 3 * time.Second
+
+// StillSending reports whether late progress for r came recently enough
+// to call the server still busy with a request we gave up on.
+func (r *Row) StillSending(now time.Time) bool {
+	return r.Late != nil && r.Late.Progress > 0 && !r.Late.Last.At.IsZero() && now.Sub(r.Late.Last.At) < StillSendingFor
+}
