@@ -10,6 +10,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // TestWireLogAtItsCapKeepsTheWindowOnItsRecords pins a bug of the wire
@@ -97,7 +98,7 @@ func toolName(t *mcp.Tool) string {
 func TestTableKeepsItsSelectionAsTheStoreTrims(t *testing.T) {
 	m := New(Options{now: func() time.Time { return testEpoch }, static: true})
 	m.resize(120, 35)
-	m.store.keep = 4
+	m.store.Keep = 4
 	batch := func(from, to int, final bool) {
 		var items []any
 		for i := from; i <= to; i++ {
@@ -108,13 +109,13 @@ func TestTableKeepsItsSelectionAsTheStoreTrims(t *testing.T) {
 				items = append(items, session.StateChanged{Ref: ref, From: session.Pending, To: session.Completed, At: testEpoch})
 			}
 		}
-		m.applyBatch(&feedBatch{Items: items})
+		m.applyBatch(&rows.Batch{Items: items})
 	}
-	seqOf := func(r *requestRow) int64 {
+	seqOf := func(r *rows.Row) int64 {
 		if r == nil {
 			return 0
 		}
-		return int64(r.seq)
+		return int64(r.Seq)
 	}
 	batch(1, 1, false) // pending: never trimmed
 	batch(2, 6, true)
@@ -125,7 +126,7 @@ func TestTableKeepsItsSelectionAsTheStoreTrims(t *testing.T) {
 	}
 	m.table.SelectSeq(6)
 	batch(9, 10, true) // trims 5 and 6
-	if m.store.get(6) != nil || m.store.get(7) == nil {
+	if m.store.Get(6) != nil || m.store.Get(7) == nil {
 		t.Fatal("rows 6 and 7 not as the test needs them: 6 trimmed, 7 kept")
 	}
 	r := m.table.Selected()

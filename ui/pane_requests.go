@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui/list"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // requestTable shows every request of the session, one row each. Only
@@ -18,10 +19,10 @@ import (
 // table.
 type requestTable struct {
 	c     *common
-	store *requestStore
+	store *rows.Store
 
 	// list holds the store's rows as of listVer, the store's version.
-	list    *list.Filtered[*requestRow, rowFilter]
+	list    *list.Filtered[*rows.Row, rowFilter]
 	listVer uint64
 	width   int
 	height  int
@@ -39,11 +40,11 @@ type rowFilter struct {
 }
 
 // matchRow reports whether r passes f.
-func matchRow(r *requestRow, f rowFilter) bool {
-	if f.tasksOnly && !r.isTask() {
+func matchRow(r *rows.Row, f rowFilter) bool {
+	if f.tasksOnly && !r.IsTask() {
 		return false
 	}
-	return strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+rowStateWord(r)), f.lower)
+	return strings.Contains(strings.ToLower(r.Method+" "+r.Tool+" #"+termtext.Line(r.ID.String())+" "+rowStateWord(r)), f.lower)
 }
 
 // rowPaints are the table's styles as painters, rebuilt when the styles
@@ -71,13 +72,13 @@ func (t *requestTable) paint() *rowPaints {
 	return p
 }
 
-func newRequestTable(c *common, store *requestStore) *requestTable {
-	return &requestTable{c: c, store: store, list: list.New(list.Options[*requestRow, rowFilter]{
+func newRequestTable(c *common, store *rows.Store) *requestTable {
+	return &requestTable{c: c, store: store, list: list.New(list.Options[*rows.Row, rowFilter]{
 		Match: matchRow,
-		Same:  func(a, b *requestRow) bool { return a == b },
+		Same:  func(a, b *rows.Row) bool { return a == b },
 		// Rows arrive in order: a row trimmed or filtered out gives the
 		// selection to the next one.
-		Order: func(a, b *requestRow) int { return cmp.Compare(a.ord, b.ord) },
+		Order: func(a, b *rows.Row) int { return cmp.Compare(a.Ord(), b.Ord()) },
 	})}
 }
 
@@ -92,16 +93,16 @@ func (t *requestTable) visibleRows() int { return max(t.height-2, 1) }
 
 // rowList is the list, brought up to date with the store's rows: the
 // store changes its slice in place, so nothing else reads the list.
-func (t *requestTable) rowList() *list.Filtered[*requestRow, rowFilter] {
-	if t.listVer != t.store.version || t.list.Len() != t.store.len() {
-		t.listVer = t.store.version
-		t.list.SetItems(t.store.rows)
+func (t *requestTable) rowList() *list.Filtered[*rows.Row, rowFilter] {
+	if t.listVer != t.store.Version || t.list.Len() != t.store.Len() {
+		t.listVer = t.store.Version
+		t.list.SetItems(t.store.Rows)
 	}
 	return t.list
 }
 
 // rows is the list on screen: every row, or those matching the filter.
-func (t *requestTable) rows() []*requestRow { return t.rowList().ShownItems() }
+func (t *requestTable) rows() []*rows.Row { return t.rowList().ShownItems() }
 
 // Filter is the filter as typed.
 func (t *requestTable) Filter() string { return t.list.Query().text }
@@ -124,7 +125,7 @@ func (t *requestTable) SetTasksOnly(on bool) {
 }
 
 // Filtered reports whether a filter hides rows, and the rows it shows.
-func (t *requestTable) Filtered() ([]*requestRow, bool) {
+func (t *requestTable) Filtered() ([]*rows.Row, bool) {
 	if !t.list.Filtering() {
 		return nil, false
 	}
@@ -132,14 +133,14 @@ func (t *requestTable) Filtered() ([]*requestRow, bool) {
 }
 
 // Selected is the selected row, or nil.
-func (t *requestTable) Selected() *requestRow {
+func (t *requestTable) Selected() *rows.Row {
 	r, _ := t.rowList().Selected()
 	return r
 }
 
 // SelectSeq selects the row of request seq now, or when it appears.
 func (t *requestTable) SelectSeq(seq uint64) {
-	if r := t.store.get(seq); r != nil {
+	if r := t.store.Get(seq); r != nil {
 		t.rowList().SelectItem(r)
 		t.wantSelected = 0
 		return
@@ -156,7 +157,7 @@ func (t *requestTable) atBottom() bool { return t.rowList().AtBottom() }
 func (t *requestTable) sync(follow bool) {
 	l := t.rowList()
 	if t.wantSelected != 0 {
-		if r := t.store.get(t.wantSelected); r != nil {
+		if r := t.store.Get(t.wantSelected); r != nil {
 			l.SelectItem(r)
 			t.wantSelected = 0
 		}
@@ -223,14 +224,14 @@ func (t *requestTable) View() string {
 	st := t.c.Styles
 	l := t.rowList()
 	shown, filter, tasksOnly := l.Shown(), t.Filter(), t.TasksOnly()
-	title := "REQUESTS" + filterCount(filter, shown, t.store.len(), false)
+	title := "REQUESTS" + filterCount(filter, shown, t.store.Len(), false)
 	if tasksOnly {
 		title = "TASKS" + strings.TrimPrefix(title, "REQUESTS")
 		if filter == "" {
-			title = fmt.Sprintf("TASKS %d/%d", shown, t.store.len())
+			title = fmt.Sprintf("TASKS %d/%d", shown, t.store.Len())
 		}
 	}
-	if n := t.store.dropped; n > 0 {
+	if n := t.store.Dropped; n > 0 {
 		title += fmt.Sprintf(" (%d oldest not kept)", n)
 	}
 	cols := layoutColumns(t.width)
@@ -261,7 +262,7 @@ func (t *requestTable) View() string {
 }
 
 // rowView renders one row.
-func (t *requestTable) rowView(r *requestRow, cols columns, sel *requestRow) string {
+func (t *requestTable) rowView(r *rows.Row, cols columns, sel *rows.Row) string {
 	pt := t.paint()
 	selected := r == sel
 	// A selected row is drawn plain then reversed, so it reads the same
@@ -273,40 +274,40 @@ func (t *requestTable) rowView(r *requestRow, cols columns, sel *requestRow) str
 		}
 		return p.Render(s)
 	}
-	id := termtext.Line(r.id.String()) // chosen by the server for incoming and stray rows
-	if r.stray && r.id.IsZero() {
+	id := termtext.Line(r.ID.String()) // chosen by the server for incoming and stray rows
+	if r.IsStray() && r.ID.IsZero() {
 		id = "?"
 	}
-	method := r.method
-	if r.isTask() {
+	method := r.Method
+	if r.IsTask() {
 		method = "task" // of the tool, created by the request with its id
 	}
-	if r.tool != "" {
-		method += " " + r.tool
-		if short, ok := shortMethods[r.method]; ok && lipWidth(method) > cols.method && !r.isTask() {
-			method = short + " " + r.tool // the target says more than the method's namespace
+	if r.Tool != "" {
+		method += " " + r.Tool
+		if short, ok := shortMethods[r.Method]; ok && lipWidth(method) > cols.method && !r.IsTask() {
+			method = short + " " + r.Tool // the target says more than the method's namespace
 		}
 	}
-	if r.incoming {
+	if r.Incoming {
 		method = "← " + method
 	}
 	method = termtext.Line(method)
 
 	var stateCell string
-	if r.stray {
+	if r.IsStray() {
 		stateCell = style(fit("? no such id", cols.state), pt.muted)
 	} else {
 		// No settle time here: next to ELAPSED it would read as run time.
 		word := rowStateGlyph(t.c, r) + " " + rowStateWord(r)
-		p := pt.state[r.state]
-		if r.toolError {
+		p := pt.state[r.State]
+		if r.ToolError {
 			p = pt.toolError
 		}
 		stateCell = style(fit(word, cols.state), p)
 	}
 	elapsed := ""
-	if !r.stray {
-		elapsed = formatDuration(r.ran(t.c.Now()))
+	if !r.IsStray() {
+		elapsed = formatDuration(r.Ran(t.c.Now()))
 	}
 	notes := t.notes(r, cols.notes, plain)
 
@@ -315,7 +316,7 @@ func (t *requestTable) rowView(r *requestRow, cols columns, sel *requestRow) str
 		marker = "› "
 	}
 	idMethod := fit(id, cols.id) + " " + fit(method, cols.method)
-	if r.state == session.Cancelled && !r.stray {
+	if r.State == session.Cancelled && !r.IsStray() {
 		idMethod = style(idMethod, pt.cancelled) // dim, but badges keep their colour
 	}
 	// Every cell is exactly its column's width, so the line needs no
@@ -338,7 +339,7 @@ func (t *requestTable) rowView(r *requestRow, cols columns, sel *requestRow) str
 }
 
 // notes is the progress bar and the badges of a row.
-func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
+func (t *requestTable) notes(r *rows.Row, w int, plain bool) string {
 	pt := t.paint()
 	if w <= 0 {
 		return ""
@@ -350,8 +351,8 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 		return p.Render(s)
 	}
 	var parts []string
-	if r.progress != nil && (r.state == session.Pending || r.state == session.Cancelling) {
-		parts = append(parts, progressView(pt, r.progress, min(10, w/3), plain))
+	if r.Progress != nil && (r.State == session.Pending || r.State == session.Cancelling) {
+		parts = append(parts, progressView(pt, &r.Progress.Latest, min(10, w/3), plain))
 	}
 	if note := t.taskNote(r); note != "" {
 		parts = append(parts, render(note, pt.muted))
@@ -362,13 +363,13 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	var tail []string
 	// A lost row's reason repeats its badge; the detail has the whole text.
 	switch {
-	case r.eraProbe && r.state == session.TimedOut:
+	case r.EraProbe && r.State == session.TimedOut:
 		// The era probe of a legacy server: how auto mode works, not a fault.
 		tail = append(tail, render("no answer in time: initialize followed", pt.muted))
-	case r.eraProbe:
+	case r.EraProbe:
 		tail = append(tail, render("legacy server: initialize followed", pt.muted))
-	case r.state == session.Failed && r.reason != "" && !r.lost():
-		tail = append(tail, render(termtext.Line(r.reason), pt.err))
+	case r.State == session.Failed && r.Reason != "" && !r.Lost():
+		tail = append(tail, render(termtext.Line(r.Reason), pt.err))
 	}
 	// Badges matter most: use the longest wording that fits.
 	bs := badges(r, t.c.Now())
@@ -388,11 +389,11 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 
 // pageNote tells a list's later pages from its first: each page is a
 // request of the same method, which would otherwise read as a repeat.
-func pageNote(r *requestRow) string {
-	if r.incoming {
+func pageNote(r *rows.Row) string {
+	if r.Incoming {
 		return ""
 	}
-	cursor := mcp.PageCursor(r.method, r.params)
+	cursor := mcp.PageCursor(r.Method, r.Params)
 	if cursor == "" {
 		return ""
 	}
