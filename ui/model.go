@@ -230,7 +230,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			// Not once closed: why it closed matters more than this.
 			m.setStatus(fmt.Sprintf("sent %s as request #%s", msg.what, termtext.Line(msg.id.String())), false)
 		}
-		if msg.seq != 0 {
+		if msg.reissueOf != 0 {
+			m.store.Reissued(msg.reissueOf, msg.seq, msg.id, msg.err)
+		}
+		if msg.seq != 0 && (msg.reissueOf == 0 || m.selectedSeq() == msg.reissueOf) {
 			m.table.SelectSeq(msg.seq)
 		}
 		return msg.next
@@ -249,7 +252,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case infoMsg:
 		m.store.SetInfo(msg.seq, msg.info)
 		m.header.toolErrors = m.store.ToolErrors
-		return m.inputRequired(msg.seq)
+		return tea.Batch(m.inputRequired(msg.seq), m.reissueLost(msg.seq))
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false
