@@ -2,8 +2,10 @@ package diagram
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // readString reads a transcript written inline.
@@ -84,5 +86,63 @@ func TestInputRequiredLabel(t *testing.T) {
 	}
 	if got, want := l.Arrows[1].Label, "result: input required"; got != want {
 		t.Errorf("label %q, want %q", got, want)
+	}
+}
+
+// A MaxRun past the fold is capped below it: a run of progress as long
+// as the fold is drawn collapsed, as a longer one (which the builder
+// folds) is, not one arrow per notification.
+func TestMaxRunIsCappedBelowTheFold(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":1}}}}` + "\n")
+	for i := range foldAt {
+		fmt.Fprintf(&b, `{"t":%d,"dir":"in","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":%d}}}`+"\n", i+2, i)
+	}
+	l, err := Build(readString(t, b.String()), Options{MaxRun: 10 * foldAt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Arrows) != 4 || l.Arrows[2].Count != foldAt-2 {
+		t.Errorf("%d arrows for a request and %d progress, want the request, the first, a run of %d, the last:\n%s", len(l.Arrows), foldAt, foldAt-2, Text(l, 60))
+	}
+}
+
+// A live drawing made the moment the settle window ends draws it closed.
+func TestSettleWindowClosesOnTime(t *testing.T) {
+	tr := readString(t, `{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}}
+{"t":101,"dir":"out","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}}
+`)
+	for _, c := range []struct {
+		now  float64
+		open bool
+	}{{1100, true}, {1101, false}, {1102, false}} {
+		l, err := Build(tr, Options{Settle: time.Second, Live: true, Now: c.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := l.Span(SpanSettle)
+		if s == nil || s.Open != c.open || (s.End == "") != c.open {
+			t.Errorf("at %v, settle window %+v, want open %v", c.now, s, c.open)
+		}
+	}
+}
+
+// A live drawing made the moment a timeout falls due draws its wait
+// closed: the timeout has run out.
+func TestTimeoutWaitClosesOnTime(t *testing.T) {
+	tr := readString(t, `{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}}
+`)
+	for _, c := range []struct {
+		now  float64
+		open bool
+	}{{500, true}, {501, false}} {
+		l, err := Build(tr, Options{Timeout: 500 * time.Millisecond, Live: true, Now: c.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := l.Span(SpanTimeout)
+		if s == nil || s.Open != c.open || (s.End == "") != c.open {
+			t.Errorf("at %v, timeout %+v, want open %v", c.now, s, c.open)
+		}
 	}
 }
