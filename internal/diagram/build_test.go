@@ -146,3 +146,47 @@ func TestTimeoutWaitClosesOnTime(t *testing.T) {
 		}
 	}
 }
+
+// A batch's messages are drawn one by one.
+func TestBatchIsDrawnMessageByMessage(t *testing.T) {
+	tr := readString(t, `{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":"p"}}}}
+{"t":2,"dir":"in","msg":[{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1,"total":2}},{"jsonrpc":"2.0","id":1,"result":{}}]}
+`)
+	l, err := Build(tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := arrowLabels(l), "tools/call a (id 1)\nprogress 1/2\nresult\n"; got != want {
+		t.Errorf("arrows:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A run of progress is collapsed when it is longer than MaxRun and has a
+// middle to collapse, and only then.
+func TestRunCollapsesPastMaxRun(t *testing.T) {
+	call := func(n int) Transcript {
+		var b strings.Builder
+		b.WriteString(`{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","_meta":{"progressToken":1}}}}` + "\n")
+		for i := range n {
+			fmt.Fprintf(&b, `{"t":%d,"dir":"in","msg":{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":%d}}}`+"\n", i+2, i+1)
+		}
+		return readString(t, b.String())
+	}
+	for _, c := range []struct {
+		progress, maxRun int
+		want             string
+	}{
+		{DefaultMaxRun, 0, "progress 1\nprogress 2\nprogress 3\nprogress 4\nprogress 5\nprogress 6\n"},
+		{DefaultMaxRun + 1, 0, "progress 1\nprogress ×5: 2 … 6\nprogress 7\n"},
+		{2, 1, "progress 1\nprogress 2\n"},
+		{3, 2, "progress 1\nprogress ×1: 2 … 2\nprogress 3\n"},
+	} {
+		l, err := Build(call(c.progress), Options{MaxRun: c.maxRun})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := arrowLabels(l), "tools/call a (id 1)\n"+c.want; got != want {
+			t.Errorf("%d progress, MaxRun %d:\n%s\nwant:\n%s", c.progress, c.maxRun, got, want)
+		}
+	}
+}
