@@ -190,3 +190,20 @@ func TestRunCollapsesPastMaxRun(t *testing.T) {
 		}
 	}
 }
+
+// A span's StepClose counts the arrows drawn inside it.
+func TestStepCloseCountsTheArrowsInside(t *testing.T) {
+	l := Life{
+		Arrows: []Arrow{{At: 0}, {At: 5}, {At: 6}, {At: 20}},
+		Spans:  []Span{{Kind: SpanAfter, From: 1, To: 10}, {Kind: SpanSettle, From: 30, To: 40}},
+	}
+	inside := map[SpanKind]int{}
+	for _, st := range l.Steps() {
+		if st.Kind == StepClose {
+			inside[st.Span.Kind] = st.Inside
+		}
+	}
+	if inside[SpanAfter] != 2 || inside[SpanSettle] != 0 {
+		t.Errorf("arrows inside: %v, want 2 after the cancel and 0 in the settle window", inside)
+	}
+}
