@@ -3,6 +3,7 @@ package diagram
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -205,5 +206,63 @@ func TestStepCloseCountsTheArrowsInside(t *testing.T) {
 	}
 	if inside[SpanAfter] != 2 || inside[SpanSettle] != 0 {
 		t.Errorf("arrows inside: %v, want 2 after the cancel and 0 in the settle window", inside)
+	}
+}
+
+// A pause of exactly 250ms is drawn as one: the scale starts there.
+func TestTextDrawsAPauseFromItsFirstStep(t *testing.T) {
+	l := Life{Title: "t", Arrows: []Arrow{{Label: "a", At: 0}, {Label: "b", At: 250}}, Outcome: "o"}
+	if got := Text(l, DefaultWidth); !strings.Contains(got, "⋮ 250ms") {
+		t.Errorf("no pause of 250ms in\n%s", got)
+	}
+}
+
+// Read numbers items by their line in the file, counts the lines it
+// cannot use, and passes over blank ones.
+func TestReadNumbersLinesAndCountsSkipped(t *testing.T) {
+	tr := readString(t, `{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"ping"}}
+
+not a transcript line
+{"t":2,"dir":"in","msg":{"jsonrpc":"2.0","id":1,"result":{}}}
+`)
+	if len(tr.Items) != 2 || tr.Items[0].Line != 1 || tr.Items[1].Line != 4 || tr.Skipped != 1 {
+		var lines []int
+		for _, it := range tr.Items {
+			lines = append(lines, it.Line)
+		}
+		t.Errorf("items on lines %v, %d skipped; want lines 1 and 4, 1 skipped", lines, tr.Skipped)
+	}
+}
+
+// A proxy's relay line marks the transcript as relayed; without a time
+// it is no transcript line.
+func TestReadRelayLine(t *testing.T) {
+	tr := readString(t, `{"t":1,"dir":"relay"}`+"\n")
+	if !tr.Relayed || tr.Skipped != 0 {
+		t.Errorf("relay line: relayed %v, %d skipped", tr.Relayed, tr.Skipped)
+	}
+	tr = readString(t, `{"dir":"relay"}`+"\n")
+	if tr.Relayed || tr.Skipped != 1 {
+		t.Errorf("relay line without t: relayed %v, %d skipped", tr.Relayed, tr.Skipped)
+	}
+}
+
+// A line of maxLineBytes, its newline included, is read; one byte more
+// and it is skipped, and the next line still reads.
+func TestReadBoundsALine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 160 MiB")
+	}
+	line := func(size int) string {
+		head, tail := `{"t":1,"dir":"stderr","raw":"`, "\"}\n"
+		return head + strings.Repeat("x", size-len(head)-len(tail)) + tail
+	}
+	tr, err := Read(io.MultiReader(strings.NewReader(line(maxLineBytes)), strings.NewReader(line(maxLineBytes+1)),
+		strings.NewReader(`{"t":2,"dir":"stderr","raw":"end"}`+"\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Items) != 2 || tr.Items[0].Line != 1 || tr.Items[1].Raw != "end" || tr.Skipped != 1 {
+		t.Errorf("%d items, %d skipped; want the first line and the last, the second skipped", len(tr.Items), tr.Skipped)
 	}
 }
