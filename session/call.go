@@ -123,12 +123,12 @@ func (c *Call) resolve(r *request) {
 		if r.info.Error != nil {
 			c.err = r.info.Error
 		} else {
-			c.err = errors.New(r.info.Failure)
+			c.err = errors.New(r.info.m().Failure)
 		}
 	case Cancelled:
-		c.err = fmt.Errorf("%w: %s", ErrCancelled, r.info.CancelReason)
+		c.err = fmt.Errorf("%w: %s", ErrCancelled, r.info.m().CancelReason)
 	case TimedOut:
-		c.err = fmt.Errorf("%w: %s", ErrTimedOut, r.info.CancelReason)
+		c.err = fmt.Errorf("%w: %s", ErrTimedOut, r.info.m().CancelReason)
 	}
 	close(c.done)
 }
@@ -194,9 +194,12 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 		}
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
-	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: tool,
-		Params: p, TraceParent: trace, State: Pending, Started: s.clock.Now(), Round: opts.Round, Housekeeping: opts.Housekeeping}, token: token}}
+	rc := &outgoingCall{request: request{info: rowInfo{ID: id, Method: method, Tool: tool,
+		Params: p, TraceParent: trace, State: Pending, Started: s.clock.Now(), Housekeeping: opts.Housekeeping}, token: token}}
 	r := &rc.request
+	if opts.Round != (Round{}) {
+		r.info.w().Round = opts.Round
+	}
 	switch {
 	case opts.forTask != nil:
 		r.task = &taskLinks{forTask: opts.forTask}
@@ -209,7 +212,7 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	r.call = &rc.call
 	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts
 	if len(s.subs) > 0 {
-		s.emit(RequestStarted{Info: r.info})
+		s.emit(RequestStarted{Info: r.info.snapshot()})
 	}
 	s.mu.Unlock()
 
@@ -225,10 +228,10 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	if sendErr != nil {
 		switch r.info.State {
 		case Pending:
-			r.info.Failure = sendErr.Error()
-			s.setState(r, Failed, r.info.Failure)
+			r.info.w().Failure = sendErr.Error()
+			s.setState(r, Failed, r.info.m().Failure)
 		case Cancelling: // cancelled while its write failed: nothing to send
-			s.setState(r, Cancelled, r.info.CancelReason)
+			s.setState(r, Cancelled, r.info.m().CancelReason)
 		}
 	}
 	if watch && !queued && r.info.State == Pending && ctx.Done() != nil {
@@ -264,20 +267,24 @@ func (s *Session) Do(ctx context.Context, method string, params any, opts CallOp
 	}
 }
 
-// startTimers arms the request's timeouts. Callers hold s.mu.
+// startTimers arms the request's timeouts, when it has any: a request
+// without them gets no timer record at all. Callers hold s.mu.
 func (s *Session) startTimers(r *request, opts CallOptions) {
 	r.resetOnProgress = opts.ResetTimeoutOnProgress
 	r.info.ResetsOnProgress = opts.ResetTimeoutOnProgress
 	r.quietTimeout = opts.QuietTimeout || r.info.Method == "initialize"
-	r.holdTimeout = opts.HoldTimeout
-	s.armTimeout(r, opts.Timeout)
 	max := opts.MaxTimeout
 	if max == 0 && opts.ResetTimeoutOnProgress {
 		max = 10 * opts.Timeout
 	}
+	if opts.Timeout <= 0 && max <= 0 {
+		return
+	}
+	r.timers = &requestTimers{holdTimeout: opts.HoldTimeout}
+	s.armTimeout(r, opts.Timeout)
 	if max > 0 {
-		r.info.MaxTimeout = max
-		r.maxTimer = s.deadlines.AfterFunc(max, func() {
+		r.info.w().MaxTimeout = max
+		r.timers.maxTimer = s.deadlines.AfterFunc(max, func() {
 			s.expire(r, fmt.Sprintf("timeout after %s (maximum)", max))
 		})
 	}
@@ -286,16 +293,26 @@ func (s *Session) startTimers(r *request, opts CallOptions) {
 // armTimeout (re)starts r's timeout at d from now; 0 means none.
 // Callers hold s.mu.
 func (s *Session) armTimeout(r *request, d time.Duration) {
-	if r.timer != nil {
-		r.timer.Stop()
-		r.timer = nil
+	if r.timers == nil {
+		if d <= 0 {
+			return
+		}
+		r.timers = &requestTimers{}
 	}
-	r.timeout, r.info.Timeout = d, d
+	t := r.timers
+	if t.timer != nil {
+		t.timer.Stop()
+		t.timer = nil
+	}
+	t.timeout = d
+	if d > 0 || r.info.more != nil {
+		r.info.w().Timeout = d
+	}
 	if d <= 0 {
 		return
 	}
-	r.timer = s.deadlines.AfterFunc(d, func() {
-		if r.holdTimeout != nil && r.holdTimeout() {
+	t.timer = s.deadlines.AfterFunc(d, func() {
+		if t.holdTimeout != nil && t.holdTimeout() {
 			s.mu.Lock()
 			if r.info.State == Pending {
 				s.armTimeout(r, d)
@@ -305,6 +322,14 @@ func (s *Session) armTimeout(r *request, d time.Duration) {
 		}
 		s.expire(r, fmt.Sprintf("timeout after %s", d))
 	})
+}
+
+// timeout is r's current timeout, 0 when none.
+func (r *request) timeout() time.Duration {
+	if r.timers == nil {
+		return 0
+	}
+	return r.timers.timeout
 }
 
 // toolName returns params.name for tools/call, for display.

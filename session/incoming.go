@@ -100,18 +100,18 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	}
 	tool, token := requestKeys(m.Method, m.Params)
 	r := &request{
-		info: RequestInfo{ID: id, Incoming: true, Method: m.Method,
+		info: rowInfo{ID: id, Incoming: true, Method: m.Method,
 			Tool: tool, Params: m.Params, State: Pending, Started: at},
 		cancelHandler: func() {}, // answered before any cancel is read, if immediate
 	}
 	s.table.add(r)
 	if len(s.subs) > 0 {
-		s.emit(RequestStarted{Info: r.info})
+		s.emit(RequestStarted{Info: r.info.snapshot()})
 	}
 	if c, ok := s.earlyCancels.take(id.raw, at); ok && m.Method != "initialize" {
 		// Its cancel came first: it is cancelled before it runs, and
 		// answered with nothing, as any cancelled request.
-		r.info.CancelReason, r.info.CancelAt = c.reason, c.at
+		r.info.w().CancelReason, r.info.w().CancelAt = c.reason, c.at
 		s.setState(r, Cancelled, c.reason)
 		s.mu.Unlock()
 		s.log.Info("cancel received before its request: not run", "id", id.String(), "method", m.Method, "reason", c.reason)
@@ -247,7 +247,7 @@ func (s *Session) handleCancelled(params json.RawMessage, frame []byte) {
 	}
 	now := s.clock.Now()
 	ran := now.Sub(r.info.Started)
-	r.info.CancelReason, r.info.CancelAt = p.Reason, now
+	r.info.w().CancelReason, r.info.w().CancelAt = p.Reason, now
 	if r.ignoreCancel {
 		s.log.Info("cancel received: handler ignores cancellation, will answer anyway",
 			"id", id.String(), "method", r.info.Method, "tool", r.info.Tool, "reason", p.Reason, "ran", ran)
@@ -303,23 +303,23 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 		var why string
 		switch pr.Progress, pr.Flaw, why = progressValue(p.Progress); {
 		case pr.Flaw != NoViolation:
-		case r.info.Progress != nil && pr.Progress <= r.info.Progress.Progress:
+		case r.info.m().Progress != nil && pr.Progress <= r.info.m().Progress.Progress:
 			pr.Flaw = ViolationProgressNotIncreasing
 			why = fmt.Sprintf("progress %s after %s: it must increase with each notification",
-				formatFloat(pr.Progress), formatFloat(r.info.Progress.Progress))
+				formatFloat(pr.Progress), formatFloat(r.info.m().Progress.Progress))
 		}
 		if pr.Flaw != NoViolation {
 			s.violate(r, pr.Flaw, p.Token, frame, why)
 		}
 		if pr.Flaw != ViolationProgressMissing && pr.Flaw != ViolationProgressNotNumber {
-			r.info.Progress = &pr // the latest value that is one
+			r.info.w().Progress = &pr // the latest value that is one
 		}
-		r.info.ProgressCount++
-		if len(r.info.ProgressHistory) < maxProgressHistory {
-			r.info.ProgressHistory = append(r.info.ProgressHistory, pr)
+		r.info.w().ProgressCount++
+		if len(r.info.m().ProgressHistory) < maxProgressHistory {
+			r.info.w().ProgressHistory = append(r.info.m().ProgressHistory, pr)
 		}
-		if r.resetOnProgress && r.timer != nil {
-			r.timer.Reset(r.timeout)
+		if r.resetOnProgress && r.timers != nil && r.timers.timer != nil {
+			r.timers.timer.Reset(r.timers.timeout)
 		}
 		s.emit(ProgressUpdated{Ref: r.info.Ref(), Progress: pr})
 	case Cancelling, Cancelled, TimedOut:

@@ -184,12 +184,12 @@ type Session struct {
 
 // request is a row of the table. info is guarded by Session.mu.
 type request struct {
-	info RequestInfo
+	info rowInfo
 	call *Call // outgoing only
 
-	timer, maxTimer clock.Timer
-	timeout         time.Duration
-	stopCtxWatch    func() bool
+	// timers are the request's timeouts; nil for a request with none.
+	timers       *requestTimers
+	stopCtxWatch func() bool
 
 	// token is the progressToken sent with the request; zero when none.
 	// Progress is matched by it, never by the request's id.
@@ -199,15 +199,22 @@ type request struct {
 
 	// The flags sit together: a row is small, the table holds thousands.
 	resetOnProgress bool
-	quietTimeout    bool        // a timeout sends no cancellation (initialize, probes)
-	holdTimeout     func() bool // CallOptions.HoldTimeout
-	written         bool        // the request frame was handed to the transport
+	quietTimeout    bool // a timeout sends no cancellation (initialize, probes)
+	written         bool // the request frame was handed to the transport
 	cancelQueued    bool        // Cancel came before it was written
 	ignoreCancel    bool        // incoming: the handler answers anyway
 
 	// task links the request to tasks; nil for most requests, which
 	// keeps the row small: the table holds thousands.
 	task *taskLinks
+}
+
+// requestTimers are a request's timeouts (CallOptions.Timeout and
+// MaxTimeout).
+type requestTimers struct {
+	timer, maxTimer clock.Timer
+	timeout         time.Duration
+	holdTimeout     func() bool // CallOptions.HoldTimeout
 }
 
 // taskLinks are a request's ties to tasks.
@@ -381,11 +388,13 @@ func (s *Session) setState(r *request, to State, reason string) {
 }
 
 func (r *request) stopTimers() {
-	if r.timer != nil {
-		r.timer.Stop()
-	}
-	if r.maxTimer != nil {
-		r.maxTimer.Stop()
+	if t := r.timers; t != nil {
+		if t.timer != nil {
+			t.timer.Stop()
+		}
+		if t.maxTimer != nil {
+			t.maxTimer.Stop()
+		}
 	}
 	if r.stopCtxWatch != nil {
 		r.stopCtxWatch()
@@ -478,10 +487,10 @@ func (s *Session) shutdown(err error) {
 				s.setState(r, Cancelled, why)
 				continue
 			}
-			r.info.Failure = why
+			r.info.w().Failure = why
 			s.setState(r, Failed, why)
 		case Cancelling:
-			s.setState(r, Cancelled, r.info.CancelReason)
+			s.setState(r, Cancelled, r.info.m().CancelReason)
 		}
 	}
 	s.emit(Closed{At: s.clock.Now(), Err: closeErr, ByPeer: !s.closing})

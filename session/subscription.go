@@ -17,7 +17,7 @@ func (s *Session) serverCancelled(id ID, reason string, frame []byte) {
 			if reason != "" {
 				why += ": " + reason
 			}
-			r.info.EndedByPeer = why
+			r.info.w().EndedByPeer = why
 			s.setState(r, Completed, why)
 		}
 		return
@@ -89,7 +89,7 @@ func (s *Session) subscriptionNote(method string, params json.RawMessage, frame 
 			", which is no subscriptions/listen request of ours")
 		return
 	}
-	sub := r.info.Listening
+	sub := r.info.m().Listening
 	if sub == nil {
 		sub = &Listening{}
 	} else {
@@ -107,7 +107,7 @@ func (s *Session) subscriptionNote(method string, params json.RawMessage, frame 
 		sub.Count++
 		sub.Last = append(sub.Last[max(len(sub.Last)-maxSubscriptionNotes+1, 0):len(sub.Last):len(sub.Last)], note)
 	}
-	r.info.Listening = sub
+	r.info.w().Listening = sub
 	s.emit(SubscriptionNotified{Ref: r.info.Ref(), Note: note})
 }
 

@@ -135,7 +135,7 @@ func (s *Session) extensionCancelAnswered(t *request, op *request, at time.Time)
 		s.changed(t)
 		return
 	}
-	reason := t.info.CancelReason
+	reason := t.info.m().CancelReason
 	switch {
 	case a.Acknowledged:
 		s.whileStillCancelling(t, func() {

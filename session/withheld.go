@@ -26,7 +26,7 @@ func (s *Session) withhold(r *request, err error) {
 	if len(s.subs) == 0 {
 		return
 	}
-	why := r.info.CancelReason
+	why := r.info.m().CancelReason
 	if why == "" && s.closed {
 		why = "the session ended"
 	}
