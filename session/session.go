@@ -201,8 +201,8 @@ type request struct {
 	resetOnProgress bool
 	quietTimeout    bool // a timeout sends no cancellation (initialize, probes)
 	written         bool // the request frame was handed to the transport
-	cancelQueued    bool        // Cancel came before it was written
-	ignoreCancel    bool        // incoming: the handler answers anyway
+	cancelQueued    bool // Cancel came before it was written
+	ignoreCancel    bool // incoming: the handler answers anyway
 
 	// task links the request to tasks; nil for most requests, which
 	// keeps the row small: the table holds thousands.
