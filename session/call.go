@@ -62,13 +62,15 @@ type Call struct {
 	id   ID
 	seq  uint64
 	done chan struct{}
-	// sentAt is when the request was written (see sendStamped); set
-	// before Call returns.
+	// sentAt is when a task operation (CallOptions.forTask) was written
+	// (see sendStamped); set before Call returns. Zero for other calls,
+	// which spares them a clock reading.
 	sentAt time.Time
 
 	// Set once, under Session.mu, before done is closed; result may be
 	// replaced after, by Session.Shed.
 	result atomic.Pointer[json.RawMessage]
+	res    json.RawMessage // what result first points to
 	err    error
 	state  State
 }
@@ -117,8 +119,8 @@ func (c *Call) resolve(r *request) {
 	c.state = r.info.State
 	switch r.info.State {
 	case Completed:
-		res := r.info.Result
-		c.result.Store(&res)
+		c.res = r.info.Result // in the Call: no allocation of its own
+		c.result.Store(&c.res)
 	case Failed:
 		if r.info.Error != nil {
 			c.err = r.info.Error
@@ -219,8 +221,13 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	if ps, ok := s.conn.(transport.ParamHeaderSetter); ok && len(opts.ParamHeaders) > 0 {
 		ps.SetParamHeaders([]byte(id.raw), opts.ParamHeaders)
 	}
-	sentAt, sendErr := s.sendStamped(frame)
-	r.call.sentAt = sentAt
+	var sendErr error
+	if opts.forTask != nil {
+		// Only a task's operations are timed from their write (cancelTask).
+		r.call.sentAt, sendErr = s.sendStamped(frame)
+	} else {
+		sendErr = s.send(frame)
+	}
 
 	s.mu.Lock()
 	r.written = true

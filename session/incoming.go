@@ -23,6 +23,13 @@ type Incoming struct {
 	afterAnswer func()
 }
 
+// incomingRequest is a peer's request and what its handler is given, in
+// one allocation.
+type incomingRequest struct {
+	request
+	in Incoming
+}
+
 // AfterAnswer makes f run once this request's answer was handed to the
 // transport, or withheld because the peer cancelled it. A task's work
 // starts there, so that nothing about the task reaches the peer before
@@ -99,11 +106,12 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 		return
 	}
 	tool, token := requestKeys(m.Method, m.Params)
-	r := &request{
+	ri := &incomingRequest{request: request{
 		info: rowInfo{ID: id, Incoming: true, Method: m.Method,
 			Tool: tool, Params: m.Params, State: Pending, Started: at},
 		cancelHandler: func() {}, // answered before any cancel is read, if immediate
-	}
+	}}
+	r := &ri.request
 	s.table.add(r)
 	if len(s.subs) > 0 {
 		s.emit(RequestStarted{Info: r.info.snapshot()})
@@ -126,8 +134,8 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	s.handlers.Add(1)
 	s.mu.Unlock()
 
-	in := &Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r}
-	in.token = token
+	ri.in = Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r, token: token}
+	in := &ri.in
 	if q := s.cfg.Immediate[m.Method]; q != nil {
 		if res, err, ok := q(in); ok {
 			s.respond(r, res, err)

@@ -367,7 +367,10 @@ func (s *Session) setState(r *request, to State, reason string) {
 		return
 	}
 	r.info.State = to
-	now := s.clock.Now()
+	now := s.arrival // the response that ended it arrived then
+	if now.IsZero() {
+		now = s.clock.Now()
+	}
 	if to.Final() {
 		r.info.Ended = now
 		r.stopTimers()
