@@ -196,6 +196,10 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 		}
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
+	var mirror *transport.Mirror
+	if s.modern != nil {
+		mirror = s.modern.mirror(method, tool, p, opts.ParamHeaders)
+	}
 	rc := &outgoingCall{request: request{info: rowInfo{ID: id, Method: method, Tool: tool,
 		Params: p, TraceParent: trace, State: Pending, Started: s.clock.Now(), Housekeeping: opts.Housekeeping}, token: token}}
 	r := &rc.request
@@ -218,15 +222,13 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	}
 	s.mu.Unlock()
 
-	if ps, ok := s.conn.(transport.ParamHeaderSetter); ok && len(opts.ParamHeaders) > 0 {
-		ps.SetParamHeaders([]byte(id.raw), opts.ParamHeaders)
-	}
+	out := transport.Outgoing{Frame: frame, ID: id.raw, Method: method, Mirror: mirror}
 	var sendErr error
 	if opts.forTask != nil {
 		// Only a task's operations are timed from their write (cancelTask).
-		r.call.sentAt, sendErr = s.sendStamped(frame)
+		r.call.sentAt, sendErr = s.sendStamped(out)
 	} else {
-		sendErr = s.send(frame)
+		sendErr = s.send(out)
 	}
 
 	s.mu.Lock()

@@ -181,7 +181,7 @@ func (s *Session) notifyCancelled(id ID, reason string, how CancelWire) (time.Ti
 		b = appendString(b, reason)
 	}
 	b = append(b, "}}"...)
-	at, err := s.sendStamped(b)
+	at, err := s.sendStamped(transport.Outgoing{Frame: b, Method: "notifications/cancelled"})
 	return at, how, err
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // ModernVersion is the protocol revision without a handshake: version,
@@ -117,6 +119,27 @@ func newModernMeta(version string, client Implementation, caps json.RawMessage) 
 	b = append(b, ':')
 	b = append(b, info...)
 	return &modernMeta{version: version, members: b, tasks: declaresExtension(caps, ExtensionTasks)}
+}
+
+// mirror is what a request's Streamable HTTP POST repeats of its body in
+// headers under this era (transport.Mirror): the version, the name, URI or
+// task id its method names, and the Mcp-Param headers of a tools/call.
+// tool is params.name of a tools/call, read already.
+func (m *modernMeta) mirror(method, tool string, params json.RawMessage, paramHeaders map[string]string) *transport.Mirror {
+	if !transport.IsModernVersion(m.version) {
+		return nil
+	}
+	h := &transport.Mirror{Version: m.version, Params: paramHeaders}
+	switch key := transport.NamedParam(method); {
+	case key == "":
+	case method == "tools/call" && tool != "":
+		h.Name, h.HasName = tool, true
+	default:
+		if v := member(params, key); len(v) > 0 && v[0] == '"' {
+			h.Name, h.HasName = stringValue(v), true
+		}
+	}
+	return h
 }
 
 // declaresExtension reports whether client capabilities declare the

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // Incoming is a request the peer sent us, as a Handler sees it.
@@ -65,7 +67,7 @@ func (in *Incoming) NotifyProgress(progress, total float64, message string) erro
 		b = appendString(b, message)
 	}
 	b = append(b, "}}"...)
-	return in.s.send(b)
+	return in.s.send(transport.Outgoing{Frame: b, Method: "notifications/progress"})
 }
 
 // IgnoreCancellation makes this request answer even after the peer
@@ -83,14 +85,14 @@ func (in *Incoming) IgnoreCancellation() {
 func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	id, err := ParseID(m.ID)
 	if err != nil {
-		_ = s.send(appendError(nil, ID{}, &RPCError{Code: CodeInvalidRequest, Message: "invalid request id: " + string(m.ID)}))
+		_ = s.send(transport.Outgoing{Frame: appendError(nil, ID{}, &RPCError{Code: CodeInvalidRequest, Message: "invalid request id: " + string(m.ID)})})
 		return
 	}
 	if fractionalNumber(m.ID) {
 		// Flagged by handleMessage. The id is echoed, so that the peer can
 		// tell which of its requests was refused.
-		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest,
-			Message: "invalid request id " + id.String() + ": MCP request ids are strings or integers"}))
+		_ = s.send(transport.Outgoing{Frame: appendError(nil, id, &RPCError{Code: CodeInvalidRequest,
+			Message: "invalid request id " + id.String() + ": MCP request ids are strings or integers"}), ID: id.raw})
 		return
 	}
 	h := s.cfg.Handlers[m.Method]
@@ -102,7 +104,7 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	if s.table.incoming(id.raw) != nil {
 		s.mu.Unlock()
 		s.log.Warn("incoming request reuses an id in flight", "id", id.String(), "method", m.Method)
-		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}))
+		_ = s.send(transport.Outgoing{Frame: appendError(nil, id, &RPCError{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}), ID: id.raw})
 		return
 	}
 	tool, token := requestKeys(m.Method, m.Params)
@@ -193,7 +195,7 @@ func (s *Session) respond(r *request, res any, err error) {
 		}
 	}
 	s.mu.Unlock()
-	_ = s.send(frame)
+	_ = s.send(transport.Outgoing{Frame: frame, ID: r.info.ID.raw})
 }
 
 func pingHandler(context.Context, *Incoming) (any, error) { return json.RawMessage(`{}`), nil }

@@ -28,7 +28,7 @@
 // CancelSentAt, timeouts, settle windows and the delay of late traffic.
 // Give the transport's tap the same clock (transport.NewTap): the session
 // then takes the arrival of inbound traffic (transport.Message.At) and the
-// moment a cancellation was written (transport.Stamper) from the
+// moment a cancellation was written (transport.Sender) from the
 // tap's own readings, so that a late delay on screen is exactly the gap
 // between the two lines of the wire log and the transcript.
 package session
@@ -132,6 +132,7 @@ var (
 // Session is one side of an MCP connection.
 type Session struct {
 	conn   transport.Conn
+	out    transport.Sender // conn's send, asked for once
 	cfg    Config
 	clock  clock.Clock
 	log    *slog.Logger
@@ -276,6 +277,7 @@ func New(conn transport.Conn, cfg Config) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{
 		conn:   conn,
+		out:    transport.SenderOf(conn),
 		cfg:    cfg,
 		clock:  cfg.Clock,
 		log:    cfg.Logger,
@@ -404,24 +406,25 @@ func (r *request) stopTimers() {
 	}
 }
 
-// send writes one frame, logging a failure; the reader notices a dead
-// transport on its own and ends the session.
-func (s *Session) send(frame []byte) error {
-	return s.sendFailed(s.conn.Send(frame))
+// send writes one frame, with what the session knows of it (its id,
+// method and mirrored headers: transport.Outgoing), logging a failure;
+// the reader notices a dead transport on its own and ends the session.
+func (s *Session) send(o transport.Outgoing) error {
+	_, err := s.out.SendOutgoing(o)
+	return s.sendFailed(err)
 }
 
 // sendStamped is send that also says when the frame was written: the time
 // on its wire record when the transport stamps what it sends (a
-// transport.Tap), else the session's clock once Send returned. Late
+// transport.Tap), else the session's clock once the send returned. Late
 // traffic is timed from this reading, the one the wire log and
 // transcripts show.
-func (s *Session) sendStamped(frame []byte) (time.Time, error) {
-	if st, ok := s.conn.(transport.Stamper); ok {
-		at, err := st.SendStamped(frame)
-		return at, s.sendFailed(err)
+func (s *Session) sendStamped(o transport.Outgoing) (time.Time, error) {
+	at, err := s.out.SendOutgoing(o)
+	if at.IsZero() {
+		at = s.clock.Now()
 	}
-	err := s.send(frame)
-	return s.clock.Now(), err
+	return at, s.sendFailed(err)
 }
 
 func (s *Session) sendFailed(err error) error {
@@ -459,7 +462,7 @@ func (s *Session) Notify(method string, params any) error {
 	if refused != nil {
 		return refused
 	}
-	return s.send(appendRequest(nil, ID{}, method, p))
+	return s.send(transport.Outgoing{Frame: appendRequest(nil, ID{}, method, p), Method: method})
 }
 
 // shutdown ends the session after the transport ended with err.

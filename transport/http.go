@@ -144,9 +144,6 @@ type HTTP struct {
 
 	// legacy is set when FallbackToSSE switched to the old transport.
 	legacy atomic.Pointer[LegacySSE]
-	// params are the Mcp-Param headers waiting for their request's Send,
-	// by id (see SetParamHeaders).
-	params map[string]map[string]string
 }
 
 // requestStream is one request's response channel: its POST, then any GET
@@ -199,54 +196,64 @@ func (h *HTTP) SessionID() string {
 // Recv implements Conn.
 func (h *HTTP) Recv() (Message, error) { return h.q.recv() }
 
-// Send implements Conn: it POSTs frame and returns once the body was
-// written, or at once with the error when the server cannot be reached.
+// Send implements Conn: it POSTs frame, read for what it is, and returns
+// once the body was written, or at once with the error when the server
+// cannot be reached.
 func (h *HTTP) Send(frame []byte) error {
+	_, err := h.SendOutgoing(Outgoing{Frame: frame})
+	return err
+}
+
+// SendOutgoing implements Sender: Send, taking what the frame is (its id,
+// method and the headers its era mirrors) from o instead of parsing it.
+// A frame sent without them is read once here. It returns no time: the
+// HTTP transport does not stamp what it sends (a Tap does).
+func (h *HTTP) SendOutgoing(o Outgoing) (time.Time, error) {
 	if l := h.legacy.Load(); l != nil {
-		return l.Send(frame)
+		return time.Time{}, l.Send(o.Frame)
 	}
+	batch := 1
+	if !o.described() {
+		o, batch = readOutgoing(o.Frame)
+	}
+	frame := o.Frame
+	request := o.Method != "" && (o.ID != "" && o.ID != "null")
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return ErrClosed
+		return time.Time{}, ErrClosed
 	}
-	envs := peekEnvelopes(frame)
 	var st *requestStream
 	label := "message"
-	if len(envs) == 1 {
-		e := envs[0]
-		switch {
-		case e.isRequest():
-			label = e.Method + " id " + idKey(e.ID)
-			if e.Method == "initialize" {
-				h.initID = idKey(e.ID)
-			}
-		case e.Method != "":
-			label = e.Method
-		case e.isResponse():
-			label = "response id " + idKey(e.ID)
+	switch {
+	case batch > 1:
+		label = fmt.Sprintf("batch of %d", batch)
+	case request:
+		label = o.Method + " id " + o.ID
+		if o.Method == "initialize" {
+			h.initID = o.ID
 		}
-	} else if len(envs) > 1 {
-		label = fmt.Sprintf("batch of %d", len(envs))
+	case o.Method != "":
+		label = o.Method
+	case (o.ID != "" && o.ID != "null"):
+		label = "response id " + o.ID
 	}
 	ctx, cancel := context.WithCancel(h.ctx)
-	var modern modernHeaders
-	if len(envs) == 1 && envs[0].isRequest() {
-		modern = peekModern(frame, envs[0].Method)
-		modern.params = h.params[idKey(envs[0].ID)]
-		delete(h.params, idKey(envs[0].ID))
-		st = &requestStream{id: append([]byte(nil), envs[0].ID...), method: envs[0].Method, cancel: cancel,
-			modern: modern.version != "", headers: modern.describe()}
+	if request {
+		st = &requestStream{id: []byte(o.ID), method: o.Method, cancel: cancel,
+			modern: o.Mirror != nil, headers: o.Mirror.describe()}
 		h.streams[idKey(st.id)] = st
+	} else {
+		o.Mirror = nil // only a request's POST mirrors its body
 	}
 	h.mu.Unlock()
 
 	postCtx := ctx
-	req, err := h.newPost(ctx, frame, modern)
+	req, err := h.newPost(ctx, o)
 	if err != nil {
 		cancel()
 		h.forget(st)
-		return err
+		return time.Time{}, err
 	}
 
 	// Send waits for the body to be written, not for the answer: the Tap
@@ -267,7 +274,7 @@ func (h *HTTP) Send(frame []byte) error {
 	if st != nil {
 		headerTimeout = h.opts.RequestHeaderTimeout
 	}
-	initialized := len(envs) == 1 && envs[0].Method == "notifications/initialized"
+	initialized := o.Method == "notifications/initialized"
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
@@ -282,7 +289,7 @@ func (h *HTTP) Send(frame []byte) error {
 			h.postFailed(st, label, err)
 			return
 		}
-		if resp = h.retryAuthorized(postCtx, st, label, frame, modern, resp, cancel, headerTimeout); resp == nil {
+		if resp = h.retryAuthorized(postCtx, st, label, o, resp, cancel, headerTimeout); resp == nil {
 			return
 		}
 		h.handlePost(ctx, st, label, frame, resp)
@@ -290,7 +297,7 @@ func (h *HTTP) Send(frame []byte) error {
 	select {
 	case err := <-sent:
 		if err != nil {
-			return fmt.Errorf("POST %s to %s: %w", label, RedactURL(h.opts.URL), netError(err))
+			return time.Time{}, fmt.Errorf("POST %s to %s: %w", label, RedactURL(h.opts.URL), netError(err))
 		}
 		if initialized {
 			// The GET stream is open (headers in) before the first request
@@ -301,21 +308,21 @@ func (h *HTTP) Send(frame []byte) error {
 			case <-time.After(getStreamWait):
 			}
 		}
-		return nil
+		return time.Time{}, nil
 	case <-h.ctx.Done():
-		return ErrClosed
+		return time.Time{}, ErrClosed
 	}
 }
 
-// newPost makes the POST that carries frame, with its 2026-07-28
-// headers (Mcp-Method, Mcp-Name, Mcp-Param-*) when modern has them.
-func (h *HTTP) newPost(ctx context.Context, frame []byte, modern modernHeaders) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.opts.URL, bytes.NewReader(frame))
+// newPost makes the POST that carries o's frame, with the headers its
+// era mirrors (Mcp-Method, Mcp-Name, Mcp-Param-*) when it has them.
+func (h *HTTP) newPost(ctx context.Context, o Outgoing) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.opts.URL, bytes.NewReader(o.Frame))
 	if err != nil {
 		return nil, err
 	}
 	h.setHeaders(req, true)
-	modern.apply(req.Header)
+	o.Mirror.apply(req.Header, o.Method)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	return req, nil
