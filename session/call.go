@@ -172,6 +172,9 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	tool := toolName(method, p)
 	var token ID
 	var members []byte
+	if s.modern != nil {
+		members = make([]byte, 0, len(s.modern.members)+len(id.raw)+64)
+	}
 	wantsProgress := !s.cfg.NoProgressTokens && !opts.NoProgressToken && method != "initialize"
 	if wantsProgress {
 		members = append(members, `"progressToken":`...)
@@ -218,7 +221,7 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	r.call = &rc.call
 	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts
 	if len(s.subs) > 0 {
-		s.emit(RequestStarted{Info: r.info.snapshot()})
+		s.emit(RequestStarted{Info: r.snapshot()})
 	}
 	s.mu.Unlock()
 
@@ -292,7 +295,7 @@ func (s *Session) startTimers(r *request, opts CallOptions) {
 	r.timers = &requestTimers{holdTimeout: opts.HoldTimeout}
 	s.armTimeout(r, opts.Timeout)
 	if max > 0 {
-		r.info.w().MaxTimeout = max
+		r.timers.maxTimeout = max
 		r.timers.maxTimer = s.deadlines.AfterFunc(max, func() {
 			s.expire(r, fmt.Sprintf("timeout after %s (maximum)", max))
 		})
@@ -314,9 +317,6 @@ func (s *Session) armTimeout(r *request, d time.Duration) {
 		t.timer = nil
 	}
 	t.timeout = d
-	if d > 0 || r.info.more != nil {
-		r.info.w().Timeout = d
-	}
 	if d <= 0 {
 		return
 	}
@@ -331,6 +331,14 @@ func (s *Session) armTimeout(r *request, d time.Duration) {
 		}
 		s.expire(r, fmt.Sprintf("timeout after %s", d))
 	})
+}
+
+// maxTimeout is r's hard limit, 0 when none.
+func (r *request) maxTimeout() time.Duration {
+	if r.timers == nil {
+		return 0
+	}
+	return r.timers.maxTimeout
 }
 
 // timeout is r's current timeout, 0 when none.

@@ -77,7 +77,7 @@ func (s *Session) snapshot() []RequestInfo {
 	defer s.mu.Unlock()
 	out := make([]RequestInfo, len(s.table.order))
 	for i, r := range s.table.order {
-		out[i] = r.info.snapshot()
+		out[i] = r.snapshot()
 	}
 	return out
 }

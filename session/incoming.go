@@ -116,7 +116,7 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	r := &ri.request
 	s.table.add(r)
 	if len(s.subs) > 0 {
-		s.emit(RequestStarted{Info: r.info.snapshot()})
+		s.emit(RequestStarted{Info: r.snapshot()})
 	}
 	if c, ok := s.earlyCancels.take(id.raw, at); ok && m.Method != "initialize" {
 		// Its cancel came first: it is cancelled before it runs, and

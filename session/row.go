@@ -7,7 +7,7 @@ import (
 
 // rowInfo is what the table keeps of a request: what every request has
 // in line, and what only some ever have (a cancel, late traffic,
-// progress, a failure without an error, timeouts) behind more, nil until
+// progress, a failure without an error) behind more, nil until
 // the first of them. The table holds thousands of rows and the garbage
 // collector scans them all: a round trip that ends as it should keeps
 // about half of what a whole RequestInfo takes. RequestInfo is the
@@ -39,8 +39,6 @@ type rowInfo struct {
 
 // rowMore is what few requests have; see rowInfo.
 type rowMore struct {
-	Timeout, MaxTimeout time.Duration
-
 	Progress        *Progress
 	ProgressCount   int
 	ProgressHistory []Progress
@@ -85,7 +83,8 @@ func (i *rowInfo) Ref() Ref { return Ref{Seq: i.Seq, ID: i.ID, Incoming: i.Incom
 
 // snapshot is the row as the session hands it out. Slices in it are
 // shared with the row (see RequestInfo).
-func (i *rowInfo) snapshot() RequestInfo {
+func (r *request) snapshot() RequestInfo {
+	i := &r.info
 	info := RequestInfo{
 		Seq: i.Seq, ID: i.ID, Incoming: i.Incoming, Method: i.Method, Tool: i.Tool,
 		Params: i.Params, State: i.State, TraceParent: i.TraceParent,
@@ -93,8 +92,10 @@ func (i *rowInfo) snapshot() RequestInfo {
 		Result: i.Result, ResultType: i.ResultType, Error: i.Error,
 		Housekeeping: i.Housekeeping, TaskID: i.TaskID, Task: i.Task,
 	}
+	if t := r.timers; t != nil {
+		info.Timeout, info.MaxTimeout = t.timeout, t.maxTimeout
+	}
 	if m := i.more; m != nil {
-		info.Timeout, info.MaxTimeout = m.Timeout, m.MaxTimeout
 		info.Progress, info.ProgressCount, info.ProgressHistory = m.Progress, m.ProgressCount, m.ProgressHistory
 		info.Failure, info.Listening, info.EndedByPeer, info.LostAt = m.Failure, m.Listening, m.EndedByPeer, m.LostAt
 		info.CancelReason, info.CancelAt, info.CancelSentAt, info.CancelWire = m.CancelReason, m.CancelAt, m.CancelSentAt, m.CancelWire

@@ -213,9 +213,9 @@ type request struct {
 // requestTimers are a request's timeouts (CallOptions.Timeout and
 // MaxTimeout).
 type requestTimers struct {
-	timer, maxTimer clock.Timer
-	timeout         time.Duration
-	holdTimeout     func() bool // CallOptions.HoldTimeout
+	timer, maxTimer     clock.Timer
+	timeout, maxTimeout time.Duration
+	holdTimeout         func() bool // CallOptions.HoldTimeout
 }
 
 // taskLinks are a request's ties to tasks.
@@ -394,11 +394,14 @@ func (s *Session) setState(r *request, to State, reason string) {
 
 func (r *request) stopTimers() {
 	if t := r.timers; t != nil {
+		// Dropped once stopped: a finished row keeps its durations only.
 		if t.timer != nil {
 			t.timer.Stop()
+			t.timer = nil
 		}
 		if t.maxTimer != nil {
 			t.maxTimer.Stop()
+			t.maxTimer = nil
 		}
 	}
 	if r.stopCtxWatch != nil {

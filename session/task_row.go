@@ -63,7 +63,7 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 	parent.editTask().Row = t.info.Ref()
 	s.startTimers(t, inherited(parent))
 	if len(s.subs) > 0 {
-		s.emit(RequestStarted{Info: t.info.snapshot()})
+		s.emit(RequestStarted{Info: t.snapshot()})
 	}
 	s.changed(parent)
 	if st.Status == TaskCancelled {
@@ -75,7 +75,7 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 // inherited are the timeouts a task row takes from the request that
 // created it.
 func inherited(parent *request) CallOptions {
-	o := CallOptions{Timeout: parent.timeout(), ResetTimeoutOnProgress: parent.resetOnProgress, MaxTimeout: parent.info.m().MaxTimeout}
+	o := CallOptions{Timeout: parent.timeout(), ResetTimeoutOnProgress: parent.resetOnProgress, MaxTimeout: parent.maxTimeout()}
 	if o.MaxTimeout == 0 {
 		o.MaxTimeout = -1 // it had none
 	}
