@@ -30,7 +30,7 @@ type CallOptions struct {
 	// QuietTimeout: when Timeout expires the request ends timed out but
 	// no cancellation goes on the wire, as for initialize. For the era
 	// probe (server/discover): a server that does not answer it is taken
-	// for a legacy one, to which the request never existed.
+	// for a 2025 one, to which the request never existed.
 	QuietTimeout bool
 	// HoldTimeout, when set, is asked each time Timeout comes due: while
 	// it says true (a login waiting for the person), the timeout starts
@@ -40,9 +40,9 @@ type CallOptions struct {
 	// Streamable HTTP (mcp.ParamHeaders), by name, values not encoded;
 	// other transports ignore them.
 	ParamHeaders map[string]string
-	// LogLevel asks a modern server for notifications/message about this
+	// LogLevel asks a 2026-07-28 server for notifications/message about this
 	// request from this level up (_meta io.modelcontextprotocol/logLevel);
-	// without it such a server sends none. Ignored by legacy sessions,
+	// without it such a server sends none. Ignored by 2025 sessions,
 	// whose level is set with logging/setLevel.
 	LogLevel string
 	// Housekeeping marks a request the client sends on its own, such as a
@@ -172,16 +172,16 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	tool := toolName(method, p)
 	var token ID
 	var members []byte
-	if s.modern != nil {
-		members = make([]byte, 0, len(s.modern.members)+len(id.raw)+64)
+	if s.era2026 != nil {
+		members = make([]byte, 0, len(s.era2026.members)+len(id.raw)+64)
 	}
 	wantsProgress := !s.cfg.NoProgressTokens && !opts.NoProgressToken && method != "initialize"
 	if wantsProgress {
 		members = append(members, `"progressToken":`...)
 		members = append(members, id.raw...)
 	}
-	if s.modern != nil {
-		members = s.modern.appendMembers(members, opts.LogLevel)
+	if s.era2026 != nil {
+		members = s.era2026.appendMembers(members, opts.LogLevel)
 	}
 	var trace *TraceParent
 	if s.cfg.Trace {
@@ -200,8 +200,8 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
 	var mirror *transport.Mirror
-	if s.modern != nil {
-		mirror = s.modern.mirror(method, tool, p, opts.ParamHeaders)
+	if s.era2026 != nil {
+		mirror = s.era2026.mirror(method, tool, p, opts.ParamHeaders)
 	}
 	rc := &outgoingCall{request: request{info: rowInfo{ID: id, Method: method, Tool: tool,
 		Params: p, TraceParent: trace, State: Pending, Started: s.clock.Now(), Housekeeping: opts.Housekeeping}, token: token}}

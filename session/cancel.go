@@ -146,7 +146,7 @@ func (s *Session) cancelWritten(r *request, at time.Time, how CancelWire, err er
 func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, CancelWire, error) {
 	var how CancelWire
 	s.mu.Lock()
-	modern := s.modern != nil
+	modern := s.era2026 != nil
 	s.mu.Unlock()
 	if rs, ok := s.conn.(transport.RequestStreams); ok && modern && rs.HasRequestStreams() {
 		how.ByStreamClose = true

@@ -238,7 +238,7 @@ func (s *Session) handleCancelled(params json.RawMessage, frame []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.modern != nil {
+	if s.era2026 != nil {
 		s.serverCancelled(id, p.Reason, frame)
 		return
 	}

@@ -36,8 +36,8 @@ type PeerInfo struct {
 	Negotiation string `json:"-"`
 }
 
-// Modern reports whether the version in use is a handshake-less one.
-func (p PeerInfo) Modern() bool { return IsModern(p.ProtocolVersion) }
+// Era2026 reports whether the version in use is a handshake-less one.
+func (p PeerInfo) Era2026() bool { return IsEra2026(p.ProtocolVersion) }
 
 // Era names the version's era for display: "modern" or "legacy"; ""
 // before a version was reached.
@@ -45,7 +45,7 @@ func (p PeerInfo) Era() string {
 	switch {
 	case p.ProtocolVersion == "":
 		return ""
-	case p.Modern():
+	case p.Era2026():
 		return "modern"
 	}
 	return "legacy"

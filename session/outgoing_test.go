@@ -61,7 +61,7 @@ func TestSendCarriesWhatTheSessionKnows(t *testing.T) {
 		t.Errorf("a 2025 tools/call went out as id %q method %q mirror %+v; want id 1, tools/call, no mirror", o.ID, o.Method, o.Mirror)
 	}
 
-	s.UseModern(ModernOptions{ClientInfo: testClient})
+	s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	headers := map[string]string{"Region": "us-west1"}
 	if _, err := s.Call(context.Background(), "tools/call", map[string]any{"name": "echo"}, CallOptions{ParamHeaders: headers}); err != nil {
 		t.Fatal(err)
@@ -70,8 +70,8 @@ func TestSendCarriesWhatTheSessionKnows(t *testing.T) {
 	if o.ID != "2" || o.Method != "tools/call" || o.Mirror == nil {
 		t.Fatalf("a 2026 tools/call went out as %+v; want id 2, tools/call and a mirror", o)
 	}
-	if m := o.Mirror; m.Version != ModernVersion || !m.HasName || m.Name != "echo" || m.Params["Region"] != "us-west1" {
-		t.Errorf("mirror %+v; want version %s, name echo, Mcp-Param-Region us-west1", *m, ModernVersion)
+	if m := o.Mirror; m.Version != Era2026Version || !m.HasName || m.Name != "echo" || m.Params["Region"] != "us-west1" {
+		t.Errorf("mirror %+v; want version %s, name echo, Mcp-Param-Region us-west1", *m, Era2026Version)
 	}
 	if _, err := s.Call(context.Background(), "resources/read", map[string]any{"uri": "file:///a"}, CallOptions{}); err != nil {
 		t.Fatal(err)

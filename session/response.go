@@ -75,7 +75,7 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 		default:
 			r.info.Result = m.Result
 			r.info.ResultType = ResultComplete
-			if s.modern != nil {
+			if s.era2026 != nil {
 				// resultType is 2026-07-28's: before it, a result's
 				// "resultType" is just an unknown member.
 				r.info.ResultType = resultTypeOf(m.Result)

@@ -151,9 +151,9 @@ type Session struct {
 	// lastDiscover is the last server/discover sent, for
 	// LateDiscoverVersions.
 	lastDiscover Ref
-	// modern is set while the session speaks a modern revision: what
+	// era2026 is set while the session speaks a era2026 revision: what
 	// every request carries in _meta.
-	modern *modernMeta
+	era2026 *era2026Meta
 	// early keeps the statuses of tasks not yet created (see rememberEarly).
 	early map[string]TaskUpdate
 	// earlyCancels keeps the peer's cancels that came before their

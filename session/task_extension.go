@@ -21,7 +21,7 @@ import (
 // did not declare the extension, or r is no tools/call. Callers hold s.mu.
 func (s *Session) refusedTask(r *request) string {
 	id := r.info.ID.String()
-	if s.modern == nil || !s.modern.tasks {
+	if s.era2026 == nil || !s.era2026.tasks {
 		return "the server answered request " + id + " with a CreateTaskResult (resultType \"task\"), but mcpoke did not declare the tasks extension (" +
 			ExtensionTasks + ") on it, and a server MUST NOT send one then; the response is invalid"
 	}

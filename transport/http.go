@@ -142,8 +142,8 @@ type HTTP struct {
 	getOpen   bool
 	closed    bool
 
-	// legacy is set when FallbackToSSE switched to the old transport.
-	legacy atomic.Pointer[LegacySSE]
+	// fellBack is set when FallbackToSSE switched to the old transport.
+	fellBack atomic.Pointer[HTTPSSE]
 }
 
 // requestStream is one request's response channel: its POST, then any GET
@@ -159,9 +159,9 @@ type requestStream struct {
 	retry    time.Duration // the server's retry, or 0
 	skipped  int           // oversize events skipped
 
-	// modern: the request is of protocol 2026-07-28 or later, whose
+	// stateless: the request is of protocol 2026-07-28 or later, whose
 	// streams cannot be resumed: a broken one loses the request.
-	modern bool
+	stateless bool
 	// headers lists what its POST mirrored in headers, for the wire log.
 	headers string
 }
@@ -180,7 +180,7 @@ func DialHTTP(opts HTTPOptions) (*HTTP, error) {
 // Kind names the transport in use: "http", or "sse" after a fallback to
 // the legacy transport.
 func (h *HTTP) Kind() string {
-	if h.legacy.Load() != nil {
+	if h.fellBack.Load() != nil {
 		return "sse"
 	}
 	return "http"
@@ -209,7 +209,7 @@ func (h *HTTP) Send(frame []byte) error {
 // A frame sent without them is read once here. It returns no time: the
 // HTTP transport does not stamp what it sends (a Tap does).
 func (h *HTTP) SendOutgoing(o Outgoing) (time.Time, error) {
-	if l := h.legacy.Load(); l != nil {
+	if l := h.fellBack.Load(); l != nil {
 		return time.Time{}, l.Send(o.Frame)
 	}
 	batch := 1
@@ -241,7 +241,7 @@ func (h *HTTP) SendOutgoing(o Outgoing) (time.Time, error) {
 	ctx, cancel := context.WithCancel(h.ctx)
 	if request {
 		st = &requestStream{id: []byte(o.ID), method: o.Method, cancel: cancel,
-			modern: o.Mirror != nil, headers: o.Mirror.describe()}
+			stateless: o.Mirror != nil, headers: o.Mirror.describe()}
 		h.streams[idKey(st.id)] = st
 	} else {
 		o.Mirror = nil // only a request's POST mirrors its body
@@ -397,7 +397,7 @@ func (h *HTTP) postFailed(st *requestStream, label string, err error) {
 // response stream of request id, if it is still open. Under 2025 versions
 // that is not a cancellation: the server may go on.
 func (h *HTTP) CloseRequestStream(id []byte) (bool, error) {
-	if l := h.legacy.Load(); l != nil {
+	if l := h.fellBack.Load(); l != nil {
 		return false, nil
 	}
 	h.mu.Lock()
@@ -415,7 +415,7 @@ func (h *HTTP) CloseRequestStream(id []byte) (bool, error) {
 // Close implements Conn: it ends every stream, DELETEs the session (if
 // the server gave one) and releases the connection pool.
 func (h *HTTP) Close() error {
-	if l := h.legacy.Load(); l != nil {
+	if l := h.fellBack.Load(); l != nil {
 		l.Close()
 	}
 	h.mu.Lock()

@@ -30,14 +30,14 @@ const (
 // metaProtocolVersion is the _meta key that declares a request modern.
 const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
-// modernFirst is the first modern protocol version; versions are dates,
+// firstStatelessVersion is the first modern protocol version; versions are dates,
 // so they order as text.
-const modernFirst = "2026-07-28"
+const firstStatelessVersion = "2026-07-28"
 
-// IsModernVersion reports whether a protocol version is 2026-07-28 or
+// IsStatelessVersion reports whether a protocol version is 2026-07-28 or
 // later, for the transport's own rules.
-func IsModernVersion(v string) bool {
-	return len(v) == len(modernFirst) && v[4] == '-' && v[7] == '-' && v >= modernFirst
+func IsStatelessVersion(v string) bool {
+	return len(v) == len(firstStatelessVersion) && v[4] == '-' && v[7] == '-' && v >= firstStatelessVersion
 }
 
 // namedMethods are those whose Mcp-Name header mirrors params.name,
@@ -81,7 +81,7 @@ func readMirror(frame []byte, method string) *Mirror {
 			} `json:"_meta"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(frame, &m) != nil || !IsModernVersion(m.Params.Meta.Version) {
+	if json.Unmarshal(frame, &m) != nil || !IsStatelessVersion(m.Params.Meta.Version) {
 		return nil
 	}
 	h := &Mirror{Version: m.Params.Meta.Version}
@@ -181,16 +181,16 @@ func headerSafe(v string) bool {
 // has no resumption. The request must be re-issued under a new id.
 const StreamBroke = "stream broke"
 
-// lost fails a modern request whose stream ended without its answer,
+// lost fails a 2026-07-28 request whose stream ended without its answer,
 // unless we closed it (a cancel) or are closing.
 func (h *HTTP) lost(ctx context.Context, st *requestStream, what string) {
 	if st.answered.Load() || st.byUs.Load() || ctx.Err() != nil || h.ctx.Err() != nil {
 		return
 	}
 	h.q.push(Message{Kind: wire.KindRequestError, ID: st.id, Why: StreamBroke,
-		Data: []byte(fmt.Sprintf("request %s lost: %s, and protocol %s has no resumption; re-issue it under a new id", idKey(st.id), what, modernFirst))})
+		Data: []byte(fmt.Sprintf("request %s lost: %s, and protocol %s has no resumption; re-issue it under a new id", idKey(st.id), what, firstStatelessVersion))})
 }
 
 // HasRequestStreams implements RequestStreams: every request has its own
 // response stream, until a fallback to the legacy HTTP+SSE transport.
-func (h *HTTP) HasRequestStreams() bool { return h.legacy.Load() == nil }
+func (h *HTTP) HasRequestStreams() bool { return h.fellBack.Load() == nil }

@@ -35,7 +35,7 @@ type listening struct {
 // Resource subscriptions replace it with one that names them too
 // (rest_listen.go).
 func listenCmd(gen int, s *session.Session) tea.Cmd {
-	if !s.Modern() {
+	if !s.Era2026() {
 		return nil
 	}
 	return openListenCmd(gen, s, nil, subChange{})

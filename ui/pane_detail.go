@@ -215,7 +215,7 @@ func (d *detail) cancelLines() []string {
 	case r.cancelSendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
 	case !sent.IsZero() && r.cancelWire.ByStreamClose:
-		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
+		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.Era2026Version + ")")
 	case !sent.IsZero() && r.cancelWire.StreamClosed && !r.cancelWire.Notified && !r.isTask():
 		// --cancel-mode close: the stream went, no message did.
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent")

@@ -43,7 +43,7 @@ func (m *Model) toggleSubscription() tea.Cmd {
 	if m.rest.subs == nil {
 		m.rest.subs = map[string]subState{}
 	}
-	if m.conn.Session.Modern() {
+	if m.conn.Session.Era2026() {
 		return m.subscribeModern(uri, st == subSubscribing)
 	}
 	m.rest.subs[uri] = st

@@ -23,7 +23,7 @@ func callRaw(t *testing.T, cli *session.Session, name, args string) (json.RawMes
 func startModern(t *testing.T, caps string) (*session.Session, *lockedBuffer) {
 	t.Helper()
 	cli, log := start(t)
-	cli.UseModern(session.ModernOptions{Capabilities: json.RawMessage(caps)})
+	cli.UseEra2026(session.Era2026Options{Capabilities: json.RawMessage(caps)})
 	return cli, log
 }
 

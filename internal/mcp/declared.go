@@ -112,7 +112,7 @@ func CheckDeclared(peer session.PeerInfo, method string) error {
 
 // handshakeOf is where peer declared its capabilities.
 func handshakeOf(peer session.PeerInfo) string {
-	if peer.Modern() {
+	if peer.Era2026() {
 		return "server/discover"
 	}
 	return "initialize"

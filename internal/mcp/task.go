@@ -98,7 +98,7 @@ func DecideTask(t Tool, caps ServerCapabilities, asked *bool, force bool) (bool,
 	why := "its taskSupport is " + t.TaskSupport()
 	switch {
 	case caps.TasksExtension() && caps.Tasks == nil:
-		why = "in protocol " + session.ModernVersion + " the server decides whether a call becomes a task (the tasks extension), so --task does not apply"
+		why = "in protocol " + session.Era2026Version + " the server decides whether a call becomes a task (the tasks extension), so --task does not apply"
 	case !*asked:
 		why = "it requires a task (taskSupport required)"
 	case caps.Tasks == nil || !caps.Tasks.ToolsCall:
