@@ -189,7 +189,9 @@ func SenderOf(c Conn) Sender {
 
 type plainSender struct{ c Conn }
 
-func (p plainSender) SendOutgoing(o Outgoing) (time.Time, error) { return time.Time{}, p.c.Send(o.Frame) }
+func (p plainSender) SendOutgoing(o Outgoing) (time.Time, error) {
+	return time.Time{}, p.c.Send(o.Frame)
+}
 
 // DirectReceiver is implemented by a Conn that can hand its frames to the
 // receiver on the goroutine that read them, instead of passing them to

@@ -15,6 +15,11 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
+// ErrNoSSEEndpoint is wrapped in the error of a dial whose event stream
+// sent no endpoint event in time: an HTTP+SSE (2024-11-05) server sends
+// it first, so the server is likely of another kind (Streamable HTTP).
+var ErrNoSSEEndpoint = errors.New("it does not seem to be an HTTP+SSE (2024-11-05) server, which sends that event first")
+
 // HTTPSSE is the HTTP+SSE transport of protocol 2024-11-05: one GET
 // stream carries everything the server sends; its first event, endpoint,
 // says where to POST our frames, each answered by 202.
@@ -85,8 +90,8 @@ func dialSSE(opts HTTPOptions, q *inbox) (*HTTPSSE, error) {
 		if err != nil {
 			resp.Body.Close()
 			if ctx.Err() != nil {
-				return fail(fmt.Errorf("the server at %s sent no endpoint event within %s; is it a legacy (2024-11-05) SSE server? Try --transport http",
-					RedactURL(opts.URL), opts.ConnectTimeout))
+				return fail(fmt.Errorf("the server at %s sent no endpoint event within %s: %w",
+					RedactURL(opts.URL), opts.ConnectTimeout, ErrNoSSEEndpoint))
 			}
 			return fail(fmt.Errorf("the SSE stream at %s ended before its endpoint event: %v", RedactURL(opts.URL), err))
 		}
