@@ -25,7 +25,7 @@ type DiscoverOptions struct {
 	HoldTimeout func() bool
 }
 
-// VersionRefusedError: the server does not speak the version we asked
+// VersionRefusedError means the server does not speak the version we asked
 // for. Supported lists what it does speak, from the data of an
 // UnsupportedProtocolVersion error (-32022) or from server/discover's
 // supportedVersions.

@@ -72,7 +72,7 @@ func RemovedIn2026(method string) (why string, removed bool) {
 	return why, removed
 }
 
-// ErrNotInEra: the method does not exist in the protocol version the
+// ErrNotInEra means the method does not exist in the protocol version the
 // session speaks, so the session does not send it. A *NotInEraError says
 // which and why.
 var ErrNotInEra = errors.New("method not part of the protocol version in use")

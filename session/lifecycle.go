@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Protocol versions mcpoke speaks, oldest first.
+// SupportedVersions are the protocol versions mcpoke speaks through initialize, oldest first.
 var SupportedVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
 
 // LatestVersion is what Initialize offers by default.
@@ -60,7 +60,7 @@ type InitializeOptions struct {
 	Capabilities json.RawMessage
 }
 
-// UnsupportedVersionError: the server chose a protocol version we do not
+// UnsupportedVersionError means the server chose a protocol version we do not
 // speak.
 type UnsupportedVersionError struct{ Version string }
 

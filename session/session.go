@@ -438,7 +438,7 @@ func (s *Session) sendFailed(err error) error {
 	return nil
 }
 
-// SendError: a frame could not be handed to the transport (the server's
+// SendError means a frame could not be handed to the transport (the server's
 // stdin is closed, an HTTP server cannot be reached), so the peer never
 // saw it.
 type SendError struct{ Err error }

@@ -51,7 +51,7 @@ type SubscriptionNote struct {
 	Params json.RawMessage
 }
 
-// SubscriptionNotified: a notification tagged with the id of one of our
+// SubscriptionNotified reports a notification tagged with the id of one of our
 // subscriptions/listen requests arrived (its acknowledgement included).
 type SubscriptionNotified struct {
 	Ref  Ref

@@ -235,7 +235,7 @@ func (a *TaskCancelAnswer) Refused() bool {
 	return a != nil && !a.Extension && a.Error != nil && a.Error.Code == CodeInvalidParams
 }
 
-// TaskUpdated: a task row got a status from the server (Update.Late when
+// TaskUpdated reports a task row got a status from the server (Update.Late when
 // after its cancel). Task is the whole task as the server sent it.
 type TaskUpdated struct {
 	Ref    Ref
@@ -243,7 +243,7 @@ type TaskUpdated struct {
 	Task   TaskState
 }
 
-// TaskCancelAnswered: the server answered tasks/cancel for a task row, or
+// TaskCancelAnswered reports the server answered tasks/cancel for a task row, or
 // no answer will come.
 type TaskCancelAnswered struct {
 	Ref    Ref

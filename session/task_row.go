@@ -21,7 +21,7 @@ import (
 // are applied here, under Session.mu, in the order they were read.
 // Everything after the cancel was written is late, as for any request.
 
-// ErrNotATask: the handle names a request that is not a task.
+// ErrNotATask means the handle names a request that is not a task.
 var ErrNotATask = fmt.Errorf("not a task")
 
 // taskCreated makes the task row for parent, whose response result may be

@@ -104,7 +104,7 @@ func (o *HTTPOptions) defaults() error {
 	return nil
 }
 
-// SessionExpiredError: the server answered 404 to a request that carried
+// SessionExpiredError means the server answered 404 to a request that carried
 // our session id, which the spec makes the sign of an expired session.
 type SessionExpiredError struct{ SessionID string }
 

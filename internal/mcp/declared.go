@@ -8,7 +8,7 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// ErrNotDeclared: the server did not declare the capability a method
+// ErrNotDeclared means the server did not declare the capability a method
 // needs, so mcpoke does not send it (MCP: "Only use capabilities that
 // were successfully negotiated"). A *CapabilityError says which.
 var ErrNotDeclared = errors.New("capability not declared by the server")

@@ -36,7 +36,7 @@ func ListChangesOf(caps ServerCapabilities) ListenFilter {
 	}
 }
 
-// ErrListenNeedsModern: subscriptions/listen exists from protocol
+// ErrListenNeedsModern means subscriptions/listen exists from protocol
 // 2026-07-28 on; earlier servers notify on their own (the GET stream).
 var ErrListenNeedsModern = errors.New("subscriptions/listen is part of protocol 2026-07-28; this session speaks an earlier one, whose server notifies without it")
 

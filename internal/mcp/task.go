@@ -26,7 +26,7 @@ func (t Tool) TaskSupport() string {
 	return TaskForbidden
 }
 
-// ErrTaskNotAllowed: the user asked to run a tool as a task that the
+// ErrTaskNotAllowed means the user asked to run a tool as a task that the
 // server or the tool says may not be one. A *TaskError says why.
 var ErrTaskNotAllowed = errors.New("the tool cannot be called as a task")
 

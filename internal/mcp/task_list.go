@@ -24,7 +24,7 @@ type TaskList struct {
 	Malformed []string
 }
 
-// ErrNoTaskList: the session speaks 2026-07-28, whose tasks extension
+// ErrNoTaskList means the session speaks 2026-07-28, whose tasks extension
 // has no tasks/list.
 var ErrNoTaskList = errors.New("protocol " + session.Era2026Version + " has no tasks/list: tasks are the " + session.ExtensionTasks +
 	" extension, which removed it (a server cannot leak one client's tasks to another); a task is followed by its id, " +
