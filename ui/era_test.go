@@ -61,7 +61,7 @@ func httpModel(t *testing.T, url, protocol string) *driver {
 	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return connect.Start(connect.URLSpec(url), opts) },
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 30)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 })
 	t.Cleanup(func() {
 		if d.m.conn != nil {
 			d.m.conn.Close()
