@@ -42,7 +42,7 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 // listOptions are how tools are listed: over Streamable HTTP in protocol
 // 2026-07-28 a tool with invalid x-mcp-header marks is left out.
 func (m *Model) listOptions() mcp.ListOptions {
-	return mcp.ListOptions{Force: m.opts.Force, RejectBadHeaders: m.conn != nil && m.conn.Transport() == "http" && m.conn.Session.Modern()}
+	return mcp.ListOptions{Force: m.opts.Force, RejectBadHeaders: m.conn != nil && m.conn.Transport() == "http" && m.conn.Session.Era2026()}
 }
 
 // cancelSelected cancels the selected request.

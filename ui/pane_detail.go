@@ -219,7 +219,7 @@ func (d *detail) cancelLines() []string {
 	case r.CancelOrNone().SendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.CancelOrNone().SendErr.Error()))
 	case !sent.IsZero() && r.CancelOrNone().Wire.ByStreamClose:
-		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
+		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.Era2026Version + ")")
 	case !sent.IsZero() && r.CancelOrNone().Wire.StreamClosed && !r.CancelOrNone().Wire.Notified && !r.IsTask():
 		// --cancel-mode close: the stream went, no message did.
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent")
