@@ -168,7 +168,7 @@ func TestLostRequestIsReissued(t *testing.T) {
 // says so, and r sends it again by hand.
 func TestLostReissueIsNotReissuedAgain(t *testing.T) {
 	url, _ := demoOverHTTP(t, cutCalls(2))
-	d := httpModel(t, url, session.ModernVersion)
+	d := httpModel(t, url, session.Era2026Version)
 	d.m.setFocus(focusTools)
 	d.m.tools.Select("sleep")
 	d.key("enter")
