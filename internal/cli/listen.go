@@ -73,13 +73,9 @@ to listen for; 130 after ctrl-c.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			spec, err := resolveSpec(g, dashArgs(cmd, args))
-			if err != nil {
-				return err
-			}
+		RunE: onServer(g, nil, func(cmd *cobra.Command, args []string, spec connect.Spec) error {
 			return runListen(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, f)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.tools, "tools", false, "opt in to notifications/tools/list_changed")

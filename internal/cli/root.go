@@ -169,13 +169,9 @@ protocol, oauth, exit-codes, ...), mcpoke help TOPIC shows one.
   # A server from Claude Desktop's config
   mcpoke tools --config ~/.config/Claude/claude_desktop_config.json --server everything`,
 		Args: rootArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			spec, err := resolveSpec(g, dashArgs(cmd, args))
-			if err != nil {
-				return err
-			}
+		RunE: onServer(g, nil, func(cmd *cobra.Command, args []string, spec connect.Spec) error {
 			return runTUI(cmd, g, spec)
-		},
+		}),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return withCode(ExitUsage, &flagError{err})
