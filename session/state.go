@@ -26,9 +26,13 @@ const (
 var stateNames = [...]string{"pending", "completed", "failed", "timed_out", "cancelling", "cancelled"}
 
 // String implements fmt.Stringer with the names used on screen and in JSON.
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
+func (s State) String() string { return enumName(stateNames[:], s) }
+
+// enumName is what names calls v, "unknown" past their end: the String
+// of the session's enums.
+func enumName[E ~uint8](names []string, v E) string {
+	if int(v) < len(names) {
+		return names[v]
 	}
 	return "unknown"
 }

@@ -150,12 +150,7 @@ const (
 var taskViaNames = [...]string{"created", "tasks/get", "notifications/tasks/status", "tasks/cancel"}
 
 // String implements fmt.Stringer with the names used in JSON output.
-func (v TaskVia) String() string {
-	if int(v) < len(taskViaNames) {
-		return taskViaNames[v]
-	}
-	return "unknown"
-}
+func (v TaskVia) String() string { return enumName(taskViaNames[:], v) }
 
 // MarshalText implements encoding.TextMarshaler.
 func (v TaskVia) MarshalText() ([]byte, error) { return []byte(v.String()), nil }

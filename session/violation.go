@@ -73,12 +73,7 @@ var violationNames = [...]string{"", "malformed_error", "result_and_error", "jso
 
 // String implements fmt.Stringer with the names used in JSON output and
 // transcripts; "" for NoViolation.
-func (k ViolationKind) String() string {
-	if int(k) < len(violationNames) {
-		return violationNames[k]
-	}
-	return "unknown"
-}
+func (k ViolationKind) String() string { return enumName(violationNames[:], k) }
 
 // MarshalText implements encoding.TextMarshaler.
 func (k ViolationKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
