@@ -41,6 +41,9 @@ func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
 			}
 		case session.CancelSent:
 			m.store.cancelSent(e)
+			if cmd := m.meterCancel(e); cmd != nil {
+				notified = append(notified, cmd)
+			}
 		case session.LateArrived:
 			m.wire.MarkLate(e.Late.At)
 			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, e.Late, 1); r != nil {

@@ -58,6 +58,7 @@ type Model struct {
 	store  *requestStore
 	table  *requestTable
 	detail *detail
+	cpu    serverCPU
 	wire   *wireLog
 	stderr *stderrPane
 	editor *argEditor
@@ -143,6 +144,7 @@ func New(opts Options) *Model {
 		logs:      newLogPane(c),
 	}
 	m.timeline = newTimeline(c, m.wire, settleWindow(opts.Settle))
+	m.detail.cpuLine = m.cpu.line
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
 	m.header.auth = opts.AuthState
@@ -235,6 +237,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return msg.next
 	case cancelDoneMsg:
 		m.cancelled(msg)
+	case cpuMeasuredMsg:
+		m.cpuMeasured(msg)
 	case timeoutSetMsg:
 		m.timeoutSet(msg)
 	case cancelAllDoneMsg:

@@ -66,6 +66,8 @@ type Options struct {
 	// frameInterval bounds how often session events reach the model;
 	// default defaultFrameInterval.
 	frameInterval time.Duration
+	// cpuMeter stands in for meterServerCPU (tests).
+	cpuMeter func(pid int) func() (string, bool)
 	// completionDelay is the debounce before a completion is asked for;
 	// default completionDelay.
 	completionDelay time.Duration

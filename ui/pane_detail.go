@@ -35,9 +35,14 @@ type detail struct {
 	builtWidth   int
 	builtCancel  string
 	builtLive    bool
+	builtCPU     string
+	// cpuLine is the server CPU meter's line for a cancelled row.
+	cpuLine func(seq uint64) string
 }
 
-func newDetail(c *common) *detail { return &detail{c: c} }
+func newDetail(c *common) *detail {
+	return &detail{c: c, cpuLine: func(uint64) string { return "" }}
+}
 
 // SetSize sets the pane's size, title included.
 func (d *detail) SetSize(w, h int) {
@@ -74,11 +79,15 @@ func (d *detail) Scroll(n int) {
 // rows (pending, cancelling) are rebuilt each frame for their times.
 func (d *detail) build() {
 	live := d.row != nil && !d.row.state.Final()
+	cpu := ""
+	if d.row != nil {
+		cpu = d.cpuLine(d.row.seq)
+	}
 	if d.row == d.builtRow && d.row != nil && d.row.version == d.builtVersion && d.width == d.builtWidth &&
-		d.cancel == d.builtCancel && !live && !d.builtLive {
+		d.cancel == d.builtCancel && !live && !d.builtLive && cpu == d.builtCPU {
 		return
 	}
-	d.builtRow, d.builtWidth, d.builtCancel, d.builtLive = d.row, d.width, d.cancel, live
+	d.builtRow, d.builtWidth, d.builtCancel, d.builtLive, d.builtCPU = d.row, d.width, d.cancel, live, cpu
 	if d.row != nil {
 		d.builtVersion = d.row.version
 	}
@@ -152,6 +161,9 @@ func (d *detail) content() []string {
 	}
 	if !r.cancelAt.IsZero() {
 		out = append(out, d.cancelLines()...)
+		if l := d.cpuLine(r.seq); l != "" {
+			out = append(out, st.Key.Render("server CPU")+st.Muted.Render(" after cancel: "+l))
+		}
 	}
 	if r.method == "subscriptions/listen" && !r.incoming {
 		out = append(out, d.listenLines()...)

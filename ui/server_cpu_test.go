@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/mcpoke/mcpoke/internal/cpumeter"
+)
+
+// The detail of a cancelled row shows the server CPU meter: while it
+// watches, then its verdict (the meter stands in for /proc here, so that
+// the screens are fixed).
+func TestFlowCancelledRowShowsServerCPU(t *testing.T) {
+	clock := newFakeClock()
+	release := make(chan struct{})
+	var metered []int
+	f := startFlowWith(t, clock, demoConn(t, clock), true, func(o *Options) {
+		o.cpuMeter = func(pid int) func() (string, bool) {
+			metered = append(metered, pid)
+			return func() (string, bool) {
+				<-release
+				return "still burning 0.98 CPU 3.0 s after the cancel; 2.95 s CPU after it: the work goes on", true
+			}
+		}
+	})
+	f.waitScreen("TOOLS 9")
+	f.callWith("3600", "1")
+	f.waitScreen("tools/call sleep", "⠋ pending")
+	f.keys("c")
+	f.golden("watching", "server CPU after cancel: watching for 3.0s after the cancel…")
+	close(release)
+	f.golden("verdict", "server CPU after cancel: still burning 0.98 CPU")
+	if len(metered) != 1 {
+		t.Errorf("metered %d times, want once for the one cancel", len(metered))
+	}
+}
+
+// Against a real server process: the meter reads its family from /proc
+// and says the work went on (a busy child) or stopped.
+func TestServerCPUMeterReadsARealProcess(t *testing.T) {
+	if _, err := cpumeter.New(os.Getpid()); err != nil {
+		t.Skipf("no CPU meter here: %v", err)
+	}
+	busy := exec.Command("sh", "-c", "while :; do :; done")
+	if err := busy.Start(); err != nil {
+		t.Skipf("no sh: %v", err)
+	}
+	t.Cleanup(func() { busy.Process.Kill(); busy.Wait() })
+	idle := exec.Command("sleep", "30")
+	if err := idle.Start(); err != nil {
+		t.Skipf("no sleep: %v", err)
+	}
+	t.Cleanup(func() { idle.Process.Kill(); idle.Wait() })
+	for _, c := range []struct {
+		pid  int
+		want string
+	}{{busy.Process.Pid, "still burning"}, {idle.Process.Pid, "quiet after"}} {
+		watch := meterServerCPU(c.pid)
+		if watch == nil {
+			t.Fatalf("pid %d: no meter", c.pid)
+		}
+		if line, ok := watch(); !ok || !strings.HasPrefix(line, c.want) {
+			t.Errorf("pid %d: %q (%v), want %q…", c.pid, line, ok, c.want)
+		}
+	}
+	if meterServerCPU(0) != nil {
+		t.Error("a server mcpoke did not start (pid 0) got a meter")
+	}
+}
