@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/clock"
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/cpumeter"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -67,7 +68,7 @@ type Options struct {
 	// default defaultFrameInterval.
 	frameInterval time.Duration
 	// cpuMeter stands in for meterServerCPU (tests).
-	cpuMeter func(pid int) func() (string, bool)
+	cpuMeter func(pid int) func() (cpumeter.AfterCancel, bool)
 	// completionDelay is the debounce before a completion is asked for;
 	// default completionDelay.
 	completionDelay time.Duration

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,19 +24,31 @@ const (
 
 // meterServerCPU starts watching the family of the server process pid
 // from now, or returns nil when it cannot be metered (no process of
-// mcpoke's, not Linux). The watch returns the verdict's line, or false
-// when there was nothing to judge.
-func meterServerCPU(pid int) (watch func() (string, bool)) {
+// mcpoke's, not Linux). The watch returns the verdict, or false when
+// there was nothing to judge.
+func meterServerCPU(pid int) (watch func() (cpumeter.AfterCancel, bool)) {
 	at := time.Now()
 	s := cpumeter.StartSampler(pid, cpuEvery, int(cpuWatch/cpuEvery)+2)
 	if s == nil {
 		return nil
 	}
-	return func() (string, bool) {
+	return func() (cpumeter.AfterCancel, bool) {
 		time.Sleep(time.Until(at.Add(cpuWatch)))
-		a, ok := cpumeter.JudgeAfterCancel(s.Finish(), at)
-		return a.Line(), ok
+		return cpumeter.JudgeAfterCancel(s.Finish(), at)
 	}
+}
+
+// cpuVerdictLine says a verdict as call's line does, its times as the
+// TUI writes them: "quiet after 0.3s; 0.02s CPU after the cancel".
+func cpuVerdictLine(a cpumeter.AfterCancel) string {
+	cpu := fmt.Sprintf("%.2fs", a.CPU.Seconds())
+	switch a.Verdict {
+	case "quiet":
+		return "quiet after " + formatDuration(a.QuietAfter) + "; " + cpu + " CPU after the cancel"
+	case "burning":
+		return fmt.Sprintf("still burning %.2f CPU %s after the cancel; %s CPU after it: the work goes on", a.Rate, formatDuration(a.Watched), cpu)
+	}
+	return fmt.Sprintf("%s CPU in the %s after the cancel (too short or too irregular to say whether the work stopped)", cpu, formatDuration(a.Watched))
 }
 
 // serverCPU is the meter's line for each cancelled row, by seq: while it
@@ -69,7 +82,8 @@ func (m *Model) meterCancel(e session.CancelSent) tea.Cmd {
 	m.cpu.lines[e.Ref.Seq] = "watching for " + formatDuration(cpuWatch) + " after the cancel…"
 	gen, seq := m.gen, e.Ref.Seq
 	return func() tea.Msg {
-		line, ok := watch()
+		a, ok := watch()
+		line := cpuVerdictLine(a)
 		if !ok {
 			line = "nothing to judge: the server's processes could not be read after the cancel"
 		}

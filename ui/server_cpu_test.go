@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/cpumeter"
 )
@@ -17,11 +18,11 @@ func TestFlowCancelledRowShowsServerCPU(t *testing.T) {
 	release := make(chan struct{})
 	var metered []int
 	f := startFlowWith(t, clock, demoConn(t, clock), true, func(o *Options) {
-		o.cpuMeter = func(pid int) func() (string, bool) {
+		o.cpuMeter = func(pid int) func() (cpumeter.AfterCancel, bool) {
 			metered = append(metered, pid)
-			return func() (string, bool) {
+			return func() (cpumeter.AfterCancel, bool) {
 				<-release
-				return "still burning 0.98 CPU 3.0 s after the cancel; 2.95 s CPU after it: the work goes on", true
+				return cpumeter.AfterCancel{CPU: 2950 * time.Millisecond, Watched: 3 * time.Second, Verdict: "burning", Rate: 0.98}, true
 			}
 		}
 	})
@@ -61,8 +62,8 @@ func TestServerCPUMeterReadsARealProcess(t *testing.T) {
 		if watch == nil {
 			t.Fatalf("pid %d: no meter", c.pid)
 		}
-		if line, ok := watch(); !ok || !strings.HasPrefix(line, c.want) {
-			t.Errorf("pid %d: %q (%v), want %q…", c.pid, line, ok, c.want)
+		if a, ok := watch(); !ok || !strings.HasPrefix(cpuVerdictLine(a), c.want) {
+			t.Errorf("pid %d: %q (%v), want %q…", c.pid, cpuVerdictLine(a), ok, c.want)
 		}
 	}
 	if meterServerCPU(0) != nil {

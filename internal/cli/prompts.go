@@ -82,7 +82,7 @@ func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec c
 	peer := srv.Peer()
 	var prompts []mcp.Prompt
 	var cut string
-	// In text, a list of many pages is printed as they come.
+	// In text, a long list is printed as its pages come.
 	ps := &pageStream[mcp.Prompt]{
 		head: func() {
 			fmt.Fprintf(w, "%s %s: prompts, page by page\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version))
@@ -92,7 +92,7 @@ func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec c
 		prompts, cut, err = listPrompts(ctx, srv, stderr, g.force, within)
 	} else {
 		_, cut, err = listPromptsPaged(ctx, srv, stderr, g.force, within, ps.page)
-		prompts = ps.first
+		prompts = ps.kept
 	}
 	if err != nil {
 		return err

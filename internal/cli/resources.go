@@ -79,7 +79,7 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 	}
 	opts := within.listOptions(srv, g.force)
 	peer := srv.Peer()
-	// In text, a list of many pages is printed as they come.
+	// In text, a long list is printed as its pages come.
 	ps := &pageStream[mcp.Resource]{
 		head: func() {
 			fmt.Fprintf(w, "%s %s: resources, page by page\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version))
@@ -92,7 +92,7 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 		list, err = mcp.ListResources(ctx, srv.Session, opts)
 	} else {
 		list, err = mcp.StreamResources(ctx, srv.Session, opts, ps.page)
-		list.Resources = ps.first
+		list.Resources = ps.kept
 	}
 	if err != nil {
 		return timedOut(err)

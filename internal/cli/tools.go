@@ -60,7 +60,7 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 	var tools []mcp.Tool
 	var cut string
 	hiding := 0
-	// In text, a list of many pages is printed as they come.
+	// In text, a long list is printed as its pages come.
 	ps := &pageStream[mcp.Tool]{
 		head: func() {
 			fmt.Fprintf(w, "%s %s: tools, page by page\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version))
@@ -76,7 +76,7 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		tools, cut, err = listTools(ctx, srv, stderr, g.force, within)
 	} else {
 		_, cut, err = listToolsPaged(ctx, srv, stderr, g.force, within, ps.page)
-		tools = ps.first
+		tools = ps.kept
 	}
 	if err != nil {
 		return err
