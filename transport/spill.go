@@ -8,6 +8,13 @@ import "runtime"
 // by append instead allocates about five times the line in ever larger
 // slices, which the runtime cannot reuse for one another: a 32 MB frame
 // cost 150 MB of allocations and its peak RSS with them.
+//
+// spillCollect is the size at which a line is known to be large: the
+// runtime collects then, once per such line, so that what the last large
+// frame left (its copies on the way to the session, a retry's params) is
+// reused for this one's blocks instead of adding to the peak. The heap
+// goal set while a large request was sent would otherwise let the heap
+// grow to twice that before the next collection.
 const (
 	spillBlockMin = 64 << 10
 	spillBlockMax = 1 << 20

@@ -38,8 +38,8 @@ func TestFlowCancelledRowShowsServerCPU(t *testing.T) {
 	}
 }
 
-// Against a real server process: the meter reads its family from /proc
-// and says the work went on (a busy child) or stopped.
+// Against real processes: the meter reads a family from /proc and says
+// the work went on (a busy loop) or stopped (a sleeper).
 func TestServerCPUMeterReadsARealProcess(t *testing.T) {
 	if _, err := cpumeter.New(os.Getpid()); err != nil {
 		t.Skipf("no CPU meter here: %v", err)
@@ -54,17 +54,17 @@ func TestServerCPUMeterReadsARealProcess(t *testing.T) {
 		t.Skipf("no sleep: %v", err)
 	}
 	t.Cleanup(func() { idle.Process.Kill(); idle.Wait() })
-	for _, c := range []struct {
-		pid  int
-		want string
-	}{{busy.Process.Pid, "still burning"}, {idle.Process.Pid, "quiet after"}} {
-		watch := meterServerCPU(c.pid)
-		if watch == nil {
-			t.Fatalf("pid %d: no meter", c.pid)
-		}
-		if a, ok := watch(); !ok || !strings.HasPrefix(cpuVerdictLine(a), c.want) {
-			t.Errorf("pid %d: %q (%v), want %q…", c.pid, cpuVerdictLine(a), ok, c.want)
-		}
+	// On a loaded machine the busy loop may not get a whole core: it
+	// must burn, and not be taken for quiet; the sleeper must be quiet.
+	busyWatch, idleWatch := meterServerCPU(busy.Process.Pid), meterServerCPU(idle.Process.Pid)
+	if busyWatch == nil || idleWatch == nil {
+		t.Fatal("no meter for a child process")
+	}
+	if a, ok := busyWatch(); !ok || a.Verdict == "quiet" || a.CPU < 100*time.Millisecond {
+		t.Errorf("busy loop: %q (%v), want it burning", cpuVerdictLine(a), ok)
+	}
+	if a, ok := idleWatch(); !ok || a.Verdict != "quiet" || !strings.HasPrefix(cpuVerdictLine(a), "quiet after ") {
+		t.Errorf("sleeper: %q (%v), want quiet", cpuVerdictLine(a), ok)
 	}
 	if meterServerCPU(0) != nil {
 		t.Error("a server mcpoke did not start (pid 0) got a meter")
