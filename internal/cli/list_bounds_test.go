@@ -125,7 +125,7 @@ func (s *syncBuffer) String() string {
 // server that never sends the second is on the screen while mcpoke
 // waits for it.
 func TestListPrintsEachPageAsItComes(t *testing.T) {
-	out := &syncBuffer{want: "demo://r/0/9999", seen: make(chan struct{})}
+	out := &syncBuffer{want: "demo://r/0/0 — r0", seen: make(chan struct{})}
 	var errOut bytes.Buffer
 	ctx, cancel := context.WithCancel(testContext(t))
 	defer cancel()
