@@ -90,8 +90,8 @@ func TestChecks1And2FailAServerThatSendsForAClosedStreamOnAnother(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Protocol != session.ModernVersion {
-		t.Fatalf("protocol %s; want %s", rep.Protocol, session.ModernVersion)
+	if rep.Protocol != session.Era2026Version {
+		t.Fatalf("protocol %s; want %s", rep.Protocol, session.Era2026Version)
 	}
 	for _, id := range []int{1, 2} {
 		c := result(t, rep, id)
