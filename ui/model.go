@@ -143,6 +143,9 @@ func New(opts Options) *Model {
 		logs:      newLogPane(c),
 	}
 	m.timeline = newTimeline(c, m.wire, settleWindow(opts.Settle))
+	if opts.ServerSpans != nil {
+		m.timeline.serverSpans = opts.ServerSpans.Trace
+	}
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
 	m.header.auth = opts.AuthState
@@ -158,7 +161,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Attached != nil {
 		return tea.Batch(tea.RequestBackgroundColor, m.attachInit(), m.startTicking())
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking())
+	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking(), m.waitSpans())
 }
 
 // Update implements tea.Model.
@@ -249,6 +252,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.store.setInfo(msg.seq, msg.info)
 		m.header.toolErrors = m.store.toolErrors
 		return m.inputRequired(msg.seq)
+	case spansArrivedMsg:
+		return m.waitSpans() // the redraw that follows reads them
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false

@@ -31,6 +31,8 @@ type requestRow struct {
 	tool     string
 	params   json.RawMessage
 	state    session.State
+	// trace is the request's traceparent (--trace), to find its spans.
+	trace *session.TraceParent
 
 	started, ended, cancelAt time.Time
 	// timeout and maxTimeout are the request's, as the session armed them;
@@ -238,7 +240,7 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	}
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
 		tool: info.Tool, params: mcp.ElideState(info.Params), state: info.State, started: info.Started,
-		timeout: info.Timeout, maxTimeout: info.MaxTimeout, resets: info.ResetsOnProgress, round: info.Round}
+		timeout: info.Timeout, maxTimeout: info.MaxTimeout, resets: info.ResetsOnProgress, round: info.Round, trace: info.TraceParent}
 	if r.tool == "" && !r.incoming {
 		// What a resources/read, prompts/get or completion is about.
 		r.tool = mcp.RequestTarget(r.method, r.params)

@@ -16,6 +16,9 @@ import (
 type traceFlags struct {
 	trace        bool
 	otlpEndpoint string
+	// otlpReceive is the TUI's --otlp-receive (call, read and prompt have
+	// their own, in callFlags).
+	otlpReceive string
 }
 
 func addTraceFlags(fl *pflag.FlagSet, t *traceFlags) {
