@@ -3,6 +3,7 @@ package ui
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -82,6 +83,21 @@ var timelineCases = []timelineCase{
 		spans: []otlprecv.Span{spanAt("tools/call trigger-long-running-operation", "everything", 362, 5371, "", ""),
 			spanAt("db \x1b]0;pwned\x07query\u202e", "ev\x1b[31mil", 400, 5300, "ok", "\x1b]52;c;aGk=\x07done")}},
 	{name: "server_span_none", file: "http_stream_closed", id: "2", state: session.Cancelled, at: 3300, cancelAt: 1200, spans: []otlprecv.Span{}},
+	// A flood: the first spans and events are drawn, the rest counted.
+	{name: "server_span_flood", file: "http_stream_closed", id: "2", state: session.Cancelled, at: 3300, cancelAt: 1200, spans: spanFlood()},
+}
+
+// spanFlood is 25 spans of one trace, the first with 8 events.
+func spanFlood() []otlprecv.Span {
+	var spans []otlprecv.Span
+	for i := range 25 {
+		spans = append(spans, spanAt(fmt.Sprintf("step %d", 25-i), "streamy", float64(100+40*(25-i)), 1201, "", ""))
+	}
+	spans[24].Events = nil
+	for i := range 8 {
+		spans[24].Events = append(spans[24].Events, otlprecv.Event{Name: fmt.Sprintf("event %d", i), At: spans[24].Start})
+	}
+	return spans
 }
 
 // timelineWidths are the terminal widths the goldens are drawn at: the

@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"sort"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/internal/diagram"
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
@@ -42,7 +44,15 @@ func (t *timeline) readSpans() {
 			t.spans = append(t.spans, sp)
 		}
 	}
+	sort.SliceStable(t.spans, func(i, j int) bool { return t.spans[i].Start.Before(t.spans[j].Start) })
 }
+
+// A server may send many spans for one trace, each with many events:
+// the timeline draws the first of them and counts the rest.
+const (
+	timelineMaxSpans  = 20
+	timelineMaxEvents = 5
+)
 
 // spanLines draws the server's spans below the wire lanes: a bar each
 // over the request's time, the cancel marked ✕ on it, and whether the
@@ -79,7 +89,11 @@ func (t *timeline) spanLines() []string {
 		return min(max(c, 0), barW-1)
 	}
 	rel := func(at time.Time) string { return "+" + diagram.Human(ms(at.Sub(r.started))) }
-	for _, sp := range t.spans {
+	shown := t.spans
+	if len(shown) > timelineMaxSpans {
+		shown = shown[:timelineMaxSpans]
+	}
+	for _, sp := range shown {
 		name := termtext.Line(sp.Name)
 		if sp.Service != "" {
 			name += " [" + termtext.Line(sp.Service) + "]"
@@ -117,11 +131,21 @@ func (t *timeline) spanLines() []string {
 		for _, l := range wrapLines(text, t.width-4) {
 			out = append(out, style.Render("    "+l))
 		}
-		for _, ev := range sp.Events {
-			for _, l := range wrapLines("event "+termtext.Line(ev.Name)+" "+rel(ev.At), t.width-4) {
+		for i, ev := range sp.Events {
+			line := "event " + termtext.Line(ev.Name) + " " + rel(ev.At)
+			if i == timelineMaxEvents {
+				line = english.Plural(len(sp.Events)-i, "more event")
+			}
+			for _, l := range wrapLines(line, t.width-4) {
 				out = append(out, st.Muted.Render("    "+l))
 			}
+			if i == timelineMaxEvents {
+				break
+			}
 		}
+	}
+	if more := len(t.spans) - len(shown); more > 0 {
+		out = append(out, st.Muted.Render(clip("  and "+english.Plural(more, "more span")+" of this trace", t.width)))
 	}
 	return out
 }
