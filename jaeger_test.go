@@ -41,7 +41,10 @@ func TestJaegerReadsBackCancelledCall(t *testing.T) {
 	// Both ends export there: mcpoke by --trace and the environment, the
 	// demo (a child over stdio, or started here over HTTP) by the environment.
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", j.otlp)
-	t.Setenv("OTEL_SERVICE_NAME", "")
+	for _, k := range []string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES"} {
+		t.Setenv(k, "") // restored after the test
+		os.Unsetenv(k)
+	}
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			args := []string{"call", "sleep", "--args", `{"seconds":5,"steps":10}`, "--cancel-after", "800ms", "--trace", "--json"}
