@@ -105,7 +105,7 @@ func TestSpansBounded(t *testing.T) {
 func attr(sp tracetest.SpanStub, key string) string {
 	for _, kv := range sp.Attributes {
 		if string(kv.Key) == key {
-			return kv.Value.Emit()
+			return kv.Value.String()
 		}
 	}
 	return ""
