@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -102,6 +103,24 @@ func TestJaegerReadsBackCancelledCall(t *testing.T) {
 			}
 			t.Logf("%s: trace %s, client span %s, server span %s ended %s after the cancel", transport, rep.TraceID, client.SpanID, server.SpanID, endAfter)
 		})
+	}
+	// Both services are known to the backend by name, as a person
+	// searching its UI would find them.
+	resp, err := http.Get(j.query + "/api/services")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var services struct {
+		Data []string `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&services); err != nil {
+		t.Fatalf("/api/services: %v", err)
+	}
+	for _, want := range []string{"mcpoke", "mcpoke-demo"} {
+		if !slices.Contains(services.Data, want) {
+			t.Errorf("jaeger's services %q lack %s", services.Data, want)
+		}
 	}
 }
 
