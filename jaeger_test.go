@@ -92,7 +92,8 @@ func TestJaegerReadsBackCancelledCall(t *testing.T) {
 			if !server.childOf(client.SpanID) {
 				t.Errorf("the server span's references %+v do not name the client span %s", server.References, client.SpanID)
 			}
-			if _, ok := server.event("work stopped"); !ok {
+			// The demo names why: "work stopped: context canceled".
+			if _, ok := server.event("work stopped: context canceled"); !ok {
 				t.Errorf("the server span has no 'work stopped' event: %+v", server.Logs)
 			}
 			// The work stopped at the cancel: the server span ended within
