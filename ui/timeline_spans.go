@@ -35,11 +35,11 @@ func (m *Model) waitSpans() tea.Cmd {
 func (t *timeline) readSpans() {
 	t.spans = t.spans[:0]
 	r := t.row
-	if t.serverSpans == nil || r == nil || r.trace.IsZero() {
+	if t.serverSpans == nil || r == nil || r.Trace.IsZero() {
 		return
 	}
-	own := r.trace.String()[36:52]
-	for _, sp := range t.serverSpans(r.trace.TraceIDString()) {
+	own := r.Trace.String()[36:52]
+	for _, sp := range t.serverSpans(r.Trace.TraceIDString()) {
 		if sp.SpanID != own {
 			t.spans = append(t.spans, sp)
 		}
@@ -60,35 +60,35 @@ const (
 // is not exported, so "none yet" is all a request in flight shows.
 func (t *timeline) spanLines() []string {
 	r := t.row
-	if t.serverSpans == nil || r == nil || r.trace.IsZero() {
+	if t.serverSpans == nil || r == nil || r.Trace.IsZero() {
 		return nil
 	}
 	st := t.c.Styles
-	out := []string{"", st.Strong.Render(clip("server spans · trace "+r.trace.TraceIDString(), t.width))}
+	out := []string{"", st.Strong.Render(clip("server spans · trace "+r.Trace.TraceIDString(), t.width))}
 	if len(t.spans) == 0 {
 		return append(out, wrapLines(st.Muted.Render("none received yet (a server exports a span once its work ends)"), t.width)...)
 	}
-	cancel := r.sentAt()
+	cancel := r.SentAt()
 	// The bars share one scale: from the request's start to the last
 	// thing known of it.
-	until := r.ended
-	if !r.state.Final() {
+	until := r.Ended
+	if !r.State.Final() {
 		until = t.c.Now()
 	}
 	until = later(until, cancel)
 	for _, sp := range t.spans {
 		until = later(until, sp.End)
 	}
-	span := until.Sub(r.started)
+	span := until.Sub(r.Started)
 	barW := max(t.width-4, 8)
 	col := func(at time.Time) int {
 		if span <= 0 {
 			return 0
 		}
-		c := int(float64(at.Sub(r.started)) / float64(span) * float64(barW-1))
+		c := int(float64(at.Sub(r.Started)) / float64(span) * float64(barW-1))
 		return min(max(c, 0), barW-1)
 	}
-	rel := func(at time.Time) string { return "+" + diagram.Human(ms(at.Sub(r.started))) }
+	rel := func(at time.Time) string { return "+" + diagram.Human(ms(at.Sub(r.Started))) }
 	shown := t.spans
 	if len(shown) > timelineMaxSpans {
 		shown = shown[:timelineMaxSpans]
