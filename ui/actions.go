@@ -29,7 +29,7 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 		return nil
 	}
 	t := mcp.Tool{Name: name}
-	for _, known := range m.tools.tools {
+	for _, known := range m.tools.Tools() {
 		if known.Name == name {
 			t = known
 		}
@@ -112,7 +112,7 @@ func (m *Model) cancelAll() tea.Cmd {
 		}
 	}
 	hidden := m.store.Counts[session.Pending] - len(refs)
-	return withAbandoned(cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.filter, hidden), abandoned)
+	return withAbandoned(cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.Filter(), hidden), abandoned)
 }
 
 // withAbandoned adds to cmd's cancelAllDoneMsg how many rows that needed

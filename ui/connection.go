@@ -128,7 +128,7 @@ func (m *Model) reconnect() tea.Cmd {
 	m.resources = newEntryList(m.c, "RESOURCES", "resources", 2)
 	m.prompts = newEntryList(m.c, "PROMPTS", "prompts", 3)
 	m.logs.Reset(timeZero)
-	m.rest = restState{}
+	m.features = featureState{}
 	m.stderr.Reset()
 	m.wire.Reset(timeZero)
 	m.header.peer = session.PeerInfo{}

@@ -119,7 +119,7 @@ func TestHostileModernServerNeverReachesTheScreenRaw(t *testing.T) {
 	clock := newFakeClock()
 	m := New(Options{ConnectAnswering: hostileModernConn(t, clock), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 160, 40)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 1 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 1 })
 	d.settle()
 	assertModelSafe(t, d, "start")
 	if !regexp.MustCompile(`srv` + escapedEvil).MatchString(d.screen()) {
@@ -208,7 +208,7 @@ func TestLegacyInputRequiredIsNotFollowed(t *testing.T) {
 		return conn, nil
 	}, now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 30)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 })
 	d.m.setFocus(focusTools)
 	d.key("enter")
 	d.key("enter")

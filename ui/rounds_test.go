@@ -43,7 +43,7 @@ func newRoundsModel(t *testing.T) *driver {
 	clock := newFakeClock()
 	m := New(Options{ConnectAnswering: modernDemoAnswering(t, clock), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 34)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 })
 	return d
 }
 

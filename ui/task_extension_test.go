@@ -198,7 +198,7 @@ func TestExtensionTaskInputIsAskedAndSentWithTasksUpdate(t *testing.T) {
 		return conn, nil
 	}, now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 })
 	d.m.setFocus(focusTools)
 	d.key("enter")
 	d.waitScreen("CALL research")

@@ -96,9 +96,9 @@ func (m *Model) notified(n session.NotificationArrived, logs *[]logLine) tea.Cmd
 		}
 		m.resources.Mark(uri, func(r *resourceMark) { r.updates++ })
 	case mcp.ResourcesListChanged:
-		return m.relistRest(false)
+		return m.relistEntries(false)
 	case mcp.PromptsListChanged:
-		return m.relistRest(true)
+		return m.relistEntries(true)
 	}
 	return nil
 }
