@@ -146,6 +146,9 @@ func New(opts Options) *Model {
 	}
 	m.timeline = newTimeline(c, m.wire, settleWindow(opts.Settle))
 	m.detail.cpuLine = m.cpu.line
+	if opts.ServerSpans != nil {
+		m.timeline.serverSpans = opts.ServerSpans.Trace
+	}
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
 	m.header.auth = opts.AuthState
@@ -161,7 +164,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Attached != nil {
 		return tea.Batch(tea.RequestBackgroundColor, m.attachInit(), m.startTicking())
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking())
+	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking(), m.waitSpans())
 }
 
 // Update implements tea.Model.
@@ -257,6 +260,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.store.SetInfo(msg.seq, msg.info)
 		m.header.toolErrors = m.store.ToolErrors
 		return tea.Batch(m.inputRequired(msg.seq), m.reissueLost(msg.seq))
+	case spansArrivedMsg:
+		return m.waitSpans() // the redraw that follows reads them
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false

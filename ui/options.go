@@ -8,6 +8,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/cpumeter"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -52,6 +53,10 @@ type Options struct {
 	// OpenURL opens an address in the browser: ctrl+o on the login
 	// screen (see LoginMsg).
 	OpenURL func(string) error
+	// ServerSpans, when set (--otlp-receive), are the spans received:
+	// the timeline draws those of a request's trace, the server's work
+	// beside the wire.
+	ServerSpans SpanSource
 	// Attached, when set, shows a proxy's traffic in place of a session
 	// of the UI's own; Connect is then not used.
 	Attached *Attached
@@ -72,6 +77,14 @@ type Options struct {
 	// completionDelay is the debounce before a completion is asked for;
 	// default completionDelay.
 	completionDelay time.Duration
+}
+
+// SpanSource is an OTLP receiver (*otlprecv.Receiver).
+type SpanSource interface {
+	// Trace returns the spans received for traceID (hex).
+	Trace(traceID string) []otlprecv.Span
+	// Arrived is closed when the next batch of spans has been kept.
+	Arrived() <-chan struct{}
 }
 
 // Attached is a running mcpoke proxy's traffic, for a UI that only

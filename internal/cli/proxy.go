@@ -29,6 +29,9 @@ type proxyFlags struct {
 	onKill      string
 	forwardLate bool
 	faults      proxy.Faults
+	// tracing is the global --otlp-endpoint (and --trace with the
+	// OTEL_EXPORTER_OTLP_* environment): the host's requests as spans.
+	tracing traceFlags
 }
 
 const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
@@ -139,6 +142,7 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 		Example: proxyExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			server := dashArgs(cmd, args)
+			f.tracing = g.tracing
 			if f.onKill != "error" && f.onKill != "silent" {
 				return usageError("proxy --on-kill %q: want error or silent", f.onKill)
 			}
@@ -250,6 +254,14 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over st
 				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: transcript %s: %v\n", f.transcript, err)
 			}
 		})
+	}
+	if f.tracing.exporting() {
+		closeSpans, err := exportHostSpans(cmd, rec, f.tracing, over)
+		if err != nil {
+			rec.Close()
+			return nil, nil, nil, err
+		}
+		closers = append(closers, closeSpans)
 	}
 	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), upstream))
 	if !f.noAttach {

@@ -107,6 +107,11 @@ func buildBinary(t *testing.T) string {
 
 // startTmux opens the UI on the built-in demo server in a 120×35 pane.
 func startTmux(t *testing.T, args ...string) *tmux {
+	return startTmuxUntil(t, []string{"● ready", "TOOLS 9", "Try it: select sleep, press enter twice, then c"}, args...)
+}
+
+// startTmuxUntil opens the UI with args and waits until it shows ready.
+func startTmuxUntil(t *testing.T, ready []string, args ...string) *tmux {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv(requireTmuxEnv) == "1" {
 			t.Fatalf("tmux is not installed and %s=1", requireTmuxEnv)
@@ -119,7 +124,7 @@ func startTmux(t *testing.T, args ...string) *tmux {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	t.Cleanup(func() { x.run("kill-server") })
-	x.waitFor("● ready", "TOOLS 9", "Try it: select sleep, press enter twice, then c")
+	x.waitFor(ready...)
 	return x
 }
 

@@ -34,6 +34,8 @@ type Row struct {
 	Timeout, MaxTimeout time.Duration
 	// Reason is the cancel or timeout reason, or why it failed.
 	Reason string
+	// Trace is the request's traceparent (--trace), to find its spans.
+	Trace *session.TraceParent
 
 	Progress *Progress
 	// Cancel is set once the request is being cancelled or timed out.
