@@ -23,13 +23,15 @@ type AfterCancel struct {
 }
 
 // JudgeAfterCancel judges the samples from the cancel at on, the family
-// taken as idle before it; false when there is nothing to judge.
+// taken as idle before it; false when there is nothing to judge: no
+// samples, or a watch shorter than one window (a call that ended at its
+// cancel), where any figure would be noise.
 func JudgeAfterCancel(samples []Sample, at time.Time) (AfterCancel, bool) {
 	if len(samples) == 0 || at.IsZero() {
 		return AfterCancel{}, false
 	}
 	v := Judge(samples, at, AfterCancelWindow, 0)
-	if v.Watched <= 0 {
+	if v.Watched < AfterCancelWindow {
 		return AfterCancel{}, false
 	}
 	a := AfterCancel{CPU: v.CPUAfter, Watched: v.Watched, Verdict: "unclear"}
