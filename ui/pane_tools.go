@@ -22,8 +22,11 @@ type toolList struct {
 	loading bool
 	err     string
 	// note takes the list's place, muted: attached to a proxy, the
-	// tools are the host's to call.
-	note string
+	// tools are the host's to call, and the host's report card shows
+	// here. noteTop is its first line shown: a card is longer than the
+	// pane, and scrolls.
+	note    string
+	noteTop int
 
 	width, height int
 	focusable
@@ -117,14 +120,32 @@ func (t *toolList) clamp() {
 	t.offset = max(min(t.offset, len(t.visible)-rows), 0)
 }
 
-// MoveBy moves the cursor n items.
+// MoveBy moves the cursor n items (the note n lines, when it shows).
 func (t *toolList) MoveBy(n int) {
+	if t.note != "" {
+		t.scrollNote(n)
+		return
+	}
 	t.cursor += n
 	t.clamp()
 }
 
+// noteLines is the note wrapped to the pane.
+func (t *toolList) noteLines() []string {
+	return wrapLines(t.c.Styles.Muted.Render(t.note), t.width)
+}
+
+// scrollNote moves the note n lines, without moving past its ends.
+func (t *toolList) scrollNote(n int) {
+	t.noteTop = max(min(t.noteTop+n, len(t.noteLines())-(t.height-1)), 0)
+}
+
 // Scroll moves the view n items without moving past the ends.
 func (t *toolList) Scroll(n int) {
+	if t.note != "" {
+		t.scrollNote(n)
+		return
+	}
 	t.offset = max(min(t.offset+n, len(t.visible)-t.rows()), 0)
 	if t.cursor < t.offset {
 		t.cursor = t.offset
@@ -173,7 +194,12 @@ func (t *toolList) View() string {
 	lines := []string{leftTitle(st, t.focused, title, 1, t.width)}
 	switch {
 	case t.note != "":
-		lines = append(lines, wrapLines(st.Muted.Render(t.note), t.width)...)
+		note := t.noteLines()
+		top := max(min(t.noteTop, len(note)-(t.height-1)), 0)
+		if top > 0 || len(note) > t.height-1 {
+			lines[0] = leftTitle(st, t.focused, fmt.Sprintf("%s %d-%d/%d", title, top+1, min(top+t.height-1, len(note)), len(note)), 1, t.width)
+		}
+		lines = append(lines, note[top:]...)
 	case t.loading:
 		lines = append(lines, st.Muted.Render("loading…"))
 	case t.err != "":
