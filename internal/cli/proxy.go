@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -229,10 +230,12 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over st
 		}
 	}
 	history := proxy.NewHistory(table)
-	rec.Observe(table.Observe)
-	rec.Observe(card.Observe)
-	rec.Observe(history.Note)
-	rec.Observe(transcript.New(history, start).Observe)
+	rec.ObserveParsed(table.ObserveParsed)
+	rec.ObserveParsed(card.ObserveParsed)
+	rec.ObserveParsed(history.NoteParsed)
+	// One transcript writer feeds the history and --transcript: each
+	// frame is read for its notes once.
+	lines := &transcriptTee{history: history}
 	if f.transcript != "" {
 		file, err := openOutput("transcript", f.transcript)
 		if err != nil {
@@ -240,17 +243,19 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over st
 			return nil, nil, nil, err
 		}
 		w := bufio.NewWriterSize(file, 64<<10)
-		tw := transcript.New(w, start)
-		rec.Observe(tw.Observe)
+		lines.file = w
 		rec.OnIdle(func() { w.Flush() })
 		closers = append(closers, func() {
-			w.Flush()
+			if err := w.Flush(); err != nil && lines.err == nil {
+				lines.err = err
+			}
 			file.Close()
-			if err := tw.Err(); err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: transcript %s: %v\n", f.transcript, err)
+			if lines.err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: transcript %s: %v\n", f.transcript, lines.err)
 			}
 		})
 	}
+	rec.Observe(transcript.New(lines, start).Observe)
 	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), upstream))
 	if !f.noAttach {
 		attach, err := proxy.ServeAttachControls(name, history, controls)
@@ -262,6 +267,22 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over st
 		}
 	}
 	return rec, controls, end, nil
+}
+
+// transcriptTee hands each transcript line to attach's history and to
+// the --transcript file, if any. A file that fails (a full disk) is
+// given up and its error kept; the history goes on.
+type transcriptTee struct {
+	history *proxy.History
+	file    io.Writer
+	err     error // the file's first error; set on the recorder's goroutine
+}
+
+func (t *transcriptTee) Write(line []byte) (int, error) {
+	if t.file != nil && t.err == nil {
+		_, t.err = t.file.Write(line)
+	}
+	return t.history.Write(line)
 }
 
 // writeCard writes the host's report card to path: JSON for a .json

@@ -138,16 +138,16 @@ func (k *stdioKiller) Hold(id string) error {
 
 // observe is a Recorder observer: a host's cancel of a request whose
 // answer is held for --answer-after-cancel lets the answer go, late.
-func (k *stdioKiller) observe(r wire.Record) {
+func (k *stdioKiller) observe(r wire.Record, p Parsed) {
 	if !k.faults.AnswerAfterCancel || r.Dir != wire.Out {
 		return
 	}
 	var id string
 	switch {
 	case r.Kind == wire.KindFrame:
-		for _, m := range messages(r.Data) {
+		for _, m := range p.ms {
 			if m.Method == "notifications/cancelled" {
-				id = compact(m.Params.RequestID)
+				id = compact(m.p.RequestID)
 			}
 		}
 	default:

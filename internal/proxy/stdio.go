@@ -122,7 +122,7 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 		k := &stdioKiller{opts: opts.Kill, faults: opts.Faults, toServer: serverGate, toHost: hostGate, event: event}
 		k.watch()
 		if opts.Recorder != nil {
-			opts.Recorder.Observe(k.observe)
+			opts.Recorder.ObserveParsed(k.observe)
 		}
 		// The host's requests are noted on the relay's goroutine, so that
 		// the faults know an answer's method when it comes.

@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -86,23 +85,11 @@ func NewTable() *Table {
 	return &Table{rows: map[rowKey]*Row{}, tokens: map[rowKey]rowKey{}}
 }
 
-// message has the fields that say what a JSON-RPC message is.
-type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
-		RequestID     json.RawMessage `json:"requestId"`
-		Reason        string          `json:"reason"`
-		ProgressToken json.RawMessage `json:"progressToken"`
-		Meta          struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
-	} `json:"params"`
-	Error json.RawMessage `json:"error"`
-}
-
 // Observe takes one record of the relay.
-func (t *Table) Observe(r wire.Record) {
+func (t *Table) Observe(r wire.Record) { t.ObserveParsed(r, Parse(r)) }
+
+// ObserveParsed takes one record of the relay with its frame read.
+func (t *Table) ObserveParsed(r wire.Record, p Parsed) {
 	switch r.Kind {
 	case wire.KindFrame:
 	case wire.KindRelay:
@@ -111,7 +98,7 @@ func (t *Table) Observe(r wire.Record) {
 	default:
 		return
 	}
-	for _, m := range messages(r.Data) {
+	for _, m := range p.ms {
 		t.mu.Lock()
 		t.message(r.Dir, r.At, m)
 		t.mu.Unlock()
@@ -131,15 +118,15 @@ func (t *Table) message(dir wire.Direction, at time.Time, m message) {
 		}
 		t.rows[k] = &Row{ID: k.id, Method: m.Method, From: dir, State: Pending, Sent: at}
 		t.order = append(t.order, k)
-		if tok := m.Params.Meta.ProgressToken; len(tok) > 0 {
+		if tok := m.p.Meta.ProgressToken; len(tok) > 0 {
 			t.tokens[rowKey{dir, compact(tok)}] = k
 		}
 	case m.Method == "notifications/cancelled":
-		row := t.rows[rowKey{dir, compact(m.Params.RequestID)}]
+		row := t.rows[rowKey{dir, compact(m.p.RequestID)}]
 		if row == nil || row.State != Pending {
 			return
 		}
-		row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, m.Params.Reason, at, at
+		row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, m.p.Reason, at, at
 		row.CancelledBy = CancelledByHost
 		if dir == wire.In {
 			row.CancelledBy = "server"
@@ -147,7 +134,7 @@ func (t *Table) message(dir wire.Direction, at time.Time, m message) {
 		t.ended++
 	case m.Method == "notifications/progress":
 		// Progress goes the other way from the request it is for.
-		if k, ok := t.tokens[rowKey{other, compact(m.Params.ProgressToken)}]; ok {
+		if k, ok := t.tokens[rowKey{other, compact(m.p.ProgressToken)}]; ok {
 			if row := t.rows[k]; row != nil {
 				row.Progress++
 			}
@@ -248,25 +235,12 @@ func (t *Table) Rows() []Row {
 	return out
 }
 
-// messages reads a frame: one message, or a batch's.
-func messages(frame []byte) []message {
-	frame = bytes.TrimLeft(frame, " \t\r")
-	if len(frame) > 0 && frame[0] == '[' {
-		var batch []message
-		json.Unmarshal(frame, &batch)
-		return batch
-	}
-	var m message
-	var typeErr *json.UnmarshalTypeError
-	if err := json.Unmarshal(frame, &m); err != nil && !errors.As(err, &typeErr) {
-		return nil // params of another shape still leave id and method read
-	}
-	return []message{m}
-}
-
 // compact is JSON text without insignificant space, so that ids and
 // tokens spelled differently but equal match.
 func compact(b json.RawMessage) string {
+	if bytes.IndexAny(b, " \t\r\n") < 0 {
+		return string(b) // as Compact would write it: most ids, at no cost
+	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, b) != nil {
 		return string(b)
