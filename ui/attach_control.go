@@ -47,14 +47,14 @@ func (m *Model) attachControlKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if key.Matches(k, rq.Drop) {
 			c = "drop"
 		}
-		return m.attachSend(AttachControl{Control: c, ID: r.id.String()}), true
+		return m.attachSend(AttachControl{Control: c, ID: r.id.String(), Session: r.hostSession}), true
 	case key.Matches(k, rq.Release) && m.focus == focusRequests:
 		// enter releases only a row held from here; elsewhere it opens.
 		r := m.table.Selected()
-		if r == nil || !m.attachHeld[r.id.String()] {
+		if r == nil || !m.attachHeld[heldKey(r.hostSession, r.id.String())] {
 			return nil, false
 		}
-		return m.attachSend(AttachControl{Control: "release", ID: r.id.String()}), true
+		return m.attachSend(AttachControl{Control: "release", ID: r.id.String(), Session: r.hostSession}), true
 	}
 	return nil, false
 }
@@ -76,7 +76,7 @@ func (m *Model) attachSelected() *requestRow {
 
 // attachKill asks the proxy to cancel r on the host's behalf.
 func (m *Model) attachKill(r *requestRow, reason string) tea.Cmd {
-	return m.attachSend(AttachControl{Control: "kill", ID: r.id.String(), Reason: reason})
+	return m.attachSend(AttachControl{Control: "kill", ID: r.id.String(), Reason: reason, Session: r.hostSession})
 }
 
 // attachSend sends req on a tea.Cmd: the reply comes as attachRepliedMsg.
@@ -93,6 +93,9 @@ func (m *Model) attachSend(req AttachControl) tea.Cmd {
 		return attachRepliedMsg{req: req, reply: reply, err: err}
 	}
 }
+
+// heldKey names a held answer: its request's session and id.
+func heldKey(session, id string) string { return session + " " + id }
 
 // attachReplied puts the proxy's reply on the status line, and the
 // report card in the tools pane, the host's list being no use here.
@@ -115,9 +118,9 @@ func (m *Model) attachReplied(msg attachRepliedMsg) {
 		if m.attachHeld == nil {
 			m.attachHeld = map[string]bool{}
 		}
-		m.attachHeld[msg.req.ID] = true
+		m.attachHeld[heldKey(msg.req.Session, msg.req.ID)] = true
 	case "release", "drop":
-		delete(m.attachHeld, msg.req.ID)
+		delete(m.attachHeld, heldKey(msg.req.Session, msg.req.ID))
 	}
 	m.setStatus(termtext.Line("proxy: "+msg.reply), false)
 }

@@ -26,11 +26,14 @@ type requestRow struct {
 	ord      uint64 // place in the table, by arrival
 	seq      uint64 // the session's Seq; 0 for stray rows
 	id       session.ID
-	incoming bool
-	method   string
-	tool     string
-	params   json.RawMessage
-	state    session.State
+	// hostSession is the host session of a proxied request over HTTP
+	// (s1, s2, ...; attach): sessions may share ids.
+	hostSession string
+	incoming    bool
+	method      string
+	tool        string
+	params      json.RawMessage
+	state       session.State
 
 	started, ended, cancelAt time.Time
 	// timeout and maxTimeout are the request's, as the session armed them;
@@ -120,6 +123,10 @@ func (r *requestRow) label() string {
 	// A server chooses the ids of incoming and stray traffic.
 	id := termtext.Line(r.id.String())
 	s := "#" + id
+	if r.hostSession != "" {
+		id = termtext.Line(r.hostSession) + " #" + id
+		s = id
+	}
 	if r.stray {
 		return "stray " + r.method
 	}
@@ -238,7 +245,8 @@ func (s *requestStore) started(info session.RequestInfo) *requestRow {
 	}
 	r := &requestRow{seq: info.Seq, id: info.ID, incoming: info.Incoming, method: info.Method,
 		tool: info.Tool, params: mcp.ElideState(info.Params), state: info.State, started: info.Started,
-		timeout: info.Timeout, maxTimeout: info.MaxTimeout, resets: info.ResetsOnProgress, round: info.Round}
+		timeout: info.Timeout, maxTimeout: info.MaxTimeout, resets: info.ResetsOnProgress, round: info.Round,
+		hostSession: info.Session}
 	if r.tool == "" && !r.incoming {
 		// What a resources/read, prompts/get or completion is about.
 		r.tool = mcp.RequestTarget(r.method, r.params)

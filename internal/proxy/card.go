@@ -32,7 +32,8 @@ type Card struct {
 
 // hostRequest is one of the host's requests, as the card sees it.
 type hostRequest struct {
-	id       string
+	id       string // cardID: the id, after its session's label over HTTP
+	session  string
 	method   string
 	key      string // method and params without _meta: the same call again
 	sent     time.Time
@@ -89,18 +90,24 @@ func (c *Card) ObserveParsed(r wire.Record, p Parsed) {
 	}
 	for _, m := range p.ms {
 		if r.Dir == wire.Out {
-			c.fromHost(r.At, m)
+			c.fromHost(r.At, r.Session, m)
 		} else {
-			c.fromServer(r.At, m)
+			c.fromServer(r.At, r.Session, m)
 		}
 	}
 }
 
-func (c *Card) fromHost(at time.Time, m message) {
+// cardID names a request on the card: its id, after its session's label
+// over HTTP (s2:3), where sessions may use the same ids.
+func cardID(session string, id json.RawMessage) string {
+	return RequestRef{session, compact(id)}.String()
+}
+
+func (c *Card) fromHost(at time.Time, session string, m message) {
 	p := &m.p
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		id := compact(m.ID)
+		id := cardID(session, m.ID)
 		if _, ok := c.reqs[id]; ok || len(c.reqs) >= maxCardRequests {
 			return
 		}
@@ -115,27 +122,27 @@ func (c *Card) fromHost(at time.Time, m message) {
 				c.host = ci.String()
 			}
 		}
-		c.reqs[id] = &hostRequest{id: id, method: m.Method, key: callKey(&m), sent: at,
+		c.reqs[id] = &hostRequest{id: id, session: session, method: m.Method, key: callKey(&m), sent: at,
 			token: progressToken(p.Meta.ProgressToken)}
 		c.order = append(c.order, id)
 	case m.Method == "notifications/cancelled":
-		c.cancel(hostCancel{id: compact(p.RequestID), at: at, reason: p.Reason})
+		c.cancel(hostCancel{id: cardID(session, p.RequestID), at: at, reason: p.Reason})
 	}
 }
 
-func (c *Card) fromServer(at time.Time, m message) {
+func (c *Card) fromServer(at time.Time, session string, m message) {
 	switch {
 	case m.Method == "notifications/progress":
 		tok := compact(m.p.ProgressToken)
 		for i := len(c.order) - 1; i >= 0; i-- {
 			q := c.reqs[c.order[i]]
-			if q.token != "" && q.token == tok {
+			if q.token != "" && q.token == tok && q.session == session {
 				q.progress = append(q.progress, at)
 				return
 			}
 		}
 	case m.Method == "" && len(m.ID) > 0:
-		q := c.reqs[compact(m.ID)]
+		q := c.reqs[cardID(session, m.ID)]
 		if q == nil || q.held {
 			return
 		}
@@ -188,10 +195,11 @@ func (c *Card) cancel(hc hostCancel) {
 func (c *Card) relayEvent(r wire.Record) {
 	event := string(r.Data)
 	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
-		c.cancel(hostCancel{id: id, at: r.At, stream: true})
+		c.cancel(hostCancel{id: RequestRef{r.Session, id}.String(), at: r.At, stream: true})
 		return
 	}
 	if id, ok := ProxyCancelledID(event); ok {
+		id = RequestRef{r.Session, id}.String()
 		if q := c.reqs[id]; q != nil {
 			q.killed = true
 		}
@@ -204,7 +212,7 @@ func (c *Card) relayEvent(r wire.Record) {
 			continue
 		}
 		id, _, _ := strings.Cut(rest, " (")
-		q := c.reqs[id]
+		q := c.reqs[RequestRef{r.Session, id}.String()]
 		if q == nil {
 			return
 		}

@@ -52,7 +52,7 @@ func (h *History) NoteParsed(r wire.Record, p Parsed) {
 		return
 	}
 	if ms := p.ms; len(ms) == 1 && ms[0].Method != "" && len(ms[0].ID) > 0 {
-		h.pending, h.hasKey = rowKey{r.Dir, compact(ms[0].ID)}, true
+		h.pending, h.hasKey = rowKey{r.Dir, r.Session, compact(ms[0].ID)}, true
 	}
 }
 
