@@ -22,7 +22,11 @@ func printReport(w io.Writer, r *callReport, f *callFlags) {
 	}
 	label, target := r.target()
 	line(label, "%s  (request %s)", termtext.Line(target), r.RequestID)
-	if r.Retried != nil {
+	switch {
+	case r.Retried != nil && r.Retried.Lost:
+		line("re-issued", "request %s was lost (%s); sent again as request %s, as protocol 2026-07-28 asks",
+			r.Retried.RequestID, termtext.Line(r.Retried.Error), r.RequestID)
+	case r.Retried != nil:
 		line("retry", "request %s was refused for its headers (%s); tools listed again and the call sent again",
 			r.Retried.RequestID, termtext.Line(r.Retried.Error))
 	}

@@ -15,11 +15,11 @@ func printConnection(line func(label, format string, a ...any), r *callReport) {
 	if n := c.Duplicates.Count; n > 0 {
 		line("duplicate", "%s to this request, the first at %s", english.Plural(n, "more response"), human(c.Duplicates.First[0].AtMs))
 	}
-	seenLines := func(label, what string, k counted[seen]) {
+	seenLines := func(label, one, many string, k counted[seen]) {
 		if k.Count == 0 {
 			return
 		}
-		line(label, "%s", english.Plural(k.Count, what))
+		line(label, "%s", english.Count(k.Count, one, many))
 		for _, s := range k.First {
 			text := termtext.Line(s.Frame)
 			if s.Size > len(s.Frame) {
@@ -34,9 +34,9 @@ func printConnection(line func(label, format string, a ...any), r *callReport) {
 			line("", "… %d more not shown", k.Count-len(k.First))
 		}
 	}
-	seenLines("noise", "line that is not JSON", c.Noise)
-	seenLines("oversize", "frame over the size limit, skipped", c.Oversize)
-	seenLines("malformed", "message that is not usable JSON-RPC", c.Malformed)
+	seenLines("noise", "line that is not JSON", "lines that are not JSON", c.Noise)
+	seenLines("oversize", "frame over the size limit, skipped", "frames over the size limit, skipped", c.Oversize)
+	seenLines("malformed", "message that is not usable JSON-RPC", "messages that are not usable JSON-RPC", c.Malformed)
 	if n := c.Violations.Count; n > 0 {
 		line("protocol", "%s by the server", english.Plural(n, "violation"))
 		for _, v := range c.Violations.First {

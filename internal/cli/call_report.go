@@ -121,11 +121,12 @@ type reportCancel struct {
 	ServerCPU *reportCPU `json:"serverCpuAfterCancel,omitempty"`
 }
 
-// reportRetry is the first attempt of a call retried after a
-// HeaderMismatch.
+// reportRetry is the first attempt of a call sent again: after a
+// HeaderMismatch, or lost with its stream (Lost).
 type reportRetry struct {
 	RequestID session.ID `json:"requestId"`
 	Error     string     `json:"error"`
+	Lost      bool       `json:"lost,omitempty"`
 }
 
 type reportLate struct {

@@ -75,9 +75,9 @@ func hostileHTTPServer(t *testing.T, mode string) connect.Spec {
 // bounded report, text and --json.
 func TestHostileHTTPCallEndsClearly(t *testing.T) {
 	for mode, want := range map[string][]string{
-		"lost":      {"state     failed", "error     lost: stream broke at +", "re-issue it under a new id"},
+		"lost":      {"re-issued request", "state     failed", "error     lost: stream broke at +", "re-issue it under a new id"},
 		"badstatus": {"state     failed", "boom" + escapedBad},
-		"badsse":    {"noise     1 line that is not JSON", "not json" + escapedBad, "error     lost: stream broke"},
+		"badsse":    {"noise     2 lines that are not JSON", "not json" + escapedBad, "error     lost: stream broke"},
 		"2025shape": {"state     completed", "(not a CallToolResult, or not one mcpoke can read: shown as it came)"},
 	} {
 		spec := hostileHTTPServer(t, mode)

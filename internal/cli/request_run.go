@@ -141,7 +141,13 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	}
 	_, state, callErr := c.Result()
 	var retried *reportRetry
-	if state == session.Failed && req.retry != nil && ctx.Err() == nil {
+	if again, lost := reissueLost(ctx, srv.Session, c, state, req, callOpts); again != nil {
+		retried, c = lost, again
+		current.Store(c)
+		rec.seq.Store(c.Seq())
+		_, state, callErr = c.Result()
+	}
+	if state == session.Failed && req.retry != nil && ctx.Err() == nil && retried == nil {
 		var again *session.Call
 		if again, retried = req.retry(ctx, c, callErr, callOpts); again != nil {
 			c = again

@@ -12,3 +12,13 @@ func Plural(n int, noun string) string {
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
 }
+
+// Count says a count with the phrase for one or for many: "1 line that
+// is not JSON", "2 lines that are not JSON". For phrases whose plural is
+// not the last word plus "s".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

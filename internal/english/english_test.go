@@ -9,3 +9,14 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 lines that are not JSON"}, {1, "1 line that is not JSON"}, {2, "2 lines that are not JSON"}} {
+		if got := Count(tc.n, "line that is not JSON", "lines that are not JSON"); got != tc.want {
+			t.Errorf("Count(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
