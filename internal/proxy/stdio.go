@@ -98,9 +98,16 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 		}
 		return err
 	})
+	// outMu makes passing a chunk to the host and recording it one step
+	// as the host's leaving sees it: a host that got an answer and then
+	// closed its input must not be recorded leaving first, with the
+	// answer still pending (the card would say it left it so).
+	var outMu sync.Mutex
 	out := func(p []byte) {
+		outMu.Lock()
 		hostGate.pass(p)
 		toHost.feed(p)
+		outMu.Unlock()
 	}
 	errOut := func(p []byte) {
 		opts.HostErr.Write(p) // a host that ignores stderr loses nothing else
@@ -139,7 +146,13 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 	var stopOnce sync.Once
 	stop := func(why string) {
 		stopOnce.Do(func() {
-			event(why)
+			if why == EventHostClosed {
+				outMu.Lock()
+				event(why)
+				outMu.Unlock()
+			} else {
+				event(why)
+			}
 			go srv.Close()
 		})
 	}
