@@ -103,8 +103,9 @@ Grading a host in five minutes (the report card)
      calls. After a cancel: late answers that reached it, calls sent again after
      their cancel (the server may run them twice). On close: requests left pending.
 
-Provoking a host (stdio)
-  The kill switch: "mcpoke attach NAME --kill ID [--reason R]" (or --kill-all) cancels
+Provoking a host (stdio and HTTP)
+  The kill switch: "mcpoke attach NAME --kill ID [--reason R]" (or --kill-all; over
+  HTTP add --session sN, the host session as the records name it) cancels
   the host's pending request upstream on its behalf, with notifications/cancelled
   carrying the host's own id, and answers the host with a JSON-RPC error (code -32800)
   saying mcpoke's proxy cancelled it; --on-kill silent answers nothing, to see what the
