@@ -326,6 +326,9 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 	if r.stray && r.id.IsZero() {
 		id = "?"
 	}
+	if r.hostSession != "" {
+		id = termtext.Line(r.hostSession) + ":" + id // a proxied HTTP session's: ids repeat across them
+	}
 	method := r.method
 	if r.isTask() {
 		method = "task" // of the tool, created by the request with its id

@@ -124,8 +124,8 @@ func (r *requestRow) label() string {
 	id := termtext.Line(r.id.String())
 	s := "#" + id
 	if r.hostSession != "" {
-		id = termtext.Line(r.hostSession) + " #" + id
-		s = id
+		id = termtext.Line(r.hostSession) + ":" + id // as the ID column shows it
+		s = "#" + id
 	}
 	if r.stray {
 		return "stray " + r.method
