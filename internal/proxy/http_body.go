@@ -240,6 +240,10 @@ func (b *recordingBody) awaitHeld() {
 				b.killer.event(b.session, EventLateDropped+b.id)
 			}
 			b.injectKill()
+		} else {
+			// The host gave up on the response (closed the stream, or
+			// left) while its answer was held: it never got it.
+			b.closedByHost()
 		}
 	}
 	if pass {
@@ -312,6 +316,13 @@ func (b *recordingBody) emitFrame(r wire.Record) {
 // its end and before the answer came, it is the host closing the stream
 // of a pending request.
 func (b *recordingBody) Close() error {
+	b.closedByHost()
+	return b.rc.Close()
+}
+
+// closedByHost records the host closing the response stream of a
+// request whose answer it has not got, once.
+func (b *recordingBody) closedByHost() {
 	b.mu.Lock()
 	cut := !b.ended && !b.answered && b.id != "" && !b.inflight.isKilled()
 	b.ended = true
@@ -319,5 +330,4 @@ func (b *recordingBody) Close() error {
 	if cut {
 		b.emit(wire.Record{At: b.now(), Dir: wire.Out, Kind: wire.KindRelay, Data: []byte(EventStreamClosed + b.id), Session: b.session})
 	}
-	return b.rc.Close()
 }

@@ -1,12 +1,16 @@
 package proxy
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // serverMessages is what the upstream sent, as the records have it.
@@ -133,5 +137,54 @@ func TestHTTPAnswerAfterCancel(t *testing.T) {
 	l := line(t, rig.controls.Card.Report(), "Late answers")
 	if !strings.Contains(strings.Join(l.Facts, " "), "s1:4") {
 		t.Errorf("the card's late-answer line does not name s1:4: %+v", l)
+	}
+}
+
+// A host that closes the stream of a held answer never gets it, and the
+// records say it closed the stream with the answer not yet its.
+func TestHTTPHostClosingAHeldAnswersStream(t *testing.T) {
+	rig := startHTTPProxyRig(t, KillOptions{}, Faults{MaxHold: 20 * time.Second})
+	s := rig.session()
+	req, _ := http.NewRequest(http.MethodPost, rig.url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"seconds":0.2,"steps":1}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(transport.HeaderSessionID, s.sid)
+	req.Header.Set(transport.HeaderProtocolVersion, "2025-11-25")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := rig.client.Do(req.WithContext(ctx)); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	ref := RequestRef{"s1", "2"}
+	rig.waitRow(ref, Pending)
+	if rep := rig.controls.Handle(ControlRequest{Control: ControlHold, Session: "s1", ID: json.RawMessage(`2`)}); rep.Error != "" {
+		t.Fatalf("hold: %+v", rep)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(relayEvents(rig.recs.all(), EventHeld)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("waited 10s for the answer to be held")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("waited 10s for the host's request to end")
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for len(relayEvents(rig.recs.all(), EventStreamClosed)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no record that the host closed the stream of its held answer: %q", relayEvents(rig.recs.all(), ""))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if rep := rig.controls.Handle(ControlRequest{Control: ControlRelease, Session: "s1", ID: json.RawMessage(`2`)}); rep.Error == "" {
+		t.Errorf("released an answer whose host is gone: %+v", rep)
 	}
 }
