@@ -27,8 +27,9 @@ var testSupport = []string{"internal/clocktest", "internal/transporttest"}
 
 // TestLayers keeps the arrows of the design pointing down: transport
 // knows only the wire record, session only transport (and the wire
-// record and clock leaves), the UI never the transport, and only the
-// CLI and main open the UI; main calls only the CLI. Tests keep the same
+// record and clock leaves), the UI never the transport, the UI's row
+// model (ui/rows) neither the screen nor a terminal library, and only
+// the CLI and main open the UI; main calls only the CLI. Tests keep the same
 // arrows, except that they may use the test-support packages.
 func TestLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json", "./...").Output()
@@ -72,6 +73,10 @@ func TestLayerRulesCatchViolations(t *testing.T) {
 		{ImportPath: module, Imports: []string{m("internal/cli"), m("transport")}},
 		{ImportPath: m("ui/e2e"), TestImports: []string{m("internal/transporttest"), m("transport")}},
 		{ImportPath: m("session"), XTestImports: []string{m("internal/connect")}},
+		{ImportPath: m("ui/rows"), Imports: []string{"time", m("session"), "charm.land/bubbletea/v2", m("ui"), m("ui/rows/x")},
+			TestImports: []string{"github.com/charmbracelet/x/exp/teatest/v2"}},
+		{ImportPath: m("ui/rows/x"), Imports: []string{"charm.land/lipgloss/v2"}},
+		{ImportPath: m("ui"), Imports: []string{m("ui/rows"), "charm.land/bubbletea/v2"}},
 	}
 	got := layerViolations(pkgs)
 	want := []string{
@@ -82,6 +87,10 @@ func TestLayerRulesCatchViolations(t *testing.T) {
 		"main imports transport",
 		"ui/e2e tests import transport",
 		"session tests import internal/connect",
+		"ui/rows imports charm.land/bubbletea/v2",
+		"ui/rows imports ui:",
+		"ui/rows tests import github.com/charmbracelet/x/exp/teatest/v2",
+		"ui/rows/x imports charm.land/lipgloss/v2",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("violations:\n%s\nwant %d, one each for: %s", strings.Join(got, "\n"), len(want), strings.Join(want, "; "))
@@ -102,7 +111,13 @@ func layerViolations(pkgs []listedPackage) []string {
 		check := func(imports []string, verb string, test bool) {
 			for _, imp := range imports {
 				to, ours := strings.CutPrefix(imp, module+"/")
-				if !ours || test && slices.Contains(testSupport, to) {
+				if !ours {
+					if why := brokenOutside(from, imp); why != "" {
+						out = append(out, from+verb+imp+": "+why)
+					}
+					continue
+				}
+				if test && slices.Contains(testSupport, to) {
 					continue
 				}
 				if why := brokenRule(from, to); why != "" {
@@ -125,12 +140,28 @@ func brokenRule(from, to string) string {
 	case within(from, "session") && !within(to, "session") &&
 		!within(to, "transport") && to != "internal/wire" && to != "internal/clock":
 		return "session may import only transport, internal/wire and internal/clock"
+	case within(from, "ui/rows") && within(to, "ui") && !within(to, "ui/rows"):
+		return "ui/rows is the model the screen shows; it never reaches up into the screen"
 	case within(from, "ui") && within(to, "transport"):
 		return "the UI reaches the wire only through the session and connect"
 	case within(to, "ui") && !within(from, "ui") && from != "internal/cli" && from != "main":
 		return "only internal/cli and main open the UI"
 	case from == "main" && to != "internal/cli":
 		return "main only calls internal/cli"
+	}
+	return ""
+}
+
+// screenLibraries are the terminal libraries: Bubble Tea, Lip Gloss,
+// Bubbles and the rest of Charm's.
+var screenLibraries = []string{"charm.land/", "github.com/charmbracelet/"}
+
+// brokenOutside says which rule an import of a package from outside the
+// module breaks, or "": the row model (ui/rows) is plain Go, testable
+// without a terminal.
+func brokenOutside(from, imp string) string {
+	if within(from, "ui/rows") && slices.ContainsFunc(screenLibraries, func(p string) bool { return strings.HasPrefix(imp, p) }) {
+		return "ui/rows holds no Bubble Tea or other screen library: the screen (ui) wraps it"
 	}
 	return ""
 }

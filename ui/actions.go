@@ -12,6 +12,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // The actions below are what keys ask for: calls and cancellations. They
@@ -56,9 +57,9 @@ func (m *Model) cancelSelected(reason string) tea.Cmd {
 
 // cancelRow asks the session to cancel r; the session refuses what it
 // must not cancel, such as requests the server sent us.
-func (m *Model) cancelRow(r *requestRow, reason string) tea.Cmd {
+func (m *Model) cancelRow(r *rows.Row, reason string) tea.Cmd {
 	switch {
-	case r.stray:
+	case r.IsStray():
 		m.setStatus("stray traffic is not a request of ours: nothing to cancel", true)
 		return nil
 	case m.conn == nil:
@@ -94,10 +95,10 @@ func (m *Model) cancelAll() tea.Cmd {
 	// Rows that need input are abandoned: cancelling between rounds.
 	abandoned, shown := 0, rows
 	if !filtered {
-		shown = m.store.rows
+		shown = m.store.Rows
 	}
 	for _, r := range shown {
-		if r.needsInput() && m.abandonRounds(r) {
+		if r.NeedsInput() && m.abandonRounds(r) {
 			abandoned++
 		}
 	}
@@ -106,11 +107,11 @@ func (m *Model) cancelAll() tea.Cmd {
 	}
 	var refs []session.Ref
 	for _, r := range rows {
-		if r.state == session.Pending && !r.incoming && !r.stray {
-			refs = append(refs, r.ref())
+		if r.State == session.Pending && !r.Incoming && !r.IsStray() {
+			refs = append(refs, r.Ref())
 		}
 	}
-	hidden := m.store.counts[session.Pending] - len(refs)
+	hidden := m.store.Counts[session.Pending] - len(refs)
 	return withAbandoned(cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.filter, hidden), abandoned)
 }
 
@@ -168,29 +169,29 @@ func (m *Model) rerun() tea.Cmd {
 	case r == nil:
 		m.setStatus("no request selected", true)
 		return nil
-	case r.stray || r.incoming:
+	case r.IsStray() || r.Incoming:
 		m.setStatus("only requests mcpoke sent can be run again", true)
 		return nil
-	case r.method == "initialize":
+	case r.Method == "initialize":
 		m.setStatus("initialize runs once per connection; "+m.c.Keys.Global.Reconnect.Help().Key+" reconnects", true)
 		return nil
 	case m.conn == nil:
 		m.setStatus("not connected", true)
 		return nil
 	}
-	if r.method == "tools/call" {
+	if r.Method == "tools/call" {
 		m.calledTool = true
 	}
 	// The status names what was re-run until the send reports its new id,
 	// and that report keeps saying so: it can replace this one at once.
-	what := termtext.Line(r.method)
-	if r.lost() {
-		what = "lost " + termtext.Line(r.label()) + " again"
-		m.setStatus("re-issuing lost "+termtext.Line(r.label())+" under a new id…", false)
+	what := termtext.Line(r.Method)
+	if r.Lost() {
+		what = "lost " + termtext.Line(r.Label()) + " again"
+		m.setStatus("re-issuing lost "+termtext.Line(r.Label())+" under a new id…", false)
 	} else {
-		m.setStatus("running "+termtext.Line(r.label())+" again…", false)
+		m.setStatus("running "+termtext.Line(r.Label())+" again…", false)
 	}
-	return callCmd(m.gen, m.conn.Session, r.method, r.params, m.timeout, what)
+	return callCmd(m.gen, m.conn.Session, r.Method, r.Params, m.timeout, what)
 }
 
 // parseTimeout reads "5s", "500ms", or a plain number of seconds; empty
@@ -220,10 +221,10 @@ func timeoutText(d time.Duration) string {
 // openTimeout edits the timeout of the selected request while it is
 // pending, else the timeout for new calls; the prompt says which.
 func (m *Model) openTimeout() tea.Cmd {
-	if r := m.table.Selected(); r != nil && m.focus != focusTools && r.state == session.Pending && !r.incoming && !r.stray {
-		m.prompt.seq = r.seq
-		return m.prompt.Open(promptRequestTimeout, "timeout of "+termtext.Line(r.label())+
-			" from now (5s, 500ms; 0 for none; focus the tools to set it for new calls):", timeoutText(r.timeout))
+	if r := m.table.Selected(); r != nil && m.focus != focusTools && r.State == session.Pending && !r.Incoming && !r.IsStray() {
+		m.prompt.seq = r.Seq
+		return m.prompt.Open(promptRequestTimeout, "timeout of "+termtext.Line(r.Label())+
+			" from now (5s, 500ms; 0 for none; focus the tools to set it for new calls):", timeoutText(r.Timeout))
 	}
 	return m.prompt.Open(promptTimeout, "timeout for new calls (5s, 500ms; 0 for none):", timeoutText(m.timeout))
 }
@@ -231,7 +232,7 @@ func (m *Model) openTimeout() tea.Cmd {
 // setRequestTimeout gives the request seq a new timeout from now.
 func (m *Model) setRequestTimeout(seq uint64, value string) tea.Cmd {
 	d, err := parseTimeout(value)
-	r := m.store.get(seq)
+	r := m.store.Get(seq)
 	switch {
 	case err != nil:
 		m.setStatus(err.Error(), true)
@@ -253,9 +254,9 @@ func (m *Model) timeoutSet(msg timeoutSetMsg) {
 		m.setStatus(label+": "+refusal(msg.err), true)
 		return
 	}
-	if r := m.store.get(msg.seq); r != nil {
-		r.timeout = msg.timeout
-		r.version++
+	if r := m.store.Get(msg.seq); r != nil {
+		r.Timeout = msg.timeout
+		r.Touch()
 	}
 	if msg.timeout == 0 {
 		m.setStatus(label+" now has no timeout", false)
@@ -265,19 +266,19 @@ func (m *Model) timeoutSet(msg timeoutSetMsg) {
 }
 
 // timeoutLine says how long a request waits, for its detail.
-func timeoutLine(r *requestRow) string {
+func timeoutLine(r *rows.Row) string {
 	switch {
-	case r.timeout == 0 && r.maxTimeout == 0:
+	case r.Timeout == 0 && r.MaxTimeout == 0:
 		return "timeout none"
-	case r.timeout == 0:
-		return "timeout none · at most " + formatDuration(r.maxTimeout) + " in all"
+	case r.Timeout == 0:
+		return "timeout none · at most " + formatDuration(r.MaxTimeout) + " in all"
 	}
-	line := "timeout " + formatDuration(r.timeout)
-	if r.resets {
+	line := "timeout " + formatDuration(r.Timeout)
+	if r.Resets {
 		line += ", restarted by progress"
 	}
-	if r.maxTimeout > 0 {
-		line += " · at most " + formatDuration(r.maxTimeout) + " in all"
+	if r.MaxTimeout > 0 {
+		line += " · at most " + formatDuration(r.MaxTimeout) + " in all"
 	}
 	return line
 }

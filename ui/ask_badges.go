@@ -6,24 +6,25 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // endedWithSession reports whether an incoming row was cancelled because
 // the session ended, not by the server: the session records a cancel
 // time only for the server's notifications/cancelled.
-func endedWithSession(r *requestRow) bool {
-	return r.info != nil && r.info.CancelAt.IsZero()
+func endedWithSession(r *rows.Row) bool {
+	return r.Info != nil && r.Info.CancelAt.IsZero()
 }
 
 // serverCancelText says who ended a cancelled request of the server's.
-func serverCancelText(r *requestRow) string {
+func serverCancelText(r *rows.Row) string {
 	if endedWithSession(r) {
 		return "ended with the session"
 	}
-	if r.reason == "" {
+	if r.Reason == "" {
 		return "cancelled by server, no reason given"
 	}
-	return "cancelled by server: " + termtext.Line(r.reason)
+	return "cancelled by server: " + termtext.Line(r.Reason)
 }
 
 // answerWords says how a question was answered: a decline or a cancel
@@ -42,10 +43,10 @@ func answerWords(answer string) (word, how string) {
 
 // askBadges are the notes of a request the server sent: cancelled by it,
 // waiting for the person, answered, too late, its task.
-func askBadges(r *requestRow) []badge {
+func askBadges(r *rows.Row) []badge {
 	var out []badge
-	n := r.ask
-	if r.state == session.Cancelled {
+	n := r.Ask
+	if r.State == session.Cancelled {
 		// No shorter wording: clipped, the reason's start still shows.
 		out = append(out, badge{text: serverCancelText(r), warn: true})
 	}
@@ -53,30 +54,30 @@ func askBadges(r *requestRow) []badge {
 		return out
 	}
 	switch {
-	case n.waiting:
+	case n.Waiting:
 		out = append(out, badge{text: "waiting for you (enter answers)", short: []string{"waiting for you", "waiting"}, warn: true})
-	case n.notSent != "":
+	case n.NotSent != "":
 		out = append(out, badge{text: "your answer was not sent: too late", short: []string{"answer not sent", "not sent"}, warn: true})
-	case n.answer != "":
-		word, how := answerWords(n.answer)
+	case n.Answer != "":
+		word, how := answerWords(n.Answer)
 		if how == "" {
 			out = append(out, badge{text: word, short: []string{word}})
 		} else {
 			out = append(out, badge{text: word + ": " + how, short: []string{word, "✓"}})
 		}
 	}
-	if n.taskID != "" {
-		s := "task " + n.taskStatus
+	if n.TaskID != "" {
+		s := "task " + n.TaskStatus
 		warn := false
-		if n.taskStatus == mcp.TaskCancelled {
+		if n.TaskStatus == mcp.TaskCancelled {
 			s, warn = "task cancelled by server", true
-		} else if n.withdrawn != "" && n.taskStatus == mcp.TaskFailed {
-			s, warn = n.withdrawn, true // the ttl passed, the session ended
+		} else if n.Withdrawn != "" && n.TaskStatus == mcp.TaskFailed {
+			s, warn = n.Withdrawn, true // the ttl passed, the session ended
 		}
-		out = append(out, badge{text: s + " (" + termtext.Line(n.taskID) + ")", short: []string{s, "task"}, warn: warn})
+		out = append(out, badge{text: s + " (" + termtext.Line(n.TaskID) + ")", short: []string{s, "task"}, warn: warn})
 	}
-	if !n.completedAt.IsZero() {
-		out = append(out, badge{text: "completed by server (+" + formatDuration(n.completedAt.Sub(r.started)) + ")",
+	if !n.CompletedAt.IsZero() {
+		out = append(out, badge{text: "completed by server (+" + formatDuration(n.CompletedAt.Sub(r.Started)) + ")",
 			short: []string{"completed by server", "done"}})
 	}
 	return out
@@ -88,40 +89,40 @@ func (d *detail) askDetail() []string {
 	st := d.c.Styles
 	r := d.row
 	var out []string
-	if r.state == session.Cancelled {
+	if r.State == session.Cancelled {
 		line := serverCancelText(r)
-		if !r.ended.IsZero() {
-			line += st.Muted.Render(" · at " + d.rel(r.ended))
+		if !r.Ended.IsZero() {
+			line += st.Muted.Render(" · at " + d.rel(r.Ended))
 		}
 		out = append(out, st.BadgeWarn.Render(line)+st.Muted.Render(" · no answer sent, as the spec asks"))
 	}
-	n := r.ask
+	n := r.Ask
 	if n == nil {
 		return out
 	}
 	switch {
-	case n.waiting:
+	case n.Waiting:
 		out = append(out, st.BadgeWarn.Render("waiting for you")+st.Muted.Render(" · press "+d.c.Keys.Nav.Open.Help().Key+" on the row to answer"))
-	case n.notSent != "":
-		out = append(out, st.BadgeWarn.Render("your answer ("+n.answer+") was "+termtext.Line(n.notSent)))
-	case n.answer != "":
-		word, how := answerWords(n.answer)
+	case n.NotSent != "":
+		out = append(out, st.BadgeWarn.Render("your answer ("+n.Answer+") was "+termtext.Line(n.NotSent)))
+	case n.Answer != "":
+		word, how := answerWords(n.Answer)
 		out = append(out, strings.TrimSpace(st.Key.Render(word)+" "+termtext.Line(how)))
 	}
-	if n.withdrawn != "" && r.state != session.Cancelled {
-		out = append(out, st.BadgeWarn.Render(termtext.Line(n.withdrawn)))
+	if n.Withdrawn != "" && r.State != session.Cancelled {
+		out = append(out, st.BadgeWarn.Render(termtext.Line(n.Withdrawn)))
 	}
-	if n.taskID != "" {
-		line := st.Key.Render("task") + " " + termtext.Line(n.taskID) + " · " + termtext.Line(n.taskStatus)
-		if n.taskMessage != "" {
-			line += st.Muted.Render(" · " + termtext.Line(n.taskMessage))
+	if n.TaskID != "" {
+		line := st.Key.Render("task") + " " + termtext.Line(n.TaskID) + " · " + termtext.Line(n.TaskStatus)
+		if n.TaskMessage != "" {
+			line += st.Muted.Render(" · " + termtext.Line(n.TaskMessage))
 		}
 		out = append(out, line, st.Muted.Render("  mcpoke runs it for the server, which polls tasks/get and fetches tasks/result"))
 	}
-	if !n.completedAt.IsZero() {
-		out = append(out, st.Key.Render("completed")+" the server sent notifications/elicitation/complete at "+d.rel(n.completedAt))
+	if !n.CompletedAt.IsZero() {
+		out = append(out, st.Key.Render("completed")+" the server sent notifications/elicitation/complete at "+d.rel(n.CompletedAt))
 	}
-	q := n.q
+	q := n.Q
 	if q == nil {
 		return out
 	}
@@ -136,7 +137,7 @@ func (d *detail) askDetail() []string {
 			out = append(out, formLines(st, q.Elicit)...)
 		}
 	}
-	if q.TaskID != "" && n.taskID == "" {
+	if q.TaskID != "" && n.TaskID == "" {
 		out = append(out, st.Muted.Render("task "+termtext.Quote(q.TaskID)))
 	}
 	return out

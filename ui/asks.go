@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // tuiFeatures are what the UI declares: everything, since a person is
@@ -75,7 +76,7 @@ func (m *Model) connectCmd() tea.Cmd {
 			feed.Stop()
 			return connectedMsg{forGen: forGen{gen}, err: err}
 		}
-		return connectedMsg{forGen: forGen{gen}, conn: conn, feed: subscribeFeed(conn.Session, conn, interval), client: cs, asks: feed}
+		return connectedMsg{forGen: forGen{gen}, conn: conn, feed: rows.SubscribeFeed(conn.Session, conn, interval), client: cs, asks: feed}
 	}
 }
 
@@ -88,9 +89,9 @@ func (m *Model) asked(msg askedMsg) tea.Cmd {
 		case *mcp.Question:
 			cmds = append(cmds, m.question(e))
 		case mcp.TaskChanged:
-			n := m.store.askNote(e.Ref.Seq)
-			n.taskID, n.taskStatus, n.taskMessage = e.TaskID, e.Status, e.StatusMessage
-			m.store.touchSeq(e.Ref.Seq)
+			n := m.store.AskNote(e.Ref.Seq)
+			n.TaskID, n.TaskStatus, n.TaskMessage = e.TaskID, e.Status, e.StatusMessage
+			m.store.TouchSeq(e.Ref.Seq)
 		case mcp.ElicitationComplete:
 			m.elicitationComplete(e)
 		}
@@ -101,17 +102,17 @@ func (m *Model) asked(msg askedMsg) tea.Cmd {
 // question takes a new question: a policy answers what it covers; else
 // it waits for the person, in its panel when nothing else is open.
 func (m *Model) question(q *mcp.Question) tea.Cmd {
-	n := m.store.askNote(q.Ref.Seq)
-	n.q, n.kind = q, q.Kind()
-	m.store.touchSeq(q.Ref.Seq)
+	n := m.store.AskNote(q.Ref.Seq)
+	n.Q, n.Kind = q, q.Kind()
+	m.store.TouchSeq(q.Ref.Seq)
 	label := askLabel(q)
 	if how := m.opts.Policy.Describe(q); how != "not answered" {
-		n.answer = how
+		n.Answer = how
 		m.setStatus(label+": answered "+how, false)
 		gen, pol := m.gen, m.opts.Policy
 		return func() tea.Msg { return answeredMsg{forGen: forGen{gen}, seq: q.Ref.Seq, what: how, err: pol.Answer(q)} }
 	}
-	n.waiting = true
+	n.Waiting = true
 	watch := watchQuestionCmd(m.gen, q)
 	if open := m.asks.open[q.Ref.Seq]; open != nil && open != q {
 		m.asks.queued[q.Ref.Seq] = append(m.asks.queued[q.Ref.Seq], q)
@@ -173,9 +174,9 @@ func (m *Model) withdrawn(msg withdrawnMsg) {
 	}
 	delete(m.asks.open, msg.seq)
 	delete(m.asks.queued, msg.seq)
-	n := m.store.askNote(msg.seq)
-	n.waiting, n.withdrawn = false, msg.why
-	m.store.touchSeq(msg.seq)
+	n := m.store.AskNote(msg.seq)
+	n.Waiting, n.Withdrawn = false, msg.why
+	m.store.TouchSeq(msg.seq)
 	if m.header.state == connClosed {
 		// Why the connection closed says more, and how to reconnect.
 		if p := m.asks.panel; p != nil && p.q == q {
@@ -195,14 +196,14 @@ func (m *Model) withdrawn(msg withdrawnMsg) {
 // answer sends the panel's answer and closes it.
 func (m *Model) answer(q *mcp.Question, what string, result []byte, err error) tea.Cmd {
 	delete(m.asks.open, q.Ref.Seq)
-	n := m.store.askNote(q.Ref.Seq)
-	n.waiting, n.answer = false, what
-	m.store.touchSeq(q.Ref.Seq)
+	n := m.store.AskNote(q.Ref.Seq)
+	n.Waiting, n.Answer = false, what
+	m.store.TouchSeq(q.Ref.Seq)
 	m.closePanel()
 	m.table.SelectSeq(q.Ref.Seq)
 	cmd := answerCmd(m.gen, q, what, result, err)
 	if next := m.asks.dequeue(q.Ref.Seq); next != nil {
-		n.waiting = true
+		n.Waiting = true
 		return tea.Batch(cmd, m.openPanel(next))
 	}
 	return cmd
@@ -211,35 +212,35 @@ func (m *Model) answer(q *mcp.Question, what string, result []byte, err error) t
 // answered reports whether the answer was taken.
 func (m *Model) answered(msg answeredMsg) {
 	var tooLate *mcp.TooLateError
-	n := m.store.askNote(msg.seq)
+	n := m.store.AskNote(msg.seq)
 	switch {
 	case errors.As(msg.err, &tooLate):
-		n.notSent = tooLate.Error()
+		n.NotSent = tooLate.Error()
 		m.setStatus(msg.what+": "+tooLate.Error(), true)
 	case msg.err != nil:
-		n.notSent = msg.err.Error()
+		n.NotSent = msg.err.Error()
 		m.setStatus(msg.what+": "+msg.err.Error(), true)
 	case m.retrySent(msg.seq):
 		// The round's retry says more, and may have been reported first.
 	default:
 		id := strconv.FormatUint(msg.seq, 10)
-		if r := m.store.get(msg.seq); r != nil {
-			id = termtext.Line(r.id.String()) // the server's id, as its row shows
+		if r := m.store.Get(msg.seq); r != nil {
+			id = termtext.Line(r.ID.String()) // the server's id, as its row shows
 		}
 		m.setStatus("answered #"+id+": "+msg.what, false)
-		if q := n.q; q != nil {
+		if q := n.Q; q != nil {
 			m.setStatus(askLabel(q)+": "+msg.what, false)
 		}
 	}
-	m.store.touchSeq(msg.seq)
+	m.store.TouchSeq(msg.seq)
 }
 
 // reopen shows the panel of the selected row's question, if it waits.
-func (m *Model) reopen(r *requestRow) (tea.Cmd, bool) {
-	if r == nil || (!r.incoming && !r.needsInput()) {
+func (m *Model) reopen(r *rows.Row) (tea.Cmd, bool) {
+	if r == nil || (!r.Incoming && !r.NeedsInput()) {
 		return nil, false
 	}
-	q := m.asks.open[r.seq]
+	q := m.asks.open[r.Seq]
 	if q == nil {
 		return nil, false
 	}
@@ -253,9 +254,9 @@ func (m *Model) elicitationComplete(e mcp.ElicitationComplete) {
 			termtext.Quote(e.ElicitationID)+": ignored", false)
 		return
 	}
-	n := m.store.askNote(e.Ref.Seq)
-	n.completedAt = e.At
-	m.store.touchSeq(e.Ref.Seq)
+	n := m.store.AskNote(e.Ref.Seq)
+	n.CompletedAt = e.At
+	m.store.TouchSeq(e.Ref.Seq)
 	m.setStatus("the server says url elicitation #"+termtext.Line(e.Ref.ID.String())+" is complete", false)
 }
 

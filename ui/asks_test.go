@@ -21,6 +21,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // askingServer is a fake server that asks the client things: its session
@@ -60,7 +61,7 @@ func newAnsweringModel(t *testing.T, w, h int, policy mcp.Policy) (*driver, *ask
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
 	d.waitFor("tools listed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2
+		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2
 	})
 	return d, as
 }
@@ -215,7 +216,7 @@ func TestQuestionsWhilePanelOpenWait(t *testing.T) {
 		t.Fatalf("after the question the focus is on %v, not back on the tools it came from", d.m.focus)
 	}
 	d.m.setFocus(focusRequests) // the person goes to the waiting row
-	d.m.table.SelectSeq(d.m.store.rows[len(d.m.store.rows)-1].seq)
+	d.m.table.SelectSeq(d.m.store.Rows[len(d.m.store.Rows)-1].Seq)
 	d.key("enter")
 	d.waitScreen("THE SERVER ASKS · sampling #2")
 	d.key("ctrl+x")
@@ -307,7 +308,7 @@ func TestAnswerAfterWithdrawalIsNotSent(t *testing.T) {
 	recvWithin(t, q.Withdrawn(), "the question withdrawn after its request's cancel")
 	// The person's key races the withdrawal: the answer goes to a
 	// question already withdrawn.
-	d.m.store.askNote(q.Ref.Seq).answer = "replied"
+	d.m.store.AskNote(q.Ref.Seq).Answer = "replied"
 	d.send(answerCmd(d.m.gen, q, "replied", mcp.SamplingText("late", mcp.SamplingModel), nil)())
 	d.waitScreen("your answer (replied) was not sent: cancelled by the server: gave up")
 }
@@ -422,18 +423,18 @@ func TestStatusNumbersRequestsByTheirID(t *testing.T) {
 	d.m.tools.Select("sleep")
 	d.key("enter")
 	d.key("enter")
-	var row *requestRow
+	var row *rows.Row
 	d.waitFor("the tools/call row", func() bool {
-		for _, r := range d.m.store.rows {
-			if r.method == "tools/call" {
+		for _, r := range d.m.store.Rows {
+			if r.Method == "tools/call" {
 				row = r
 				return true
 			}
 		}
 		return false
 	})
-	if strconv.FormatUint(row.seq, 10) == row.id.String() {
-		t.Fatalf("seq %d and id %s agree: the test shows nothing", row.seq, row.id)
+	if strconv.FormatUint(row.Seq, 10) == row.ID.String() {
+		t.Fatalf("seq %d and id %s agree: the test shows nothing", row.Seq, row.ID)
 	}
-	d.waitScreen("sent tools/call sleep as request #" + row.id.String())
+	d.waitScreen("sent tools/call sleep as request #" + row.ID.String())
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // attachQueue is how many events of the proxy's stream may wait for the
@@ -33,7 +34,7 @@ func (m *Model) attachInit() tea.Cmd {
 	m.wire.Reset(a.Start)
 	m.logs.Reset(a.Start)
 	m.setFocus(focusRequests)
-	m.store.relayed = true
+	m.store.Relayed = true
 	// The keys that would send are off, and so out of the help; with a
 	// control channel, the cancels go to the proxy (attach_control.go).
 	g, rq := &m.c.Keys.Global, &m.c.Keys.Requests
@@ -45,7 +46,7 @@ func (m *Model) attachInit() tea.Cmd {
 		b.SetEnabled(a.Control != nil)
 	}
 	events := make(chan session.Event, attachQueue)
-	feed := newFeed(events, m.opts.frameInterval)
+	feed := rows.NewFeed(events, m.opts.frameInterval)
 	m.feed = feed
 	record := func(r wire.Record) {
 		if r.Kind == wire.KindStderr {
@@ -53,7 +54,7 @@ func (m *Model) attachInit() tea.Cmd {
 			events <- session.StderrLine{At: r.At, Line: string(r.Data)}
 			return
 		}
-		feed.addRecord(r)
+		feed.AddRecord(r)
 	}
 	go func() {
 		err := a.Run(context.Background(), record, func(e session.Event) { events <- e })
@@ -66,14 +67,14 @@ func (m *Model) attachInit() tea.Cmd {
 // attachApplied brings what the session would have been asked up to
 // date from the proxy's stream: the records of rows that settled, and
 // the header.
-func (m *Model) attachApplied(settled []*requestRow) {
+func (m *Model) attachApplied(settled []*rows.Row) {
 	a := m.opts.Attached
 	for _, r := range settled {
-		if info, ok := a.Info(r.seq); ok {
-			m.store.setInfo(r.seq, info)
+		if info, ok := a.Info(r.Seq); ok {
+			m.store.SetInfo(r.Seq, info)
 		}
 	}
-	m.header.toolErrors = m.store.toolErrors
+	m.header.toolErrors = m.store.ToolErrors
 	h := a.Header()
 	m.header.host = h.Host
 	m.header.peer.ServerInfo.Name = h.Server

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // attachControlTimeout bounds one control message's round trip.
@@ -47,36 +48,36 @@ func (m *Model) attachControlKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if key.Matches(k, rq.Drop) {
 			c = "drop"
 		}
-		return m.attachSend(AttachControl{Control: c, ID: r.id.String(), Session: r.hostSession}), true
+		return m.attachSend(AttachControl{Control: c, ID: r.ID.String(), Session: r.HostSession}), true
 	case key.Matches(k, rq.Release) && m.focus == focusRequests:
 		// enter releases only a row held from here; elsewhere it opens.
 		r := m.table.Selected()
-		if r == nil || !m.attachHeld[heldKey(r.hostSession, r.id.String())] {
+		if r == nil || !m.attachHeld[heldKey(r.HostSession, r.ID.String())] {
 			return nil, false
 		}
-		return m.attachSend(AttachControl{Control: "release", ID: r.id.String(), Session: r.hostSession}), true
+		return m.attachSend(AttachControl{Control: "release", ID: r.ID.String(), Session: r.HostSession}), true
 	}
 	return nil, false
 }
 
 // attachSelected is the selected row if it is one of the host's
 // requests, which are the only ones the proxy acts on.
-func (m *Model) attachSelected() *requestRow {
+func (m *Model) attachSelected() *rows.Row {
 	r := m.table.Selected()
 	switch {
 	case r == nil:
 		m.setStatus("no request selected", true)
 		return nil
-	case r.stray || r.incoming || r.id.IsZero():
-		m.setStatus("the proxy acts only on the host's requests: "+termtext.Line(r.label())+" is not one", true)
+	case r.IsStray() || r.Incoming || r.ID.IsZero():
+		m.setStatus("the proxy acts only on the host's requests: "+termtext.Line(r.Label())+" is not one", true)
 		return nil
 	}
 	return r
 }
 
 // attachKill asks the proxy to cancel r on the host's behalf.
-func (m *Model) attachKill(r *requestRow, reason string) tea.Cmd {
-	return m.attachSend(AttachControl{Control: "kill", ID: r.id.String(), Reason: reason, Session: r.hostSession})
+func (m *Model) attachKill(r *rows.Row, reason string) tea.Cmd {
+	return m.attachSend(AttachControl{Control: "kill", ID: r.ID.String(), Reason: reason, Session: r.HostSession})
 }
 
 // attachSend sends req on a tea.Cmd: the reply comes as attachRepliedMsg.

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // tableOf returns a model whose table holds n requests in every state,
@@ -36,7 +37,7 @@ func tableOf(n, w, h int) *Model {
 			State: session.Pending, Started: testEpoch.Add(time.Duration(i) * time.Millisecond)}})
 		if i%3 == 0 {
 			total := 10.0
-			items = append(items, &progressRun{Ref: ref, Count: 4,
+			items = append(items, &rows.ProgressRun{Ref: ref, Count: 4,
 				Latest: session.Progress{Progress: 4, Total: &total}})
 		}
 		to := states[i%len(states)]
@@ -49,7 +50,7 @@ func tableOf(n, w, h int) *Model {
 				AfterCancel: 1200 * time.Millisecond, Data: []byte(`{}`)}})
 		}
 	}
-	m.applyBatch(&feedBatch{Items: items})
+	m.applyBatch(&rows.Batch{Items: items})
 	m.table.MoveBy(n) // the newest, as after following the tail
 	return m
 }
@@ -58,8 +59,8 @@ func BenchmarkView10kRequests(b *testing.B) {
 	for _, size := range [][2]int{{120, 35}, {250, 80}} {
 		b.Run(sizeName(size), func(b *testing.B) {
 			m := tableOf(10_000, size[0], size[1])
-			if m.store.len() != 10_000 {
-				b.Fatalf("%d rows", m.store.len())
+			if m.store.Len() != 10_000 {
+				b.Fatalf("%d rows", m.store.Len())
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -107,8 +108,8 @@ func (p *keyProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	_, cmd := p.m.Update(msg)
-	if r := p.m.store.get(3); r != nil {
-		p.progress.Store(int64(r.progressCount))
+	if r := p.m.store.Get(3); r != nil {
+		p.progress.Store(int64(r.ProgressOrNone().Count))
 	}
 	return p, cmd
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // --cancel-mode other than notify is a probe: the header says it is on,
@@ -19,7 +20,7 @@ func TestCancelModeShownInHeaderAndDetail(t *testing.T) {
 		CancelMode: session.CancelBoth})
 	d := newDriver(t, m, 140, 30)
 	d.waitFor("tools listed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2
+		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2
 	})
 	d.waitScreen("cancel both")
 	// The fake server is in memory, with no request streams to close: as
@@ -69,8 +70,8 @@ func TestDetailCloseModeSaysNothingSent(t *testing.T) {
 	d := newDetail(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
 	d.transport = "http"
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	d.row = &requestRow{method: "tools/call", state: session.Cancelled, started: start, reason: "cancelled by the person",
-		cancelAt: start.Add(time.Second), cancelSentAt: start.Add(time.Second), cancelWire: session.CancelWire{StreamClosed: true}}
+	d.row = &rows.Row{Method: "tools/call", State: session.Cancelled, Started: start, Reason: "cancelled by the person",
+		Cancel: &rows.Cancel{At: start.Add(time.Second), SentAt: start.Add(time.Second), Wire: session.CancelWire{StreamClosed: true}}}
 	got := ansi.Strip(strings.Join(d.cancelLines(), "\n"))
 	if !strings.Contains(got, "stream closed at +1.0s, nothing sent") || strings.Contains(got, " sent +") {
 		t.Fatalf("cancel lines: %q", got)

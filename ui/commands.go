@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // The commands below are the only place the UI calls the session or
@@ -24,7 +25,7 @@ func connectCmd(gen int, connect func(context.Context) (*connect.Conn, error), i
 		if err != nil {
 			return connectedMsg{forGen: forGen{gen}, err: err}
 		}
-		feed := subscribeFeed(conn.Session, conn, interval)
+		feed := rows.SubscribeFeed(conn.Session, conn, interval)
 		return connectedMsg{forGen: forGen{gen}, conn: conn, feed: feed}
 	}
 }
@@ -91,8 +92,8 @@ func callCmd(gen int, s *session.Session, method string, params json.RawMessage,
 
 // cancelCmd asks the session to cancel one request; the session refuses,
 // sending nothing, when the request cannot be cancelled.
-func cancelCmd(gen int, s *session.Session, r *requestRow, reason string) tea.Cmd {
-	seq, ref, label := r.seq, r.ref(), r.label()
+func cancelCmd(gen int, s *session.Session, r *rows.Row, reason string) tea.Cmd {
+	seq, ref, label := r.Seq, r.Ref(), r.Label()
 	return func() tea.Msg {
 		err := s.Request(ref).Cancel(reason)
 		return cancelDoneMsg{forGen: forGen{gen}, seq: seq, label: label, reason: reason, err: err}
@@ -100,8 +101,8 @@ func cancelCmd(gen int, s *session.Session, r *requestRow, reason string) tea.Cm
 }
 
 // setTimeoutCmd gives the request r a new timeout of d from now.
-func setTimeoutCmd(gen int, s *session.Session, r *requestRow, d time.Duration) tea.Cmd {
-	seq, ref, label := r.seq, r.ref(), r.label()
+func setTimeoutCmd(gen int, s *session.Session, r *rows.Row, d time.Duration) tea.Cmd {
+	seq, ref, label := r.Seq, r.Ref(), r.Label()
 	return func() tea.Msg {
 		return timeoutSetMsg{forGen: forGen{gen}, seq: seq, label: label, timeout: d, err: s.Request(ref).SetTimeout(d)}
 	}
@@ -146,7 +147,7 @@ func infoCmd(gen int, s *session.Session, ref session.Ref) tea.Cmd {
 
 // closeCmd cancels what is in flight with reason and closes the session,
 // which shuts the server down, then reports done.
-func closeCmd(conn *connect.Conn, feed *eventFeed, reason string, done tea.Msg) tea.Cmd {
+func closeCmd(conn *connect.Conn, feed *rows.Feed, reason string, done tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		if conn != nil {
 			conn.Session.CancelAll(reason)

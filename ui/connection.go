@@ -10,6 +10,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // connected takes a new connection: show it, start reading its events,
@@ -52,9 +53,9 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 		return m.startFailed(msg.err)
 	}
 	m.startErr = nil
-	m.store.eraFallback = eraFallback(msg.peer)
-	m.store.markEraProbes()
-	m.header.counts = m.store.counts
+	m.store.EraFallback = eraFallback(msg.peer)
+	m.store.MarkEraProbes()
+	m.header.counts = m.store.Counts
 	m.logs.perRequest = m.conn.Session.Modern()
 	m.eraKeyHelp(m.logs.perRequest)
 	if m.header.state == connConnecting {
@@ -121,7 +122,7 @@ func (m *Model) reconnect() tea.Cmd {
 	old, oldFeed := m.conn, m.feed
 	m.gen++
 	m.conn, m.feed = nil, nil
-	m.store = newRequestStore()
+	m.store = rows.NewStore()
 	m.table = newRequestTable(m.c, m.store)
 	m.tools = newToolList(m.c)
 	m.resources = newEntryList(m.c, "RESOURCES", "resources", 2)
@@ -133,7 +134,7 @@ func (m *Model) reconnect() tea.Cmd {
 	m.header.peer = session.PeerInfo{}
 	m.header.state = connConnecting
 	m.header.closedWhy, m.header.lastStderr = "", ""
-	m.header.counts = m.store.counts
+	m.header.counts = m.store.Counts
 	m.cancellable.seq = 0
 	m.editing = false
 	m.asks.reset()

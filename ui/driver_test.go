@@ -205,7 +205,7 @@ func newTestModel(t *testing.T, w, h int) (*driver, *testConn) {
 		frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
 	d.waitFor("tools listed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2
+		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2
 	})
 	return d, tc
 }
@@ -224,7 +224,7 @@ func (d *driver) callTool(tc *testConn, name string) *fakeCall {
 	c := tc.server.nextCall()
 	d.waitFor(name+" row selected", func() bool {
 		r := d.m.table.Selected()
-		return r != nil && r.tool == name && r.seq == callSeq(c)
+		return r != nil && r.Tool == name && r.Seq == callSeq(c)
 	})
 	return c
 }

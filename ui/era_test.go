@@ -79,7 +79,7 @@ func startSleep(d *driver) {
 	d.key("enter")
 	d.waitFor("sleep's first progress", func() bool {
 		r := d.m.table.Selected()
-		return r != nil && r.tool == "sleep" && r.progressCount > 0
+		return r != nil && r.Tool == "sleep" && r.ProgressOrNone().Count > 0
 	})
 }
 
@@ -197,9 +197,9 @@ func modernListenServer(t *testing.T) (*connect.Conn, *clocktest.Clock) {
 func (d *driver) selectMethod(method string) {
 	d.t.Helper()
 	d.m.setFocus(focusRequests)
-	for _, r := range d.m.store.rows {
-		if r.method == method {
-			d.m.table.SelectSeq(r.seq)
+	for _, r := range d.m.store.Rows {
+		if r.Method == method {
+			d.m.table.SelectSeq(r.Seq)
 			d.send(tickMsg{})
 			return
 		}

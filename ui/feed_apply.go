@@ -7,115 +7,130 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
+// batchEffects is what a batch asks of the screen once its rows are up
+// to date.
+type batchEffects struct {
+	// settled are the rows whose full record to fetch.
+	settled []*rows.Row
+	// tasks are the new task rows to follow.
+	tasks    []session.Ref
+	logs     []logLine
+	notified []tea.Cmd
+}
+
 // applyBatch brings the model's rows up to date with a batch of events
-// and returns the commands that fetch the full record of rows that
-// settled.
-func (m *Model) applyBatch(b *feedBatch) []tea.Cmd {
+// (the store's share is rows.Store.Apply) and returns the commands that
+// fetch the full record of rows that settled.
+func (m *Model) applyBatch(b *rows.Batch) []tea.Cmd {
 	follow := m.table.atBottom()
 	// Stderr first: a Closed event in this batch quotes its last line.
 	if len(b.Stderr) > 0 || b.StderrDropped > 0 {
 		m.stderr.Add(b.Stderr, b.StderrDropped)
 	}
-	var fetch []*requestRow
-	var logs []logLine
-	var notified []tea.Cmd
-	var tasks []session.Ref
+	var fx batchEffects
 	for _, item := range b.Items {
-		switch e := item.(type) {
-		case session.RequestStarted:
-			m.store.started(e.Info)
-			if e.Info.TaskID != "" && !e.Info.State.Final() {
-				tasks = append(tasks, e.Info.Ref())
-			}
-		case session.TaskUpdated:
-			m.store.taskUpdated(e)
-		case session.TaskCancelAnswered:
-			m.store.taskCancelAnswered(e)
-		case *progressRun:
-			m.store.progressed(e)
-		case session.StateChanged:
-			if r := m.store.stateChanged(e); r != nil && e.To.Final() {
-				fetch = append(fetch, r)
-			}
-		case session.CancelSent:
-			m.store.cancelSent(e)
-		case session.LateArrived:
-			m.wire.MarkLate(e.Late.At)
-			if r := m.store.lateArrived(e.Ref, []session.LateFrame{e.Late}, e.Late, 1); r != nil {
-				fetch = append(fetch, r) // cancel times may have settled since
-			}
-		case *lateRun:
-			for _, f := range e.Frames {
-				m.wire.MarkLate(f.At)
-			}
-			m.wire.MarkLate(e.Last.At)
-			m.store.lateArrived(e.Ref, e.Frames, e.Last, e.Count)
-		case session.StrayArrived:
-			m.store.strayArrived(e)
-		case session.SubscriptionNotified:
-			m.store.listened(e)
-			notified = append(notified, m.listenAcked(e))
-		case session.Closed:
-			m.sessionClosed(e)
-		case session.NotificationArrived:
-			notified = append(notified, m.notified(e, &logs))
-		case session.AnswerWithheld:
-			if e.Answered {
-				m.store.withheld(e.Ref.Seq, e.Why)
-			}
+		e := m.store.Apply(item)
+		if e.Settled {
+			fx.settled = append(fx.settled, e.Row)
 		}
-	}
-	if b.Violations > 0 {
-		v := b.LastViolation
-		text := "protocol violation by the server: " + v.Kind.String() + ": " + v.Detail
-		if b.Violations > 1 {
-			text = fmt.Sprintf("%d protocol violations by the server; the last: %s: %s", b.Violations, v.Kind, v.Detail)
+		if e.Task.Seq != 0 {
+			fx.tasks = append(fx.tasks, e.Task)
 		}
-		m.setStatus(text, true)
+		m.applyItem(item, &fx)
 	}
+	m.violated(b)
 	for seq, n := range b.Duplicates {
-		m.store.duplicated(seq, n)
+		m.store.Duplicated(seq, n)
 	}
-	if len(logs) > 0 || b.NotificationsDropped > 0 {
-		m.logs.Add(logs, b.NotificationsDropped)
+	if len(fx.logs) > 0 || b.NotificationsDropped > 0 {
+		m.logs.Add(fx.logs, b.NotificationsDropped)
 	}
+	toolsChanged := m.applyWire(b)
+	if m.opts.Attached != nil {
+		m.attachApplied(fx.settled)
+	}
+	m.store.Trim()
+	m.header.counts, m.header.toolErrors = m.store.Counts, m.store.ToolErrors
+	m.table.sync(follow)
+
+	cmds := fx.notified
+	if toolsChanged {
+		cmds = append(cmds, m.relistTools(true))
+	}
+	return append(cmds, m.followCmds(fx)...)
+}
+
+// applyItem is the screen's share of one item, after the store's: the
+// wire log marks late frames, notifications reach the log, a listen's
+// acknowledgement the subscriptions, the session's end the header.
+func (m *Model) applyItem(item any, fx *batchEffects) {
+	switch e := item.(type) {
+	case session.LateArrived:
+		m.wire.MarkLate(e.Late.At)
+	case *rows.LateRun:
+		for _, f := range e.Frames {
+			m.wire.MarkLate(f.At)
+		}
+		m.wire.MarkLate(e.Last.At)
+	case session.SubscriptionNotified:
+		fx.notified = append(fx.notified, m.listenAcked(e))
+	case session.Closed:
+		m.sessionClosed(e)
+	case session.NotificationArrived:
+		fx.notified = append(fx.notified, m.notified(e, &fx.logs))
+	}
+}
+
+// violated puts the batch's protocol violations on the status line.
+func (m *Model) violated(b *rows.Batch) {
+	if b.Violations == 0 {
+		return
+	}
+	v := b.LastViolation
+	text := "protocol violation by the server: " + v.Kind.String() + ": " + v.Detail
+	if b.Violations > 1 {
+		text = fmt.Sprintf("%d protocol violations by the server; the last: %s: %s", b.Violations, v.Kind, v.Detail)
+	}
+	m.setStatus(text, true)
+}
+
+// applyWire adds the batch's frames to the wire log and reports whether
+// the server said its tools changed.
+func (m *Model) applyWire(b *rows.Batch) (toolsChanged bool) {
 	if len(b.Wire) > 0 || b.WireDropped > 0 {
 		m.wire.Add(b.Wire, b.WireDropped)
 		m.health.heardFrom(b.Wire, b.WireDropped, m.c.Now())
 	}
-	toolsChanged := false
 	for _, r := range b.Wire {
 		if r.Dir == wire.In && r.Kind == wire.KindFrame && frameMethod(r.Data) == toolsListChanged {
 			toolsChanged = true
 		}
 	}
-	if m.opts.Attached != nil {
-		m.attachApplied(fetch)
-	}
-	m.store.trim()
-	m.header.counts, m.header.toolErrors = m.store.counts, m.store.toolErrors
-	m.table.sync(follow)
+	return toolsChanged
+}
 
-	cmds := notified
-	if toolsChanged {
-		cmds = append(cmds, m.relistTools(true))
+// followCmds follow the batch's new tasks and fetch the records of its
+// settled rows.
+func (m *Model) followCmds(fx batchEffects) []tea.Cmd {
+	if m.conn == nil {
+		return nil
 	}
-	if m.conn != nil {
-		for _, ref := range tasks {
-			cmds = append(cmds, followTaskCmd(m.gen, m.conn.Session, ref, m.asks.client))
-			// The task is what runs on: select it in place of its creator.
-			if r := m.store.get(ref.Seq); r != nil {
-				if sel := m.table.Selected(); (sel != nil && sel.seq == r.parent.Seq) || m.table.wantSelected == r.parent.Seq {
-					m.table.SelectSeq(ref.Seq)
-				}
+	var cmds []tea.Cmd
+	for _, ref := range fx.tasks {
+		cmds = append(cmds, followTaskCmd(m.gen, m.conn.Session, ref, m.asks.client))
+		// The task is what runs on: select it in place of its creator.
+		if r := m.store.Get(ref.Seq); r != nil {
+			if sel := m.table.Selected(); (sel != nil && sel.Seq == r.TaskOrNone().Parent.Seq) || m.table.wantSelected == r.TaskOrNone().Parent.Seq {
+				m.table.SelectSeq(ref.Seq)
 			}
 		}
-		for _, r := range fetch {
-			// The server's requests too: their detail shows the answer.
-			cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.ref()))
-		}
+	}
+	for _, r := range fx.settled {
+		// The server's requests too: their detail shows the answer.
+		cmds = append(cmds, infoCmd(m.gen, m.conn.Session, r.Ref()))
 	}
 	return cmds
 }

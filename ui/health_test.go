@@ -26,7 +26,7 @@ func newHealthModel(t *testing.T, interval time.Duration, w, h int) (*driver, *t
 	d.waitFor("tools listed and the health timer armed", func() bool {
 		// Both answers in the wire log too: heard after the clock moves,
 		// they would put the ping off.
-		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2 && clock.Armed() == 1 && d.heardCount() == 2
+		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2 && clock.Armed() == 1 && d.heardCount() == 2
 	})
 	return d, tc
 }
@@ -78,9 +78,9 @@ func TestHealthPingAfterIdle(t *testing.T) {
 	d.waitScreen("● ready · ping 0.000ms")
 	// The wire records come with the feed, maybe after the answer.
 	d.waitFor("the ping in the wire log", func() bool { return d.sentCount("ping") == 1 })
-	for _, r := range d.m.store.rows {
-		if r.method == "ping" {
-			t.Fatalf("the health ping has a row in the requests table: #%d", r.seq)
+	for _, r := range d.m.store.Rows {
+		if r.Method == "ping" {
+			t.Fatalf("the health ping has a row in the requests table: #%d", r.Seq)
 		}
 	}
 	d.key("w")
@@ -188,7 +188,7 @@ func TestHealthPingOff(t *testing.T) {
 	tc := newTestConn(t, clock, defaultFakeTools())
 	m := New(Options{Connect: tc.connector(), now: clock.Now, clock: clock, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 30)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2 })
 	clock.Advance(5 * time.Minute)
 	d.settle()
 	if n := d.sentCount("ping"); n != 0 || clock.Armed() != 0 {

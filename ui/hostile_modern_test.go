@@ -14,6 +14,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // evil26 is what the hostile modern server appends to every string: a
@@ -140,17 +141,17 @@ func TestHostileModernServerNeverReachesTheScreenRaw(t *testing.T) {
 	d.settle()
 	assertModelSafe(t, d, "question closed")
 	d.m.setFocus(focusRequests)
-	d.m.table.SelectSeq(row.seq)
+	d.m.table.SelectSeq(row.Seq)
 	d.send(tickMsg{})
 	d.settle()
 	assertModelSafe(t, d, "round 1 detail")
 	d.key("enter") // the row's question again
 	d.waitScreen("THE SERVER ASKS · elicitation (form)")
 	d.key("enter") // accept, with the defaults
-	var retry *requestRow
+	var retry *rows.Row
 	d.waitFor("the retry completed", func() bool {
-		for _, r := range d.m.store.rows {
-			if r.round.N == 2 && r.state == session.Completed && r.info != nil {
+		for _, r := range d.m.store.Rows {
+			if r.Retry != nil && r.Retry.N == 2 && r.State == session.Completed && r.Info != nil {
 				retry = r
 				return true
 			}
@@ -158,7 +159,7 @@ func TestHostileModernServerNeverReachesTheScreenRaw(t *testing.T) {
 		return false
 	})
 	d.m.setFocus(focusRequests)
-	d.m.table.SelectSeq(retry.seq)
+	d.m.table.SelectSeq(retry.Seq)
 	d.send(tickMsg{})
 	d.settle()
 	assertModelSafe(t, d, "round 2 detail")
@@ -213,9 +214,9 @@ func TestLegacyInputRequiredIsNotFollowed(t *testing.T) {
 	d.key("enter")
 	d.waitScreen("tools/call ask", "✓ completed")
 	d.settle()
-	for _, r := range d.m.store.rows {
-		if r.needsInput() || r.round.Retry() || r.mrtr != nil {
-			t.Fatalf("row #%s followed input_required in a 2025 session:\n%s", r.id, d.screen())
+	for _, r := range d.m.store.Rows {
+		if r.NeedsInput() || r.Retry != nil || r.Rounds != nil {
+			t.Fatalf("row #%s followed input_required in a 2025 session:\n%s", r.ID, d.screen())
 		}
 	}
 }

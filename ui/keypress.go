@@ -90,13 +90,13 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.setStatus("no request selected", true)
 			return nil
 		}
-		if c := m.cancellable; c.known && c.seq == r.seq && c.err != nil {
+		if c := m.cancellable; c.known && c.seq == r.Seq && c.err != nil {
 			// The session already said no: do not ask for a reason.
-			m.setStatus(termtext.Line(r.label())+": "+refusal(c.err), true)
+			m.setStatus(termtext.Line(r.Label())+": "+refusal(c.err), true)
 			return nil
 		}
-		m.prompt.seq = r.seq
-		return m.prompt.Open(promptReason, "reason for cancelling "+termtext.Line(r.label())+":", "")
+		m.prompt.seq = r.Seq
+		return m.prompt.Open(promptReason, "reason for cancelling "+termtext.Line(r.Label())+":", "")
 	case key.Matches(k, rq.Rerun):
 		return m.rerun()
 	case key.Matches(k, rq.Timeline):
@@ -255,7 +255,7 @@ func (m *Model) promptKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case promptReason:
 		if res == promptAccepted {
-			r := m.store.get(m.prompt.seq)
+			r := m.store.Get(m.prompt.seq)
 			if r == nil {
 				m.setStatus("that request is gone", true)
 				return cmd

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // In protocol 2026-07-28 change notifications come only on a
@@ -17,18 +18,6 @@ import (
 // opens one after the handshake for the list changes the server says it
 // notifies, and shows it as a row like any request: its acknowledgement
 // and the notifications it carried; c closes it by the era's rule.
-
-// rowListenNotes is how many of a subscription's notifications a row
-// keeps for the detail.
-const rowListenNotes = 20
-
-// listening is what a subscriptions/listen row heard.
-type listening struct {
-	acked  bool
-	filter []byte // as acknowledged
-	count  int
-	last   []session.SubscriptionNote
-}
 
 // listenCmd opens the subscription the server's capabilities call for,
 // or does nothing: a legacy session, or a server that notifies nothing.
@@ -41,79 +30,44 @@ func listenCmd(gen int, s *session.Session) tea.Cmd {
 	return openListenCmd(gen, s, nil, subChange{})
 }
 
-// listened files a subscription's notification under its row.
-func (s *requestStore) listened(e session.SubscriptionNotified) *requestRow {
-	r := s.bySeq[e.Ref.Seq]
-	if r == nil {
-		return nil
-	}
-	if r.listen == nil {
-		r.listen = &listening{}
-	}
-	l := r.listen
-	if e.Note.Method == "notifications/subscriptions/acknowledged" {
-		l.acked = true
-		l.filter = ackedFilter(e.Note.Params)
-	} else {
-		l.count++
-		if len(l.last) == rowListenNotes {
-			l.last = append(l.last[:0], l.last[1:]...)
-		}
-		l.last = append(l.last, e.Note)
-	}
-	r.touch()
-	return r
-}
-
-// ackedFilter is the notifications member of an acknowledgement's params.
-func ackedFilter(params []byte) []byte {
-	var p struct {
-		Notifications json.RawMessage `json:"notifications"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return nil
-	}
-	return p.Notifications
-}
-
 // listenBadge sums a subscription up on its row.
-func listenBadge(r *requestRow) (badge, bool) {
-	if r.method != "subscriptions/listen" || r.incoming {
+func listenBadge(r *rows.Row) (badge, bool) {
+	if r.Method != "subscriptions/listen" || r.Incoming {
 		return badge{}, false
 	}
-	if r.listen == nil || !r.listen.acked {
+	if r.Listen == nil || !r.Listen.Acked {
 		return badge{text: "not acknowledged yet", short: []string{"no ack"}}, true
 	}
-	n := english.Plural(r.listen.count, "notification")
-	if r.state != session.Pending {
-		return badge{text: "closed after " + n, short: []string{strconv.Itoa(r.listen.count) + " notes"}}, true
+	n := english.Plural(r.Listen.Count, "notification")
+	if r.State != session.Pending {
+		return badge{text: "closed after " + n, short: []string{strconv.Itoa(r.Listen.Count) + " notes"}}, true
 	}
-	return badge{text: "listening: " + n, short: []string{strconv.Itoa(r.listen.count) + " notes"}}, true
+	return badge{text: "listening: " + n, short: []string{strconv.Itoa(r.Listen.Count) + " notes"}}, true
 }
 
 // listenLines are the detail of a subscription row.
 func (d *detail) listenLines() []string {
 	st := d.c.Styles
 	var out []string
-	if info := d.row.info; info != nil && d.row.state == session.Completed {
+	if info := d.row.Info; info != nil && d.row.State == session.Completed {
 		why := "the server ended the subscription (a final response)"
 		if info.EndedByPeer != "" {
 			why = info.EndedByPeer
 		}
 		out = append(out, st.Key.Render("ended")+" "+st.Muted.Render(termtext.Line(why)))
 	}
-	l := d.row.listen
-	if l == nil || !l.acked {
+	l := d.row.Listen
+	if l == nil || !l.Acked {
 		return append(out, st.Muted.Render("subscription: not acknowledged yet"))
 	}
-	out = append(out, st.Key.Render("subscription")+st.Muted.Render(" acknowledged "+termtext.Line(string(l.filter))+
-		" · "+english.Plural(l.count, "notification")))
+	out = append(out, st.Key.Render("subscription")+st.Muted.Render(" acknowledged "+termtext.Line(string(l.Filter))+
+		" · "+english.Plural(l.Count, "notification")))
 	var f mcp.ListenFilter
-	if json.Unmarshal(l.filter, &f) == nil && len(f.ResourceSubscriptions) > 0 {
+	if json.Unmarshal(l.Filter, &f) == nil && len(f.ResourceSubscriptions) > 0 {
 		out = append(out, st.Muted.Render("  carries the subscriptions of "+d.c.Keys.Global.Subscribe.Help().Key+
 			": 2026-07-28 has no resources/subscribe"))
 	}
-	for _, n := range l.last {
+	for _, n := range l.Last {
 		out = append(out, "  "+st.Muted.Render(d.rel(n.At))+" "+termtext.Line(n.Method))
 	}
 	return out

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // focusArea is the pane that gets navigation keys.
@@ -51,11 +52,11 @@ type Model struct {
 	// this UI's request, which enter releases.
 	attachHeld map[string]bool
 	conn       *connect.Conn
-	feed       *eventFeed
+	feed       *rows.Feed
 
 	header *header
 	tools  *toolList
-	store  *requestStore
+	store  *rows.Store
 	table  *requestTable
 	detail *detail
 	wire   *wireLog
@@ -119,7 +120,7 @@ func New(opts Options) *Model {
 	}
 	c := &common{Styles: newStyles(true), Keys: defaultKeyMap(), Now: opts.now, Animate: !opts.static,
 		Width: 80, Height: 24}
-	store := newRequestStore()
+	store := rows.NewStore()
 	m := &Model{
 		c:       c,
 		opts:    opts,
@@ -246,8 +247,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.cancellable.err, m.cancellable.known = msg.err, true
 		}
 	case infoMsg:
-		m.store.setInfo(msg.seq, msg.info)
-		m.header.toolErrors = m.store.toolErrors
+		m.store.SetInfo(msg.seq, msg.info)
+		m.header.toolErrors = m.store.ToolErrors
 		return m.inputRequired(msg.seq)
 	case tickMsg:
 		m.c.Frame++
@@ -311,9 +312,9 @@ func (m *Model) startTicking() tea.Cmd {
 		return nil
 	}
 	// Late traffic keeps a row's "still sending" live until it goes quiet.
-	live := m.store.counts[session.Pending]+m.store.counts[session.Cancelling] > 0 ||
+	live := m.store.Counts[session.Pending]+m.store.Counts[session.Cancelling] > 0 ||
 		m.header.state == connConnecting || m.header.state == connClosing ||
-		m.c.Now().Sub(m.store.lastLateAt) < stillSendingFor
+		m.c.Now().Sub(m.store.LastLateAt) < rows.StillSendingFor
 	if !live {
 		return nil
 	}
@@ -383,7 +384,7 @@ func (m *Model) setEditing(on bool) {
 // session, once per row and state, whether it can be cancelled.
 func (m *Model) syncSelection() tea.Cmd {
 	r := m.table.Selected()
-	if r == nil || r.stray {
+	if r == nil || r.IsStray() {
 		m.cancellable.seq, m.cancellable.known = 0, false
 		m.detail.SetRow(r, "")
 		if m.timelineOn {
@@ -392,9 +393,9 @@ func (m *Model) syncSelection() tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	if m.conn != nil && (r.seq != m.cancellable.seq || r.state != m.cancellable.state) {
-		m.cancellable.seq, m.cancellable.state, m.cancellable.known = r.seq, r.state, false
-		cmd = canCancelCmd(m.gen, m.conn.Session, r.ref())
+	if m.conn != nil && (r.Seq != m.cancellable.seq || r.State != m.cancellable.state) {
+		m.cancellable.seq, m.cancellable.state, m.cancellable.known = r.Seq, r.State, false
+		cmd = canCancelCmd(m.gen, m.conn.Session, r.Ref())
 	}
 	if m.timelineOn {
 		m.timeline.SetRow(r)
@@ -402,7 +403,7 @@ func (m *Model) syncSelection() tea.Cmd {
 	note := ""
 	// Only worth saying for requests still running, and for initialize,
 	// where the refusal is the point.
-	if m.cancellable.known && (r.state == session.Pending || m.cancellable.err == session.ErrInitializeNotCancellable) {
+	if m.cancellable.known && (r.State == session.Pending || m.cancellable.err == session.ErrInitializeNotCancellable) {
 		note = cancelNote(m.c.Keys, m.cancellable.err, true)
 	}
 	m.detail.SetRow(r, note)

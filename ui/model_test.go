@@ -18,6 +18,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 func TestStartShowsServerAndHandshake(t *testing.T) {
@@ -54,13 +55,13 @@ func TestCancelSleepGoesCancellingThenCancelled(t *testing.T) {
 	tc.clock.Advance(time.Second)
 	d.waitScreen("⊘ cancelled", "1 cancelled")
 	r := d.m.table.Selected()
-	if r.state != session.Cancelled || r.reason != "cancelled by user" {
-		t.Errorf("row is %v %q", r.state, r.reason)
+	if r.State != session.Cancelled || r.Reason != "cancelled by user" {
+		t.Errorf("row is %v %q", r.State, r.Reason)
 	}
-	d.waitFor("detail with cancel times", func() bool { return r.info != nil })
+	d.waitFor("detail with cancel times", func() bool { return r.Info != nil })
 	d.waitScreen(`cancel "cancelled by user" · decided +2.0s · sent +2.0s · settled after 1.0s`,
 		"ran 2.0s (until the cancel was sent)")
-	if got := r.ran(tc.clock.Now()); got != 2*time.Second {
+	if got := r.Ran(tc.clock.Now()); got != 2*time.Second {
 		t.Errorf("ran %v, want 2s: the settle window is not run time", got)
 	}
 }
@@ -74,8 +75,8 @@ func TestCancelRefusedForInitialize(t *testing.T) {
 	if n := len(tc.server.seenCancels()); n != 0 {
 		t.Errorf("server saw %d cancels after a refused one", n)
 	}
-	if r := d.m.store.get(1); r.state != session.Completed {
-		t.Errorf("initialize is %v after a refused cancel", r.state)
+	if r := d.m.store.Get(1); r.State != session.Completed {
+		t.Errorf("initialize is %v after a refused cancel", r.State)
 	}
 }
 
@@ -93,7 +94,7 @@ func TestCancelRefusedForFinishedRequest(t *testing.T) {
 func TestCancelRefusedForUnknownRequest(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
 	// A row the session never had, as after a session was replaced.
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 99, ID: session.StringID("ghost"), Method: "tools/call", Tool: "ghost", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(99)
 	d.key("c")
@@ -102,14 +103,14 @@ func TestCancelRefusedForUnknownRequest(t *testing.T) {
 
 func TestCancelRefusedForIncomingRequest(t *testing.T) {
 	d, tc := newTestModel(t, 100, 30)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{
 		Seq: 50, ID: session.IntID(1), Incoming: true, Method: "sampling/createMessage", Started: testEpoch}}}}})
 	d.m.table.SelectSeq(50)
 	d.keyDone("c")
 	d.waitScreen("incoming #1 sampling/createMessage: the server sent this request: only the server can cancel it")
 	tc.barrier(t)
-	if r := d.m.store.get(1); r.state != session.Completed {
-		t.Errorf("our request with the same id is %v", r.state)
+	if r := d.m.store.Get(1); r.State != session.Completed {
+		t.Errorf("our request with the same id is %v", r.State)
 	}
 	if n := len(tc.server.seenCancels()); n != 0 {
 		t.Errorf("server saw %d cancels", n)
@@ -162,8 +163,8 @@ func TestCancelWithReasonAbandoned(t *testing.T) {
 	if n := len(tc.server.seenCancels()); n != 0 {
 		t.Errorf("an abandoned reason prompt sent %d cancels", n)
 	}
-	if r := d.m.table.Selected(); r.state != session.Pending {
-		t.Errorf("state %v", r.state)
+	if r := d.m.table.Selected(); r.State != session.Pending {
+		t.Errorf("state %v", r.State)
 	}
 }
 
@@ -178,8 +179,8 @@ func TestStubbornLateResponseBadge(t *testing.T) {
 	call.Reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "done anyway"}}})
 	d.waitScreen("late response ignored (+1.2s)")
 	r := d.m.table.Selected()
-	if r.state != session.Cancelled || r.lateResponses != 1 {
-		t.Errorf("row %v with %d late responses", r.state, r.lateResponses)
+	if r.State != session.Cancelled || r.LateOrNone().Responses != 1 {
+		t.Errorf("row %v with %d late responses", r.State, r.LateOrNone().Responses)
 	}
 	d.waitScreen("late traffic: 1 frame (1 response, 0 progress)", `+1.2s   response {"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"done anyway"`)
 }
@@ -197,8 +198,8 @@ func TestStubbornLateErrorResponseBadge(t *testing.T) {
 	call.Fail(&session.RPCError{Code: -32000, Message: "gave up anyway"})
 	d.waitScreen("late traffic: 1 frame")
 	r := d.m.table.Selected()
-	if r.state != session.Cancelled || r.lateResponses != 1 || r.lateProgress != 0 {
-		t.Errorf("row %v with %d late responses and %d late progress; want 1 response, 0 progress", r.state, r.lateResponses, r.lateProgress)
+	if r.State != session.Cancelled || r.LateOrNone().Responses != 1 || r.LateOrNone().Progress != 0 {
+		t.Errorf("row %v with %d late responses and %d late progress; want 1 response, 0 progress", r.State, r.LateOrNone().Responses, r.LateOrNone().Progress)
 	}
 	s := d.screen()
 	if !strings.Contains(s, "late response ignored (+1.2s)") || !strings.Contains(s, "late traffic: 1 frame (1 response, 0 progress)") ||
@@ -214,7 +215,7 @@ func TestLateProgressBadgeCountsEveryFrame(t *testing.T) {
 	d.waitScreen("cancelling")
 	ref := session.Ref{Seq: 3, ID: session.IntID(3)}
 	frames := []session.LateFrame{{Kind: session.LateProgress, AfterCancel: 100 * time.Millisecond, Data: []byte(`{"progress":1}`)}}
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{&lateRun{Ref: ref, Count: 5, Frames: frames}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{&rows.LateRun{Ref: ref, Count: 5, Frames: frames}}}})
 	d.waitScreen("progress after cancel ×5")
 }
 
@@ -232,7 +233,7 @@ func TestProgressBarAndHistory(t *testing.T) {
 
 func TestStrayAndDuplicateBadges(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{
 		Items: []any{session.StrayArrived{At: testEpoch, Kind: session.LateResponse, ID: session.IntID(77),
 			Data: []byte(`{"jsonrpc":"2.0","id":77,"result":{}}`)}},
 		Duplicates: map[uint64]int{2: 2},
@@ -257,12 +258,12 @@ func TestToolErrorIsNoSuccess(t *testing.T) {
 	if s := d.screen(); strings.Contains(s, "✓ completed · id 3") || strings.Contains(s, "3 completed") {
 		t.Errorf("a tool error shows as a success:\n%s", s)
 	}
-	if !d.m.table.Selected().toolError {
+	if !d.m.table.Selected().ToolError {
 		t.Error("row not marked as a tool error")
 	}
 	// The filter finds it by what the screen calls it.
 	d.m.table.SetFilter("tool error")
-	if rows := d.m.table.rows(); len(rows) != 1 || rows[0].tool != "fail" {
+	if rows := d.m.table.rows(); len(rows) != 1 || rows[0].Tool != "fail" {
 		t.Errorf("filter \"tool error\" found %d rows", len(rows))
 	}
 }
@@ -305,7 +306,7 @@ func TestCountsAreSaidInTheRightNumber(t *testing.T) {
 	d, tc := newTestModel(t, 120, 30)
 	d.m.toggleBottom(bottomStderr)
 	d.waitScreen("SERVER STDERR 0 lines")
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Stderr: []session.StderrLine{{Line: "one"}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Stderr: []session.StderrLine{{Line: "one"}}}})
 	d.waitScreen("SERVER STDERR 1 line ")
 	d.m.toggleBottom(bottomWire)
 	d.waitScreen("WIRE LOG 5 frames")
@@ -341,7 +342,7 @@ func TestServerGoneFailsPendingAndOffersReconnect(t *testing.T) {
 
 func TestServerExitStatusAndLastStderrInHeader(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{
 		Stderr: []session.StderrLine{{At: testEpoch, Line: "panic: boom"}},
 		Items:  []any{session.Closed{At: testEpoch, Err: transporttest.Exited(3, "panic: boom")}},
 	}})
@@ -467,12 +468,12 @@ func TestFocusAndNavigation(t *testing.T) {
 	}
 	d.key("tab")
 	d.key("up")
-	if r := d.m.table.Selected(); r.seq != 1 {
-		t.Errorf("up selected #%d", r.seq)
+	if r := d.m.table.Selected(); r.Seq != 1 {
+		t.Errorf("up selected #%d", r.Seq)
 	}
 	d.key("down")
-	if r := d.m.table.Selected(); r.seq != 2 {
-		t.Errorf("down selected #%d", r.seq)
+	if r := d.m.table.Selected(); r.Seq != 2 {
+		t.Errorf("down selected #%d", r.Seq)
 	}
 	d.key("tab")
 	if d.m.focus != focusBottom {
@@ -500,8 +501,8 @@ func TestMouseSelectsAndScrolls(t *testing.T) {
 	}
 	l := d.m.layout
 	d.send(tea.MouseClickMsg{X: l.table.x + 5, Y: l.table.y + 2, Button: tea.MouseLeft})
-	if r := d.m.table.Selected(); r.seq != 1 || d.m.focus != focusRequests {
-		t.Errorf("click selected #%d with focus %d", r.seq, d.m.focus)
+	if r := d.m.table.Selected(); r.Seq != 1 || d.m.focus != focusRequests {
+		t.Errorf("click selected #%d with focus %d", r.Seq, d.m.focus)
 	}
 	d.send(tea.MouseClickMsg{X: l.tools.x + 3, Y: l.tools.y + 1 + 2*2, Button: tea.MouseLeft})
 	if got := d.m.tools.Selected().Name; got != "echo" {
@@ -523,7 +524,7 @@ func TestHostileStringsAreEscaped(t *testing.T) {
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
 	d.waitScreen(`srv\x1b]0;pwned\x07\x1b[2J\u202eevil`)
-	d.send(feedMsg{forGen: forGen{m.gen}, batch: &feedBatch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
+	d.send(feedMsg{forGen: forGen{m.gen}, batch: &rows.Batch{Stderr: []session.StderrLine{{Line: "err" + evil}}}})
 	d.key("e")
 	d.waitScreen(`err\x1b]0;pwned`)
 	out := m.render()
@@ -581,7 +582,7 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 		session.StateChanged{Ref: ref(15), From: session.Pending, To: session.Cancelling, At: testEpoch},
 		session.StateChanged{Ref: ref(15), From: session.Cancelling, To: session.Cancelled, At: testEpoch.Add(300 * time.Millisecond)},
 	)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: items}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: items}})
 	d.waitScreen("1 pending 1 cancelling ✓3 ✗1 ◔1 ⊘1", "⊘ cancelled", "◔ timed out", "✗ failed", "✓ completed")
 	d.send(tea.WindowSizeMsg{Width: 200, Height: 30})
 	d.waitScreen("1 pending · 1 cancelling · 3 completed · 1 failed · 1 timed out · 1 cancelled")
@@ -589,9 +590,9 @@ func TestTableCountsFollowEveryState(t *testing.T) {
 
 func TestStaleGenerationIsIgnored(t *testing.T) {
 	d, _ := newTestModel(t, 100, 30)
-	before := d.m.store.len()
-	d.send(feedMsg{forGen: forGen{d.m.gen - 1}, batch: &feedBatch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
-	if d.m.store.len() != before {
+	before := d.m.store.Len()
+	d.send(feedMsg{forGen: forGen{d.m.gen - 1}, batch: &rows.Batch{Items: []any{session.RequestStarted{Info: session.RequestInfo{Seq: 40}}}}})
+	if d.m.store.Len() != before {
 		t.Error("a batch from an old connection changed the table")
 	}
 	d.send(cancelDoneMsg{forGen: forGen{d.m.gen - 1}, err: errors.New("old")})
@@ -677,10 +678,10 @@ func TestStrayProgressRowPerToken(t *testing.T) {
 	d.waitFor("three stray progress frames", func() bool {
 		clear(counts)
 		n := 0
-		for _, r := range d.m.store.rows {
-			if r.stray {
-				counts[r.id.String()] = r.strayCount
-				n += r.strayCount
+		for _, r := range d.m.store.Rows {
+			if r.IsStray() {
+				counts[r.ID.String()] = r.StrayOrNone().Count
+				n += r.StrayOrNone().Count
 			}
 		}
 		return n == 3
@@ -710,7 +711,7 @@ func TestTimedOutDetailShowsCancelSent(t *testing.T) {
 	recvWithin(t, hold.Held(), "the timeout's cancel held on its way out")
 	r := d.m.table.Selected()
 	// The record fetched on the state change has no send time yet.
-	d.waitFor("the timed-out row's record", func() bool { return r.info != nil })
+	d.waitFor("the timed-out row's record", func() bool { return r.Info != nil })
 	clock.Advance(300 * time.Millisecond)
 	hold.Release()
 	d.waitFor("the cancel at the server", func() bool { return len(tc.server.seenCancels()) == 1 })
@@ -721,7 +722,7 @@ func TestCancelSendFailureShowsInDetail(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
 	ref := session.Ref{Seq: 10, ID: session.IntID(10)}
 	d.m.table.SelectSeq(10) // selected when the batch brings it
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{
 		session.RequestStarted{Info: session.RequestInfo{Seq: 10, ID: ref.ID, Method: "tools/call", Tool: "t",
 			State: session.Pending, Started: testEpoch}},
 		session.StateChanged{Ref: ref, From: session.Pending, To: session.Cancelling, At: testEpoch, Reason: "cancelled by user"},
@@ -770,17 +771,17 @@ func TestStillSendingIsLiveAndKeepsCountingAfterCancelled(t *testing.T) {
 	late := func(n int, wait time.Duration) {
 		tc.clock.Advance(wait)
 		f := session.LateFrame{Kind: session.LateProgress, At: tc.clock.Now(), AfterCancel: tc.clock.Now().Sub(sent), Data: []byte(`{"progress":1}`)}
-		d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{&lateRun{Ref: ref, Count: n, Frames: []session.LateFrame{f}, Last: f}}}})
+		d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{&rows.LateRun{Ref: ref, Count: n, Frames: []session.LateFrame{f}, Last: f}}}})
 	}
 	late(4, 500*time.Millisecond)
 	d.waitScreen("still sending: 4 progress +0.5s")
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Items: []any{session.StateChanged{Ref: ref,
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Items: []any{session.StateChanged{Ref: ref,
 		From: session.Cancelling, To: session.Cancelled, At: tc.clock.Now()}}}})
 	d.waitScreen("⊘ cancelled")
 	late(1, 5*time.Second)
 	// The count keeps rising after the row turned cancelled.
 	d.waitScreen("still sending: 5 progress +5.5s")
-	tc.clock.Advance(stillSendingFor)
+	tc.clock.Advance(rows.StillSendingFor)
 	d.send(tickMsg{})
 	d.waitScreen("progress after cancel ×5 (last +5.5s)")
 }
@@ -832,7 +833,7 @@ func TestWireLogPutsCancelFieldsAndLateMarksFirstAt80Columns(t *testing.T) {
 	tc.clock.Advance(500 * time.Millisecond)
 	at := tc.clock.Now()
 	frame := []byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3,"progress":4,"total":10}}`)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{
 		Items: []any{session.LateArrived{Ref: session.Ref{Seq: 3, ID: session.IntID(3)},
 			Late: session.LateFrame{Kind: session.LateProgress, At: at, AfterCancel: 1500 * time.Millisecond, Data: frame}}},
 		Wire: []wire.Record{{At: at, Dir: wire.In, Kind: wire.KindFrame, Data: frame, Size: len(frame)}},

@@ -8,6 +8,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // Messages the UI sends itself. Results of asynchronous work carry the
@@ -30,7 +31,7 @@ type ofGeneration interface{ generation() int }
 type connectedMsg struct {
 	forGen
 	conn *connect.Conn
-	feed *eventFeed
+	feed *rows.Feed
 	err  error
 	// client and asks are the connection's client side and what it hands
 	// the UI, with Options.ConnectAnswering.
@@ -61,7 +62,7 @@ type toolsListedMsg struct {
 // feedMsg: a coalesced batch of session events and wire records.
 type feedMsg struct {
 	forGen
-	batch *feedBatch
+	batch *rows.Batch
 }
 
 // callSentMsg: a request the user asked for was written (or failed to be).

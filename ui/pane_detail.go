@@ -12,13 +12,14 @@ import (
 	"github.com/mcpoke/mcpoke/internal/savefile"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // detail shows everything about the selected request: params, progress
 // history, result or error, cancellation and late traffic.
 type detail struct {
 	c      *common
-	row    *requestRow
+	row    *rows.Row
 	cancel string // what the session says about cancelling this row
 	// transport is the connection's ("http": cancels say what they did
 	// on the wire, where --cancel-mode makes a difference).
@@ -30,7 +31,7 @@ type detail struct {
 	focusable
 	lines []string
 	// The cache key of lines: the content is rebuilt only when it changes.
-	builtRow     *requestRow
+	builtRow     *rows.Row
 	builtVersion uint64
 	builtWidth   int
 	builtCancel  string
@@ -47,7 +48,7 @@ func (d *detail) SetSize(w, h int) {
 }
 
 // SetRow shows row; a different row starts at the top.
-func (d *detail) SetRow(r *requestRow, cancelNote string) {
+func (d *detail) SetRow(r *rows.Row, cancelNote string) {
 	if r != d.row {
 		d.scroll.offset = 0
 	}
@@ -73,14 +74,14 @@ func (d *detail) Scroll(n int) {
 // build renders the content when the row or the width changed. Live
 // rows (pending, cancelling) are rebuilt each frame for their times.
 func (d *detail) build() {
-	live := d.row != nil && !d.row.state.Final()
-	if d.row == d.builtRow && d.row != nil && d.row.version == d.builtVersion && d.width == d.builtWidth &&
+	live := d.row != nil && !d.row.State.Final()
+	if d.row == d.builtRow && d.row != nil && d.row.Version() == d.builtVersion && d.width == d.builtWidth &&
 		d.cancel == d.builtCancel && !live && !d.builtLive {
 		return
 	}
 	d.builtRow, d.builtWidth, d.builtCancel, d.builtLive = d.row, d.width, d.cancel, live
 	if d.row != nil {
-		d.builtVersion = d.row.version
+		d.builtVersion = d.row.Version()
 	}
 	d.lines = d.lines[:0]
 	for _, l := range d.content() {
@@ -96,7 +97,7 @@ func (d *detail) View() string {
 	st := d.c.Styles
 	title := "DETAIL"
 	if d.row != nil {
-		title += " " + termtext.Line(d.row.label())
+		title += " " + termtext.Line(d.row.Label())
 	}
 	if d.scroll.total > d.scroll.height {
 		title += fmt.Sprintf("  %d/%d", d.scroll.offset+1, d.scroll.total)
@@ -111,7 +112,7 @@ func (d *detail) View() string {
 
 // rel renders t as a time since the request started: +1.2s.
 func (d *detail) rel(t time.Time) string {
-	return "+" + formatDuration(t.Sub(d.row.started))
+	return "+" + formatDuration(t.Sub(d.row.Started))
 }
 
 // content is the unwrapped text of the pane.
@@ -121,83 +122,83 @@ func (d *detail) content() []string {
 	if r == nil {
 		return []string{st.Muted.Render("select a request to see it here")}
 	}
-	if r.stray {
+	if r.IsStray() {
 		return d.strayContent()
 	}
 	var out []string
 	state := rowStateStyle(st, r).Render(rowStateGlyph(d.c, r) + " " + rowStateWord(r))
-	ran := " · ran " + formatDuration(r.ran(d.c.Now()))
-	if r.state == session.Cancelling || r.state == session.Cancelled {
-		if !r.sentAt().IsZero() {
+	ran := " · ran " + formatDuration(r.Ran(d.c.Now()))
+	if r.State == session.Cancelling || r.State == session.Cancelled {
+		if !r.SentAt().IsZero() {
 			ran += " (until the cancel was sent)"
 		}
 	}
-	head := state + st.Muted.Render(" · id "+termtext.Line(r.id.String())+ran)
-	if r.incoming {
+	head := state + st.Muted.Render(" · id "+termtext.Line(r.ID.String())+ran)
+	if r.Incoming {
 		head += st.Muted.Render(" · sent by the server")
 	}
 	out = append(out, head)
 	// initialize is bounded by the connection's own --init-timeout.
-	if t := timeoutLine(r); t != "" && !r.incoming && r.method != "initialize" {
+	if t := timeoutLine(r); t != "" && !r.Incoming && r.Method != "initialize" {
 		out = append(out, st.Muted.Render(t))
 	}
 	if note := d.cancel; note != "" {
-		if r.isTask() {
+		if r.IsTask() {
 			note = strings.Replace(note, " to cancel,", " to cancel it with tasks/cancel,", 1)
 		}
 		out = append(out, st.Muted.Render(note))
 	}
-	if r.incoming {
+	if r.Incoming {
 		out = append(out, d.askDetail()...)
 	}
-	if !r.cancelAt.IsZero() {
+	if !r.CancelOrNone().At.IsZero() {
 		out = append(out, d.cancelLines()...)
 	}
-	if r.method == "subscriptions/listen" && !r.incoming {
+	if r.Method == "subscriptions/listen" && !r.Incoming {
 		out = append(out, d.listenLines()...)
 	}
-	if r.isTask() {
+	if r.IsTask() {
 		out = append(out, d.taskLines()...)
 	}
 	// Most telling first: late traffic, the outcome, progress; params,
 	// which the user wrote, last.
-	if len(r.late) > 0 || r.lateProgress > 0 || r.lateResponses > 0 {
+	if len(r.LateOrNone().Frames) > 0 || r.LateOrNone().Progress > 0 || r.LateOrNone().Responses > 0 {
 		out = append(out, d.lateLines()...)
 	}
-	if r.info != nil {
+	if r.Info != nil {
 		switch {
-		case r.info.Error != nil:
-			e := r.info.Error
+		case r.Info.Error != nil:
+			e := r.Info.Error
 			out = append(out, st.StatusErr.Render(fmt.Sprintf("error %d", e.Code)), indent(termtext.Block(e.Message)))
 			if len(e.Data) > 0 {
 				out = append(out, st.Key.Render("error data"), indent(prettyJSON(e.Data)))
 			}
-		case len(r.info.Result) > 0 && r.state == session.Completed:
-			out = append(out, resultMetaLines(st, r.info.Result)...)
-			out = append(out, renderResult(st, r.method, r.info.Result)...)
-			if r.method == "resources/read" {
+		case len(r.Info.Result) > 0 && r.State == session.Completed:
+			out = append(out, resultMetaLines(st, r.Info.Result)...)
+			out = append(out, renderResult(st, r.Method, r.Info.Result)...)
+			if r.Method == "resources/read" {
 				out = append(out, st.Muted.Render("enter here saves the contents to a file"))
 			}
-			if b, ok := savefile.CallBinary(r.info.Result); ok && r.method == "tools/call" {
+			if b, ok := savefile.CallBinary(r.Info.Result); ok && r.Method == "tools/call" {
 				out = append(out, st.Muted.Render("enter here saves the "+binaryName(b)+" to a file"))
 			}
-		case r.info.Failure != "":
-			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.info.Failure)))
+		case r.Info.Failure != "":
+			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.Info.Failure)))
 		}
-		if r.lost() {
+		if r.Lost() {
 			out = append(out, st.Muted.Render("press "+d.c.Keys.Requests.Rerun.Help().Key+" to re-issue it under a new id"))
 		}
-	} else if r.state == session.Failed && r.reason != "" {
-		out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.reason)))
+	} else if r.State == session.Failed && r.Reason != "" {
+		out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.Reason)))
 	}
-	if r.progressCount > 0 {
+	if r.ProgressOrNone().Count > 0 {
 		out = append(out, d.progressLines()...)
 	}
-	if r.duplicates > 0 {
-		out = append(out, st.Badge.Render(fmt.Sprintf("duplicate responses: %d (ignored)", r.duplicates)))
+	if r.Duplicates > 0 {
+		out = append(out, st.Badge.Render(fmt.Sprintf("duplicate responses: %d (ignored)", r.Duplicates)))
 	}
-	if len(r.params) > 0 {
-		out = append(out, st.Key.Render("params"), indent(prettyJSON(r.params)))
+	if len(r.Params) > 0 {
+		out = append(out, st.Key.Render("params"), indent(prettyJSON(r.Params)))
 	}
 	return out
 }
@@ -206,29 +207,29 @@ func (d *detail) cancelLines() []string {
 	st := d.c.Styles
 	r := d.row
 	what := "cancel"
-	if r.state == session.TimedOut {
+	if r.State == session.TimedOut {
 		what = "timeout"
 	}
-	line := st.Key.Render(what) + " " + termtext.Quote(r.reason) + st.Muted.Render(" · decided "+d.rel(r.cancelAt))
-	sent := r.sentAt()
+	line := st.Key.Render(what) + " " + termtext.Quote(r.Reason) + st.Muted.Render(" · decided "+d.rel(r.CancelOrNone().At))
+	sent := r.SentAt()
 	switch {
-	case r.cancelSendErr != nil:
-		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.cancelSendErr.Error()))
-	case !sent.IsZero() && r.cancelWire.ByStreamClose:
+	case r.CancelOrNone().SendErr != nil:
+		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.CancelOrNone().SendErr.Error()))
+	case !sent.IsZero() && r.CancelOrNone().Wire.ByStreamClose:
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
-	case !sent.IsZero() && r.cancelWire.StreamClosed && !r.cancelWire.Notified && !r.isTask():
+	case !sent.IsZero() && r.CancelOrNone().Wire.StreamClosed && !r.CancelOrNone().Wire.Notified && !r.IsTask():
 		// --cancel-mode close: the stream went, no message did.
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent")
 	case !sent.IsZero():
-		line += st.Muted.Render(" · sent " + d.rel(sent) + cancelWireText(d.transport, r.cancelWire))
+		line += st.Muted.Render(" · sent " + d.rel(sent) + cancelWireText(d.transport, r.CancelOrNone().Wire))
 	}
 	// The settle window is the session watching, not the server running:
 	// its own figure, never part of "ran".
-	if took, ok := r.settled(); ok && !r.cancelWire.ByStreamClose && !r.isTask() && !r.relayed { // a task's cancel has an answer instead
+	if took, ok := r.Settled(); ok && !r.CancelOrNone().Wire.ByStreamClose && !r.IsTask() && !r.Relayed { // a task's cancel has an answer instead
 		line += st.Muted.Render(" · settled after " + formatDuration(took))
 	}
 	out := []string{line}
-	if r.cancelWire.ByStreamClose && r.lateResponses == 0 && r.lateProgress == 0 {
+	if r.CancelOrNone().Wire.ByStreamClose && r.LateOrNone().Responses == 0 && r.LateOrNone().Progress == 0 {
 		out = append(out, st.Key.Render("late")+st.Muted.Render(" not observable: with its stream closed nothing more can arrive, "+
 			"so the wire cannot show whether the server stopped"))
 	}
@@ -241,10 +242,10 @@ const maxDetailProgress = 50
 func (d *detail) progressLines() []string {
 	st := d.c.Styles
 	r := d.row
-	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+english.Plural(r.progressCount, "update"))}
-	h := r.history
+	out := []string{st.Key.Render("progress") + st.Muted.Render(" "+english.Plural(r.ProgressOrNone().Count, "update"))}
+	h := r.ProgressOrNone().History
 	if len(h) > maxDetailProgress {
-		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not shown", r.progressCount-maxDetailProgress)))
+		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not shown", r.ProgressOrNone().Count-maxDetailProgress)))
 		h = h[len(h)-maxDetailProgress:]
 	}
 	for _, p := range h {
@@ -270,21 +271,21 @@ func (d *detail) lateLines() []string {
 	st := d.c.Styles
 	r := d.row
 	var out []string
-	total := r.lateResponses + r.lateProgress + r.lateStatus
-	kinds := fmt.Sprintf(" (%s, %d progress", english.Plural(r.lateResponses, "response"), r.lateProgress)
-	if r.lateStatus > 0 {
-		kinds += ", " + fmt.Sprintf("%d status", r.lateStatus)
+	total := r.LateOrNone().Responses + r.LateOrNone().Progress + r.LateOrNone().Statuses
+	kinds := fmt.Sprintf(" (%s, %d progress", english.Plural(r.LateOrNone().Responses, "response"), r.LateOrNone().Progress)
+	if r.LateOrNone().Statuses > 0 {
+		kinds += ", " + fmt.Sprintf("%d status", r.LateOrNone().Statuses)
 	}
 	out = append(out, st.BadgeWarn.Render("late traffic: "+english.Plural(total, "frame"))+
 		st.Muted.Render(kinds+") · "+lateFate(r)))
-	for _, f := range r.late {
+	for _, f := range r.LateOrNone().Frames {
 		head := "  " + st.BadgeWarn.Render(fmt.Sprintf("+%-6s", formatDuration(f.AfterCancel))) + " " +
 			st.Muted.Render(fmt.Sprintf("%-8s", f.Kind)) + " "
 		// One line per frame, however big: enter on the wire log shows it whole.
 		data := f.Data[:min(len(f.Data), 4*d.width)]
 		out = append(out, head+clip(termtext.Line(string(data)), d.width-lipWidth(head)))
 	}
-	if hidden := total - len(r.late); hidden > 0 {
+	if hidden := total - len(r.LateOrNone().Frames); hidden > 0 {
 		out = append(out, st.Muted.Render(fmt.Sprintf("  … %d more not kept", hidden)))
 	}
 	return out
@@ -294,13 +295,13 @@ func (d *detail) strayContent() []string {
 	st := d.c.Styles
 	r := d.row
 	what := "a response for no request we sent"
-	if r.strayKind == session.LateProgress {
+	if r.StrayOrNone().Kind == session.LateProgress {
 		what = "progress for no request in flight"
 	}
 	out := []string{
 		st.BadgeWarn.Render("stray") + st.Muted.Render(" · "+what),
-		st.Muted.Render("seen " + english.Plural(r.strayCount, "time") + "; last:"),
-		indent(prettyJSON(r.strayData)),
+		st.Muted.Render("seen " + english.Plural(r.StrayOrNone().Count, "time") + "; last:"),
+		indent(prettyJSON(r.StrayOrNone().Data)),
 	}
 	return out
 }
@@ -339,8 +340,8 @@ func cancelWireText(transport string, w session.CancelWire) string {
 // lateFate says what became of a request's late traffic: mcpoke's own
 // session never delivers it; a proxy passes it on to the request's
 // sender.
-func lateFate(r *requestRow) string {
-	if r.relayed {
+func lateFate(r *rows.Row) string {
+	if r.Relayed {
 		return "passed on to its sender"
 	}
 	return "recorded, never delivered"

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // requestTable shows every request of the session, one row each. Only
@@ -16,14 +17,14 @@ import (
 // table.
 type requestTable struct {
 	c     *common
-	store *requestStore
+	store *rows.Store
 
-	filter      string        // as typed, for the title and to edit again
-	tasksOnly   bool          // only task rows (K)
-	match       string        // filter, lower case
-	filtered    []*requestRow // rows matching filter, when there is one
+	filter      string      // as typed, for the title and to edit again
+	tasksOnly   bool        // only task rows (K)
+	match       string      // filter, lower case
+	filtered    []*rows.Row // rows matching filter, when there is one
 	filteredVer uint64
-	selected    *requestRow
+	selected    *rows.Row
 	offset      int
 	width       int
 	height      int
@@ -57,7 +58,7 @@ func (t *requestTable) paint() *rowPaints {
 	return p
 }
 
-func newRequestTable(c *common, store *requestStore) *requestTable {
+func newRequestTable(c *common, store *rows.Store) *requestTable {
 	return &requestTable{c: c, store: store}
 }
 
@@ -71,11 +72,11 @@ func (t *requestTable) SetSize(w, h int) {
 func (t *requestTable) visibleRows() int { return max(t.height-2, 1) }
 
 // rows is the list on screen: every row, or those matching the filter.
-func (t *requestTable) rows() []*requestRow {
+func (t *requestTable) rows() []*rows.Row {
 	if t.match == "" && !t.tasksOnly {
-		return t.store.rows
+		return t.store.Rows
 	}
-	if t.filteredVer != t.store.version {
+	if t.filteredVer != t.store.Version {
 		t.refilter()
 	}
 	return t.filtered
@@ -89,20 +90,20 @@ func (t *requestTable) SetFilter(s string) {
 }
 
 func (t *requestTable) refilter() {
-	t.filteredVer = t.store.version
+	t.filteredVer = t.store.Version
 	t.filtered = t.filtered[:0]
-	for _, r := range t.store.rows {
-		if t.tasksOnly && !r.isTask() {
+	for _, r := range t.store.Rows {
+		if t.tasksOnly && !r.IsTask() {
 			continue
 		}
-		if strings.Contains(strings.ToLower(r.method+" "+r.tool+" #"+termtext.Line(r.id.String())+" "+rowStateWord(r)), t.match) {
+		if strings.Contains(strings.ToLower(r.Method+" "+r.Tool+" #"+termtext.Line(r.ID.String())+" "+rowStateWord(r)), t.match) {
 			t.filtered = append(t.filtered, r)
 		}
 	}
 }
 
 // Filtered reports whether a filter hides rows, and the rows it shows.
-func (t *requestTable) Filtered() ([]*requestRow, bool) {
+func (t *requestTable) Filtered() ([]*rows.Row, bool) {
 	if t.match == "" && !t.tasksOnly {
 		return nil, false
 	}
@@ -110,11 +111,11 @@ func (t *requestTable) Filtered() ([]*requestRow, bool) {
 }
 
 // Selected is the selected row, or nil.
-func (t *requestTable) Selected() *requestRow { return t.selected }
+func (t *requestTable) Selected() *rows.Row { return t.selected }
 
 // SelectSeq selects the row of request seq now, or when it appears.
 func (t *requestTable) SelectSeq(seq uint64) {
-	if r := t.store.get(seq); r != nil {
+	if r := t.store.Get(seq); r != nil {
 		t.selected = r
 		t.wantSelected = 0
 		t.sync(false)
@@ -129,11 +130,11 @@ func (t *requestTable) cursor() int {
 	if t.selected == nil || len(rows) == 0 {
 		return -1
 	}
-	ord := t.selected.ord
+	ord := t.selected.Ord()
 	lo, hi := 0, len(rows)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if rows[m].ord < ord {
+		if rows[m].Ord() < ord {
 			lo = m + 1
 		} else {
 			hi = m
@@ -156,7 +157,7 @@ func (t *requestTable) atBottom() bool {
 func (t *requestTable) sync(follow bool) {
 	rows := t.rows()
 	if t.wantSelected != 0 {
-		if r := t.store.get(t.wantSelected); r != nil {
+		if r := t.store.Get(t.wantSelected); r != nil {
 			t.selected, t.wantSelected = r, 0
 		}
 	}
@@ -165,7 +166,7 @@ func (t *requestTable) sync(follow bool) {
 		// The selection was trimmed or filtered out: take the nearest.
 		cur = 0
 		if t.selected != nil {
-			for cur < len(rows)-1 && rows[cur].ord < t.selected.ord {
+			for cur < len(rows)-1 && rows[cur].Ord() < t.selected.Ord() {
 				cur++
 			}
 		}
@@ -270,17 +271,17 @@ func layoutColumns(w int) columns {
 func (t *requestTable) View() string {
 	st := t.c.Styles
 	rows := t.rows()
-	title := fmt.Sprintf("REQUESTS %d", t.store.len())
+	title := fmt.Sprintf("REQUESTS %d", t.store.Len())
 	if t.filter != "" {
-		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.len(), termtext.Line(t.filter))
+		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.Len(), termtext.Line(t.filter))
 	}
 	if t.tasksOnly {
 		title = "TASKS" + strings.TrimPrefix(title, "REQUESTS")
 		if t.filter == "" {
-			title = fmt.Sprintf("TASKS %d/%d", len(rows), t.store.len())
+			title = fmt.Sprintf("TASKS %d/%d", len(rows), t.store.Len())
 		}
 	}
-	if n := t.store.dropped; n > 0 {
+	if n := t.store.Dropped; n > 0 {
 		title += fmt.Sprintf(" (%d oldest not kept)", n)
 	}
 	cols := layoutColumns(t.width)
@@ -310,7 +311,7 @@ func (t *requestTable) View() string {
 }
 
 // rowView renders one row.
-func (t *requestTable) rowView(r *requestRow, cols columns) string {
+func (t *requestTable) rowView(r *rows.Row, cols columns) string {
 	pt := t.paint()
 	selected := r == t.selected
 	// A selected row is drawn plain then reversed, so it reads the same
@@ -322,43 +323,43 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 		}
 		return p.Render(s)
 	}
-	id := termtext.Line(r.id.String()) // chosen by the server for incoming and stray rows
-	if r.stray && r.id.IsZero() {
+	id := termtext.Line(r.ID.String()) // chosen by the server for incoming and stray rows
+	if r.IsStray() && r.ID.IsZero() {
 		id = "?"
 	}
-	if r.hostSession != "" {
-		id = termtext.Line(r.hostSession) + ":" + id // a proxied HTTP session's: ids repeat across them
+	if r.HostSession != "" {
+		id = termtext.Line(r.HostSession) + ":" + id // a proxied HTTP session's: ids repeat across them
 	}
-	method := r.method
-	if r.isTask() {
+	method := r.Method
+	if r.IsTask() {
 		method = "task" // of the tool, created by the request with its id
 	}
-	if r.tool != "" {
-		method += " " + r.tool
-		if short, ok := shortMethods[r.method]; ok && lipWidth(method) > cols.method && !r.isTask() {
-			method = short + " " + r.tool // the target says more than the method's namespace
+	if r.Tool != "" {
+		method += " " + r.Tool
+		if short, ok := shortMethods[r.Method]; ok && lipWidth(method) > cols.method && !r.IsTask() {
+			method = short + " " + r.Tool // the target says more than the method's namespace
 		}
 	}
-	if r.incoming {
+	if r.Incoming {
 		method = "← " + method
 	}
 	method = termtext.Line(method)
 
 	var stateCell string
-	if r.stray {
+	if r.IsStray() {
 		stateCell = style(fit("? no such id", cols.state), pt.muted)
 	} else {
 		// No settle time here: next to ELAPSED it would read as run time.
 		word := rowStateGlyph(t.c, r) + " " + rowStateWord(r)
-		p := pt.state[r.state]
-		if r.toolError {
+		p := pt.state[r.State]
+		if r.ToolError {
 			p = pt.toolError
 		}
 		stateCell = style(fit(word, cols.state), p)
 	}
 	elapsed := ""
-	if !r.stray {
-		elapsed = formatDuration(r.ran(t.c.Now()))
+	if !r.IsStray() {
+		elapsed = formatDuration(r.Ran(t.c.Now()))
 	}
 	notes := t.notes(r, cols.notes, plain)
 
@@ -367,7 +368,7 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 		marker = "› "
 	}
 	idMethod := fit(id, cols.id) + " " + fit(method, cols.method)
-	if r.state == session.Cancelled && !r.stray {
+	if r.State == session.Cancelled && !r.IsStray() {
 		idMethod = style(idMethod, pt.cancelled) // dim, but badges keep their colour
 	}
 	// Every cell is exactly its column's width, so the line needs no
@@ -390,7 +391,7 @@ func (t *requestTable) rowView(r *requestRow, cols columns) string {
 }
 
 // notes is the progress bar and the badges of a row.
-func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
+func (t *requestTable) notes(r *rows.Row, w int, plain bool) string {
 	pt := t.paint()
 	if w <= 0 {
 		return ""
@@ -402,8 +403,8 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 		return p.Render(s)
 	}
 	var parts []string
-	if r.progress != nil && (r.state == session.Pending || r.state == session.Cancelling) {
-		parts = append(parts, progressView(pt, r.progress, min(10, w/3), plain))
+	if r.Progress != nil && (r.State == session.Pending || r.State == session.Cancelling) {
+		parts = append(parts, progressView(pt, &r.Progress.Latest, min(10, w/3), plain))
 	}
 	if note := t.taskNote(r); note != "" {
 		parts = append(parts, render(note, pt.muted))
@@ -414,13 +415,13 @@ func (t *requestTable) notes(r *requestRow, w int, plain bool) string {
 	var tail []string
 	// A lost row's reason repeats its badge; the detail has the whole text.
 	switch {
-	case r.eraProbe && r.state == session.TimedOut:
+	case r.EraProbe && r.State == session.TimedOut:
 		// The era probe of a legacy server: how auto mode works, not a fault.
 		tail = append(tail, render("no answer in time: initialize followed", pt.muted))
-	case r.eraProbe:
+	case r.EraProbe:
 		tail = append(tail, render("legacy server: initialize followed", pt.muted))
-	case r.state == session.Failed && r.reason != "" && !r.lost():
-		tail = append(tail, render(termtext.Line(r.reason), pt.err))
+	case r.State == session.Failed && r.Reason != "" && !r.Lost():
+		tail = append(tail, render(termtext.Line(r.Reason), pt.err))
 	}
 	// Badges matter most: use the longest wording that fits.
 	bs := badges(r, t.c.Now())
@@ -447,11 +448,11 @@ func (t *requestTable) SetTasksOnly(on bool) {
 
 // pageNote tells a list's later pages from its first: each page is a
 // request of the same method, which would otherwise read as a repeat.
-func pageNote(r *requestRow) string {
-	if r.incoming {
+func pageNote(r *rows.Row) string {
+	if r.Incoming {
 		return ""
 	}
-	cursor := mcp.PageCursor(r.method, r.params)
+	cursor := mcp.PageCursor(r.Method, r.Params)
 	if cursor == "" {
 		return ""
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/diagram"
 	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // timelineLookBack is how far before a request's start its frames are
@@ -30,7 +31,7 @@ type timeline struct {
 	// settle is the session's settle window, for the span.
 	settle time.Duration
 
-	row     *requestRow
+	row     *rows.Row
 	start   time.Time // the wire log's start the follower counts from
 	f       *diagram.Follower
 	fed     int // the wire log's frames fed so far, dropped ones included
@@ -44,7 +45,7 @@ type timeline struct {
 
 	lines []string
 	// The cache key of lines; live drawings are redrawn each frame.
-	builtRow     *requestRow
+	builtRow     *rows.Row
 	builtVersion uint64
 	builtFed     int
 	builtWidth   int
@@ -66,23 +67,23 @@ func (t *timeline) SetSize(w, h int) {
 func (t *timeline) Reset() { t.row, t.f = nil, nil }
 
 // SetRow follows r; a different row starts again from its request.
-func (t *timeline) SetRow(r *requestRow) {
-	if r == t.row && t.wire.start.Equal(t.start) && (r == nil || t.f != nil || r.stray) {
+func (t *timeline) SetRow(r *rows.Row) {
+	if r == t.row && t.wire.start.Equal(t.start) && (r == nil || t.f != nil || r.IsStray()) {
 		return
 	}
 	// A request in flight is followed at the bottom; a finished one is
 	// read from the top.
 	t.row, t.f, t.skipped, t.scroll.offset = r, nil, 0, 0
-	t.follow = r != nil && !r.state.Final()
+	t.follow = r != nil && !r.State.Final()
 	t.start = t.wire.start
-	if r == nil || r.stray {
+	if r == nil || r.IsStray() {
 		return
 	}
-	t.f = diagram.NewFollower(diagram.Options{Request: r.id.String(), Incoming: r.incoming, Relayed: r.relayed})
+	t.f = diagram.NewFollower(diagram.Options{Request: r.ID.String(), Incoming: r.Incoming, Relayed: r.Relayed})
 	// Only the frames from the request on are worth reading.
 	recs, dropped := t.wire.Records()
 	from := len(recs)
-	for from > 0 && !recs[from-1].At.Before(r.started.Add(-timelineLookBack)) {
+	for from > 0 && !recs[from-1].At.Before(r.Started.Add(-timelineLookBack)) {
 		from--
 	}
 	t.fed = dropped + from
@@ -126,11 +127,11 @@ func (t *timeline) Scroll(n int) {
 // options are the drawing options for the row now.
 func (t *timeline) options() diagram.Options {
 	r := t.row
-	o := diagram.Options{Request: r.id.String(), Incoming: r.incoming, Settle: t.settle, Timeout: r.timeout, Relayed: r.relayed}
-	if r.relayed {
+	o := diagram.Options{Request: r.ID.String(), Incoming: r.Incoming, Settle: t.settle, Timeout: r.Timeout, Relayed: r.Relayed}
+	if r.Relayed {
 		o.Settle = 0 // a proxy only watches: no settle window
 	}
-	if !r.state.Final() {
+	if !r.State.Final() {
 		o.Live, o.Now = true, float64(t.c.Now().Sub(t.start).Microseconds())/1000
 	}
 	return o
@@ -140,14 +141,14 @@ func (t *timeline) options() diagram.Options {
 // changed; a live one each time, for its times.
 func (t *timeline) build() {
 	t.feed()
-	live := t.row != nil && !t.row.state.Final()
-	if t.row == t.builtRow && t.row != nil && t.row.version == t.builtVersion && t.fed == t.builtFed &&
+	live := t.row != nil && !t.row.State.Final()
+	if t.row == t.builtRow && t.row != nil && t.row.Version() == t.builtVersion && t.fed == t.builtFed &&
 		t.width == t.builtWidth && !live && !t.builtLive {
 		return
 	}
 	t.builtRow, t.builtFed, t.builtWidth, t.builtLive = t.row, t.fed, t.width, live
 	if t.row != nil {
-		t.builtVersion = t.row.version
+		t.builtVersion = t.row.Version()
 	}
 	t.lines = t.content()
 	t.scroll.total = len(t.lines)
@@ -163,7 +164,7 @@ func (t *timeline) content() []string {
 	switch {
 	case t.row == nil:
 		return []string{st.Muted.Render("select a request to see its timeline here")}
-	case t.row.stray:
+	case t.row.IsStray():
 		return []string{st.Muted.Render("a stray frame answers no request: there is no life to draw")}
 	}
 	l, ok := t.f.Life(t.options())
@@ -213,7 +214,7 @@ func (t *timeline) View() string {
 	t.build()
 	title := "TIMELINE"
 	if t.row != nil {
-		title += " " + termtext.Line(t.row.label())
+		title += " " + termtext.Line(t.row.Label())
 	}
 	if t.scroll.total > t.scroll.height {
 		title += fmt.Sprintf("  %d/%d", t.scroll.offset+1, t.scroll.total)

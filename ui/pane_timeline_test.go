@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // timelineCase is a timeline drawn from hand-written wire records (the
@@ -121,7 +122,7 @@ func timelineOf(t *testing.T, c timelineCase) (*timeline, time.Time) {
 	cm := &common{Styles: newStyles(true), Keys: defaultKeyMap(), Now: func() time.Time { return start }}
 	wl := newWireLog(cm)
 	wl.Reset(start)
-	row := &requestRow{id: mustID(t, c.id), incoming: c.incoming, state: c.state, timeout: c.timeout}
+	row := &rows.Row{ID: mustID(t, c.id), Incoming: c.incoming, State: c.state, Timeout: c.timeout}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -145,12 +146,12 @@ func timelineOf(t *testing.T, c timelineCase) (*timeline, time.Time) {
 			continue
 		}
 		r.Size = len(r.Data)
-		if method, tool, ok := requestLine(l.Msg, c.id); ok && row.started.IsZero() {
-			row.started, row.method, row.tool = r.At, method, tool
+		if method, tool, ok := requestLine(l.Msg, c.id); ok && row.Started.IsZero() {
+			row.Started, row.Method, row.Tool = r.At, method, tool
 		}
 		wl.Add([]wire.Record{r}, 0)
 	}
-	if row.started.IsZero() {
+	if row.Started.IsZero() {
 		t.Fatalf("no request %s in %s", c.id, file)
 	}
 	tl := newTimeline(cm, wl, settleWindow(0))

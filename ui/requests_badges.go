@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // badge is a short note on a row about unusual traffic, with shorter
@@ -31,84 +32,74 @@ func (b badge) painter(p *rowPaints) painter {
 	return p.badge
 }
 
-// stillSendingFor is how recent the last late frame must be for a row to
-// say the server is still sending.
-const stillSendingFor = 3 * time.Second
-
-// stillSending reports whether late traffic for r came recently enough
-// to call the server still busy with a request we gave up on.
-func stillSending(r *requestRow, now time.Time) bool {
-	return r.lateProgress > 0 && !r.lastLate.At.IsZero() && now.Sub(r.lastLate.At) < stillSendingFor
-}
-
 // badges lists what is unusual about a row: late, stray and duplicate
 // traffic.
-func badges(r *requestRow, now time.Time) []badge {
+func badges(r *rows.Row, now time.Time) []badge {
 	var out []badge
-	if r.incoming {
+	if r.Incoming {
 		out = append(out, askBadges(r)...)
 	}
 	out = append(out, roundBadges(r)...)
-	if r.stray {
+	if r.IsStray() {
 		s := "stray"
-		if r.strayCount > 1 {
-			s += " ×" + strconv.Itoa(r.strayCount)
+		if r.StrayOrNone().Count > 1 {
+			s += " ×" + strconv.Itoa(r.StrayOrNone().Count)
 		}
 		out = append(out, badge{text: s, warn: true})
 	}
-	if r.lateResponses > 0 {
-		delay := "(+" + formatDuration(r.firstLate) + ")"
+	if r.LateOrNone().Responses > 0 {
+		delay := "(+" + formatDuration(r.LateOrNone().FirstDelay) + ")"
 		times := ""
-		if r.lateResponses > 1 {
-			times = " ×" + strconv.Itoa(r.lateResponses)
+		if r.LateOrNone().Responses > 1 {
+			times = " ×" + strconv.Itoa(r.LateOrNone().Responses)
 		}
 		what := "late response ignored "
-		if r.relayed {
+		if r.Relayed {
 			what = "late response passed on "
 		}
 		out = append(out, badge{text: what + delay + times,
 			short: []string{"late response " + delay + times, "late " + delay + times}, warn: true})
 	}
 	switch {
-	case stillSending(r, now):
+	case r.StillSending(now):
 		// Live: the count and the delay of the newest frame keep rising.
-		at := " +" + formatDuration(r.lastLate.AfterCancel)
-		n := strconv.Itoa(r.lateProgress)
+		at := " +" + formatDuration(r.LateOrNone().Last.AfterCancel)
+		n := strconv.Itoa(r.LateOrNone().Progress)
 		out = append(out, badge{text: "still sending: " + n + " progress" + at,
 			short: []string{"still sending: " + n + " prog" + at, "sending ×" + n + at}, warn: true})
-	case r.lateProgress > 0:
+	case r.LateOrNone().Progress > 0:
 		what := "progress after cancel"
-		if r.state == session.TimedOut {
+		if r.State == session.TimedOut {
 			what = "progress after timeout"
 		}
-		n := " ×" + strconv.Itoa(r.lateProgress)
+		n := " ×" + strconv.Itoa(r.LateOrNone().Progress)
 		last := ""
-		if !r.lastLate.At.IsZero() {
-			last = " (last +" + formatDuration(r.lastLate.AfterCancel) + ")"
+		if !r.LateOrNone().Last.At.IsZero() {
+			last = " (last +" + formatDuration(r.LateOrNone().Last.AfterCancel) + ")"
 		}
 		out = append(out, badge{text: what + n + last, short: []string{"late progress" + n, "late prog" + n}, warn: true})
 	}
 	if b, ok := listenBadge(r); ok {
 		out = append(out, b)
 	}
-	if r.cancelWire.ByStreamClose && r.lateResponses == 0 && r.lateProgress == 0 {
+	if r.CancelOrNone().Wire.ByStreamClose && r.LateOrNone().Responses == 0 && r.LateOrNone().Progress == 0 {
 		// Protocol 2026-07-28 over HTTP: nothing more can arrive, so no
 		// late badge means nothing; say so rather than show none.
 		out = append(out, badge{text: "stream closed, late not observable",
 			short: []string{"stream closed", "closed"}})
 	}
-	if r.lost() {
-		at := "+" + formatDuration(r.info.LostAt.Sub(r.started))
+	if r.Lost() {
+		at := "+" + formatDuration(r.Info.LostAt.Sub(r.Started))
 		out = append(out, badge{text: "lost: stream broke at " + at,
 			short: []string{"lost: stream broke " + at, "lost " + at}, warn: true})
 	}
 	if b, ok := lateStatusBadge(r); ok {
 		out = append(out, b)
 	}
-	if r.duplicates > 0 {
+	if r.Duplicates > 0 {
 		s := "duplicate"
-		if r.duplicates > 1 {
-			s += " ×" + strconv.Itoa(r.duplicates)
+		if r.Duplicates > 1 {
+			s += " ×" + strconv.Itoa(r.Duplicates)
 		}
 		out = append(out, badge{text: s, short: []string{s, "dup" + strings.TrimPrefix(s, "duplicate")}})
 	}

@@ -82,8 +82,8 @@ func (m *Model) notified(n session.NotificationArrived, logs *[]logLine) tea.Cmd
 		if n.Related.Seq != 0 {
 			// It came with a request of ours (on its own HTTP stream).
 			what := "#" + termtext.Line(n.Related.ID.String())
-			if r := m.store.get(n.Related.Seq); r != nil {
-				what = r.label()
+			if r := m.store.Get(n.Related.Seq); r != nil {
+				what = r.Label()
 			}
 			l.related = strings.TrimSpace(what + " " + l.related)
 		}

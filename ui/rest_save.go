@@ -25,16 +25,16 @@ type contentsSavedMsg struct {
 // On a tools/call's result it saves its first image, audio or blob.
 func (m *Model) openSaveContents() tea.Cmd {
 	r := m.table.Selected()
-	if r == nil || r.state != session.Completed || r.info == nil {
+	if r == nil || r.State != session.Completed || r.Info == nil {
 		return nil
 	}
-	switch b, ok := savefile.CallBinary(r.info.Result); {
-	case r.method == "resources/read":
-		m.prompt.seq = r.seq
-		return m.prompt.Open(promptSaveContents, "save the contents of "+termtext.Line(r.label())+" to:", defaultSaveName(r.tool))
-	case r.method == "tools/call" && ok:
-		m.prompt.seq = r.seq
-		return m.prompt.Open(promptSaveContents, "save the "+binaryName(b)+" of "+termtext.Line(r.label())+" to:", binarySaveName(b))
+	switch b, ok := savefile.CallBinary(r.Info.Result); {
+	case r.Method == "resources/read":
+		m.prompt.seq = r.Seq
+		return m.prompt.Open(promptSaveContents, "save the contents of "+termtext.Line(r.Label())+" to:", defaultSaveName(r.Tool))
+	case r.Method == "tools/call" && ok:
+		m.prompt.seq = r.Seq
+		return m.prompt.Open(promptSaveContents, "save the "+binaryName(b)+" of "+termtext.Line(r.Label())+" to:", binarySaveName(b))
 	}
 	return nil
 }
@@ -81,13 +81,13 @@ func defaultSaveName(uri string) string {
 // saveContents writes the first item of the read seq to path, never over
 // a file, off Update.
 func (m *Model) saveContents(seq uint64, path string) tea.Cmd {
-	r := m.store.get(seq)
-	if r == nil || r.info == nil {
+	r := m.store.Get(seq)
+	if r == nil || r.Info == nil {
 		m.setStatus("that request is gone", true)
 		return nil
 	}
-	raw := r.info.Result
-	if r.method == "tools/call" {
+	raw := r.Info.Result
+	if r.Method == "tools/call" {
 		return func() tea.Msg {
 			_, n, err := savefile.CallContent(raw, path, false)
 			if errors.Is(err, savefile.ErrExists) {

@@ -34,7 +34,7 @@ func TestResourcesPaneReadsTextAndBinaryAndSaves(t *testing.T) {
 	d.key("1")
 	d.key("2")
 	d.settle()
-	if n := d.m.store.counts[session.Completed]; n != 4 { // initialize, tools, resources, templates
+	if n := d.m.store.Counts[session.Completed]; n != 4 { // initialize, tools, resources, templates
 		t.Errorf("%d requests completed, want 4", n)
 	}
 
@@ -44,7 +44,7 @@ func TestResourcesPaneReadsTextAndBinaryAndSaves(t *testing.T) {
 	d.selectEntry(d.m.resources, "file:///img.png")
 	d.key("enter")
 	d.waitScreen("[blob] file:///img.png (image/png), 3 B")
-	d.waitFor("the read's record", func() bool { r := d.m.table.Selected(); return r != nil && r.info != nil })
+	d.waitFor("the read's record", func() bool { r := d.m.table.Selected(); return r != nil && r.Info != nil })
 
 	// enter on the detail offers to save the contents.
 	d.setFocusBottom()
@@ -143,8 +143,8 @@ func TestCompletionDebouncedSupersededCancelledAndPicked(t *testing.T) {
 	// Each completion is a request row.
 	d.waitFor("both rows", func() bool {
 		n := 0
-		for _, r := range d.m.store.rows {
-			if r.method == "completion/complete" {
+		for _, r := range d.m.store.Rows {
+			if r.Method == "completion/complete" {
 				n++
 			}
 		}
@@ -203,7 +203,7 @@ func TestRestKeysWithoutCapabilities(t *testing.T) {
 	d.key("V")
 	d.waitScreen("did not declare the logging capability")
 	tc.barrier(t)
-	if n := d.m.store.len(); n != 2 { // initialize and tools/list only
+	if n := d.m.store.Len(); n != 2 { // initialize and tools/list only
 		t.Errorf("%d requests sent", n)
 	}
 }
@@ -224,8 +224,8 @@ func TestPromptsListChangedRefreshesOnlyOnceListed(t *testing.T) {
 	// Never shown: nothing to refresh, nothing sent.
 	rs.notify(mcp.PromptsListChanged, nil)
 	d.settle()
-	if d.m.rest.listed[1] || d.m.store.len() != 2 {
-		t.Fatalf("listed %v, %d requests", d.m.rest.listed, d.m.store.len())
+	if d.m.rest.listed[1] || d.m.store.Len() != 2 {
+		t.Fatalf("listed %v, %d requests", d.m.rest.listed, d.m.store.Len())
 	}
 	d.key("3")
 	d.waitScreen("PROMPTS 1")

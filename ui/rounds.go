@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // Multi round-trip requests (2026-07-28): a request whose result is
@@ -18,21 +19,6 @@ import (
 // panels and policies as 2025's server requests; once answered, the
 // retry goes out as a new row, "round 2 of #N". Cancelling the row
 // between rounds abandons it: nothing more is sent.
-
-// rowRounds is what the UI knows of a row that answered input_required.
-type rowRounds struct {
-	// inputs name what the server asked: "ask (elicitation/create)".
-	inputs []string
-	// waiting: its questions are open; abandon ends them.
-	waiting bool
-	abandon context.CancelFunc
-	// next is the retry's Seq once sent; abandoned or stopped say why
-	// there is none.
-	next      uint64
-	nextID    string
-	abandoned bool
-	stopped   string
-}
 
 // roundSentMsg: a round's questions were answered and its retry sent, or
 // the round ended without one.
@@ -46,45 +32,45 @@ type roundSentMsg struct {
 // inputRequired starts answering the row seq when its result asks for
 // input; nil for any other row.
 func (m *Model) inputRequired(seq uint64) tea.Cmd {
-	r := m.store.get(seq)
-	if r == nil || r.incoming || r.mrtr != nil || r.info == nil || r.state != session.Completed ||
-		r.info.ResultType != mcp.ResultInputRequired || m.conn == nil {
+	r := m.store.Get(seq)
+	if r == nil || r.Incoming || r.Rounds != nil || r.Info == nil || r.State != session.Completed ||
+		r.Info.ResultType != mcp.ResultInputRequired || m.conn == nil {
 		return nil
 	}
 	// The row keeps a quote of the requestState; the retry echoes it
 	// whole, from the session's record.
-	info, ok := m.conn.Session.Request(r.ref()).Info()
+	info, ok := m.conn.Session.Request(r.Ref()).Info()
 	if !ok {
 		return nil
 	}
-	note := &rowRounds{}
-	r.mrtr = note
-	r.touch()
+	note := &rows.Rounds{}
+	r.Rounds = note
+	r.Touch()
 	ir, _, err := mcp.ReadInputRequired(info.Result)
 	for _, in := range ir.Requests {
-		note.inputs = append(note.inputs, termtext.Line(in.Key)+" ("+termtext.Line(in.Method)+")")
+		note.Inputs = append(note.Inputs, termtext.Line(in.Key)+" ("+termtext.Line(in.Method)+")")
 	}
-	first, n := r.ref(), 1
+	first, n := r.Ref(), 1
 	if info.Round.Retry() {
 		first, n = info.Round.First, info.Round.N
 	}
 	switch {
 	case !mcp.InputRequiredAllowed(info.Method):
-		note.stopped = mcp.ErrInputRequiredNotAllowed.Error()
+		note.Stopped = mcp.ErrInputRequiredNotAllowed.Error()
 	case err != nil:
-		note.stopped = err.Error()
+		note.Stopped = err.Error()
 	case n >= mcp.MaxRounds:
-		note.stopped = mcp.ErrTooManyRounds.Error()
+		note.Stopped = mcp.ErrTooManyRounds.Error()
 	case m.asks.client == nil:
-		note.stopped = "this connection answers no questions"
+		note.Stopped = "this connection answers no questions"
 	}
-	if note.stopped != "" {
-		m.setStatus(r.label()+": needs input, not retried: "+note.stopped, true)
+	if note.Stopped != "" {
+		m.setStatus(r.Label()+": needs input, not retried: "+note.Stopped, true)
 		return nil
 	}
 	ctx, abandon := context.WithCancel(context.Background())
-	note.waiting, note.abandon = true, abandon
-	m.setStatus(fmt.Sprintf("%s needs input (round %d): %d question(s); cancel it to abandon", r.label(), n, len(ir.Requests)), false)
+	note.Waiting, note.Abandon = true, abandon
+	m.setStatus(fmt.Sprintf("%s needs input (round %d): %d question(s); cancel it to abandon", r.Label(), n, len(ir.Requests)), false)
 	opts := session.CallOptions{Timeout: m.timeout, ResetTimeoutOnProgress: true}
 	if info.Method == "tools/call" && m.conn.Session.Modern() {
 		for _, t := range m.tools.tools {
@@ -127,75 +113,72 @@ func roundCmd(gen int, cs *mcp.ClientSide, s *session.Session, ctx context.Conte
 
 // roundSent shows the retry, or why there is none.
 func (m *Model) roundSent(msg roundSentMsg) {
-	r := m.store.get(msg.seq)
-	if r == nil || r.mrtr == nil {
+	r := m.store.Get(msg.seq)
+	if r == nil || r.Rounds == nil {
 		return
 	}
-	note := r.mrtr
-	note.waiting = false
-	r.touch()
+	note := r.Rounds
+	note.Waiting = false
+	r.Touch()
 	switch {
 	case errors.Is(msg.err, mcp.ErrAbandoned):
-		note.abandoned = true
-		m.setStatus(r.label()+": abandoned between rounds; nothing more was sent", false)
+		note.Abandoned = true
+		m.setStatus(r.Label()+": abandoned between rounds; nothing more was sent", false)
 	case msg.err != nil:
-		note.stopped = msg.err.Error()
-		m.setStatus(r.label()+": the next round was not sent: "+msg.err.Error(), true)
+		note.Stopped = msg.err.Error()
+		m.setStatus(r.Label()+": the next round was not sent: "+msg.err.Error(), true)
 	case msg.next != nil:
-		note.next, note.nextID = msg.next.Seq(), msg.next.ID().String()
-		m.setStatus(fmt.Sprintf("%s answered; round sent as request #%s", r.label(), note.nextID), false)
-		m.table.SelectSeq(note.next)
+		note.Next, note.NextID = msg.next.Seq(), msg.next.ID().String()
+		m.setStatus(fmt.Sprintf("%s answered; round sent as request #%s", r.Label(), note.NextID), false)
+		m.table.SelectSeq(note.Next)
 	}
 }
 
 // abandonRounds abandons r between rounds, if it waits for input.
-func (m *Model) abandonRounds(r *requestRow) bool {
-	if r == nil || r.mrtr == nil || !r.mrtr.waiting {
+func (m *Model) abandonRounds(r *rows.Row) bool {
+	if r == nil || r.Rounds == nil || !r.Rounds.Waiting {
 		return false
 	}
-	r.mrtr.abandon()
-	m.setStatus(r.label()+": abandoning: its questions are withdrawn and no retry is sent", false)
+	r.Rounds.Abandon()
+	m.setStatus(r.Label()+": abandoning: its questions are withdrawn and no retry is sent", false)
 	return true
 }
 
 // roundBadges are a row's notes about its rounds: which round a retry is,
 // and what a row that needs input asked and what became of it.
-func roundBadges(r *requestRow) []badge {
+func roundBadges(r *rows.Row) []badge {
 	var out []badge
-	if r.round.Retry() {
-		of := termtext.Line(r.round.First.ID.String())
-		out = append(out, badge{text: fmt.Sprintf("round %d of #%s", r.round.N, of),
-			short: []string{fmt.Sprintf("round %d of #%s", r.round.N, of), fmt.Sprintf("r%d", r.round.N)}})
+	if r.Retry != nil {
+		of := termtext.Line(r.Retry.First.ID.String())
+		out = append(out, badge{text: fmt.Sprintf("round %d of #%s", r.Retry.N, of),
+			short: []string{fmt.Sprintf("round %d of #%s", r.Retry.N, of), fmt.Sprintf("r%d", r.Retry.N)}})
 	}
-	n := r.mrtr
+	n := r.Rounds
 	if n == nil {
 		return out
 	}
 	asked := "input"
-	if len(n.inputs) > 0 {
-		asked = n.inputs[0]
-		if len(n.inputs) > 1 {
-			asked += fmt.Sprintf(" +%d", len(n.inputs)-1)
+	if len(n.Inputs) > 0 {
+		asked = n.Inputs[0]
+		if len(n.Inputs) > 1 {
+			asked += fmt.Sprintf(" +%d", len(n.Inputs)-1)
 		}
 	}
 	switch {
-	case n.waiting:
+	case n.Waiting:
 		out = append(out, badge{text: "asks " + asked, short: []string{"asks " + asked, "asks"}, warn: true})
-	case n.abandoned:
+	case n.Abandoned:
 		out = append(out, badge{text: "abandoned between rounds", short: []string{"abandoned"}, warn: true})
-	case n.next != 0:
-		out = append(out, badge{text: "answered → #" + termtext.Line(n.nextID), short: []string{"→ #" + termtext.Line(n.nextID)}})
-	case n.stopped != "":
-		out = append(out, badge{text: "not retried: " + n.stopped, short: []string{"not retried"}, warn: true})
+	case n.Next != 0:
+		out = append(out, badge{text: "answered → #" + termtext.Line(n.NextID), short: []string{"→ #" + termtext.Line(n.NextID)}})
+	case n.Stopped != "":
+		out = append(out, badge{text: "not retried: " + n.Stopped, short: []string{"not retried"}, warn: true})
 	}
 	return out
 }
 
-// needsInput reports whether the row waits for its round's answers.
-func (r *requestRow) needsInput() bool { return r.mrtr != nil && r.mrtr.waiting }
-
 // retrySent reports whether the row seq's next round was already sent.
 func (m *Model) retrySent(seq uint64) bool {
-	r := m.store.get(seq)
-	return r != nil && r.mrtr != nil && r.mrtr.next != 0
+	r := m.store.Get(seq)
+	return r != nil && r.Rounds != nil && r.Rounds.Next != 0
 }

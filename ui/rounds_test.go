@@ -17,6 +17,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // modernDemoAnswering is Options.ConnectAnswering on the demo server in
@@ -48,7 +49,7 @@ func newRoundsModel(t *testing.T) *driver {
 
 // callAsk calls the demo's ask tool with its defaults (an elicitation
 // form) and waits for its row to need input.
-func callAsk(d *driver) *requestRow {
+func callAsk(d *driver) *rows.Row {
 	d.t.Helper()
 	d.m.setFocus(focusTools)
 	if !d.m.tools.Select("ask") {
@@ -56,10 +57,10 @@ func callAsk(d *driver) *requestRow {
 	}
 	d.key("enter")
 	d.key("enter")
-	var row *requestRow
+	var row *rows.Row
 	d.waitFor("a row that needs input", func() bool {
-		for _, r := range d.m.store.rows {
-			if r.tool == "ask" && r.needsInput() {
+		for _, r := range d.m.store.Rows {
+			if r.Tool == "ask" && r.NeedsInput() {
 				row = r
 				return true
 			}
@@ -75,35 +76,35 @@ func callAsk(d *driver) *requestRow {
 func TestInputRequiredAnsweredInARetry(t *testing.T) {
 	d := newRoundsModel(t)
 	first := callAsk(d)
-	id := first.id.String()
+	id := first.ID.String()
 	d.waitScreen("THE SERVER ASKS · elicitation (form) #"+id, `input "ask" of round 1: the answer goes in the retry`, "[Ada")
 	d.key("esc")
 	d.waitScreen("? needs input", "asks ask (elicitation/create)")
 	d.key("enter") // the row's question again
 	d.waitScreen("THE SERVER ASKS · elicitation (form) #" + id)
 	d.key("enter") // accept, with the defaults
-	var retry *requestRow
+	var retry *rows.Row
 	d.waitFor("the retry completed", func() bool {
-		for _, r := range d.m.store.rows {
-			if r.round.N == 2 && r.round.First == first.ref() && r.state == session.Completed && r.info != nil {
+		for _, r := range d.m.store.Rows {
+			if r.Retry != nil && r.Retry.N == 2 && r.Retry.First == first.Ref() && r.State == session.Completed && r.Info != nil {
 				retry = r
 				return true
 			}
 		}
 		return false
 	})
-	if retry.id.String() == id {
+	if retry.ID.String() == id {
 		t.Fatalf("the retry reused id %s", id)
 	}
-	if !strings.Contains(string(retry.params), `"requestState":"mcpoke-demo/ask/v1:elicitation"`) ||
-		!strings.Contains(string(retry.params), `"inputResponses":{"ask":{"action":"accept","content":{"name":"Ada"`) {
-		t.Errorf("retry params %s", retry.params)
+	if !strings.Contains(string(retry.Params), `"requestState":"mcpoke-demo/ask/v1:elicitation"`) ||
+		!strings.Contains(string(retry.Params), `"inputResponses":{"ask":{"action":"accept","content":{"name":"Ada"`) {
+		t.Errorf("retry params %s", retry.Params)
 	}
-	if !strings.Contains(string(retry.info.Result), "in its retry's inputResponses") {
-		t.Errorf("retry result %s", retry.info.Result)
+	if !strings.Contains(string(retry.Info.Result), "in its retry's inputResponses") {
+		t.Errorf("retry result %s", retry.Info.Result)
 	}
-	d.waitScreen("answered → #"+retry.id.String(), "round 2 of #"+id)
-	if first.needsInput() {
+	d.waitScreen("answered → #"+retry.ID.String(), "round 2 of #"+id)
+	if first.NeedsInput() {
 		t.Error("the first row still needs input")
 	}
 }
@@ -115,18 +116,18 @@ func TestCancellingBetweenRoundsAbandons(t *testing.T) {
 	first := callAsk(d)
 	d.waitFor("the panel", func() bool { return d.m.asks.panel != nil })
 	d.key("esc")
-	d.m.table.SelectSeq(first.seq)
+	d.m.table.SelectSeq(first.Seq)
 	d.key("c")
-	d.waitFor("abandoned", func() bool { return first.mrtr.abandoned })
+	d.waitFor("abandoned", func() bool { return first.Rounds.Abandoned })
 	d.waitScreen("abandoned between rounds")
 	// A request after it: everything sent before it was read.
 	if _, err := d.m.conn.Session.Do(context.Background(), "tools/list", nil, session.CallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	d.settle()
-	for _, r := range d.m.store.rows {
-		if r.round.Retry() {
-			t.Fatalf("a retry was sent after abandoning: #%s", r.id)
+	for _, r := range d.m.store.Rows {
+		if r.Retry != nil {
+			t.Fatalf("a retry was sent after abandoning: #%s", r.ID)
 		}
 	}
 	if d.m.asks.panel != nil || len(d.m.asks.open) != 0 {
@@ -167,6 +168,6 @@ func TestCancelAllAbandonsRowsThatNeedInput(t *testing.T) {
 	d.waitFor("the panel", func() bool { return d.m.asks.panel != nil })
 	d.key("esc")
 	d.key("C")
-	d.waitFor("abandoned", func() bool { return first.mrtr.abandoned })
+	d.waitFor("abandoned", func() bool { return first.Rounds.Abandoned })
 	d.waitScreen("abandoned between rounds")
 }

@@ -4,6 +4,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // stateWord is a state as the screen says it.
@@ -72,45 +73,45 @@ const (
 )
 
 // rowStateWord is a row's state as the screen says it.
-func rowStateWord(r *requestRow) string {
-	if r.eraProbe {
+func rowStateWord(r *rows.Row) string {
+	if r.EraProbe {
 		return eraProbeWord
 	}
-	if r.needsInput() {
+	if r.NeedsInput() {
 		return needsInputWord
 	}
-	if r.toolError {
+	if r.ToolError {
 		return toolErrorWord
 	}
 	if w, ok := taskStateWord(r); ok {
 		return w
 	}
-	return stateWord(r.state)
+	return stateWord(r.State)
 }
 
 // rowStateGlyph is stateGlyph for a row.
-func rowStateGlyph(c *common, r *requestRow) string {
-	if r.eraProbe {
+func rowStateGlyph(c *common, r *rows.Row) string {
+	if r.EraProbe {
 		return eraProbeGlyph
 	}
-	if r.needsInput() {
+	if r.NeedsInput() {
 		return needsInputGlyph
 	}
-	if r.toolError {
+	if r.ToolError {
 		return toolErrorGlyph
 	}
-	return stateGlyph(c, r.state)
+	return stateGlyph(c, r.State)
 }
 
 // rowStateStyle is stateStyle for a row.
-func rowStateStyle(st *styles, r *requestRow) lipgloss.Style {
-	if r.eraProbe {
+func rowStateStyle(st *styles, r *rows.Row) lipgloss.Style {
+	if r.EraProbe {
 		return st.Muted
 	}
-	if r.toolError {
+	if r.ToolError {
 		return st.StateToolError
 	}
-	return stateStyle(st, r.state)
+	return stateStyle(st, r.State)
 }
 
 // lipWidth is the width of a styled string in cells.

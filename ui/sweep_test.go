@@ -29,7 +29,7 @@ func demoModel(t *testing.T, modern bool, w, h int) *driver {
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
 	// The handshake's rows come with the feed, maybe after the tools.
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 && m.store.counts[session.Completed] >= 2 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] >= 2 })
 	return d
 }
 

@@ -130,9 +130,9 @@ func TestFlowExtensionTaskCancelledCooperatively(t *testing.T) {
 	x.set(session.TaskCompleted, json.RawMessage(`{"content":[{"type":"text","text":"the findings, anyway"}]}`))
 	clock.Advance(time.Second) // the poll due one pollIntervalMs after the task came
 	f.golden("ended", "✓ completed", "cancel acknowledged; task end…", "outcome cancel acknowledged; the task ended completed: the server did not stop")
-	row := f.p.m.store.get(f.p.m.table.Selected().seq)
-	if !row.extension || row.state != session.Completed || row.reason != "cancelled by user" {
-		t.Errorf("task row: extension %v state %v reason %q", row.extension, row.state, row.reason)
+	row := f.p.m.store.Get(f.p.m.table.Selected().Seq)
+	if !row.TaskOrNone().Extension || row.State != session.Completed || row.Reason != "cancelled by user" {
+		t.Errorf("task row: extension %v state %v reason %q", row.TaskOrNone().Extension, row.State, row.Reason)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -203,7 +203,7 @@ func TestExtensionTaskInputIsAskedAndSentWithTasksUpdate(t *testing.T) {
 	d.key("enter")
 	d.waitScreen("CALL research")
 	d.key("enter")
-	d.waitFor("the task row", func() bool { r := d.m.table.Selected(); return r != nil && r.isTask() })
+	d.waitFor("the task row", func() bool { r := d.m.table.Selected(); return r != nil && r.IsTask() })
 	task := d.m.table.Selected()
 	x.mu.Lock()
 	x.status = session.TaskInputRequired
@@ -225,7 +225,7 @@ func TestExtensionTaskInputIsAskedAndSentWithTasksUpdate(t *testing.T) {
 	x.mu.Unlock()
 	d.waitFor("completed", func() bool {
 		clock.Advance(time.Second)
-		return task.state == session.Completed
+		return task.State == session.Completed
 	})
 	d.waitScreen("tasks/update", "for task ext-1")
 }

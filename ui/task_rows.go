@@ -13,6 +13,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // A task (MCP 2025-11-25) is a row of its own: the tools/call that created
@@ -22,9 +23,6 @@ import (
 // runs mcp.FollowTask for each task, which polls it and fetches its
 // result. Its polls (tasks/get) get no rows: the task row counts them,
 // and the wire log has them.
-
-// rowTaskUpdates bounds the statuses one task row keeps.
-const rowTaskUpdates = 200
 
 // taskFollowedMsg: mcp.FollowTask returned for the task row seq.
 type taskFollowedMsg struct {
@@ -43,118 +41,43 @@ func followTaskCmd(gen int, s *session.Session, ref session.Ref, cs *mcp.ClientS
 	}
 }
 
-// isPoll reports whether a request is a tasks/get mcpoke sent for a task
-// row: the task row counts it instead of showing it.
-func isPoll(info session.RequestInfo) bool {
-	return info.Method == "tasks/get" && info.TaskParent().Seq != 0 && !info.Incoming
-}
-
-// isTask reports whether the row is a task.
-func (r *requestRow) isTask() bool { return r.taskID != "" }
-
-// taskStatus is the task's status as the server last gave it; "" when
-// the row is no task.
-func (r *requestRow) taskStatus() string {
-	if r.task == nil {
-		return ""
-	}
-	return r.task.Status
-}
-
-// cancelRefused: the server refused the row's tasks/cancel as the task
-// had already ended (-32602).
-func (r *requestRow) cancelRefused() bool { return r.taskCancel.Refused() }
-
 // taskStateWord is what the state column says for a task row still
 // running: the server's status while pending; that the cancel was
 // refused while it waits for the task's end.
-func taskStateWord(r *requestRow) (string, bool) {
+func taskStateWord(r *rows.Row) (string, bool) {
 	switch {
-	case !r.isTask():
+	case !r.IsTask():
 		return "", false
-	case r.state == session.Pending && r.taskStatus() != "":
-		return strings.ReplaceAll(termtext.Line(r.taskStatus()), "_", " "), true
-	case r.state == session.Cancelling && r.cancelRefused():
+	case r.State == session.Pending && r.TaskStatus() != "":
+		return strings.ReplaceAll(termtext.Line(r.TaskStatus()), "_", " "), true
+	case r.State == session.Cancelling && r.CancelRefused():
 		return "cancel refused", true
-	case r.state == session.Cancelling && r.taskCancel != nil && r.taskCancel.Acknowledged:
+	case r.State == session.Cancelling && r.TaskOrNone().Cancel != nil && r.TaskOrNone().Cancel.Acknowledged:
 		return "cancel acked", true
 	}
 	return "", false
 }
 
-// taskUpdated applies a status the session took for a task row.
-func (s *requestStore) taskUpdated(e session.TaskUpdated) *requestRow {
-	r := s.bySeq[e.Ref.Seq]
-	if r == nil {
-		return nil
-	}
-	if r.task == nil || !session.TaskStatusTerminal(r.task.Status) {
-		t := e.Task
-		r.task = &t
-	}
-	if len(r.taskUpdates) < rowTaskUpdates {
-		r.taskUpdates = append(r.taskUpdates, e.Update)
-	}
-	if e.Update.Late && e.Update.Status != session.TaskCancelled {
-		r.lateStatusOdd++
-	}
-	r.touch()
-	return r
-}
-
-// taskCancelAnswered records the server's answer to the row's tasks/cancel.
-func (s *requestStore) taskCancelAnswered(e session.TaskCancelAnswered) *requestRow {
-	r := s.bySeq[e.Ref.Seq]
-	if r == nil {
-		return nil
-	}
-	a := e.Answer
-	r.taskCancel = &a
-	r.touch()
-	return r
-}
-
-// taskStarted fills a new task row from the session's first snapshot and
-// marks the row that created it.
-func (s *requestStore) taskStarted(r *requestRow, info session.RequestInfo) {
-	r.taskID, r.extension = info.TaskID, info.Task.Extension
-	t := info.Task.State
-	r.task = &t
-	r.taskUpdates = append(r.taskUpdates, info.Task.Updates...)
-	if p := s.bySeq[r.parent.Seq]; p != nil {
-		p.createdTask = info.Seq
-		p.touch()
-	}
-}
-
-// polled counts a tasks/get sent for a task row.
-func (s *requestStore) polled(info session.RequestInfo) {
-	if r := s.bySeq[info.TaskParent().Seq]; r != nil {
-		r.polls++
-		r.touch()
-	}
-}
-
 // taskNote is the row's note on its task: the task's status message, or,
 // for the call that created one, which row it is.
-func (t *requestTable) taskNote(r *requestRow) string {
+func (t *requestTable) taskNote(r *rows.Row) string {
 	switch {
-	case r.isTask() && r.outcome != "" && r.task != nil && r.taskCancel != nil && r.taskCancel.Acknowledged:
+	case r.IsTask() && r.TaskOrNone().Outcome != "" && r.TaskOrNone().State != nil && r.TaskOrNone().Cancel != nil && r.TaskOrNone().Cancel.Acknowledged:
 		// The detail has the whole sentence; the row its gist. A refused
 		// or unanswered cancel says so in the detail, not here.
-		if session.TaskStatusTerminal(r.task.Status) {
-			return "cancel acknowledged; task ended " + termtext.Line(r.task.Status)
+		if session.TaskStatusTerminal(r.TaskOrNone().State.Status) {
+			return "cancel acknowledged; task ended " + termtext.Line(r.TaskOrNone().State.Status)
 		}
-		return "cancel acknowledged; task still " + strings.ReplaceAll(termtext.Line(r.task.Status), "_", " ")
-	case r.isTask() && r.task != nil && r.task.StatusMessage != "" && !r.state.Final():
-		return termtext.Quote(r.task.StatusMessage)
-	case r.createdTask != 0:
-		if task := t.store.get(r.createdTask); task != nil {
-			return "→ task " + termtext.Line(shortTaskID(task.taskID))
+		return "cancel acknowledged; task still " + strings.ReplaceAll(termtext.Line(r.TaskOrNone().State.Status), "_", " ")
+	case r.IsTask() && r.TaskOrNone().State != nil && r.TaskOrNone().State.StatusMessage != "" && !r.State.Final():
+		return termtext.Quote(r.TaskOrNone().State.StatusMessage)
+	case r.TaskOrNone().Created != 0:
+		if task := t.store.Get(r.TaskOrNone().Created); task != nil {
+			return "→ task " + termtext.Line(shortTaskID(task.TaskOrNone().ID))
 		}
-	case !r.isTask() && r.parent.Seq != 0:
-		if task := t.store.get(r.parent.Seq); task != nil && task.isTask() {
-			return "for task " + termtext.Line(shortTaskID(task.taskID))
+	case !r.IsTask() && r.TaskOrNone().Parent.Seq != 0:
+		if task := t.store.Get(r.TaskOrNone().Parent.Seq); task != nil && task.IsTask() {
+			return "for task " + termtext.Line(shortTaskID(task.TaskOrNone().ID))
 		}
 	}
 	return ""
@@ -174,8 +97,8 @@ func shortTaskID(id string) string {
 func (d *detail) taskLines() []string {
 	st := d.c.Styles
 	r := d.row
-	head := st.Key.Render("task") + " " + termtext.Line(r.taskID)
-	if t := r.task; t != nil {
+	head := st.Key.Render("task") + " " + termtext.Line(r.TaskOrNone().ID)
+	if t := r.TaskOrNone().State; t != nil {
 		head += " · " + termtext.Line(t.Status)
 		var facts []string
 		if p := t.PollEvery(); p > 0 {
@@ -186,16 +109,16 @@ func (d *detail) taskLines() []string {
 		} else {
 			facts = append(facts, "ttl unlimited")
 		}
-		if r.polls > 0 {
-			facts = append(facts, "polled "+english.Plural(r.polls, "time"))
+		if r.TaskOrNone().Polls > 0 {
+			facts = append(facts, "polled "+english.Plural(r.TaskOrNone().Polls, "time"))
 		}
 		head += st.Muted.Render(" · " + strings.Join(facts, " · "))
 	}
 	out := []string{head}
-	if r.parent.Seq != 0 {
-		out = append(out, st.Muted.Render("created by the CreateTaskResult of request "+termtext.Line(r.parent.ID.String())))
+	if r.TaskOrNone().Parent.Seq != 0 {
+		out = append(out, st.Muted.Render("created by the CreateTaskResult of request "+termtext.Line(r.TaskOrNone().Parent.ID.String())))
 	}
-	for _, u := range r.taskUpdates {
+	for _, u := range r.TaskOrNone().Updates {
 		line := "  " + st.Muted.Render(fmt.Sprintf("%-7s", d.rel(u.At))) + " " + termtext.Line(u.Status)
 		if u.StatusMessage != "" {
 			line += " " + termtext.Quote(u.StatusMessage)
@@ -206,11 +129,11 @@ func (d *detail) taskLines() []string {
 		}
 		out = append(out, line)
 	}
-	if a := r.taskCancel; a != nil {
+	if a := r.TaskOrNone().Cancel; a != nil {
 		out = append(out, taskCancelLine(st, d.rel(a.At), a))
 	}
-	if r.outcome != "" {
-		out = append(out, st.Key.Render("outcome")+" "+termtext.Line(r.outcome))
+	if r.TaskOrNone().Outcome != "" {
+		out = append(out, st.Key.Render("outcome")+" "+termtext.Line(r.TaskOrNone().Outcome))
 	}
 	return out
 }
@@ -237,12 +160,12 @@ func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(ti
 
 // lateStatusBadge is the badge of a task's statuses after its cancel: a
 // warning when one says the task is anything but cancelled.
-func lateStatusBadge(r *requestRow) (badge, bool) {
-	if r.lateStatus == 0 {
+func lateStatusBadge(r *rows.Row) (badge, bool) {
+	if r.LateOrNone().Statuses == 0 {
 		return badge{}, false
 	}
-	n := " ×" + strconv.Itoa(r.lateStatus)
-	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: r.lateStatusOdd > 0}, true
+	n := " ×" + strconv.Itoa(r.LateOrNone().Statuses)
+	return badge{text: "status after cancel" + n, short: []string{"late status" + n, "late st" + n}, warn: r.LateOrNone().OddStatuses > 0}, true
 }
 
 // taskChoice is how the tool may be called by the rules of tasks, for
@@ -337,8 +260,8 @@ func (m *Model) taskFollowed(msg taskFollowedMsg) {
 		return
 	}
 	label := "task"
-	if r := m.store.get(msg.seq); r != nil {
-		label = r.label()
+	if r := m.store.Get(msg.seq); r != nil {
+		label = r.Label()
 	}
 	m.setStatus(termtext.Line(label)+": could not follow the task: "+msg.err.Error(), true)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // newTaskModel is a model on a fake server whose research tool requires
@@ -18,14 +19,14 @@ func newTaskModel(t *testing.T) (*driver, *testConn) {
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
 	d.waitFor("tools listed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.counts[session.Completed] == 2
+		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2
 	})
 	return d, tc
 }
 
 // startResearch calls research from the editor, which goes as a task
 // since the tool requires one, and returns the task row once selected.
-func (d *driver) startResearch() *requestRow {
+func (d *driver) startResearch() *rows.Row {
 	d.t.Helper()
 	d.m.setFocus(focusTools)
 	if !d.m.tools.Select("research") {
@@ -36,7 +37,7 @@ func (d *driver) startResearch() *requestRow {
 	d.key("enter")
 	d.waitFor("the task row selected", func() bool {
 		r := d.m.table.Selected()
-		return r != nil && r.isTask()
+		return r != nil && r.IsTask()
 	})
 	return d.m.table.Selected()
 }
@@ -47,7 +48,7 @@ func TestTaskRowShowsTheServersStatus(t *testing.T) {
 	d, tc := newTaskModel(t)
 	task := d.startResearch()
 	d.waitScreen("tools/call research", "✓ completed", "→ task task-1", "task research", "working", `"started"`)
-	if task.taskID != "task-1" || task.state != session.Pending || task.parent.Seq == 0 {
+	if task.TaskOrNone().ID != "task-1" || task.State != session.Pending || task.TaskOrNone().Parent.Seq == 0 {
 		t.Fatalf("task row %+v", task)
 	}
 	tc.server.tasks.set(session.TaskInputRequired, "which cats?")
@@ -56,7 +57,7 @@ func TestTaskRowShowsTheServersStatus(t *testing.T) {
 		return slices.Contains(tc.server.tasks.seen(), "tasks/result")
 	})
 	tc.server.tasks.set(session.TaskCompleted, "done")
-	d.waitFor("the task completed with its result", func() bool { return task.state == session.Completed })
+	d.waitFor("the task completed with its result", func() bool { return task.State == session.Completed })
 	d.waitScreen("✓ completed")
 	// The result is in the detail, below however many statuses the polls
 	// brought after the cancel (one per clock step above).
@@ -77,7 +78,7 @@ func TestTaskRowCancel(t *testing.T) {
 	d.keyDone("c")
 	d.waitScreen("⠋ cancelling", `cancel requested for #3 task research: "cancelled by user"`)
 	close(gate)
-	d.waitFor("cancelled", func() bool { return task.state == session.Cancelled })
+	d.waitFor("cancelled", func() bool { return task.State == session.Cancelled })
 	d.waitScreen("⊘ cancelled", "tasks/cancel answered", "the task is cancelled")
 	tc.server.tasks.set(session.TaskCancelled, "late word")
 	d.waitScreen("status after cancel ×1")
@@ -102,7 +103,7 @@ func TestTaskRowCancelRefused(t *testing.T) {
 	// The next poll learns how it ended; its result is fetched.
 	d.waitFor("completed", func() bool {
 		tc.clock.Advance(time.Second)
-		return task.state == session.Completed
+		return task.State == session.Completed
 	})
 	d.waitScreen("✓ completed", "the findings")
 }
@@ -190,12 +191,12 @@ func TestFlowTaskCancel(t *testing.T) {
 // A late status that agrees with the cancel is noted; one that says the
 // task goes on is a warning.
 func TestLateStatusBadge(t *testing.T) {
-	s := newRequestStore()
-	r := s.started(session.RequestInfo{Seq: 1, ID: session.IntID(1), Method: "tools/call", TaskID: "t",
-		Task: &session.TaskInfo{State: session.TaskState{ID: "t", Status: "working"}}})
+	s := rows.NewStore()
+	r := s.Apply(session.RequestStarted{Info: session.RequestInfo{Seq: 1, ID: session.IntID(1), Method: "tools/call", TaskID: "t",
+		Task: &session.TaskInfo{State: session.TaskState{ID: "t", Status: "working"}}}}).Row
 	late := func(status string) {
-		s.lateArrived(r.ref(), []session.LateFrame{{Kind: session.LateStatus}}, session.LateFrame{Kind: session.LateStatus}, 1)
-		s.taskUpdated(session.TaskUpdated{Ref: r.ref(), Update: session.TaskUpdate{Status: status, Late: true},
+		s.Apply(session.LateArrived{Ref: r.Ref(), Late: session.LateFrame{Kind: session.LateStatus}})
+		s.Apply(session.TaskUpdated{Ref: r.Ref(), Update: session.TaskUpdate{Status: status, Late: true},
 			Task: session.TaskState{ID: "t", Status: status}})
 	}
 	late(session.TaskCancelled)
@@ -206,7 +207,7 @@ func TestLateStatusBadge(t *testing.T) {
 	if b, _ := lateStatusBadge(r); !b.warn || b.text != "status after cancel ×2" {
 		t.Fatalf("badge %+v", b)
 	}
-	if r.lateProgress != 0 || r.lateResponses != 0 {
-		t.Errorf("late statuses counted as progress %d or responses %d", r.lateProgress, r.lateResponses)
+	if r.LateOrNone().Progress != 0 || r.LateOrNone().Responses != 0 {
+		t.Errorf("late statuses counted as progress %d or responses %d", r.LateOrNone().Progress, r.LateOrNone().Responses)
 	}
 }

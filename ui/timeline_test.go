@@ -44,8 +44,8 @@ func TestTimelineFollowsACancelledCallLive(t *testing.T) {
 	d.waitTimer(tc)
 	tc.clock.Advance(time.Second)
 	d.waitScreen("+2.50s└│   settled: cancelled", "cancelled at +1.50s · the server answered anyway, 0ms after the cancel")
-	if r := d.m.table.Selected(); r.state != session.Cancelled {
-		t.Errorf("the row is %v", r.state)
+	if r := d.m.table.Selected(); r.State != session.Cancelled {
+		t.Errorf("the row is %v", r.State)
 	}
 
 	// 60 columns: the timeline takes the whole width, the tools go.

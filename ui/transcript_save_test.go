@@ -11,11 +11,12 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 func TestWriteTranscriptAsNDJSON(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Stderr: []session.StderrLine{{At: d.m.c.Now(), Line: "server says hi"}}}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Stderr: []session.StderrLine{{At: d.m.c.Now(), Line: "server says hi"}}}})
 	d.key("W")
 	d.waitScreen("write the transcript (NDJSON) to: ./mcpoke-")
 	path := filepath.Join(t.TempDir(), "out.ndjson")
@@ -69,7 +70,7 @@ func TestWireLogRetentionIsStatedWhenReached(t *testing.T) {
 	for i := range recs {
 		recs[i] = wire.Record{At: testEpoch.Add(time.Duration(i)), Dir: wire.In, Kind: wire.KindFrame, Data: []byte(`{"jsonrpc":"2.0","method":"x"}`)}
 	}
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Wire: recs}})
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Wire: recs}})
 	d.waitScreen("keeps the last 10,000; 128 older not shown")
 	if got, _ := d.m.wire.Records(); len(got) != wireLogSize {
 		t.Errorf("keeps %d records, want %d", len(got), wireLogSize)
@@ -82,7 +83,7 @@ func TestWireLogKeepsABoundedCopyOfHugeFrames(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
 	d.key("w")
 	huge := append(append([]byte(`{"jsonrpc":"2.0","id":99,"result":{"text":"`), bytes.Repeat([]byte("x"), 8<<20)...), `"}}`...)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{Wire: []wire.Record{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{Wire: []wire.Record{
 		{At: testEpoch, Dir: wire.In, Kind: wire.KindFrame, Data: huge, Size: len(huge)}}}})
 	recs, _ := d.m.wire.Records()
 	last := recs[len(recs)-1]

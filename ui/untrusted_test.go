@@ -11,6 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // hostile is what a server can put in an error message or an id.
@@ -78,23 +79,23 @@ func TestServerChosenIDsAreEscaped(t *testing.T) {
 	if err := tc.pipe.Inject(wire.KindFrame, []byte(frame)); err != nil {
 		t.Fatal(err)
 	}
-	var in *requestRow
+	var in *rows.Row
 	d.waitFor("the incoming row", func() bool {
-		for _, r := range d.m.store.rows {
-			if r.incoming {
+		for _, r := range d.m.store.Rows {
+			if r.Incoming {
 				in = r
 			}
 		}
 		return in != nil
 	})
-	d.m.table.SelectSeq(in.seq)
+	d.m.table.SelectSeq(in.Seq)
 	d.m.setFocus(focusRequests)
 	d.key("c") // the refusal names the row by its label
 	d.waitScreen("ping: the server sent this request")
 	assertNoRawControls(t, d)
 	d.waitScreen(`DETAIL incoming #"\u202eevil\u0085" ping`, `· id "\u202eevil\u0085"`,
 		`incoming #"\u202eevil\u0085" ping: the server sent this request`)
-	if got := in.label(); got != `incoming #"\u202eevil\u0085" ping` {
+	if got := in.Label(); got != `incoming #"\u202eevil\u0085" ping` {
 		t.Errorf("label %q", got)
 	}
 }

@@ -7,13 +7,14 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // Protocol violations reach the status line, and the wire log marks a
 // frame that breaks a rule on its own.
 func TestViolationsAreShown(t *testing.T) {
 	d, _ := newTestModel(t, 120, 30)
-	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &feedBatch{
+	d.send(feedMsg{forGen: forGen{d.m.gen}, batch: &rows.Batch{
 		Wire: []wire.Record{{At: testEpoch, Dir: wire.In, Kind: wire.KindFrame,
 			Data: []byte(`{"jsonrpc":"1.0","id":9,"result":{}}`)}},
 		Violations: 2,

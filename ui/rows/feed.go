@@ -1,10 +1,8 @@
-package ui
+package rows
 
 import (
 	"sync"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -21,15 +19,15 @@ const (
 	batchNotifications  = 500  // notifications kept, oldest
 )
 
-// defaultFrameInterval bounds how often an eventFeed delivers: about 30 batches
+// defaultFrameInterval bounds how often a Feed delivers: about 30 batches
 // a second is smooth to watch and leaves the event loop free for keys.
 const defaultFrameInterval = 33 * time.Millisecond
 
-// feedBatch is what an eventFeed delivers: the session's events since the last
+// Batch is what a Feed delivers: the session's events since the last
 // batch, in order, with the floods folded. Items holds session.Event
-// values, except that runs of ProgressUpdated become *progressRun and
-// runs of late progress become *lateRun.
-type feedBatch struct {
+// values, except that runs of ProgressUpdated become *ProgressRun and
+// runs of late progress become *LateRun.
+type Batch struct {
 	Items         []any
 	Duplicates    map[uint64]int // by Seq
 	Stderr        []session.StderrLine
@@ -56,8 +54,8 @@ type feedBatch struct {
 	notifications int
 }
 
-// progressRun is every ProgressUpdated of one request in a batch.
-type progressRun struct {
+// ProgressRun is every ProgressUpdated of one request in a batch.
+type ProgressRun struct {
 	Ref    session.Ref
 	Latest session.Progress
 	Count  int
@@ -65,8 +63,8 @@ type progressRun struct {
 	Recent []session.Progress
 }
 
-// lateRun is the late progress of one request in a batch.
-type lateRun struct {
+// LateRun is the late progress of one request in a batch.
+type LateRun struct {
 	Ref   session.Ref
 	Count int
 	// Frames holds the first batchLateFrames of them; Last is the newest,
@@ -75,22 +73,22 @@ type lateRun struct {
 	Last   session.LateFrame
 }
 
-func newBatch() *feedBatch {
-	return &feedBatch{progressAt: map[uint64]int{}, lateAt: map[uint64]int{}}
+func newBatch() *Batch {
+	return &Batch{progressAt: map[uint64]int{}, lateAt: map[uint64]int{}}
 }
 
-func (b *feedBatch) empty() bool {
+func (b *Batch) empty() bool {
 	return b.Events == 0 && len(b.Wire) == 0 && b.WireDropped == 0
 }
 
-// eventFeed drains a session's events and a tap's records without ever
-// blocking them, folds floods together, and hands the UI one feedBatch per
+// Feed drains a session's events and a tap's records without ever
+// blocking them, folds floods together, and hands the UI one Batch per
 // frame interval at most. Memory is bounded by the per-batch limits.
-type eventFeed struct {
+type Feed struct {
 	interval time.Duration
 
 	mu       sync.Mutex
-	cur      *feedBatch
+	cur      *Batch
 	ended    bool
 	lastSent time.Time
 
@@ -100,20 +98,20 @@ type eventFeed struct {
 	once   sync.Once
 }
 
-// recordSource hands every frame in and out to its observers, as a
+// RecordSource hands every frame in and out to its observers, as a
 // connect.Conn does: the wire log's source. The UI reaches the wire only
 // through it and the session.
-type recordSource interface {
+type RecordSource interface {
 	Observe(func(wire.Record))
 }
 
-// subscribeFeed subscribes to s (and observes records, if not nil) and starts
+// SubscribeFeed subscribes to s (and observes records, if not nil) and starts
 // draining. Call it before the first request to see everything.
-func subscribeFeed(s *session.Session, records recordSource, interval time.Duration) *eventFeed {
+func SubscribeFeed(s *session.Session, records RecordSource, interval time.Duration) *Feed {
 	sub := s.Subscribe()
-	f := newFeed(sub.C, interval)
+	f := NewFeed(sub.C, interval)
 	if records != nil {
-		records.Observe(f.addRecord)
+		records.Observe(f.AddRecord)
 	}
 	go func() {
 		<-f.stop
@@ -122,12 +120,12 @@ func subscribeFeed(s *session.Session, records recordSource, interval time.Durat
 	return f
 }
 
-// newFeed drains events until the channel closes.
-func newFeed(events <-chan session.Event, interval time.Duration) *eventFeed {
+// NewFeed drains events until the channel closes.
+func NewFeed(events <-chan session.Event, interval time.Duration) *Feed {
 	if interval <= 0 {
 		interval = defaultFrameInterval
 	}
-	f := &eventFeed{
+	f := &Feed{
 		interval: interval,
 		cur:      newBatch(),
 		notify:   make(chan struct{}, 1),
@@ -146,9 +144,9 @@ func newFeed(events <-chan session.Event, interval time.Duration) *eventFeed {
 }
 
 // Stop ends delivery: Next returns nil from now on.
-func (f *eventFeed) Stop() { f.once.Do(func() { close(f.stop) }) }
+func (f *Feed) Stop() { f.once.Do(func() { close(f.stop) }) }
 
-func (f *eventFeed) signal() {
+func (f *Feed) signal() {
 	select {
 	case f.notify <- struct{}{}:
 	default:
@@ -156,43 +154,22 @@ func (f *eventFeed) signal() {
 }
 
 // add folds one event into the current batch.
-func (f *eventFeed) add(e session.Event) {
+func (f *Feed) add(e session.Event) {
 	f.mu.Lock()
-	b := f.cur
+	f.cur.fold(e)
+	f.mu.Unlock()
+	f.signal()
+}
+
+// fold adds one event to the batch: floods fold into runs and counts,
+// within the per-batch bounds; anything else is kept as it came.
+func (b *Batch) fold(e session.Event) {
 	b.Events++
 	switch e := e.(type) {
 	case session.ProgressUpdated:
-		i, ok := b.progressAt[e.Ref.Seq]
-		if !ok {
-			i = len(b.Items)
-			b.progressAt[e.Ref.Seq] = i
-			b.Items = append(b.Items, &progressRun{Ref: e.Ref})
-		}
-		run := b.Items[i].(*progressRun)
-		run.Latest = e.Progress
-		run.Count++
-		if len(run.Recent) == batchRecentProgress {
-			copy(run.Recent, run.Recent[1:])
-			run.Recent = run.Recent[:len(run.Recent)-1]
-		}
-		run.Recent = append(run.Recent, e.Progress)
+		b.foldProgress(e)
 	case session.LateArrived:
-		if e.Late.Kind != session.LateProgress {
-			b.Items = append(b.Items, e)
-			break
-		}
-		i, ok := b.lateAt[e.Ref.Seq]
-		if !ok {
-			i = len(b.Items)
-			b.lateAt[e.Ref.Seq] = i
-			b.Items = append(b.Items, &lateRun{Ref: e.Ref})
-		}
-		run := b.Items[i].(*lateRun)
-		run.Count++
-		run.Last = e.Late
-		if len(run.Frames) < batchLateFrames {
-			run.Frames = append(run.Frames, e.Late)
-		}
+		b.foldLate(e)
 	case session.DuplicateArrived:
 		if b.Duplicates == nil {
 			b.Duplicates = map[uint64]int{}
@@ -206,12 +183,7 @@ func (f *eventFeed) add(e session.Event) {
 			b.StrayDropped++
 		}
 	case session.StderrLine:
-		b.Stderr = append(b.Stderr, e)
-		if len(b.Stderr) >= 2*batchStderr {
-			n := copy(b.Stderr, b.Stderr[len(b.Stderr)-batchStderr:])
-			b.StderrDropped += len(b.Stderr) - n
-			b.Stderr = b.Stderr[:n]
-		}
+		b.foldStderr(e)
 	case session.NotificationArrived:
 		if b.notifications < batchNotifications {
 			b.notifications++
@@ -227,12 +199,61 @@ func (f *eventFeed) add(e session.Event) {
 	default:
 		b.Items = append(b.Items, e)
 	}
-	f.mu.Unlock()
-	f.signal()
 }
 
-// addRecord is the tap observer: it must not block, so it only appends.
-func (f *eventFeed) addRecord(r wire.Record) {
+// foldProgress adds a progress update to its request's run, which keeps
+// the newest batchRecentProgress.
+func (b *Batch) foldProgress(e session.ProgressUpdated) {
+	i, ok := b.progressAt[e.Ref.Seq]
+	if !ok {
+		i = len(b.Items)
+		b.progressAt[e.Ref.Seq] = i
+		b.Items = append(b.Items, &ProgressRun{Ref: e.Ref})
+	}
+	run := b.Items[i].(*ProgressRun)
+	run.Latest = e.Progress
+	run.Count++
+	if len(run.Recent) == batchRecentProgress {
+		copy(run.Recent, run.Recent[1:])
+		run.Recent = run.Recent[:len(run.Recent)-1]
+	}
+	run.Recent = append(run.Recent, e.Progress)
+}
+
+// foldLate keeps a late response or error as it came, and adds late
+// progress to its request's run, which keeps the first batchLateFrames.
+func (b *Batch) foldLate(e session.LateArrived) {
+	if e.Late.Kind != session.LateProgress {
+		b.Items = append(b.Items, e)
+		return
+	}
+	i, ok := b.lateAt[e.Ref.Seq]
+	if !ok {
+		i = len(b.Items)
+		b.lateAt[e.Ref.Seq] = i
+		b.Items = append(b.Items, &LateRun{Ref: e.Ref})
+	}
+	run := b.Items[i].(*LateRun)
+	run.Count++
+	run.Last = e.Late
+	if len(run.Frames) < batchLateFrames {
+		run.Frames = append(run.Frames, e.Late)
+	}
+}
+
+// foldStderr keeps the newest batchStderr lines (up to twice that
+// between trims), counting those dropped.
+func (b *Batch) foldStderr(e session.StderrLine) {
+	b.Stderr = append(b.Stderr, e)
+	if len(b.Stderr) >= 2*batchStderr {
+		n := copy(b.Stderr, b.Stderr[len(b.Stderr)-batchStderr:])
+		b.StderrDropped += len(b.Stderr) - n
+		b.Stderr = b.Stderr[:n]
+	}
+}
+
+// AddRecord is the tap observer: it must not block, so it only appends.
+func (f *Feed) AddRecord(r wire.Record) {
 	if r.Kind == wire.KindStderr {
 		return // the stderr pane has it from the session
 	}
@@ -256,7 +277,7 @@ func (f *eventFeed) addRecord(r wire.Record) {
 // Next blocks until there is a batch to deliver and the frame interval
 // since the last one has passed, then returns it. It returns nil once
 // the feed was stopped or delivered its last batch.
-func (f *eventFeed) Next() *feedBatch {
+func (f *Feed) Next() *Batch {
 	f.nextMu.Lock()
 	defer f.nextMu.Unlock()
 	for {
@@ -297,19 +318,5 @@ func (f *eventFeed) Next() *feedBatch {
 		f.mu.Unlock()
 		b.progressAt, b.lateAt = nil, nil
 		return b
-	}
-}
-
-// nextCmd waits for the feed's next batch.
-func nextCmd(gen int, f *eventFeed) tea.Cmd {
-	if f == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		b := f.Next()
-		if b == nil {
-			return nil
-		}
-		return feedMsg{forGen: forGen{gen}, batch: b}
 	}
 }

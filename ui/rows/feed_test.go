@@ -1,4 +1,4 @@
-package ui
+package rows
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ func progressEvent(seq uint64, n int) session.ProgressUpdated {
 
 func TestFeedFoldsProgressAndKeepsOrder(t *testing.T) {
 	events := make(chan session.Event, 16)
-	f := newFeed(events, time.Millisecond)
+	f := NewFeed(events, time.Millisecond)
 	defer f.Stop()
 	const n = 100_000
 	go func() {
@@ -39,7 +39,7 @@ func TestFeedFoldsProgressAndKeepsOrder(t *testing.T) {
 			switch e := it.(type) {
 			case session.RequestStarted:
 				order = append(order, "started")
-			case *progressRun:
+			case *ProgressRun:
 				progress += e.Count
 				latest = e.Latest.Progress
 				if len(e.Recent) > batchRecentProgress {
@@ -69,7 +69,7 @@ func TestFeedFoldsProgressAndKeepsOrder(t *testing.T) {
 
 func TestFeedBoundsLateStderrAndWire(t *testing.T) {
 	events := make(chan session.Event)
-	f := newFeed(events, time.Hour) // nothing is delivered while we fill it
+	f := NewFeed(events, time.Hour) // nothing is delivered while we fill it
 	defer f.Stop()
 	for i := range 10_000 {
 		f.add(session.LateArrived{Ref: session.Ref{Seq: 3}, Late: session.LateFrame{Kind: session.LateProgress}})
@@ -77,12 +77,12 @@ func TestFeedBoundsLateStderrAndWire(t *testing.T) {
 		f.add(session.StrayArrived{Kind: session.LateResponse})
 		f.add(session.DuplicateArrived{Ref: session.Ref{Seq: 4}})
 		f.add(session.NoiseArrived{})
-		f.addRecord(wire.Record{Kind: wire.KindFrame})
+		f.AddRecord(wire.Record{Kind: wire.KindFrame})
 	}
 	f.mu.Lock()
 	b := f.cur
 	f.mu.Unlock()
-	run := b.Items[b.lateAt[3]].(*lateRun)
+	run := b.Items[b.lateAt[3]].(*LateRun)
 	if run.Count != 10_000 || len(run.Frames) != batchLateFrames {
 		t.Errorf("late run counts %d and keeps %d", run.Count, len(run.Frames))
 	}
@@ -104,8 +104,8 @@ func TestFeedBoundsLateStderrAndWire(t *testing.T) {
 }
 
 func TestFeedStopUnblocksNext(t *testing.T) {
-	f := newFeed(make(chan session.Event), time.Millisecond)
-	done := make(chan *feedBatch)
+	f := NewFeed(make(chan session.Event), time.Millisecond)
+	done := make(chan *Batch)
 	go func() { done <- f.Next() }()
 	f.Stop()
 	select {
@@ -118,29 +118,9 @@ func TestFeedStopUnblocksNext(t *testing.T) {
 	}
 }
 
-func TestFloodThroughSessionKeepsEveryCount(t *testing.T) {
-	d, tc := newTestModel(t, 100, 30)
-	call := d.callTool(tc, "sleep")
-	const n = 20_000
-	go func() {
-		for i := 1; i <= n; i++ {
-			call.In.NotifyProgress(float64(i), n, "")
-		}
-		call.Reply(map[string]any{"content": []any{}})
-	}()
-	d.waitScreen("✓ completed", "progress 20000 updates")
-	r := d.m.table.Selected()
-	if r.progressCount != n || r.progress.Progress != n {
-		t.Errorf("row saw %d updates, last %v", r.progressCount, r.progress.Progress)
-	}
-	if len(r.history) > rowProgressHistory+rowProgressHistory/2 {
-		t.Errorf("row keeps %d progress entries", len(r.history))
-	}
-}
-
 func TestFeedKeepsCancelSentBetweenProgress(t *testing.T) {
 	events := make(chan session.Event)
-	f := newFeed(events, time.Hour)
+	f := NewFeed(events, time.Hour)
 	defer f.Stop()
 	sent := session.CancelSent{Ref: session.Ref{Seq: 7}, At: time.Unix(1, 0)}
 	f.add(progressEvent(7, 1))
