@@ -184,7 +184,9 @@ func (b *recordingBody) split(final bool) bool {
 		b.gate(bytes.Clone(ev))
 		did = true
 	}
-	if final && b.wait == nil && len(b.pending) == 0 && !b.ended {
+	if final && b.upErr == io.EOF && b.wait == nil && len(b.pending) == 0 && !b.ended {
+		// The body's end, not the host closing it (an error): that is
+		// for Close to record.
 		b.endOfBody()
 	}
 	return did

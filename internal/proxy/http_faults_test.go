@@ -188,3 +188,28 @@ func TestHTTPHostClosingAHeldAnswersStream(t *testing.T) {
 		t.Errorf("released an answer whose host is gone: %+v", rep)
 	}
 }
+
+// With the kill switch on (bodies gated), a host closing the stream of
+// a pending call is still recorded as its cancel.
+func TestHTTPGatedHostClosingAStreamIsRecorded(t *testing.T) {
+	rig := startHTTPProxyRig(t, KillOptions{}, Faults{})
+	s := rig.session()
+	req, _ := http.NewRequest(http.MethodPost, rig.url, strings.NewReader(slowCall))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(transport.HeaderSessionID, s.sid)
+	req.Header.Set(transport.HeaderProtocolVersion, "2025-11-25")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		if resp, err := rig.client.Do(req.WithContext(ctx)); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	rig.waitRow(RequestRef{"s1", "2"}, Pending)
+	cancel()
+	if r := rig.waitRow(RequestRef{"s1", "2"}, Cancelled); r.CancelReason != "the host closed the request's response stream" {
+		t.Errorf("s1:2 cancelled for %q, want the closed stream", r.CancelReason)
+	}
+}
