@@ -139,9 +139,10 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			sess := sessions.of(r.Header.Get("Mcp-Session-Id"))
 			post = newHostPost(body, now(), emit)
-			if sess != "" {
-				// Without a session (initialize) it is recorded with the
-				// answer's headers, which name the session it began.
+			if sess != "" || post.method != "initialize" {
+				// initialize is recorded with its answer's headers, which
+				// name the session it began; all else at once (a modern
+				// server's answer may wait for the work to end).
 				post.record(sess)
 			}
 			if killer != nil {

@@ -178,20 +178,23 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 
 // relayHostInput passes the host's bytes to the server's stdin as they
 // come. Once the server stops taking them they are read and dropped, so
-// that the host never blocks on a proxy whose server is gone.
+// that the host never blocks on a proxy whose server is gone. A line is
+// recorded just before its last bytes go on: the server's answer to a
+// request is then never recorded before the request (the records of the
+// two directions are made on two goroutines).
 func relayHostInput(in io.Reader, srv *lineGate, rec *lineSplitter, event func(string)) {
 	buf := make([]byte, 64<<10)
 	serverTakes := true
 	for {
 		n, err := in.Read(buf)
 		if n > 0 {
+			rec.feed(buf[:n])
 			if serverTakes {
 				if werr := srv.pass(buf[:n]); werr != nil {
 					serverTakes = false
 					event(EventServerClosed)
 				}
 			}
-			rec.feed(buf[:n])
 		}
 		if err != nil {
 			rec.flush()
