@@ -153,17 +153,6 @@ func (f *httpInflight) isKilled() bool {
 	return f.killed
 }
 
-type inflightKey struct{}
-
-func withInflight(ctx context.Context, f *httpInflight) context.Context {
-	return context.WithValue(ctx, inflightKey{}, f)
-}
-
-func inflightOf(r *http.Request) *httpInflight {
-	f, _ := r.Context().Value(inflightKey{}).(*httpInflight)
-	return f
-}
-
 // Pending lists the host's requests in flight, not killed, by session
 // and id.
 func (k *httpKiller) Pending() []RequestRef {

@@ -2,8 +2,8 @@
 // Desktop, an SDK client, mcpoke itself) and an MCP server and relays
 // their traffic byte for byte, in order, at once. Records of what passed
 // (transcripts, the request table, attach's history) are a side effect
-// made after the bytes went on, on a goroutine of their own: they never
-// bound or re-encode what is relayed.
+// made as the bytes go on and read on a goroutine of their own: they
+// never bound or re-encode what is relayed.
 //
 // Directions are the host's: what the host sends is wire.Out, as if the
 // host were mcpoke, so that a proxy's transcript reads like mcpoke's own

@@ -244,7 +244,7 @@ func (t *Table) Rows() []Row {
 // compact is JSON text without insignificant space, so that ids and
 // tokens spelled differently but equal match.
 func compact(b json.RawMessage) string {
-	if bytes.IndexAny(b, " \t\r\n") < 0 {
+	if !bytes.ContainsAny(b, " \t\r\n") {
 		return string(b) // as Compact would write it: most ids, at no cost
 	}
 	var buf bytes.Buffer
