@@ -100,12 +100,12 @@ func createdTask(result json.RawMessage) (t TaskState, ok, ext bool, err error) 
 		}
 		return t, true, true, err
 	}
-	t, ok, err = createdLegacyTask(result)
+	t, ok, err = createdTask2025(result)
 	return t, ok, false, err
 }
 
-// createdLegacyTask reads {"task": {...}} (MCP 2025-11-25).
-func createdLegacyTask(result json.RawMessage) (t TaskState, ok bool, err error) {
+// createdTask2025 reads {"task": {...}} (MCP 2025-11-25).
+func createdTask2025(result json.RawMessage) (t TaskState, ok bool, err error) {
 	var r struct {
 		Task json.RawMessage `json:"task"`
 	}
@@ -129,7 +129,7 @@ func unsolicitedTask(result json.RawMessage) bool {
 	if json.Unmarshal(result, &r) != nil || r.Content != nil {
 		return false
 	}
-	_, ok, err := createdLegacyTask(result)
+	_, ok, err := createdTask2025(result)
 	return ok && err == nil
 }
 
@@ -235,7 +235,7 @@ func (a *TaskCancelAnswer) Refused() bool {
 	return a != nil && !a.Extension && a.Error != nil && a.Error.Code == CodeInvalidParams
 }
 
-// TaskUpdated: a task row got a status from the server (Update.Late when
+// TaskUpdated reports a task row got a status from the server (Update.Late when
 // after its cancel). Task is the whole task as the server sent it.
 type TaskUpdated struct {
 	Ref    Ref
@@ -243,7 +243,7 @@ type TaskUpdated struct {
 	Task   TaskState
 }
 
-// TaskCancelAnswered: the server answered tasks/cancel for a task row, or
+// TaskCancelAnswered reports the server answered tasks/cancel for a task row, or
 // no answer will come.
 type TaskCancelAnswered struct {
 	Ref    Ref

@@ -83,7 +83,7 @@ func (k ViolationKind) String() string {
 // MarshalText implements encoding.TextMarshaler.
 func (k ViolationKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Violation: a frame from the peer broke a rule of JSON-RPC or MCP. It
+// Violation reports a frame from the peer broke a rule of JSON-RPC or MCP. It
 // comes besides the frame's other events (the request's state, progress,
 // stray); Detail says what the session did with it.
 type Violation struct {

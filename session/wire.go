@@ -23,7 +23,7 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// Error implements error. The codes of the modern revision are
+// Error implements error. The codes of 2026-07-28 are
 // explained in words, since their numbers say little.
 func (e *RPCError) Error() string {
 	if why := e.Explain(); why != "" {

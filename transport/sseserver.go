@@ -62,7 +62,7 @@ func NewSSEServer(cfg SSEServerConfig) *SSEServer {
 	return &SSEServer{cfg: cfg, sessions: map[string]*sseSession{}}
 }
 
-// sseSession is the Conn of one legacy session.
+// sseSession is the Conn of one 2025 session.
 type sseSession struct {
 	id      string
 	srv     *SSEServer

@@ -29,7 +29,7 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 		return nil
 	}
 	t := mcp.Tool{Name: name}
-	for _, known := range m.tools.tools {
+	for _, known := range m.tools.Tools() {
 		if known.Name == name {
 			t = known
 		}
@@ -42,7 +42,7 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 // listOptions are how tools are listed: over Streamable HTTP in protocol
 // 2026-07-28 a tool with invalid x-mcp-header marks is left out.
 func (m *Model) listOptions() mcp.ListOptions {
-	return mcp.ListOptions{Force: m.opts.Force, RejectBadHeaders: m.conn != nil && m.conn.Transport() == "http" && m.conn.Session.Modern()}
+	return mcp.ListOptions{Force: m.opts.Force, RejectBadHeaders: m.conn != nil && m.conn.Transport() == "http" && m.conn.Session.Era2026()}
 }
 
 // cancelSelected cancels the selected request.
@@ -112,7 +112,7 @@ func (m *Model) cancelAll() tea.Cmd {
 		}
 	}
 	hidden := m.store.Counts[session.Pending] - len(refs)
-	return withAbandoned(cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.filter, hidden), abandoned)
+	return withAbandoned(cancelRowsCmd(m.gen, m.conn.Session, refs, reasonUser, m.table.Filter(), hidden), abandoned)
 }
 
 // withAbandoned adds to cmd's cancelAllDoneMsg how many rows that needed

@@ -61,7 +61,7 @@ func newAnsweringModel(t *testing.T, w, h int, policy mcp.Policy) (*driver, *ask
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
 	d.waitFor("tools listed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2
+		return len(m.tools.Tools()) > 0 && m.store.Counts[session.Completed] == 2
 	})
 	return d, as
 }

@@ -186,7 +186,7 @@ func BenchmarkFloodKeyLatency(b *testing.B) {
 func waitTools(b *testing.B, m *Model, prog *tea.Program) bool {
 	time.Sleep(20 * time.Millisecond)
 	ok := make(chan bool, 1)
-	prog.Send(probeMsg{func() { ok <- len(m.tools.tools) > 0 }})
+	prog.Send(probeMsg{func() { ok <- len(m.tools.Tools()) > 0 }})
 	listed, _ := recvWithin(b, ok, "the program to run a probe message")
 	return listed
 }

@@ -20,7 +20,7 @@ func TestCancelModeShownInHeaderAndDetail(t *testing.T) {
 		CancelMode: session.CancelBoth})
 	d := newDriver(t, m, 140, 30)
 	d.waitFor("tools listed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2
+		return len(m.tools.Tools()) > 0 && m.store.Counts[session.Completed] == 2
 	})
 	d.waitScreen("cancel both")
 	// The fake server is in memory, with no request streams to close: as

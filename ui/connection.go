@@ -56,7 +56,7 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	m.store.EraFallback = eraFallback(msg.peer)
 	m.store.MarkEraProbes()
 	m.header.counts = m.store.Counts
-	m.logs.perRequest = m.conn.Session.Modern()
+	m.logs.perRequest = m.conn.Session.Era2026()
 	m.eraKeyHelp(m.logs.perRequest)
 	if m.header.state == connConnecting {
 		m.header.state = connReady
@@ -128,7 +128,7 @@ func (m *Model) reconnect() tea.Cmd {
 	m.resources = newEntryList(m.c, "RESOURCES", "resources", 2)
 	m.prompts = newEntryList(m.c, "PROMPTS", "prompts", 3)
 	m.logs.Reset(timeZero)
-	m.rest = restState{}
+	m.features = featureState{}
 	m.stderr.Reset()
 	m.wire.Reset(timeZero)
 	m.header.peer = session.PeerInfo{}
@@ -173,6 +173,6 @@ func (m *Model) quit() tea.Cmd {
 // fault. Not when a late answer showed a modern server (a fallback the
 // header names).
 func eraFallback(p session.PeerInfo) bool {
-	return !p.Modern() && strings.HasPrefix(p.Negotiation, "initialize") &&
+	return !p.Era2026() && strings.HasPrefix(p.Negotiation, "initialize") &&
 		strings.Contains(p.Negotiation, "server/discover") && !strings.Contains(p.Negotiation, "a fallback:")
 }

@@ -205,7 +205,7 @@ func newTestModel(t *testing.T, w, h int) (*driver, *testConn) {
 		frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
 	d.waitFor("tools listed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2
+		return len(m.tools.Tools()) > 0 && m.store.Counts[session.Completed] == 2
 	})
 	return d, tc
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -61,7 +62,7 @@ func httpModel(t *testing.T, url, protocol string) *driver {
 	m := New(Options{Connect: func(context.Context) (*connect.Conn, error) { return connect.Start(connect.URLSpec(url), opts) },
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 30)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 })
 	t.Cleanup(func() {
 		if d.m.conn != nil {
 			d.m.conn.Close()
@@ -110,21 +111,21 @@ func TestHTTPCancelInBothEras(t *testing.T) {
 
 // cutSleep breaks the response stream of the first tools/call after its
 // first event: the network dropping it.
-func cutSleep(next http.Handler) http.Handler {
-	var once sync.Once
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Method") != "tools/call" {
-			next.ServeHTTP(w, r)
-			return
-		}
-		cut := false
-		once.Do(func() { cut = true })
-		if !cut {
-			next.ServeHTTP(w, r)
-			return
-		}
-		next.ServeHTTP(&cutWriter{ResponseWriter: w}, r)
-	})
+func cutSleep(next http.Handler) http.Handler { return cutCalls(1)(next) }
+
+// cutCalls breaks the response streams of the first n tools/calls after
+// their first event.
+func cutCalls(n int) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		var cuts atomic.Int32
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Mcp-Method") != "tools/call" || cuts.Add(1) > int32(n) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(&cutWriter{ResponseWriter: w}, r)
+		})
+	}
 }
 
 // cutWriter drops the connection after the first write.
@@ -148,19 +149,40 @@ func (c *cutWriter) Write(b []byte) (int, error) {
 
 func (c *cutWriter) Flush() {}
 
-// A broken stream loses its request: the row says when, and r re-issues
-// it under a new id.
+// A broken stream loses its request, and "clients MUST re-issue it as a
+// new request with a new request ID" (2026-07-28 changelog): the UI
+// re-issues it by itself, once, and the rows say which is which.
 func TestLostRequestIsReissued(t *testing.T) {
 	url, _ := demoOverHTTP(t, cutSleep)
-	d := httpModel(t, url, session.ModernVersion)
+	d := httpModel(t, url, session.Era2026Version)
 	d.m.setFocus(focusTools)
 	d.m.tools.Select("sleep")
 	d.key("enter")
 	d.key("enter")
-	d.waitScreen("✗ failed", "lost: stream broke at +", "press r to re-issue it under a new id")
+	d.waitScreen("sent lost #3 tools/call sleep again as request #4", "4    tools/call sleep", "re-issue of lost request #3")
+	d.selectID("3")
+	d.waitScreen("✗ failed", "lost: stream broke at +", "re-issued as request #4, as protocol 2026-07-28 asks")
+}
+
+// A re-issue that is lost too is not re-issued again by itself: its row
+// says so, and r sends it again by hand.
+func TestLostReissueIsNotReissuedAgain(t *testing.T) {
+	url, _ := demoOverHTTP(t, cutCalls(2))
+	d := httpModel(t, url, session.Era2026Version)
+	d.m.setFocus(focusTools)
+	d.m.tools.Select("sleep")
+	d.key("enter")
+	d.key("enter")
+	d.waitScreen("a re-issue of lost request #3, lost too: press r to re-issue it under a new id")
+	if strings.Contains(d.screen(), "re-issuing lost") {
+		t.Fatalf("the lost re-issue is being re-issued again:\n%s", d.screen())
+	}
+	if n := d.countRows("tools/call"); n != 2 {
+		t.Fatalf("%d tools/call rows, want the lost one and its one re-issue:\n%s", n, d.screen())
+	}
 	d.m.setFocus(focusRequests)
 	d.key("r")
-	d.waitScreen("sent lost #3 tools/call sleep again as request #4", "4    tools/call sleep")
+	d.waitScreen("sent lost #4 tools/call sleep again as request #5", "5    tools/call sleep")
 }
 
 // modernListenServer is a modern server that notifies tool list changes:
@@ -170,7 +192,7 @@ func modernListenServer(t *testing.T) (*connect.Conn, *clocktest.Clock) {
 	a, b := transporttest.Pipe()
 	srv := session.New(b, session.Config{Handlers: map[string]session.Handler{
 		"server/discover": func(context.Context, *session.Incoming) (any, error) {
-			return map[string]any{"resultType": "complete", "supportedVersions": []string{session.ModernVersion}, "ttlMs": 0, "cacheScope": "public",
+			return map[string]any{"resultType": "complete", "supportedVersions": []string{session.Era2026Version}, "ttlMs": 0, "cacheScope": "public",
 				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
 				"_meta":        map[string]any{session.MetaServerInfo: map[string]any{"name": "notifier", "version": "1"}}}, nil
 		},
@@ -235,4 +257,29 @@ func TestDetailShowsCacheHints(t *testing.T) {
 	d.waitScreen("the server's tools changed (tools/list_changed)", "   tools/list ")
 	d.selectMethod("tools/list")
 	d.waitScreen("cache ttl 60s, cache public")
+}
+
+// selectID selects the row of our request with JSON-RPC id.
+func (d *driver) selectID(id string) {
+	d.t.Helper()
+	d.m.setFocus(focusRequests)
+	for _, r := range d.m.store.Rows {
+		if !r.Incoming && r.ID.String() == id {
+			d.m.table.SelectSeq(r.Seq)
+			d.send(tickMsg{})
+			return
+		}
+	}
+	d.t.Fatalf("no row of id %s", id)
+}
+
+// countRows counts the rows of method.
+func (d *driver) countRows(method string) int {
+	n := 0
+	for _, r := range d.m.store.Rows {
+		if r.Method == method {
+			n++
+		}
+	}
+	return n
 }

@@ -26,7 +26,7 @@ func newHealthModel(t *testing.T, interval time.Duration, w, h int) (*driver, *t
 	d.waitFor("tools listed and the health timer armed", func() bool {
 		// Both answers in the wire log too: heard after the clock moves,
 		// they would put the ping off.
-		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2 && clock.Armed() == 1 && d.heardCount() == 2
+		return len(m.tools.Tools()) > 0 && m.store.Counts[session.Completed] == 2 && clock.Armed() == 1 && d.heardCount() == 2
 	})
 	return d, tc
 }
@@ -188,7 +188,7 @@ func TestHealthPingOff(t *testing.T) {
 	tc := newTestConn(t, clock, defaultFakeTools())
 	m := New(Options{Connect: tc.connector(), now: clock.Now, clock: clock, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 30)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 && m.store.Counts[session.Completed] == 2 })
 	clock.Advance(5 * time.Minute)
 	d.settle()
 	if n := d.sentCount("ping"); n != 0 || clock.Armed() != 0 {
@@ -249,7 +249,7 @@ func TestHealthPingFailureLogged(t *testing.T) {
 	d := newDriver(t, m, 120, 30)
 	tc := &testConn{server: server, client: conn.Session, clock: clock, conn: conn}
 	d.waitFor("tools listed and the health timer armed", func() bool {
-		return len(m.tools.tools) > 0 && clock.Armed() == 1 && d.heardCount() == 2
+		return len(m.tools.Tools()) > 0 && clock.Armed() == 1 && d.heardCount() == 2
 	})
 	d.advanceRearmed(tc, 30*time.Second)
 	d.waitFor("the health ping", func() bool { return d.sentCount("ping") == 1 })

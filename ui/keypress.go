@@ -47,7 +47,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 
-	if cmd, ok := m.restKey(k); ok {
+	if cmd, ok := m.featureKey(k); ok {
 		return cmd
 	}
 	rq := m.c.Keys.Requests
@@ -169,9 +169,9 @@ func (m *Model) back() {
 		m.wire.expanded = false
 	case m.focus == focusTools && m.leftFilter() != "":
 		m.setLeftFilter("")
-	case m.focus == focusRequests && m.table.filter != "":
+	case m.focus == focusRequests && m.table.Filter() != "":
 		m.table.SetFilter("")
-	case m.focus == focusRequests && m.table.tasksOnly:
+	case m.focus == focusRequests && m.table.TasksOnly():
 		m.toggleTasks()
 	}
 }
@@ -331,6 +331,6 @@ func (m *Model) openFilter() tea.Cmd {
 		m.prompt.previous = m.leftFilter()
 		return m.prompt.Open(promptFilterTools, "filter "+[...]string{"tools", "resources", "prompts"}[m.left]+":", m.leftFilter())
 	}
-	m.prompt.previous = m.table.filter
-	return m.prompt.Open(promptFilterRequests, "filter requests:", m.table.filter)
+	m.prompt.previous = m.table.Filter()
+	return m.prompt.Open(promptFilterRequests, "filter requests:", m.table.Filter())
 }

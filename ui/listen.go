@@ -22,9 +22,9 @@ import (
 // listenCmd opens the subscription the server's capabilities call for,
 // or does nothing: a legacy session, or a server that notifies nothing.
 // Resource subscriptions replace it with one that names them too
-// (rest_listen.go).
+// (subscribe_listen.go).
 func listenCmd(gen int, s *session.Session) tea.Cmd {
-	if !s.Modern() {
+	if !s.Era2026() {
 		return nil
 	}
 	return openListenCmd(gen, s, nil, subChange{})

@@ -69,13 +69,13 @@ type Model struct {
 	timeline   *timeline
 	timelineOn bool
 
-	// resources, prompts and logs are the panes of issue 13 (rest.go):
-	// left says which list the left pane shows.
+	// resources, prompts and logs are the panes of the server's other
+	// features (features.go): left says which list the left pane shows.
 	resources *entryList
 	prompts   *entryList
 	logs      *logPane
 	left      leftKind
-	rest      restState
+	features  featureState
 
 	// asks are the server's questions and the panel that answers one.
 	asks *askState
@@ -192,7 +192,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case initializedMsg:
 		return m.initialized(msg)
 	case toolsListedMsg:
-		before := len(m.tools.tools)
+		before := len(m.tools.Tools())
 		m.tools.SetTools(msg.tools, msg.err)
 		relisted, byServer := msg.relist, m.relist.byServer
 		if msg.relist { // the first list ending says nothing of a relist
@@ -230,7 +230,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			// Not once closed: why it closed matters more than this.
 			m.setStatus(fmt.Sprintf("sent %s as request #%s", msg.what, termtext.Line(msg.id.String())), false)
 		}
-		if msg.seq != 0 {
+		if msg.reissueOf != 0 {
+			m.store.Reissued(msg.reissueOf, msg.seq, msg.id, msg.err)
+		}
+		if msg.seq != 0 && (msg.reissueOf == 0 || m.selectedSeq() == msg.reissueOf) {
 			m.table.SelectSeq(msg.seq)
 		}
 		return msg.next
@@ -249,7 +252,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case infoMsg:
 		m.store.SetInfo(msg.seq, msg.info)
 		m.header.toolErrors = m.store.ToolErrors
-		return m.inputRequired(msg.seq)
+		return tea.Batch(m.inputRequired(msg.seq), m.reissueLost(msg.seq))
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false
@@ -258,9 +261,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.transcriptWritten(msg)
 	case closedForQuitMsg:
 		return tea.Quit
-	case restListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg,
+	case entriesListedMsg, requestSentMsg, requestDoneMsg, completionDueMsg, contentsSavedMsg,
 		listenOpenedMsg, listenEndedMsg, listenClosedMsg:
-		return m.updateRest(msg)
+		return m.updateFeatures(msg)
 	case healthDueMsg, healthSentMsg, healthDoneMsg:
 		return m.updateHealth(msg)
 	case askedMsg:

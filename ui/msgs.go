@@ -75,6 +75,9 @@ type callSentMsg struct {
 	// next, when set, runs once the request was sent: it follows the
 	// request (a retry after HeaderMismatch).
 	next tea.Cmd
+	// reissueOf is the Seq of the lost request this one re-issues by
+	// itself; the selection stays where the user left it.
+	reissueOf uint64
 }
 
 // cancelDoneMsg: Cancel returned for the request seq; err is the

@@ -138,6 +138,9 @@ func (d *detail) content() []string {
 		head += st.Muted.Render(" · sent by the server")
 	}
 	out = append(out, head)
+	if link := r.Reissue; link != nil && !link.Of.IsZero() && !r.Lost() {
+		out = append(out, st.Muted.Render("re-issue of lost request #"+termtext.Line(link.Of.String())))
+	}
 	// initialize is bounded by the connection's own --init-timeout.
 	if t := timeoutLine(r); t != "" && !r.Incoming && r.Method != "initialize" {
 		out = append(out, st.Muted.Render(t))
@@ -186,7 +189,7 @@ func (d *detail) content() []string {
 			out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.Info.Failure)))
 		}
 		if r.Lost() {
-			out = append(out, st.Muted.Render("press "+d.c.Keys.Requests.Rerun.Help().Key+" to re-issue it under a new id"))
+			out = append(out, st.Muted.Render(d.reissueText(r)))
 		}
 	} else if r.State == session.Failed && r.Reason != "" {
 		out = append(out, st.StatusErr.Render("failed"), indent(termtext.Block(r.Reason)))
@@ -216,7 +219,7 @@ func (d *detail) cancelLines() []string {
 	case r.CancelOrNone().SendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.CancelOrNone().SendErr.Error()))
 	case !sent.IsZero() && r.CancelOrNone().Wire.ByStreamClose:
-		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
+		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.Era2026Version + ")")
 	case !sent.IsZero() && r.CancelOrNone().Wire.StreamClosed && !r.CancelOrNone().Wire.Notified && !r.IsTask():
 		// --cancel-mode close: the stream went, no message did.
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent")

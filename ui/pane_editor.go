@@ -53,7 +53,7 @@ type argEditor struct {
 
 	// target is what sending does: call the tool, get a prompt or read a
 	// template; suggest is the completion shown under the focused field
-	// (rest_editor.go).
+	// (editor_target.go).
 	target  editorTarget
 	suggest suggestions
 

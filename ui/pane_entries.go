@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui/list"
 )
 
 // entryKind says what an entry of the left pane's Resources or Prompts
@@ -83,11 +84,7 @@ type entryList struct {
 	title, noun string
 	tab         int
 
-	items   []entry
-	filter  string
-	visible []int
-	cursor  int
-	offset  int
+	list    *list.Filtered[entry, string]
 	loading bool
 	err     string
 	// marks are by entry id (resources only).
@@ -98,58 +95,48 @@ type entryList struct {
 }
 
 func newEntryList(c *common, title, noun string, tab int) *entryList {
-	return &entryList{c: c, title: title, noun: noun, tab: tab, loading: true, marks: map[string]resourceMark{}}
+	return &entryList{c: c, title: title, noun: noun, tab: tab, loading: true, marks: map[string]resourceMark{},
+		list: list.New(list.Options[entry, string]{
+			Match: matchEntry,
+			Same:  func(a, b entry) bool { return a.id == b.id && a.kind == b.kind },
+		})}
+}
+
+// matchEntry reports whether an entry's name, id or description holds
+// the query, in any case.
+func matchEntry(e entry, query string) bool {
+	f := strings.ToLower(query)
+	return strings.Contains(strings.ToLower(e.name), f) || strings.Contains(strings.ToLower(e.id), f) ||
+		strings.Contains(strings.ToLower(e.desc), f)
 }
 
 // SetSize sets the pane's size, title included.
 func (l *entryList) SetSize(w, h int) {
 	l.width, l.height = w, h
-	l.clamp()
+	l.list.SetHeight(l.rows())
 }
 
 // SetEntries replaces the list, keeping the selection by id.
 func (l *entryList) SetEntries(items []entry, err error) {
-	prev := l.Selected()
-	l.items, l.loading, l.err = items, false, ""
+	l.loading, l.err = false, ""
 	if err != nil {
 		l.err = termtext.Line(err.Error())
 	}
-	l.refilter()
-	if prev != nil {
-		for i, idx := range l.visible {
-			if l.items[idx].id == prev.id && l.items[idx].kind == prev.kind {
-				l.cursor = i
-			}
-		}
-	}
-	l.clamp()
+	l.list.SetItems(items)
 }
+
+// Filter is the filter as typed.
+func (l *entryList) Filter() string { return l.list.Query() }
 
 // SetFilter shows only entries whose name, id or description holds s.
-func (l *entryList) SetFilter(s string) {
-	l.filter = s
-	l.refilter()
-	l.cursor = 0
-	l.clamp()
-}
-
-func (l *entryList) refilter() {
-	l.visible = l.visible[:0]
-	f := strings.ToLower(l.filter)
-	for i, e := range l.items {
-		if f == "" || strings.Contains(strings.ToLower(e.name), f) || strings.Contains(strings.ToLower(e.id), f) ||
-			strings.Contains(strings.ToLower(e.desc), f) {
-			l.visible = append(l.visible, i)
-		}
-	}
-}
+func (l *entryList) SetFilter(s string) { l.list.SetQuery(s) }
 
 // Selected is the entry under the cursor, or nil.
 func (l *entryList) Selected() *entry {
-	if l.cursor < 0 || l.cursor >= len(l.visible) {
-		return nil
+	if e, ok := l.list.Selected(); ok {
+		return &e
 	}
-	return &l.items[l.visible[l.cursor]]
+	return nil
 }
 
 // Mark changes the mark of the resource uri.
@@ -165,44 +152,17 @@ func (l *entryList) Mark(uri string, change func(*resourceMark)) {
 
 func (l *entryList) rows() int { return max((l.height-1)/2, 1) }
 
-func (l *entryList) clamp() {
-	l.cursor = max(min(l.cursor, len(l.visible)-1), 0)
-	rows := l.rows()
-	if l.cursor < l.offset {
-		l.offset = l.cursor
-	}
-	if l.cursor >= l.offset+rows {
-		l.offset = l.cursor - rows + 1
-	}
-	l.offset = max(min(l.offset, len(l.visible)-rows), 0)
-}
-
 // Scroll moves the view n items without moving past the ends.
-func (l *entryList) Scroll(n int) {
-	l.offset = max(min(l.offset+n, len(l.visible)-l.rows()), 0)
-	l.cursor = max(min(l.cursor, l.offset+l.rows()-1), l.offset)
-}
+func (l *entryList) Scroll(n int) { l.list.Scroll(n) }
 
 // ClickAt selects the entry at line y of the pane; it reports a hit.
-func (l *entryList) ClickAt(y int) bool {
-	if y < 1 {
-		return false
-	}
-	i := l.offset + (y-1)/2
-	if i >= len(l.visible) {
-		return false
-	}
-	l.cursor = i
-	l.clamp()
-	return true
-}
+func (l *entryList) ClickAt(y int) bool { return y >= 1 && l.list.SelectRow((y-1)/2) }
 
 // Update implements bodyPane: navigation keys.
 func (l *entryList) Update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if n, ok := navScroll(l.c.Keys.Nav, k, l.rows()); ok {
-			l.cursor += n
-			l.clamp()
+			l.list.MoveBy(n)
 		}
 	}
 	return nil
@@ -211,26 +171,21 @@ func (l *entryList) Update(msg tea.Msg) tea.Cmd {
 // View renders the pane.
 func (l *entryList) View() string {
 	st := l.c.Styles
-	title := l.title
-	switch {
-	case l.filter != "":
-		title += fmt.Sprintf(" %d/%d /%s", len(l.visible), len(l.items), termtext.Line(l.filter))
-	case !l.loading:
-		title += fmt.Sprintf(" %d", len(l.items))
-	}
+	fl := l.list
+	title := l.title + filterCount(fl.Query(), fl.Shown(), fl.Len(), l.loading)
 	lines := []string{leftTitle(st, l.focused, title, l.tab, l.width)}
 	switch {
 	case l.loading:
 		lines = append(lines, st.Muted.Render("loading…"))
 	case l.err != "":
 		lines = append(lines, wrapLines(st.StatusErr.Render(l.err), l.width)...)
-	case len(l.visible) == 0 && l.filter != "":
-		lines = append(lines, wrapLines(st.Muted.Render("no match for /"+termtext.Line(l.filter)+"; esc clears"), l.width)...)
-	case len(l.visible) == 0:
+	case fl.Shown() == 0 && fl.Filtering():
+		lines = append(lines, noMatch(st, fl.Query(), l.width)...)
+	case fl.Shown() == 0:
 		lines = append(lines, st.Muted.Render("no "+l.noun))
 	}
-	for i := l.offset; i < len(l.visible) && len(lines) < l.height; i++ {
-		lines = append(lines, l.itemView(l.items[l.visible[i]], i == l.cursor)...)
+	for i := fl.Offset(); i < fl.Shown() && len(lines) < l.height; i++ {
+		lines = append(lines, l.itemView(fl.At(i), i == fl.Cursor())...)
 	}
 	if len(lines) > l.height {
 		lines = lines[:l.height]

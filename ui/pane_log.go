@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
@@ -62,65 +60,27 @@ func newLogLine(at time.Time, params json.RawMessage, size int) logLine {
 // logPane shows the server's log messages (notifications/message),
 // following the end unless scrolled back.
 type logPane struct {
-	c       *common
-	lines   []logLine
-	dropped int
-	start   time.Time
+	tailPane[logLine]
+	start time.Time
 	// level is the level last set with logging/setLevel, "" before.
 	level string
 	// perRequest: the session speaks 2026-07-28, where the level travels
 	// in each request's _meta and a server logs for no other request.
 	perRequest bool
-	scroll     scroller
-
-	width, height int
-	focusable
 }
 
-func newLogPane(c *common) *logPane { return &logPane{c: c} }
+func newLogPane(c *common) *logPane {
+	return &logPane{tailPane: tailPane[logLine]{c: c, size: logSize}}
+}
 
 // Reset forgets every message, for a new connection starting at start.
 func (p *logPane) Reset(start time.Time) {
-	*p = logPane{c: p.c, start: start, width: p.width, height: p.height, focusable: p.focusable, scroll: scroller{height: p.scroll.height}}
+	p.reset()
+	p.start, p.level, p.perRequest = start, "", false
 }
 
-// SetSize sets the pane's size, title included.
-func (p *logPane) SetSize(w, h int) {
-	p.width, p.height = w, h
-	p.scroll.height = max(h-1, 1)
-	p.scroll.clamp()
-}
-
-// Add appends a message; dropped counts those a flood cost.
-func (p *logPane) Add(lines []logLine, dropped int) {
-	follow := p.scroll.atBottom()
-	p.dropped += dropped
-	p.lines = append(p.lines, lines...)
-	if over := len(p.lines) - logSize; over > logSize/4 {
-		n := copy(p.lines, p.lines[over:])
-		clear(p.lines[n:])
-		p.lines = p.lines[:n]
-		p.dropped += over
-	}
-	p.scroll.total = len(p.lines)
-	if follow {
-		p.scroll.offset = p.scroll.total
-	}
-	p.scroll.clamp()
-}
-
-// Update implements bodyPane: scrolling keys.
-func (p *logPane) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		if n, ok := navScroll(p.c.Keys.Nav, k, p.scroll.height); ok {
-			p.scroll.Scroll(n)
-		}
-	}
-	return nil
-}
-
-// Scroll moves the view n lines.
-func (p *logPane) Scroll(n int) { p.scroll.Scroll(n) }
+// Add appends messages; dropped counts those a flood cost.
+func (p *logPane) Add(lines []logLine, dropped int) { p.add(lines, dropped) }
 
 // lineView renders one message: time, level, logger, what it came with,
 // its data, and what was wrong with it.
@@ -156,7 +116,7 @@ func (p *logPane) lineView(l logLine) []string {
 // View renders the pane.
 func (p *logPane) View() string {
 	st := p.c.Styles
-	title := "SERVER LOG " + english.Plural(len(p.lines)+p.dropped, "message")
+	title := "SERVER LOG " + english.Plural(len(p.items)+p.dropped, "message")
 	if p.level != "" {
 		title += " · level " + p.level
 		if p.perRequest {
@@ -165,10 +125,10 @@ func (p *logPane) View() string {
 	}
 	out := []string{st.paneTitleView(p.focused, title, p.width)}
 	hint := ""
-	if len(p.lines) == 0 && p.perRequest && p.level == "" {
+	if len(p.items) == 0 && p.perRequest && p.level == "" {
 		hint = "no log messages: in protocol 2026-07-28 a server logs only about requests that carry a log level; " +
 			p.c.Keys.Global.LogLevel.Help().Key + " sets one for the requests that follow"
-	} else if len(p.lines) == 0 {
+	} else if len(p.items) == 0 {
 		hint = "no log messages (notifications/message); " + p.c.Keys.Global.LogLevel.Help().Key + " sets the level"
 	}
 	// Wrapped, not cut: the empty pane has the room, and the key is at the end.
@@ -180,19 +140,7 @@ func (p *logPane) View() string {
 	if p.dropped > 0 {
 		out = append(out, st.Muted.Render(clip(english.Plural(p.dropped, "older message")+" not kept", p.width)))
 	}
-	room := p.height - len(out)
-	if p.scroll.atBottom() {
-		var tail []string
-		for i := len(p.lines) - 1; i >= 0 && len(tail) < room; i-- {
-			tail = append(p.lineView(p.lines[i]), tail...)
-		}
-		out = append(out, tail[max(len(tail)-room, 0):]...)
-		return padLines(out, p.width, p.height)
-	}
-	for i := p.scroll.offset; i < len(p.lines) && len(out) < p.height; i++ {
-		out = append(out, p.lineView(p.lines[i])...)
-	}
-	return padLines(out, p.width, p.height)
+	return p.view(out, p.lineView)
 }
 
 // formatOffset is a time since the connection started: "+1.25s".

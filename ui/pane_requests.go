@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/list"
 	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
@@ -19,18 +21,30 @@ type requestTable struct {
 	c     *common
 	store *rows.Store
 
-	filter      string      // as typed, for the title and to edit again
-	tasksOnly   bool        // only task rows (K)
-	match       string      // filter, lower case
-	filtered    []*rows.Row // rows matching filter, when there is one
-	filteredVer uint64
-	selected    *rows.Row
-	offset      int
-	width       int
-	height      int
+	// list holds the store's rows as of listVer, the store's version.
+	list    *list.Filtered[*rows.Row, rowFilter]
+	listVer uint64
+	width   int
+	height  int
 	focusable
 	wantSelected uint64 // Seq to select as soon as its row appears
 	paints       *rowPaints
+}
+
+// rowFilter is what the table shows: rows whose id, method, tool or
+// state holds text, and only task rows (K).
+type rowFilter struct {
+	text      string // as typed, for the title and to edit again
+	lower     string // text, lower case
+	tasksOnly bool
+}
+
+// matchRow reports whether r passes f.
+func matchRow(r *rows.Row, f rowFilter) bool {
+	if f.tasksOnly && !r.IsTask() {
+		return false
+	}
+	return strings.Contains(strings.ToLower(r.Method+" "+r.Tool+" #"+termtext.Line(r.ID.String())+" "+rowStateWord(r)), f.lower)
 }
 
 // rowPaints are the table's styles as painters, rebuilt when the styles
@@ -59,171 +73,109 @@ func (t *requestTable) paint() *rowPaints {
 }
 
 func newRequestTable(c *common, store *rows.Store) *requestTable {
-	return &requestTable{c: c, store: store}
+	return &requestTable{c: c, store: store, list: list.New(list.Options[*rows.Row, rowFilter]{
+		Match: matchRow,
+		Same:  func(a, b *rows.Row) bool { return a == b },
+		// Rows arrive in order: a row trimmed or filtered out gives the
+		// selection to the next one.
+		Order: func(a, b *rows.Row) int { return cmp.Compare(a.Ord(), b.Ord()) },
+	})}
 }
 
 // SetSize sets the pane's size, title and column heads included.
 func (t *requestTable) SetSize(w, h int) {
 	t.width, t.height = w, h
-	t.sync(false)
+	t.rowList().SetHeight(t.visibleRows())
 }
 
 // visibleRows is how many table rows fit.
 func (t *requestTable) visibleRows() int { return max(t.height-2, 1) }
 
-// rows is the list on screen: every row, or those matching the filter.
-func (t *requestTable) rows() []*rows.Row {
-	if t.match == "" && !t.tasksOnly {
-		return t.store.Rows
+// rowList is the list, brought up to date with the store's rows: the
+// store changes its slice in place, so nothing else reads the list.
+func (t *requestTable) rowList() *list.Filtered[*rows.Row, rowFilter] {
+	if t.listVer != t.store.Version || t.list.Len() != t.store.Len() {
+		t.listVer = t.store.Version
+		t.list.SetItems(t.store.Rows)
 	}
-	if t.filteredVer != t.store.Version {
-		t.refilter()
-	}
-	return t.filtered
+	return t.list
 }
+
+// rows is the list on screen: every row, or those matching the filter.
+func (t *requestTable) rows() []*rows.Row { return t.rowList().ShownItems() }
+
+// Filter is the filter as typed.
+func (t *requestTable) Filter() string { return t.list.Query().text }
+
+// TasksOnly reports whether only task rows show.
+func (t *requestTable) TasksOnly() bool { return t.list.Query().tasksOnly }
 
 // SetFilter shows only rows whose id, method, tool or state holds s.
 func (t *requestTable) SetFilter(s string) {
-	t.filter, t.match = s, strings.ToLower(s)
-	t.refilter()
-	t.sync(false)
+	f := t.list.Query()
+	f.text, f.lower = s, strings.ToLower(s)
+	t.rowList().SetQuery(f)
 }
 
-func (t *requestTable) refilter() {
-	t.filteredVer = t.store.Version
-	t.filtered = t.filtered[:0]
-	for _, r := range t.store.Rows {
-		if t.tasksOnly && !r.IsTask() {
-			continue
-		}
-		if strings.Contains(strings.ToLower(r.Method+" "+r.Tool+" #"+termtext.Line(r.ID.String())+" "+rowStateWord(r)), t.match) {
-			t.filtered = append(t.filtered, r)
-		}
-	}
+// SetTasksOnly shows only task rows, or every row again.
+func (t *requestTable) SetTasksOnly(on bool) {
+	f := t.list.Query()
+	f.tasksOnly = on
+	t.rowList().SetQuery(f)
 }
 
 // Filtered reports whether a filter hides rows, and the rows it shows.
 func (t *requestTable) Filtered() ([]*rows.Row, bool) {
-	if t.match == "" && !t.tasksOnly {
+	if !t.list.Filtering() {
 		return nil, false
 	}
 	return t.rows(), true
 }
 
 // Selected is the selected row, or nil.
-func (t *requestTable) Selected() *rows.Row { return t.selected }
+func (t *requestTable) Selected() *rows.Row {
+	r, _ := t.rowList().Selected()
+	return r
+}
 
 // SelectSeq selects the row of request seq now, or when it appears.
 func (t *requestTable) SelectSeq(seq uint64) {
 	if r := t.store.Get(seq); r != nil {
-		t.selected = r
+		t.rowList().SelectItem(r)
 		t.wantSelected = 0
-		t.sync(false)
 		return
 	}
 	t.wantSelected = seq
 }
 
-// cursor is the selected row's index in rows(), or -1.
-func (t *requestTable) cursor() int {
-	rows := t.rows()
-	if t.selected == nil || len(rows) == 0 {
-		return -1
-	}
-	ord := t.selected.Ord()
-	lo, hi := 0, len(rows)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if rows[m].Ord() < ord {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(rows) && rows[lo] == t.selected {
-		return lo
-	}
-	return -1
-}
-
 // atBottom reports whether the last row is on screen, so that new rows
 // keep scrolling into view.
-func (t *requestTable) atBottom() bool {
-	return t.offset+t.visibleRows() >= len(t.rows())
-}
+func (t *requestTable) atBottom() bool { return t.rowList().AtBottom() }
 
-// sync keeps the selection valid and on screen after rows, the filter or
-// the size changed. follow scrolls to the newest rows.
+// sync keeps the selection valid and on screen after rows changed.
+// follow scrolls to the newest rows as far as the selection allows.
 func (t *requestTable) sync(follow bool) {
-	rows := t.rows()
+	l := t.rowList()
 	if t.wantSelected != 0 {
 		if r := t.store.Get(t.wantSelected); r != nil {
-			t.selected, t.wantSelected = r, 0
+			l.SelectItem(r)
+			t.wantSelected = 0
 		}
 	}
-	cur := t.cursor()
-	if cur < 0 && len(rows) > 0 {
-		// The selection was trimmed or filtered out: take the nearest.
-		cur = 0
-		if t.selected != nil {
-			for cur < len(rows)-1 && rows[cur].Ord() < t.selected.Ord() {
-				cur++
-			}
-		}
-		t.selected = rows[cur]
-	}
-	if len(rows) == 0 {
-		t.selected, t.offset = nil, 0
-		return
-	}
-	n := t.visibleRows()
 	if follow {
-		t.offset = max(len(rows)-n, 0)
+		l.ShowEnd()
 	}
-	if cur < t.offset {
-		t.offset = cur
-	}
-	if cur >= t.offset+n {
-		t.offset = cur - n + 1
-	}
-	t.offset = max(min(t.offset, len(rows)-n), 0)
 }
 
 // MoveBy moves the selection n rows.
-func (t *requestTable) MoveBy(n int) {
-	rows := t.rows()
-	if len(rows) == 0 {
-		return
-	}
-	cur := max(min(t.cursor()+n, len(rows)-1), 0)
-	t.selected = rows[cur]
-	t.sync(false)
-}
+func (t *requestTable) MoveBy(n int) { t.rowList().MoveBy(n) }
 
 // Scroll moves the view n rows, dragging the selection along when it
 // would leave the screen.
-func (t *requestTable) Scroll(n int) {
-	rows := t.rows()
-	vis := t.visibleRows()
-	t.offset = max(min(t.offset+n, len(rows)-vis), 0)
-	cur := t.cursor()
-	if cur >= 0 && cur < t.offset {
-		t.selected = rows[t.offset]
-	} else if cur >= t.offset+vis {
-		t.selected = rows[min(t.offset+vis-1, len(rows)-1)]
-	}
-}
+func (t *requestTable) Scroll(n int) { t.rowList().Scroll(n) }
 
 // ClickAt selects the row at line y of the pane; it reports a hit.
-func (t *requestTable) ClickAt(y int) bool {
-	rows := t.rows()
-	i := t.offset + y - 2
-	if y < 2 || i >= len(rows) {
-		return false
-	}
-	t.selected = rows[i]
-	return true
-}
+func (t *requestTable) ClickAt(y int) bool { return y >= 2 && t.rowList().SelectRow(y-2) }
 
 // Update implements bodyPane: navigation keys.
 func (t *requestTable) Update(msg tea.Msg) tea.Cmd {
@@ -270,15 +222,13 @@ func layoutColumns(w int) columns {
 // View renders the pane.
 func (t *requestTable) View() string {
 	st := t.c.Styles
-	rows := t.rows()
-	title := fmt.Sprintf("REQUESTS %d", t.store.Len())
-	if t.filter != "" {
-		title = fmt.Sprintf("REQUESTS %d/%d /%s", len(rows), t.store.Len(), termtext.Line(t.filter))
-	}
-	if t.tasksOnly {
+	l := t.rowList()
+	shown, filter, tasksOnly := l.Shown(), t.Filter(), t.TasksOnly()
+	title := "REQUESTS" + filterCount(filter, shown, t.store.Len(), false)
+	if tasksOnly {
 		title = "TASKS" + strings.TrimPrefix(title, "REQUESTS")
-		if t.filter == "" {
-			title = fmt.Sprintf("TASKS %d/%d", len(rows), t.store.Len())
+		if filter == "" {
+			title = fmt.Sprintf("TASKS %d/%d", shown, t.store.Len())
 		}
 	}
 	if n := t.store.Dropped; n > 0 {
@@ -295,25 +245,26 @@ func (t *requestTable) View() string {
 		fit("STATE", cols.state) + " " + fmt.Sprintf("%*s", cols.elapsed, elapsedHead) + " " + fit("PROGRESS · NOTES", cols.notes)
 	lines = append(lines, st.ColumnHead.Render(fit(headings, t.width)))
 	switch {
-	case len(rows) == 0 && t.tasksOnly && t.filter == "":
+	case shown == 0 && tasksOnly && filter == "":
 		lines = append(lines, st.Muted.Render(clip("  no tasks yet: a tool that requires one runs as a task; "+
 			t.c.Keys.Global.Tasks.Help().Key+" shows every request", t.width)))
-	case len(rows) == 0 && t.filter != "":
-		lines = append(lines, st.Muted.Render(clip("  no match for /"+termtext.Line(t.filter)+"; esc clears", t.width)))
-	case len(rows) == 0:
+	case shown == 0 && filter != "":
+		lines = append(lines, st.Muted.Render(clip("  no match for /"+termtext.Line(filter)+"; esc clears", t.width)))
+	case shown == 0:
 		lines = append(lines, st.Muted.Render("  no requests yet"))
 	}
-	end := min(t.offset+t.visibleRows(), len(rows))
-	for i := t.offset; i < end; i++ {
-		lines = append(lines, t.rowView(rows[i], cols))
+	selected, _ := l.Selected()
+	from, to := l.Window()
+	for i := from; i < to; i++ {
+		lines = append(lines, t.rowView(l.At(i), cols, selected))
 	}
 	return padLines(lines, t.width, t.height)
 }
 
 // rowView renders one row.
-func (t *requestTable) rowView(r *rows.Row, cols columns) string {
+func (t *requestTable) rowView(r *rows.Row, cols columns, sel *rows.Row) string {
 	pt := t.paint()
-	selected := r == t.selected
+	selected := r == sel
 	// A selected row is drawn plain then reversed, so it reads the same
 	// with or without colour.
 	plain := selected
@@ -437,13 +388,6 @@ func (t *requestTable) notes(r *rows.Row, w int, plain bool) string {
 	}
 	parts = append(parts, tail...)
 	return fit(strings.Join(parts, " "), w)
-}
-
-// SetTasksOnly shows only task rows, or every row again.
-func (t *requestTable) SetTasksOnly(on bool) {
-	t.tasksOnly = on
-	t.refilter()
-	t.sync(false)
 }
 
 // pageNote tells a list's later pages from its first: each page is a

@@ -8,17 +8,14 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
+	"github.com/mcpoke/mcpoke/ui/list"
 )
 
 // toolList is the filterable list of the server's tools.
 type toolList struct {
 	c *common
 
-	tools   []mcp.Tool
-	filter  string
-	visible []int // indices into tools that match the filter
-	cursor  int   // index into visible
-	offset  int   // first visible item
+	list    *list.Filtered[mcp.Tool, string]
 	loading bool
 	err     string
 	// note takes the list's place, muted: attached to a proxy, the
@@ -32,75 +29,65 @@ type toolList struct {
 	focusable
 }
 
-func newToolList(c *common) *toolList { return &toolList{c: c, loading: true} }
+func newToolList(c *common) *toolList {
+	return &toolList{c: c, loading: true, list: list.New(list.Options[mcp.Tool, string]{
+		Match: matchTool,
+		Same:  func(a, b mcp.Tool) bool { return a.Name == b.Name },
+	})}
+}
+
+// matchTool reports whether a tool's name or description holds the
+// query, in any case.
+func matchTool(t mcp.Tool, query string) bool {
+	f := strings.ToLower(query)
+	return strings.Contains(strings.ToLower(t.Name), f) || strings.Contains(strings.ToLower(t.Description), f)
+}
+
+// Tools are every tool, shown or not.
+func (t *toolList) Tools() []mcp.Tool { return t.list.Items() }
 
 // SetSize sets the pane's size, title included.
 func (t *toolList) SetSize(w, h int) {
 	t.width, t.height = w, h
-	t.clamp()
+	t.list.SetHeight(t.rows())
 }
 
 // SetTools replaces the list, keeping the selection by name.
 func (t *toolList) SetTools(tools []mcp.Tool, err error) {
-	prev := t.Selected()
-	t.tools, t.loading, t.err = tools, false, ""
+	t.loading, t.err = false, ""
 	if err != nil {
 		t.err = termtext.Line(err.Error())
 	}
-	t.refilter()
-	if prev != nil {
-		for i, idx := range t.visible {
-			if t.tools[idx].Name == prev.Name {
-				t.cursor = i
-			}
-		}
-	}
-	t.clamp()
+	t.list.SetItems(tools)
+	t.list.SetHeight(t.rows())
 }
+
+// Filter is the filter as typed.
+func (t *toolList) Filter() string { return t.list.Query() }
 
 // SetFilter shows only tools whose name or description holds s.
 func (t *toolList) SetFilter(s string) {
-	t.filter = s
-	t.refilter()
-	t.cursor = 0
-	t.clamp()
-}
-
-func (t *toolList) refilter() {
-	t.visible = t.visible[:0]
-	f := strings.ToLower(t.filter)
-	for i, tool := range t.tools {
-		if f == "" || strings.Contains(strings.ToLower(tool.Name), f) ||
-			strings.Contains(strings.ToLower(tool.Description), f) {
-			t.visible = append(t.visible, i)
-		}
-	}
+	t.list.SetQuery(s)
+	t.list.SetHeight(t.rows())
 }
 
 // Selected is the tool under the cursor, or nil.
 func (t *toolList) Selected() *mcp.Tool {
-	if t.cursor < 0 || t.cursor >= len(t.visible) {
-		return nil
+	if tool, ok := t.list.Selected(); ok {
+		return &tool
 	}
-	return &t.tools[t.visible[t.cursor]]
+	return nil
 }
 
 // Select moves the cursor to the tool named name, if it is shown.
 func (t *toolList) Select(name string) bool {
-	for i, idx := range t.visible {
-		if t.tools[idx].Name == name {
-			t.cursor = i
-			t.clamp()
-			return true
-		}
-	}
-	return false
+	return t.list.SelectWhere(func(tool mcp.Tool) bool { return tool.Name == name })
 }
 
 // itemLines is how many lines one tool takes: name and description when
 // there is room, the name alone on short screens.
 func (t *toolList) itemLines() int {
-	if t.width >= 18 && t.height-1 >= 2*min(len(t.visible), 4) {
+	if t.width >= 18 && t.height-1 >= 2*min(t.list.Shown(), 4) {
 		return 2
 	}
 	return 1
@@ -108,26 +95,22 @@ func (t *toolList) itemLines() int {
 
 func (t *toolList) rows() int { return max((t.height-1)/t.itemLines(), 1) }
 
-func (t *toolList) clamp() {
-	t.cursor = max(min(t.cursor, len(t.visible)-1), 0)
-	rows := t.rows()
-	if t.cursor < t.offset {
-		t.offset = t.cursor
-	}
-	if t.cursor >= t.offset+rows {
-		t.offset = t.cursor - rows + 1
-	}
-	t.offset = max(min(t.offset, len(t.visible)-rows), 0)
-}
-
 // MoveBy moves the cursor n items (the note n lines, when it shows).
 func (t *toolList) MoveBy(n int) {
 	if t.note != "" {
 		t.scrollNote(n)
 		return
 	}
-	t.cursor += n
-	t.clamp()
+	t.list.MoveBy(n)
+}
+
+// Scroll moves the view n items without moving past the ends.
+func (t *toolList) Scroll(n int) {
+	if t.note != "" {
+		t.scrollNote(n)
+		return
+	}
+	t.list.Scroll(n)
 }
 
 // noteLines is the note wrapped to the pane.
@@ -140,32 +123,13 @@ func (t *toolList) scrollNote(n int) {
 	t.noteTop = max(min(t.noteTop+n, len(t.noteLines())-(t.height-1)), 0)
 }
 
-// Scroll moves the view n items without moving past the ends.
-func (t *toolList) Scroll(n int) {
-	if t.note != "" {
-		t.scrollNote(n)
-		return
-	}
-	t.offset = max(min(t.offset+n, len(t.visible)-t.rows()), 0)
-	if t.cursor < t.offset {
-		t.cursor = t.offset
-	}
-	if t.cursor >= t.offset+t.rows() {
-		t.cursor = t.offset + t.rows() - 1
-	}
-}
-
 // ClickAt selects the item at line y of the pane; it reports a hit.
 func (t *toolList) ClickAt(y int) bool {
-	if y < 1 {
+	_, of := t.draw()
+	if y < 0 || y >= len(of) || of[y] < 0 {
 		return false
 	}
-	i := t.offset + (y-1)/t.itemLines()
-	if i >= len(t.visible) {
-		return false
-	}
-	t.cursor = i
-	t.clamp()
+	t.list.Select(of[y])
 	return true
 }
 
@@ -183,54 +147,63 @@ func (t *toolList) Update(msg tea.Msg) tea.Cmd {
 
 // View renders the pane.
 func (t *toolList) View() string {
+	lines, _ := t.draw()
+	return padLines(lines, t.width, t.height)
+}
+
+// draw renders the pane's lines and says, for each, which shown tool it
+// draws (-1: none), so that a click selects what is drawn where it
+// lands, a wrapped name and all.
+func (t *toolList) draw() (lines []string, of []int) {
 	st := t.c.Styles
-	title := "TOOLS"
-	switch {
-	case t.filter != "":
-		title += fmt.Sprintf(" %d/%d /%s", len(t.visible), len(t.tools), termtext.Line(t.filter))
-	case !t.loading:
-		title += fmt.Sprintf(" %d", len(t.tools))
-	}
-	lines := []string{leftTitle(st, t.focused, title, 1, t.width)}
+	l := t.list
+	title := "TOOLS" + filterCount(l.Query(), l.Shown(), l.Len(), t.loading)
+	lines = []string{leftTitle(st, t.focused, title, 1, t.width)}
 	switch {
 	case t.note != "":
 		note := t.noteLines()
 		top := max(min(t.noteTop, len(note)-(t.height-1)), 0)
 		if top > 0 || len(note) > t.height-1 {
-			lines[0] = leftTitle(st, t.focused, fmt.Sprintf("%s %d-%d/%d", title, top+1, min(top+t.height-1, len(note)), len(note)), 1, t.width)
+			lines[0] = leftTitle(st, t.focused, fmt.Sprintf("TOOLS %d-%d/%d", top+1, min(top+t.height-1, len(note)), len(note)), 1, t.width)
 		}
 		lines = append(lines, note[top:]...)
 	case t.loading:
 		lines = append(lines, st.Muted.Render("loading…"))
 	case t.err != "":
 		lines = append(lines, wrapLines(st.StatusErr.Render(t.err), t.width)...)
-	case len(t.visible) == 0 && t.filter != "":
-		lines = append(lines, wrapLines(st.Muted.Render("no match for /"+termtext.Line(t.filter)+"; esc clears"), t.width)...)
-	case len(t.visible) == 0:
+	case l.Shown() == 0 && l.Filtering():
+		lines = append(lines, noMatch(st, l.Query(), t.width)...)
+	case l.Shown() == 0:
 		lines = append(lines, st.Muted.Render("no tools"))
+	}
+	for range lines {
+		of = append(of, -1)
 	}
 	per := t.itemLines()
 	var items [][]string
-	selectedAt := -1
-	for i := t.offset; i < len(t.visible) && i < t.offset+t.height; i++ {
-		if i == t.cursor {
+	first, selectedAt := l.Offset(), -1
+	for i := l.Offset(); i < l.Shown() && i < l.Offset()+t.height; i++ {
+		if i == l.Cursor() {
 			selectedAt = len(items)
 		}
-		items = append(items, t.itemView(t.tools[t.visible[i]], i == t.cursor, per))
+		items = append(items, t.itemView(l.At(i), i == l.Cursor(), per))
 	}
 	// The selected name may wrap over more lines than its place: drop
 	// items from the top until it shows whole.
 	room := t.height - len(lines)
 	for selectedAt > 0 && linesUpTo(items, selectedAt) > room {
-		items, selectedAt = items[1:], selectedAt-1
+		items, selectedAt, first = items[1:], selectedAt-1, first+1
 	}
-	for _, item := range items {
+	for i, item := range items {
 		lines = append(lines, item...)
+		for range item {
+			of = append(of, first+i)
+		}
 	}
 	if len(lines) > t.height {
-		lines = lines[:t.height]
+		lines, of = lines[:t.height], of[:t.height]
 	}
-	return padLines(lines, t.width, t.height)
+	return lines, of
 }
 
 // maxNameLines bounds how many lines the selected tool's name wraps to.

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/list"
 )
 
 // wireLogSize is how many records the wire log keeps, newest: a stated
@@ -30,8 +31,9 @@ const maxCheckedFrame = 16 << 10
 // wireLog lists every frame in and out with its time and direction;
 // enter shows the selected frame as pretty JSON.
 type wireLog struct {
-	c       *common
-	records []wire.Record
+	c *common
+	// list holds the records, following the newest unless moved off it.
+	list    *list.Filtered[wire.Record, string]
 	dropped int
 	start   time.Time
 
@@ -42,9 +44,6 @@ type wireLog struct {
 	// whose frames say so: no row in the table explains them.
 	healthIDs map[string]bool
 
-	cursor   int // index into records
-	follow   bool
-	offset   int
 	expanded bool
 	exp      scroller
 	expLines []string
@@ -53,16 +52,19 @@ type wireLog struct {
 	focusable
 }
 
-func newWireLog(c *common) *wireLog { return &wireLog{c: c, follow: true} }
+func newWireLog(c *common) *wireLog {
+	return &wireLog{c: c, list: list.New(list.Options[wire.Record, string]{Tail: true})}
+}
 
 // Reset forgets every record, for a new connection.
 func (w *wireLog) Reset(start time.Time) {
-	*w = wireLog{c: w.c, follow: true, start: start, width: w.width, height: w.height, focusable: w.focusable}
+	w.list.Reset()
+	*w = wireLog{c: w.c, list: w.list, start: start, width: w.width, height: w.height, focusable: w.focusable}
 }
 
 // Records are the records the log keeps, oldest first, and how many
 // older ones it dropped. The slice is shared: do not modify it.
-func (w *wireLog) Records() ([]wire.Record, int) { return w.records, w.dropped }
+func (w *wireLog) Records() ([]wire.Record, int) { return w.list.Items(), w.dropped }
 
 // MarkHealth marks the frames of request id as the health check's.
 func (w *wireLog) MarkHealth(id string) {
@@ -84,7 +86,7 @@ func (w *wireLog) MarkLate(at time.Time) {
 func (w *wireLog) SetSize(width, height int) {
 	w.width, w.height = width, height
 	w.exp.height = max(height-1, 1)
-	w.sync()
+	w.list.SetHeight(w.rows())
 }
 
 // Add appends records, dropping the oldest past wireLogSize.
@@ -98,67 +100,39 @@ func (w *wireLog) Add(recs []wire.Record, dropped int) {
 			// A copy: a sub-slice would pin the whole frame.
 			r.Data = bytes.Clone(r.Data[:wireLogKeep])
 		}
-		w.records = append(w.records, r)
+		w.list.Append(r)
 	}
 	// Exactly wireLogSize, so the stated retention is what it keeps.
-	if over := len(w.records) - wireLogSize; over > 0 {
-		n := copy(w.records, w.records[over:])
-		clear(w.records[n:])
-		w.records = w.records[:n]
+	if over := w.list.Len() - wireLogSize; over > 0 {
+		w.list.DropFront(over)
 		w.dropped += over
-		w.cursor -= over
+		first := w.list.At(0).At
 		for at := range w.late {
-			if at.Before(w.records[0].At) {
+			if at.Before(first) {
 				delete(w.late, at)
 			}
 		}
 	}
-	w.sync()
 }
 
 func (w *wireLog) rows() int { return max(w.height-1, 1) }
 
-func (w *wireLog) sync() {
-	n := len(w.records)
-	if w.follow {
-		w.cursor = n - 1
-	}
-	w.cursor = max(min(w.cursor, n-1), 0)
-	rows := w.rows()
-	if w.cursor < w.offset {
-		w.offset = w.cursor
-	}
-	if w.cursor >= w.offset+rows {
-		w.offset = w.cursor - rows + 1
-	}
-	w.offset = max(min(w.offset, n-rows), 0)
-}
-
 // MoveBy moves the selection; moving off the end stops following.
-func (w *wireLog) MoveBy(n int) {
-	w.cursor += n
-	w.follow = w.cursor >= len(w.records)-1
-	w.sync()
-}
+func (w *wireLog) MoveBy(n int) { w.list.MoveBy(n) }
 
-// Scroll scrolls the list, or the expanded frame.
+// Scroll scrolls the list as the other lists scroll, dragging the
+// selection along when it would leave the window, or the expanded frame.
 func (w *wireLog) Scroll(n int) {
 	if w.expanded {
 		w.exp.Scroll(n)
 		return
 	}
-	w.MoveBy(n)
+	w.list.Scroll(n)
 }
 
 // ClickAt selects the record at line y of the pane.
 func (w *wireLog) ClickAt(y int) bool {
-	i := w.offset + y - 1
-	if w.expanded || y < 1 || i >= len(w.records) {
-		return false
-	}
-	w.cursor = i
-	w.follow = i == len(w.records)-1
-	return true
+	return !w.expanded && y >= 1 && w.list.SelectRow(y-1)
 }
 
 // Update implements bodyPane: navigation, and enter/esc to show or hide
@@ -175,8 +149,10 @@ func (w *wireLog) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, nav.Back):
 		w.expanded = false
 	default:
-		if n, ok := navScroll(nav, k, w.rows()); ok {
-			w.Scroll(n)
+		if n, ok := navScroll(nav, k, w.rows()); ok && w.expanded {
+			w.exp.Scroll(n)
+		} else if ok {
+			w.MoveBy(n)
 		}
 	}
 	return nil
@@ -184,11 +160,11 @@ func (w *wireLog) Update(msg tea.Msg) tea.Cmd {
 
 // Toggle shows or hides the selected frame as pretty JSON.
 func (w *wireLog) Toggle() {
-	if w.expanded || len(w.records) == 0 {
+	r, ok := w.list.Selected()
+	if w.expanded || !ok {
 		w.expanded = false
 		return
 	}
-	r := w.records[w.cursor]
 	w.expanded = true
 	head := w.describe(r)
 	if r.Dir == wire.In && len(r.Data) <= maxCheckedFrame {
@@ -228,7 +204,7 @@ func (w *wireLog) describe(r wire.Record) string {
 // View renders the pane.
 func (w *wireLog) View() string {
 	st := w.c.Styles
-	title := "WIRE LOG " + english.Plural(len(w.records)+w.dropped, "frame")
+	title := "WIRE LOG " + english.Plural(w.list.Len()+w.dropped, "frame")
 	if w.dropped > 0 {
 		title += " · keeps the last " + thousands(wireLogSize) + "; " + thousands(w.dropped) + " older not shown"
 	}
@@ -243,12 +219,12 @@ func (w *wireLog) View() string {
 		lines = append(lines, w.expLines[w.exp.offset:end]...)
 		return padLines(lines, w.width, w.height)
 	}
-	if len(w.records) == 0 {
+	if w.list.Len() == 0 {
 		lines = append(lines, st.Muted.Render("no traffic yet"))
 	}
-	end := min(w.offset+w.rows(), len(w.records))
-	for i := w.offset; i < end; i++ {
-		r := w.records[i]
+	from, to := w.list.Window()
+	for i := from; i < to; i++ {
+		r := w.list.At(i)
 		head := w.describe(r)
 		if w.late[r.At] {
 			head += st.BadgeWarn.Render("late") + " "
@@ -272,7 +248,7 @@ func (w *wireLog) View() string {
 		if room := w.width - lipWidth(line) - 1; room > 0 {
 			line += " " + st.Muted.Render(clip(termtext.Line(string(r.Data[:min(len(r.Data), 4*w.width)])), room))
 		}
-		if i == w.cursor && w.focused {
+		if i == w.list.Cursor() && w.focused {
 			line = st.Selected.Render(fit(stripStyles(line), w.width))
 		}
 		lines = append(lines, line)

@@ -26,9 +26,9 @@ func modernDemoAnswering(t *testing.T, clock *clocktest.Clock) func(context.Cont
 	return func(_ context.Context, cs *mcp.ClientSide) (*connect.Conn, error) {
 		a, b := transporttest.Pipe()
 		srv := demo.NewSession(b, io.Discard)
-		o := connect.Options{Protocol: session.ModernVersion, Session: session.Config{Clock: clock}}
+		o := connect.Options{Protocol: session.Era2026Version, Session: session.Config{Clock: clock}}
 		cs.Install(&o.Session)
-		o.Capabilities = cs.Capabilities(session.ModernVersion)
+		o.Capabilities = cs.Capabilities(session.Era2026Version)
 		conn := connect.Attach(connect.Spec{Name: "demo"}, a, o)
 		t.Cleanup(func() {
 			conn.Close()
@@ -43,7 +43,7 @@ func newRoundsModel(t *testing.T) *driver {
 	clock := newFakeClock()
 	m := New(Options{ConnectAnswering: modernDemoAnswering(t, clock), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 140, 34)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 })
 	return d
 }
 

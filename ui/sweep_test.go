@@ -29,7 +29,7 @@ func demoModel(t *testing.T, modern bool, w, h int) *driver {
 		now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, w, h)
 	// The handshake's rows come with the feed, maybe after the tools.
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] >= 2 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 && m.store.Counts[session.Completed] >= 2 })
 	return d
 }
 
@@ -99,7 +99,7 @@ func TestShortHelpKeepsHelpAndQuit(t *testing.T) {
 // tools, was 0"); the relist's own answer says what changed.
 func TestFirstListIsNotTheRelist(t *testing.T) {
 	d, _ := newTestModel(t, 120, 35)
-	tools := d.m.tools.tools
+	tools := d.m.tools.Tools()
 	d.m.tools.SetTools(nil, nil) // as before the first list answered
 	if cmd := d.m.relistTools(true); cmd == nil {
 		t.Fatal("no relist")
@@ -129,7 +129,7 @@ func TestCallFormShowsWholeDescriptions(t *testing.T) {
 	tc := newTestConn(t, clock, tools)
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 35)
-	d.waitFor("tools listed", func() bool { return len(m.tools.tools) > 0 })
+	d.waitFor("tools listed", func() bool { return len(m.tools.Tools()) > 0 })
 	d.key("enter")
 	d.waitScreen("CALL wordy", "THE END.", "FIELD END.")
 }

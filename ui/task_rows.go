@@ -223,9 +223,9 @@ func (e *argEditor) taskLine() string {
 // server's list would show only what it still keeps, with none of that
 // (mcpoke tasks sends tasks/list).
 func (m *Model) toggleTasks() {
-	m.table.SetTasksOnly(!m.table.tasksOnly)
+	m.table.SetTasksOnly(!m.table.TasksOnly())
 	m.setFocus(focusRequests)
-	if m.table.tasksOnly {
+	if m.table.TasksOnly() {
 		m.setStatus("tasks only: "+english.Plural(len(m.table.rows()), "task")+"; "+
 			m.c.Keys.Global.Tasks.Help().Key+" shows every request again", false)
 		return

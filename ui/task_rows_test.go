@@ -19,7 +19,7 @@ func newTaskModel(t *testing.T) (*driver, *testConn) {
 	m := New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond})
 	d := newDriver(t, m, 120, 40)
 	d.waitFor("tools listed", func() bool {
-		return len(m.tools.tools) > 0 && m.store.Counts[session.Completed] == 2
+		return len(m.tools.Tools()) > 0 && m.store.Counts[session.Completed] == 2
 	})
 	return d, tc
 }
@@ -131,7 +131,7 @@ func TestEditorAsTaskToggle(t *testing.T) {
 	tc := newTestConn(t, clock, append(defaultFakeTools(), opt))
 	tc.server.tasks = newFakeTasks()
 	d := newDriver(t, New(Options{Connect: tc.connector(), now: clock.Now, static: true, frameInterval: time.Millisecond}), 120, 40)
-	d.waitFor("tools listed", func() bool { return len(d.m.tools.tools) > 0 })
+	d.waitFor("tools listed", func() bool { return len(d.m.tools.Tools()) > 0 })
 	d.m.setFocus(focusTools)
 	d.m.tools.Select("maybe")
 	d.key("enter")

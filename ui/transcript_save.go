@@ -42,7 +42,7 @@ func (m *Model) openTranscriptPrompt() tea.Cmd {
 func (m *Model) writeTranscript(path string) tea.Cmd {
 	recs, _ := m.wire.Records()
 	recs = append([]wire.Record(nil), recs...)
-	stderr := append([]session.StderrLine(nil), m.stderr.raw...)
+	stderr := m.stderr.Raw()
 	start := m.wire.start
 	return func() tea.Msg {
 		n, err := writeTranscriptFile(path, start, recs, stderr)

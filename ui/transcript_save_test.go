@@ -90,7 +90,7 @@ func TestWireLogKeepsABoundedCopyOfHugeFrames(t *testing.T) {
 	if len(last.Data) != wireLogKeep || cap(last.Data) > 2*wireLogKeep || last.Size != len(huge) {
 		t.Fatalf("kept %d bytes (cap %d) of size %d, want %d of %d", len(last.Data), cap(last.Data), last.Size, wireLogKeep, len(huge))
 	}
-	d.m.wire.cursor = len(recs) - 1
+	d.m.wire.MoveBy(len(recs))
 	d.m.wire.Toggle()
 	if got := strings.Join(d.m.wire.expLines, "\n"); !strings.Contains(got, "first 64.0 KB of 8.0 MB kept") {
 		t.Errorf("the expanded frame does not say it was cut:\n%.300s", got)

@@ -189,7 +189,7 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 		CancelRate: p.rate, CancelAt: p.at.String(), CancelBy: "notifications/cancelled",
 		Interrupted: ctx.Err() != nil, WallMs: ms(wall), WatchMs: ms(p.watch),
 	}
-	if s.Modern() && srv.Transport() == "http" {
+	if s.Era2026() && srv.Transport() == "http" {
 		r.CancelBy = "stream close"
 	}
 	t := tally

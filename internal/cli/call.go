@@ -171,7 +171,7 @@ func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args jso
 	out := outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
 		return mcp.StartToolCallParams(ctx, srv.Session, tool, params, opts)
 	}, roundOpts: func(opts session.CallOptions) session.CallOptions {
-		if srv.Session.Modern() {
+		if srv.Session.Era2026() {
 			opts.ParamHeaders, _ = mcp.ParamHeaders(tool, args) // checked by the first round
 		}
 		return opts

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/suggest"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/version"
+	"github.com/mcpoke/mcpoke/transport"
 	"github.com/mcpoke/mcpoke/ui"
 )
 
@@ -115,6 +116,9 @@ func printError(w io.Writer, _ fang.Styles, err error) {
 	fmt.Fprintf(w, "mcpoke: %s\n", termtext.Block(err.Error()))
 	if exitStatus(err) == ExitUsage && isFlagError(err) {
 		fmt.Fprintln(w, "Run mcpoke --help (or mcpoke COMMAND --help) for usage.")
+	}
+	if errors.Is(err, transport.ErrNoSSEEndpoint) {
+		fmt.Fprintln(w, "Try --transport http: the server may speak Streamable HTTP.")
 	}
 }
 

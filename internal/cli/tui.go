@@ -94,7 +94,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 			}
 			cs.Install(&o.Session) // a session of its own: fresh handler maps
 			o.Capabilities = cs.Capabilities(o.Protocol)
-			o.ModernCapabilities = cs.Capabilities(session.ModernVersion)
+			o.ModernCapabilities = cs.Capabilities(session.Era2026Version)
 			return start(spec, o)
 		},
 		AuthState:    login.state,

@@ -29,7 +29,7 @@ type PromptArgument struct {
 	Required    bool   `json:"required,omitempty"`
 }
 
-// ErrMalformedPrompt: a prompts/list entry is not an object with a name
+// ErrMalformedPrompt means a prompts/list entry is not an object with a name
 // and arguments of the right shape.
 var ErrMalformedPrompt = errors.New("malformed prompt")
 

@@ -11,11 +11,11 @@ import (
 	"path/filepath"
 )
 
-// ErrExists: the path names something already and overwriting was not
+// ErrExists means the path names something already and overwriting was not
 // asked for.
 var ErrExists = errors.New("the file exists")
 
-// ErrNotRegular: the path names a symbolic link, a directory or a device,
+// ErrNotRegular means the path names a symbolic link, a directory or a device,
 // which is never written, not even when overwriting.
 var ErrNotRegular = errors.New("not a regular file")
 

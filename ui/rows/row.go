@@ -59,6 +59,8 @@ type Row struct {
 	// on a row that answered input_required.
 	Retry  *session.Round
 	Rounds *Rounds
+	// Reissue links a request lost with its stream and its re-issue.
+	Reissue *Reissue
 
 	ord     uint64 // place in the table, by arrival
 	version uint64 // changes whenever the row does, so views can cache

@@ -39,6 +39,9 @@ type Store struct {
 	Version uint64
 	// asks are the notes of the server's questions, by Seq.
 	asks map[uint64]*Ask
+	// reissues are the links of re-issued requests whose rows have not
+	// started yet, by Seq.
+	reissues map[uint64]*Reissue
 }
 
 // MaxFinished is how many finished requests the table keeps, like the
@@ -85,6 +88,10 @@ func (s *Store) started(info session.RequestInfo) *Row {
 	s.append(r)
 	s.bySeq[r.Seq] = r
 	r.Ask = s.asks[r.Seq]
+	if link := s.reissues[r.Seq]; link != nil {
+		r.Reissue = link
+		delete(s.reissues, r.Seq)
+	}
 	if parent := info.TaskParent(); parent.Seq != 0 {
 		r.Task = &Task{Parent: parent}
 	}

@@ -23,9 +23,9 @@ const (
 	leftPrompts
 )
 
-// restState is what the resources, prompts, completion and log features
-// keep between messages.
-type restState struct {
+// featureState is what the server's features beside tools (resources,
+// prompts, completion, logging) keep between messages.
+type featureState struct {
 	subs map[string]subState
 	// compN counts the completions asked for: only the newest is shown,
 	// and one superseded while in flight is cancelled.
@@ -39,8 +39,22 @@ type restState struct {
 	listed, relisting [2]bool
 }
 
+// leftList is a list the left pane shows: the tools, the resources or
+// the prompts, each filtered and clicked the same way.
+type leftList interface {
+	bodyPane
+	Filter() string
+	SetFilter(string)
+	ClickAt(y int) bool
+}
+
+var (
+	_ leftList = (*toolList)(nil)
+	_ leftList = (*entryList)(nil)
+)
+
 // leftPane is the list the left pane shows.
-func (m *Model) leftPane() bodyPane {
+func (m *Model) leftPane() leftList {
 	switch m.left {
 	case leftResources:
 		return m.resources
@@ -51,42 +65,17 @@ func (m *Model) leftPane() bodyPane {
 }
 
 // leftFilter is the filter of the list the left pane shows.
-func (m *Model) leftFilter() string {
-	switch m.left {
-	case leftResources:
-		return m.resources.filter
-	case leftPrompts:
-		return m.prompts.filter
-	}
-	return m.tools.filter
-}
+func (m *Model) leftFilter() string { return m.leftPane().Filter() }
 
 // setLeftFilter filters the list the left pane shows.
-func (m *Model) setLeftFilter(f string) {
-	switch m.left {
-	case leftResources:
-		m.resources.SetFilter(f)
-	case leftPrompts:
-		m.prompts.SetFilter(f)
-	default:
-		m.tools.SetFilter(f)
-	}
-}
+func (m *Model) setLeftFilter(f string) { m.leftPane().SetFilter(f) }
 
 // leftClick selects what was clicked in the left pane.
-func (m *Model) leftClick(y int) {
-	switch m.left {
-	case leftResources:
-		m.resources.ClickAt(y)
-	case leftPrompts:
-		m.prompts.ClickAt(y)
-	default:
-		m.tools.ClickAt(y)
-	}
-}
+func (m *Model) leftClick(y int) { m.leftPane().ClickAt(y) }
 
-// restKey handles the keys of issue 13; ok is false for any other key.
-func (m *Model) restKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+// featureKey handles the keys of resources, prompts and logging (and the
+// lists of the left pane, and ping); ok is false for any other key.
+func (m *Model) featureKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	g := m.c.Keys.Global
 	switch {
 	case key.Matches(k, g.ShowTools):
@@ -127,10 +116,10 @@ func (m *Model) listShown() tea.Cmd {
 		return nil
 	}
 	i := int(m.left - leftResources)
-	if m.rest.listed[i] {
+	if m.features.listed[i] {
 		return nil
 	}
-	m.rest.listed[i] = true
+	m.features.listed[i] = true
 	if m.left == leftPrompts {
 		return listPromptsCmd(m.gen, m.conn.Session, m.opts.Force)
 	}
@@ -159,14 +148,14 @@ func (m *Model) declared(method string) bool {
 	return true
 }
 
-// restListed shows a list in its pane.
-func (m *Model) restListed(msg restListedMsg) {
+// entriesListed shows a list in its pane.
+func (m *Model) entriesListed(msg entriesListedMsg) {
 	l, i := m.resources, 0
 	if msg.prompts {
 		l, i = m.prompts, 1
 	}
-	relisted := m.rest.relisting[i]
-	m.rest.relisting[i] = false
+	relisted := m.features.relisting[i]
+	m.features.relisting[i] = false
 	err := msg.err
 	if errors.Is(err, mcp.ErrNotDeclared) {
 		err = fmt.Errorf("the server offers no %s (it did not declare the capability)", l.noun)
@@ -182,28 +171,29 @@ func (m *Model) restListed(msg restListedMsg) {
 	}
 }
 
-// relistRest lists resources (or prompts) again after the server's
+// relistEntries lists resources (or prompts) again after the server's
 // list_changed; one already under way stands for it.
-func (m *Model) relistRest(prompts bool) tea.Cmd {
+func (m *Model) relistEntries(prompts bool) tea.Cmd {
 	i := 0
 	if prompts {
 		i = 1
 	}
-	if m.conn == nil || m.header.state != connReady || m.rest.relisting[i] || !m.rest.listed[i] {
+	if m.conn == nil || m.header.state != connReady || m.features.relisting[i] || !m.features.listed[i] {
 		return nil
 	}
-	m.rest.relisting[i] = true
+	m.features.relisting[i] = true
 	if prompts {
 		return listPromptsCmd(m.gen, m.conn.Session, m.opts.Force)
 	}
 	return listResourcesCmd(m.gen, m.conn.Session, m.opts.Force)
 }
 
-// updateRest takes the messages of issue 13's features.
-func (m *Model) updateRest(msg tea.Msg) tea.Cmd {
+// updateFeatures takes the messages of resources, prompts, completion
+// and logging, and of the requests the panes send.
+func (m *Model) updateFeatures(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case restListedMsg:
-		m.restListed(msg)
+	case entriesListedMsg:
+		m.entriesListed(msg)
 	case requestSentMsg:
 		return m.requestSent(msg)
 	case requestDoneMsg:
@@ -232,14 +222,14 @@ func (m *Model) requestSent(msg requestSentMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setStatus(msg.what+": "+msg.err.Error(), true)
 		if msg.kind == purposeSubscribe || msg.kind == purposeUnsubscribe {
-			delete(m.rest.subs, msg.uri)
+			delete(m.features.subs, msg.uri)
 		}
 		if msg.call == nil {
 			return nil
 		}
 	}
 	if msg.kind == purposeComplete {
-		m.rest.compInFlight = msg.call
+		m.features.compInFlight = msg.call
 	} else if msg.seq != 0 {
 		m.table.SelectSeq(msg.seq)
 		if msg.err == nil && m.header.state == connReady {
@@ -263,21 +253,21 @@ func (m *Model) requestDone(msg requestDoneMsg) {
 		}
 	case purposeSubscribe:
 		if ok {
-			m.rest.subs[msg.uri] = subSubscribed
+			m.features.subs[msg.uri] = subSubscribed
 			m.resources.Mark(msg.uri, func(r *resourceMark) { r.subscribed = true })
 			m.setStatus("subscribed to "+termtext.Line(msg.uri)+"; "+m.c.Keys.Global.Subscribe.Help().Key+" again unsubscribes", false)
 			return
 		}
-		delete(m.rest.subs, msg.uri)
+		delete(m.features.subs, msg.uri)
 		m.setStatus("subscribe to "+termtext.Line(msg.uri)+": "+why, true)
 	case purposeUnsubscribe:
 		if ok {
-			delete(m.rest.subs, msg.uri)
+			delete(m.features.subs, msg.uri)
 			m.resources.Mark(msg.uri, func(r *resourceMark) { r.subscribed, r.updates = false, 0 })
 			m.setStatus("unsubscribed from "+termtext.Line(msg.uri), false)
 			return
 		}
-		m.rest.subs[msg.uri] = subSubscribed
+		m.features.subs[msg.uri] = subSubscribed
 		m.setStatus("unsubscribe from "+termtext.Line(msg.uri)+": "+why, true)
 	case purposePing:
 		if ok {

@@ -28,8 +28,8 @@ func (m *Model) editorChanged(before fieldValue) tea.Cmd {
 	if !m.editing || !m.editor.target.complete || after.field == "" || after == before {
 		return nil
 	}
-	m.rest.compN++
-	k := completionKey{field: after.field, value: after.value, n: m.rest.compN}
+	m.features.compN++
+	k := completionKey{field: after.field, value: after.value, n: m.features.compN}
 	s := &m.editor.suggest
 	if s.key.field != k.field {
 		*s = suggestions{pick: -1}
@@ -44,28 +44,39 @@ func (m *Model) editorChanged(before fieldValue) tea.Cmd {
 
 // completionDue sends the completion unless a newer one superseded it;
 // one still in flight is cancelled, as its answer would be for a value
-// no longer typed.
+// no longer typed. Both go off Update: over HTTP a cancel is a POST.
 func (m *Model) completionDue(msg completionDueMsg) tea.Cmd {
-	if msg.key.n != m.rest.compN || !m.editing || m.conn == nil {
+	if msg.key.n != m.features.compN || !m.editing || m.conn == nil {
 		return nil
 	}
-	if c := m.rest.compInFlight; c != nil {
-		m.rest.compInFlight = nil
-		_ = m.conn.Session.Request(c.Ref()).Cancel("superseded by a newer completion")
+	var cancel tea.Cmd
+	if c := m.features.compInFlight; c != nil {
+		m.features.compInFlight = nil
+		cancel = supersedeCmd(m.conn.Session, c.Ref())
 	}
 	t := m.editor.target
 	params := mcp.CompleteParams(t.ref(), msg.key.field, msg.key.value, m.editor.otherValues(msg.key.field))
-	return requestCmd(m.gen, m.conn.Session, "completion/complete", params, m.timeout,
-		purpose{kind: purposeComplete, completion: msg.key}, "completion/complete "+termtext.Line(msg.key.field))
+	return tea.Batch(cancel, requestCmd(m.gen, m.conn.Session, "completion/complete", params, m.timeout,
+		purpose{kind: purposeComplete, completion: msg.key}, "completion/complete "+termtext.Line(msg.key.field)))
+}
+
+// supersedeCmd cancels a completion a newer one superseded. Nothing comes
+// of a refusal: the completion ended by itself, and its answer is ignored
+// as superseded either way.
+func supersedeCmd(s *session.Session, ref session.Ref) tea.Cmd {
+	return func() tea.Msg {
+		_ = s.Request(ref).Cancel("superseded by a newer completion")
+		return nil
+	}
 }
 
 // completionDone shows the newest completion's values under its field.
 func (m *Model) completionDone(msg requestDoneMsg) {
-	if m.rest.compInFlight != nil && m.rest.compInFlight.Seq() == msg.seq {
-		m.rest.compInFlight = nil
+	if m.features.compInFlight != nil && m.features.compInFlight.Seq() == msg.seq {
+		m.features.compInFlight = nil
 	}
 	s := &m.editor.suggest
-	if msg.completion.n != m.rest.compN || !m.editing || s.key.field != msg.completion.field {
+	if msg.completion.n != m.features.compN || !m.editing || s.key.field != msg.completion.field {
 		return // superseded, or the editor moved on
 	}
 	*s = suggestions{key: msg.completion, pick: -1}

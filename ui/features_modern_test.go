@@ -16,11 +16,11 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// modernRestServer is a 2026-07-28 server with resources it notifies
+// modernFeatureServer is a 2026-07-28 server with resources it notifies
 // through subscriptions/listen. It records every listen (its filter, and
 // whether it was closed), every method asked and the log level of each
 // request.
-type modernRestServer struct {
+type modernFeatureServer struct {
 	srv *session.Session
 
 	mu      sync.Mutex
@@ -39,8 +39,8 @@ type heardListen struct {
 	end    chan struct{}
 }
 
-func newModernRestServer(t *testing.T, conn *transporttest.End) *modernRestServer {
-	rs := &modernRestServer{}
+func newModernFeatureServer(t *testing.T, conn *transporttest.End) *modernFeatureServer {
+	rs := &modernFeatureServer{}
 	complete := func(m map[string]any) map[string]any {
 		m["resultType"] = "complete"
 		return m
@@ -56,9 +56,9 @@ func newModernRestServer(t *testing.T, conn *transporttest.End) *modernRestServe
 	}
 	rs.srv = session.New(conn, session.Config{Handlers: map[string]session.Handler{
 		"server/discover": record(func(context.Context, *session.Incoming) (any, error) {
-			return complete(map[string]any{"supportedVersions": []string{session.ModernVersion},
+			return complete(map[string]any{"supportedVersions": []string{session.Era2026Version},
 				"capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{"subscribe": true}},
-				"_meta":        map[string]any{session.MetaServerInfo: map[string]any{"name": "modern-rest", "version": "1"}}}), nil
+				"_meta":        map[string]any{session.MetaServerInfo: map[string]any{"name": "modern-features", "version": "1"}}}), nil
 		}),
 		"tools/list": record(func(context.Context, *session.Incoming) (any, error) {
 			return complete(map[string]any{"tools": []any{}}), nil
@@ -102,7 +102,7 @@ func newModernRestServer(t *testing.T, conn *transporttest.End) *modernRestServe
 }
 
 // updated notifies a resource's change on the newest listen.
-func (rs *modernRestServer) updated(uri string) {
+func (rs *modernFeatureServer) updated(uri string) {
 	rs.mu.Lock()
 	id := rs.listens[len(rs.listens)-1].id
 	rs.mu.Unlock()
@@ -110,14 +110,14 @@ func (rs *modernRestServer) updated(uri string) {
 }
 
 // endListen ends the newest listen, as a server shutting down does.
-func (rs *modernRestServer) endListen() {
+func (rs *modernFeatureServer) endListen() {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	close(rs.listens[len(rs.listens)-1].end)
 }
 
 // heard is a copy of the listens the server received.
-func (rs *modernRestServer) heard() []heardListen {
+func (rs *modernFeatureServer) heard() []heardListen {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	var out []heardListen
@@ -127,12 +127,12 @@ func (rs *modernRestServer) heard() []heardListen {
 	return out
 }
 
-func newModernRestModel(t *testing.T) (*driver, *modernRestServer) {
+func newModernFeatureModel(t *testing.T) (*driver, *modernFeatureServer) {
 	clock := newFakeClock()
 	a, b := transporttest.Pipe()
-	rs := newModernRestServer(t, b)
+	rs := newModernFeatureServer(t, b)
 	connect.ForgetEras()
-	conn := connect.Attach(connect.Spec{Name: "modern-rest"}, a, connect.Options{Protocol: connect.ProtocolAuto, Session: session.Config{Clock: clock}})
+	conn := connect.Attach(connect.Spec{Name: "modern-features"}, a, connect.Options{Protocol: connect.ProtocolAuto, Session: session.Config{Clock: clock}})
 	t.Cleanup(func() { conn.Close() })
 	used := false
 	m := New(Options{now: clock.Now, static: true, frameInterval: time.Millisecond,
@@ -153,7 +153,7 @@ func newModernRestModel(t *testing.T) (*driver, *modernRestServer) {
 // the one it replaces; unsubscribing from the last closes it. No
 // resources/subscribe is sent.
 func TestModernSubscribeThroughListen(t *testing.T) {
-	d, rs := newModernRestModel(t)
+	d, rs := newModernFeatureModel(t)
 	d.key("2")
 	d.waitScreen("RESOURCES 2")
 	d.selectEntry(d.m.resources, "res://a")
@@ -195,7 +195,7 @@ func TestModernSubscribeThroughListen(t *testing.T) {
 // A resource the server leaves out of its acknowledgement is not
 // subscribed, and the status says so.
 func TestModernSubscribeLeftOutOfTheAck(t *testing.T) {
-	d, rs := newModernRestModel(t)
+	d, rs := newModernFeatureModel(t)
 	rs.mu.Lock()
 	rs.ackNone = true
 	rs.mu.Unlock()
@@ -204,7 +204,7 @@ func TestModernSubscribeLeftOutOfTheAck(t *testing.T) {
 	d.selectEntry(d.m.resources, "res://b")
 	d.key("s")
 	d.waitScreen("subscribe to res://b: the server acknowledged subscriptions/listen #5 without it")
-	if d.m.resources.marks["res://b"].subscribed || d.m.rest.subs["res://b"] != subNone {
+	if d.m.resources.marks["res://b"].subscribed || d.m.features.subs["res://b"] != subNone {
 		t.Fatal("marked subscribed")
 	}
 }
@@ -212,7 +212,7 @@ func TestModernSubscribeLeftOutOfTheAck(t *testing.T) {
 // In 2026-07-28 V sets the level the requests that follow carry in
 // _meta, and p probes with server/discover.
 func TestModernLogLevelAndPing(t *testing.T) {
-	d, rs := newModernRestModel(t)
+	d, rs := newModernFeatureModel(t)
 	d.key("V")
 	d.waitScreen("log level (debug, info")
 	d.key("ctrl+u")
@@ -236,7 +236,7 @@ func TestModernLogLevelAndPing(t *testing.T) {
 // A listen the server ends takes its subscriptions with it, and the
 // status says so.
 func TestModernSubscriptionEndedByTheServer(t *testing.T) {
-	d, rs := newModernRestModel(t)
+	d, rs := newModernFeatureModel(t)
 	d.key("2")
 	d.waitScreen("RESOURCES 2")
 	d.selectEntry(d.m.resources, "res://a")
@@ -244,7 +244,7 @@ func TestModernSubscriptionEndedByTheServer(t *testing.T) {
 	d.waitScreen("subscribed to res://a through subscriptions/listen #5")
 	rs.endListen()
 	d.waitScreen("subscriptions/listen #5 ended (completed): no longer subscribed to res://a; s subscribes again")
-	if d.m.resources.marks["res://a"].subscribed || len(d.m.rest.subs) != 0 || d.m.rest.listen.cur != nil {
+	if d.m.resources.marks["res://a"].subscribed || len(d.m.features.subs) != 0 || d.m.features.listen.cur != nil {
 		t.Fatal("still subscribed")
 	}
 	d.key("s")

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
@@ -13,18 +16,13 @@ import (
 // selectEntry moves the cursor of l to the entry id.
 func (d *driver) selectEntry(l *entryList, id string) {
 	d.t.Helper()
-	for i, idx := range l.visible {
-		if l.items[idx].id == id {
-			l.cursor = i
-			l.clamp()
-			return
-		}
+	if !l.list.SelectWhere(func(e entry) bool { return e.id == id }) {
+		d.t.Fatalf("no entry %q", id)
 	}
-	d.t.Fatalf("no entry %q", id)
 }
 
 func TestResourcesPaneReadsTextAndBinaryAndSaves(t *testing.T) {
-	d, _ := newRestModel(t, 120, 40)
+	d, _ := newFeatureModel(t, 120, 40)
 	d.key("2")
 	d.waitScreen("RESOURCES 4", "a.txt", "An image", "files", "template file:///{dir…")
 	if d.m.focus != focusTools || d.m.left != leftResources {
@@ -67,7 +65,7 @@ func TestResourcesPaneReadsTextAndBinaryAndSaves(t *testing.T) {
 }
 
 func TestTemplateFilledFromTheForm(t *testing.T) {
-	d, _ := newRestModel(t, 120, 40)
+	d, _ := newFeatureModel(t, 120, 40)
 	d.key("2")
 	d.waitScreen("RESOURCES 4")
 	d.selectEntry(d.m.resources, "file:///{dir}/{name}")
@@ -82,7 +80,7 @@ func TestTemplateFilledFromTheForm(t *testing.T) {
 }
 
 func TestSubscribeMarksUpdatesAndListChangedRefreshes(t *testing.T) {
-	d, rs := newRestModel(t, 120, 40)
+	d, rs := newFeatureModel(t, 120, 40)
 	d.key("s")
 	d.waitScreen("select a resource in the resources list (2)")
 	d.key("2")
@@ -113,7 +111,7 @@ func TestSubscribeMarksUpdatesAndListChangedRefreshes(t *testing.T) {
 }
 
 func TestCompletionDebouncedSupersededCancelledAndPicked(t *testing.T) {
-	d, rs := newRestModel(t, 120, 40)
+	d, rs := newFeatureModel(t, 120, 40)
 	rs.mu.Lock()
 	rs.hold = true
 	rs.mu.Unlock()
@@ -167,7 +165,7 @@ func TestCompletionDebouncedSupersededCancelledAndPicked(t *testing.T) {
 }
 
 func TestLogPaneAndLevel(t *testing.T) {
-	d, rs := newRestModel(t, 120, 40)
+	d, rs := newFeatureModel(t, 120, 40)
 	d.key("l")
 	d.waitScreen("SERVER LOG 0 messages", "no log messages")
 	d.key("V")
@@ -189,12 +187,12 @@ func TestLogPaneAndLevel(t *testing.T) {
 }
 
 func TestPingShowsItsRoundTrip(t *testing.T) {
-	d, _ := newRestModel(t, 120, 40)
+	d, _ := newFeatureModel(t, 120, 40)
 	d.key("p")
 	d.waitScreen("ping #3 answered: ", "round trip", "3    ping")
 }
 
-func TestRestKeysWithoutCapabilities(t *testing.T) {
+func TestFeatureKeysWithoutCapabilities(t *testing.T) {
 	d, tc := newTestModel(t, 120, 40)
 	d.key("2")
 	d.waitScreen("the server offers no", "resources (it did not", "declare the capability)")
@@ -209,26 +207,82 @@ func TestRestKeysWithoutCapabilities(t *testing.T) {
 }
 
 func TestShownListIsListedAgainAfterAReconnect(t *testing.T) {
-	d, _ := newRestModel(t, 120, 40)
+	d, _ := newFeatureModel(t, 120, 40)
 	d.key("2")
 	d.waitScreen("RESOURCES 4")
 	d.m.resources.SetEntries(nil, nil) // as a reconnect leaves it, listing nothing
-	d.m.rest.listed = [2]bool{}
+	d.m.features.listed = [2]bool{}
 	d.m.header.state = connReady
 	d.send(initializedMsg{forGen: forGen{d.m.gen}, peer: d.m.conn.Session.Peer()})
 	d.waitScreen("RESOURCES 4")
 }
 
 func TestPromptsListChangedRefreshesOnlyOnceListed(t *testing.T) {
-	d, rs := newRestModel(t, 120, 40)
+	d, rs := newFeatureModel(t, 120, 40)
 	// Never shown: nothing to refresh, nothing sent.
 	rs.notify(mcp.PromptsListChanged, nil)
 	d.settle()
-	if d.m.rest.listed[1] || d.m.store.Len() != 2 {
-		t.Fatalf("listed %v, %d requests", d.m.rest.listed, d.m.store.Len())
+	if d.m.features.listed[1] || d.m.store.Len() != 2 {
+		t.Fatalf("listed %v, %d requests", d.m.features.listed, d.m.store.Len())
 	}
 	d.key("3")
 	d.waitScreen("PROMPTS 1")
 	rs.notify(mcp.PromptsListChanged, nil)
 	d.waitScreen("the server's prompts changed: 1 prompt now")
+}
+
+// TestCompletionCancelIsNotDoneInUpdate: the cancel of a superseded
+// completion is a POST over HTTP, so Update must not make it. With the
+// cancel's frame held on its way out, Update returns at once having
+// written nothing, and the command it returns makes the cancel.
+func TestCompletionCancelIsNotDoneInUpdate(t *testing.T) {
+	d, rs, hold := newFeatureModelHolding(t, 120, 40, func(frame []byte) bool {
+		return strings.Contains(string(frame), "notifications/cancelled")
+	})
+	rs.mu.Lock()
+	rs.hold = true
+	rs.mu.Unlock()
+	d.key("3")
+	d.waitScreen("PROMPTS 1", "greet")
+	d.key("enter")
+	d.waitScreen("GET PROMPT greet", "lang*")
+	d.typeText("g")
+	first := rs.nextCompletion(d)
+	d.waitFor("the first completion in flight", func() bool { return d.m.features.compInFlight != nil })
+
+	// As if "o" had been typed and its debounce run out.
+	d.m.features.compN++
+	due := completionDueMsg{forGen: forGen{d.m.gen}, key: completionKey{field: "lang", value: "go", n: d.m.features.compN}}
+	returned := make(chan tea.Cmd, 1)
+	go func() {
+		_, cmd := d.m.Update(due)
+		returned <- cmd
+	}()
+	var cmd tea.Cmd
+	select {
+	case cmd = <-returned:
+	case <-time.After(waitLimit):
+		t.Fatal("Update blocked on the held cancel: it cancelled the superseded completion itself")
+	}
+	select {
+	case <-hold.Held():
+		t.Fatal("Update wrote the cancel itself")
+	default:
+	}
+	d.exec(cmd)
+	recvWithin(t, hold.Held(), "the returned command to write the cancel")
+	if _, _, cancels, _ := rs.snapshot(); len(cancels) != 0 {
+		t.Fatalf("the server saw %d cancels while the cancel was held", len(cancels))
+	}
+	hold.Release()
+	second := rs.nextCompletion(d)
+	if second.Value != "go" {
+		t.Fatalf("second completion for %q", second.Value)
+	}
+	d.waitFor("the first completion cancelled", func() bool {
+		_, _, cancels, _ := rs.snapshot()
+		return len(cancels) == 1 && string(cancels[0].RequestID) == first.ID.String() && cancels[0].Reason == "superseded by a newer completion"
+	})
+	second.reply <- []string{"go"}
+	d.waitScreen("↳ go")
 }

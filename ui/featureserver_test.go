@@ -12,10 +12,10 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// restServer is a scripted server with resources, prompts, completion
+// featureServer is a scripted server with resources, prompts, completion
 // and logging. Completions wait for the test (held) when hold is set;
 // notifications are sent with notify. It records what it was asked.
-type restServer struct {
+type featureServer struct {
 	t   *testing.T
 	srv *session.Session
 
@@ -36,8 +36,8 @@ type heldCompletion struct {
 	reply chan []string
 }
 
-func newRestServer(t *testing.T, conn *transporttest.End) *restServer {
-	rs := &restServer{t: t, subscribed: map[string]bool{}, completions: make(chan *heldCompletion, 16),
+func newFeatureServer(t *testing.T, conn *transporttest.End) *featureServer {
+	rs := &featureServer{t: t, subscribed: map[string]bool{}, completions: make(chan *heldCompletion, 16),
 		resources: []map[string]any{
 			{"uri": "file:///a.txt", "name": "a.txt", "mimeType": "text/plain"},
 			{"uri": "file:///img.png", "name": "img.png", "title": "An image", "mimeType": "image/png"},
@@ -52,7 +52,7 @@ func newRestServer(t *testing.T, conn *transporttest.End) *restServer {
 	rs.srv = session.New(conn, session.Config{
 		Handlers: map[string]session.Handler{
 			"initialize": func(context.Context, *session.Incoming) (any, error) {
-				return map[string]any{"protocolVersion": session.LatestVersion, "serverInfo": map[string]any{"name": "rest", "version": "1"},
+				return map[string]any{"protocolVersion": session.LatestVersion, "serverInfo": map[string]any{"name": "features", "version": "1"},
 					"capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{"subscribe": true, "listChanged": true},
 						"prompts": map[string]any{"listChanged": true}, "completions": map[string]any{}, "logging": map[string]any{}}}, nil
 			},
@@ -142,7 +142,7 @@ func newRestServer(t *testing.T, conn *transporttest.End) *restServer {
 }
 
 // notify sends a notification to the client.
-func (rs *restServer) notify(method string, params any) {
+func (rs *featureServer) notify(method string, params any) {
 	rs.t.Helper()
 	if err := rs.srv.Notify(method, params); err != nil {
 		rs.t.Fatal(err)
@@ -151,7 +151,7 @@ func (rs *restServer) notify(method string, params any) {
 
 // nextCompletion runs the model until the next held completion reaches
 // the server.
-func (rs *restServer) nextCompletion(d *driver) *heldCompletion {
+func (rs *featureServer) nextCompletion(d *driver) *heldCompletion {
 	rs.t.Helper()
 	var h *heldCompletion
 	d.waitFor("a completion/complete at the server", func() bool {
@@ -165,7 +165,7 @@ func (rs *restServer) nextCompletion(d *driver) *heldCompletion {
 	return h
 }
 
-func (rs *restServer) snapshot() (subscribed map[string]bool, levels []string, cancels []cancelSeen, gets []json.RawMessage) {
+func (rs *featureServer) snapshot() (subscribed map[string]bool, levels []string, cancels []cancelSeen, gets []json.RawMessage) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	subscribed = map[string]bool{}
@@ -175,14 +175,24 @@ func (rs *restServer) snapshot() (subscribed map[string]bool, levels []string, c
 	return subscribed, append([]string(nil), rs.levels...), append([]cancelSeen(nil), rs.cancels...), append([]json.RawMessage(nil), rs.gets...)
 }
 
-// newRestModel is a model on a restServer, with completions asked for
+// newFeatureModel is a model on a featureServer, with completions asked for
 // 1ms after typing stops.
-func newRestModel(t *testing.T, w, h int) (*driver, *restServer) {
+func newFeatureModel(t *testing.T, w, h int) (*driver, *featureServer) {
+	d, rs, _ := newFeatureModelHolding(t, w, h, nil)
+	return d, rs
+}
+
+// newFeatureModelHolding is newFeatureModel with the client's frames that match
+// held on their way to the server until the test releases them.
+func newFeatureModelHolding(t *testing.T, w, h int, match func([]byte) bool) (*driver, *featureServer, *transporttest.Hold) {
 	clock := newFakeClock()
 	a, b := transporttest.Pipe()
-	rs := newRestServer(t, b)
-	conn := connect.Attach(connect.Spec{Name: "rest"}, a, connect.Options{Session: session.Config{Clock: clock}})
+	rs := newFeatureServer(t, b)
+	hold := transporttest.NewHold(a, match)
+	conn := connect.Attach(connect.Spec{Name: "features"}, hold, connect.Options{Session: session.Config{Clock: clock}})
 	t.Cleanup(func() { conn.Close() })
+	t.Cleanup(hold.Release) // first: a held frame would hold the close
+
 	used := false
 	m := New(Options{now: clock.Now, static: true, frameInterval: time.Millisecond, completionDelay: time.Millisecond,
 		Connect: func(context.Context) (*connect.Conn, error) {
@@ -194,5 +204,5 @@ func newRestModel(t *testing.T, w, h int) (*driver, *restServer) {
 		}})
 	d := newDriver(t, m, w, h)
 	d.waitFor("tools listed", func() bool { return !m.tools.loading })
-	return d, rs
+	return d, rs, hold
 }

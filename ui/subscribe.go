@@ -30,7 +30,7 @@ func (m *Model) toggleSubscription() tea.Cmd {
 	}
 	uri := e.id
 	method, p, st := "resources/subscribe", purpose{kind: purposeSubscribe, uri: uri}, subSubscribing
-	switch m.rest.subs[uri] {
+	switch m.features.subs[uri] {
 	case subSubscribing, subUnsubscribing:
 		m.setStatus("already asked; waiting for the server's answer", true)
 		return nil
@@ -40,12 +40,12 @@ func (m *Model) toggleSubscription() tea.Cmd {
 	if !m.declared(method) {
 		return nil
 	}
-	if m.rest.subs == nil {
-		m.rest.subs = map[string]subState{}
+	if m.features.subs == nil {
+		m.features.subs = map[string]subState{}
 	}
-	if m.conn.Session.Modern() {
+	if m.conn.Session.Era2026() {
 		return m.subscribeModern(uri, st == subSubscribing)
 	}
-	m.rest.subs[uri] = st
+	m.features.subs[uri] = st
 	return requestCmd(m.gen, m.conn.Session, method, mcp.ReadResourceParams(uri), m.timeout, p, method+" "+termtext.Line(uri))
 }

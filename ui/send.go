@@ -95,9 +95,9 @@ func awaitCmd(gen int, s *session.Session, c *session.Call, p purpose) tea.Cmd {
 	}
 }
 
-// restListedMsg: resources and templates, or prompts, were listed. A
+// entriesListedMsg: resources and templates, or prompts, were listed. A
 // list the server did not declare arrives with mcp.ErrNotDeclared.
-type restListedMsg struct {
+type entriesListedMsg struct {
 	forGen
 	prompts bool
 	entries []entry
@@ -114,7 +114,7 @@ func listResourcesCmd(gen int, s *session.Session, force bool) tea.Cmd {
 		opts := mcp.ListOptions{Force: force}
 		res, err := mcp.ListResources(ctx, s, opts)
 		if err != nil {
-			return restListedMsg{forGen: forGen{gen}, err: err}
+			return entriesListedMsg{forGen: forGen{gen}, err: err}
 		}
 		incomplete := res.Incomplete
 		tm, terr := mcp.ListResourceTemplates(ctx, s, opts)
@@ -128,7 +128,7 @@ func listResourcesCmd(gen int, s *session.Session, force bool) tea.Cmd {
 		if incomplete == nil {
 			incomplete = terr
 		}
-		return restListedMsg{forGen: forGen{gen}, entries: resourceEntries(res.Resources, tm.Templates), incomplete: incomplete}
+		return entriesListedMsg{forGen: forGen{gen}, entries: resourceEntries(res.Resources, tm.Templates), incomplete: incomplete}
 	}
 }
 
@@ -136,6 +136,6 @@ func listResourcesCmd(gen int, s *session.Session, force bool) tea.Cmd {
 func listPromptsCmd(gen int, s *session.Session, force bool) tea.Cmd {
 	return func() tea.Msg {
 		list, err := mcp.ListPrompts(context.Background(), s, mcp.ListOptions{Force: force})
-		return restListedMsg{forGen: forGen{gen}, prompts: true, entries: promptEntries(list.Prompts), incomplete: list.Incomplete, err: err}
+		return entriesListedMsg{forGen: forGen{gen}, prompts: true, entries: promptEntries(list.Prompts), incomplete: list.Incomplete, err: err}
 	}
 }

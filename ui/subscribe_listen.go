@@ -119,7 +119,7 @@ func closeHow(w session.CancelWire) string {
 // subscribeModern subscribes to uri, or unsubscribes from it, through
 // subscriptions/listen.
 func (m *Model) subscribeModern(uri string, subscribe bool) tea.Cmd {
-	l := &m.rest.listen
+	l := &m.features.listen
 	switch {
 	case l.next != nil:
 		m.setStatus("waiting for the server to acknowledge subscriptions/listen #"+seqText(l.next)+"; try again then", true)
@@ -136,14 +136,14 @@ func (m *Model) subscribeModern(uri string, subscribe bool) tea.Cmd {
 		want = slices.DeleteFunc(want, func(u string) bool { return u == uri })
 	}
 	slices.Sort(want)
-	m.rest.subs[uri] = st
+	m.features.subs[uri] = st
 	change := subChange{uri: uri, subscribe: subscribe}
 	if cmd := openListenCmd(m.gen, m.conn.Session, want, change); cmd != nil {
 		return cmd
 	}
 	// Nothing left to listen for: closing the listen is the unsubscribe.
 	if l.cur == nil {
-		delete(m.rest.subs, uri)
+		delete(m.features.subs, uri)
 		m.resources.Mark(uri, func(r *resourceMark) { r.subscribed, r.updates = false, 0 })
 		return nil
 	}
@@ -154,7 +154,7 @@ func (m *Model) subscribeModern(uri string, subscribe bool) tea.Cmd {
 // subscribedURIs are the resources subscribed to, sorted.
 func (m *Model) subscribedURIs() []string {
 	var out []string
-	for uri, st := range m.rest.subs {
+	for uri, st := range m.features.subs {
 		if st == subSubscribed {
 			out = append(out, uri)
 		}
@@ -173,7 +173,7 @@ func (m *Model) listenOpened(msg listenOpenedMsg) tea.Cmd {
 		}
 		return nil
 	}
-	l := &m.rest.listen
+	l := &m.features.listen
 	if msg.change.uri == "" && l.cur == nil {
 		l.cur, l.curURIs = msg.call, msg.uris
 		return awaitListenCmd(m.gen, msg.call)
@@ -193,7 +193,7 @@ func (m *Model) listenOpened(msg listenOpenedMsg) tea.Cmd {
 // one: what the server agreed to is subscribed, and the old listen is
 // closed.
 func (m *Model) listenAcked(e session.SubscriptionNotified) tea.Cmd {
-	l := &m.rest.listen
+	l := &m.features.listen
 	if e.Note.Method != "notifications/subscriptions/acknowledged" || l.next == nil || e.Ref.Seq != l.next.Seq() {
 		return nil
 	}
@@ -226,15 +226,15 @@ func (m *Model) listenAcked(e session.SubscriptionNotified) tea.Cmd {
 // setSubscriptions makes uris the subscribed resources, as the server
 // acknowledged them.
 func (m *Model) setSubscriptions(uris []string) {
-	for uri := range m.rest.subs {
+	for uri := range m.features.subs {
 		if !slices.Contains(uris, uri) {
-			delete(m.rest.subs, uri)
+			delete(m.features.subs, uri)
 			m.resources.Mark(uri, func(r *resourceMark) { r.subscribed, r.updates = false, 0 })
 		}
 	}
 	for _, uri := range uris {
-		if m.rest.subs[uri] != subSubscribed {
-			m.rest.subs[uri] = subSubscribed
+		if m.features.subs[uri] != subSubscribed {
+			m.features.subs[uri] = subSubscribed
 			m.resources.Mark(uri, func(r *resourceMark) { r.subscribed = true })
 		}
 	}
@@ -243,7 +243,7 @@ func (m *Model) setSubscriptions(uris []string) {
 // listenEnded follows the end of a listen. The open one ending ends its
 // subscriptions; the one replacing it failing leaves the open one as is.
 func (m *Model) listenEnded(msg listenEndedMsg) {
-	l := &m.rest.listen
+	l := &m.features.listen
 	switch msg.call {
 	case l.next:
 		change := l.change
@@ -269,7 +269,7 @@ func (m *Model) listenEnded(msg listenEndedMsg) {
 // its last resource: that close is the unsubscribe. (A listen replaced by
 // another closes quietly.)
 func (m *Model) listenClosed(msg listenClosedMsg) {
-	l := &m.rest.listen
+	l := &m.features.listen
 	if msg.call != l.cur || l.change.uri == "" || l.next != nil {
 		if msg.err != nil {
 			m.setStatus("closing subscriptions/listen #"+seqText(msg.call)+": "+termtext.Line(msg.err.Error()), true)
@@ -293,9 +293,9 @@ func (m *Model) listenClosed(msg listenClosedMsg) {
 // subscribeFailed puts uri back where it was before the press of s.
 func (m *Model) subscribeFailed(c subChange) {
 	if c.subscribe {
-		delete(m.rest.subs, c.uri)
+		delete(m.features.subs, c.uri)
 	} else if c.uri != "" {
-		m.rest.subs[c.uri] = subSubscribed
+		m.features.subs[c.uri] = subSubscribed
 	}
 }
 
