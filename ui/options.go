@@ -112,9 +112,10 @@ type Attached struct {
 
 // AttachControl is one control message for an attached proxy: Control
 // is card, kill, kill-all, hold, release or drop; ID is the host's
-// request id as JSON text (3 and "3" differ).
+// request id as JSON text (3 and "3" differ); Session its host session
+// over HTTP (s1, s2, ...), where sessions may share ids.
 type AttachControl struct {
-	Control, ID, Reason string
+	Control, ID, Reason, Session string
 }
 
 // AttachedHeader is what the header says of a proxied session.
