@@ -180,6 +180,8 @@ protocol, oauth, exit-codes, ...), mcpoke help TOPIC shows one.
 	protocolFlag(root.Flags(), &g.protocol)
 	root.Flags().DurationVar(&g.pingInterval, "ping-interval", ui.DefaultPingInterval, "ping the server after this long without a frame from it; the header shows the round trip, "+
 		"or how long a ping goes unanswered (0: off; protocols up to 2025-11-25, as 2026-07-28 has no ping)")
+	root.Flags().StringVar(&g.tracing.otlpReceive, "otlp-receive", "", "receive the server's spans over OTLP/HTTP on HOST:PORT (loopback: 127.0.0.1:4318; implies --trace); "+
+		"a server mcpoke starts is given OTEL_EXPORTER_OTLP_ENDPOINT to match; the timeline (d) draws a request's server spans")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "client config FILE with the server (Claude Desktop, Cursor or VS Code format)")
 	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")

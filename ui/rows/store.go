@@ -75,7 +75,8 @@ func (s *Store) started(info session.RequestInfo) *Row {
 	}
 	r := &Row{Seq: info.Seq, ID: info.ID, Incoming: info.Incoming, Method: info.Method,
 		Tool: info.Tool, Params: mcp.ElideState(info.Params), State: info.State, Started: info.Started,
-		Timeout: info.Timeout, MaxTimeout: info.MaxTimeout, Resets: info.ResetsOnProgress}
+		Timeout: info.Timeout, MaxTimeout: info.MaxTimeout, Resets: info.ResetsOnProgress, Trace: info.TraceParent,
+		HostSession: info.Session}
 	if info.Round.Retry() {
 		round := info.Round
 		r.Retry = &round
