@@ -13,24 +13,24 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// Protocol 2026-07-28 ("modern") on Streamable HTTP: each request stands
+// Protocol 2026-07-28 on Streamable HTTP, stateless: each request stands
 // alone, with no session, no GET stream and no resumption; its POST
 // mirrors the body's protocol version, method and name in headers, so
 // that intermediaries can route it without reading the body. The session,
 // which wrote the body, says what they are (Outgoing.Mirror); the
 // transport reads them from the frame only when it was sent bare (Send).
 
-// Header names of the modern Streamable HTTP transport.
+// Header names of the stateless (2026-07-28) Streamable HTTP transport.
 const (
 	HeaderMethod      = "Mcp-Method"
 	HeaderName        = "Mcp-Name"
 	HeaderParamPrefix = "Mcp-Param-"
 )
 
-// metaProtocolVersion is the _meta key that declares a request modern.
+// metaProtocolVersion is the _meta key that declares a request of a stateless (2026-07-28 and later) version.
 const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
-// firstStatelessVersion is the first modern protocol version; versions are dates,
+// firstStatelessVersion is the first stateless protocol version; versions are dates,
 // so they order as text.
 const firstStatelessVersion = "2026-07-28"
 
@@ -141,7 +141,7 @@ func (m *Mirror) describe() string {
 	return strings.Join(parts, ", ")
 }
 
-// EncodeHeaderValue is v as a header value of the modern transport: as it
+// EncodeHeaderValue is v as a header value of the stateless transport: as it
 // is when it is plain visible ASCII (spaces and tabs inside allowed),
 // else in the base64 sentinel form =?base64?...?= of its UTF-8 bytes,
 // which is also used for a plain value that looks like that form.

@@ -13,14 +13,14 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// The modern leg of HTTPServer (protocol 2026-07-28): each POST carries
+// The stateless leg of HTTPServer (protocol 2026-07-28): each POST carries
 // one request that stands alone, with no session. Its answer is one JSON
 // body, or an SSE stream once the request has something to say before the
 // result (progress); nothing is kept for resumption. A client that closes
 // the response has cancelled the request: the peer's Recv ends with
 // ErrStreamClosed, and the peer stops the handler.
 
-// StatelessVersions are the protocol versions the modern leg speaks.
+// StatelessVersions are the protocol versions the stateless leg speaks.
 var StatelessVersions = []string{firstStatelessVersion}
 
 // ErrStreamClosed ends the conn of one 2026-07-28 request when the client
@@ -28,7 +28,7 @@ var StatelessVersions = []string{firstStatelessVersion}
 // is the request's cancellation.
 var ErrStreamClosed = errors.New("the client closed the request's response stream")
 
-// statelessPost is the part of a modern POST the server reads.
+// statelessPost is the part of a stateless POST the server reads.
 type statelessPost struct {
 	id, method string
 	version    string // params._meta's protocolVersion
@@ -41,7 +41,7 @@ type statelessPost struct {
 	hasMeta, hasCaps bool
 }
 
-// readStatelessPost reads what validating and routing a modern POST need.
+// readStatelessPost reads what validating and routing a stateless POST need.
 func readStatelessPost(frame []byte) (statelessPost, bool) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
@@ -84,12 +84,12 @@ func readStatelessPost(frame []byte) (statelessPost, bool) {
 	return p, true
 }
 
-// isStatelessPost reports whether a POST is of the modern era: by its
+// isStatelessPost reports whether a POST is of the stateless era: by its
 // MCP-Protocol-Version header, or, with no session, by the version in its
 // body's _meta (whose header is then checked, and found wanting).
 func isStatelessPost(r *http.Request, msgs []json.RawMessage) bool {
 	if v := r.Header.Get(HeaderProtocolVersion); IsStatelessVersion(v) || unknownVersion(v) && r.Header.Get(HeaderSessionID) == "" {
-		return true // an unknown version gets the modern refusal, which lists every version
+		return true // an unknown version gets the stateless refusal, which lists every version
 	}
 	if r.Header.Get(HeaderSessionID) != "" || len(msgs) != 1 || !bytes.Contains(msgs[0], []byte(metaProtocolVersion)) {
 		return false
@@ -98,7 +98,7 @@ func isStatelessPost(r *http.Request, msgs []json.RawMessage) bool {
 	return ok && IsStatelessVersion(p.version)
 }
 
-// postStateless answers one modern POST.
+// postStateless answers one stateless POST.
 func (h *HTTPServer) postStateless(w http.ResponseWriter, r *http.Request, msgs []json.RawMessage, batch bool) {
 	if batch || len(msgs) != 1 {
 		httpRPCError(w, http.StatusBadRequest, codeInvalidRequest, "protocol 2026-07-28 takes one message per POST, not a batch")
@@ -203,7 +203,7 @@ func (h *HTTPServer) refuseMismatch(w http.ResponseWriter, id json.RawMessage, p
 }
 
 // refuseVersion answers UnsupportedProtocolVersion (-32022, 400) with the
-// versions this server speaks, modern first, and the one requested.
+// versions this server speaks, stateless first, and the one requested.
 func (h *HTTPServer) refuseVersion(w http.ResponseWriter, id json.RawMessage, requested string) {
 	supported := slices.Clone(StreamableHTTPVersions)
 	if h.cfg.ServeStateless != nil {
@@ -227,7 +227,7 @@ func statelessErrorStatus(code int) int {
 	return http.StatusOK
 }
 
-// headerMismatch says how a modern POST's headers fail to mirror its
+// headerMismatch says how a stateless POST's headers fail to mirror its
 // body, "" when they match: MCP-Protocol-Version, Mcp-Method and, for
 // tools/call, prompts/get and resources/read, Mcp-Name (decoded).
 func headerMismatch(r *http.Request, p statelessPost) string {
@@ -426,7 +426,7 @@ func paramHeaders(h http.Header) (params map[string]string, bad string) {
 }
 
 // responseStatus is the HTTP status of a 2026-07-28 request's response sent
-// as a JSON body: modernErrorStatus of its error, 200 for a result.
+// as a JSON body: statelessErrorStatus of its error, 200 for a result.
 func responseStatus(frame []byte) int {
 	if !bytes.Contains(frame, []byte(`"error"`)) {
 		return http.StatusOK
