@@ -30,7 +30,7 @@ type CallOptions struct {
 	// QuietTimeout: when Timeout expires the request ends timed out but
 	// no cancellation goes on the wire, as for initialize. For the era
 	// probe (server/discover): a server that does not answer it is taken
-	// for a legacy one, to which the request never existed.
+	// for a 2025 one, to which the request never existed.
 	QuietTimeout bool
 	// HoldTimeout, when set, is asked each time Timeout comes due: while
 	// it says true (a login waiting for the person), the timeout starts
@@ -40,9 +40,9 @@ type CallOptions struct {
 	// Streamable HTTP (mcp.ParamHeaders), by name, values not encoded;
 	// other transports ignore them.
 	ParamHeaders map[string]string
-	// LogLevel asks a modern server for notifications/message about this
+	// LogLevel asks a 2026-07-28 server for notifications/message about this
 	// request from this level up (_meta io.modelcontextprotocol/logLevel);
-	// without it such a server sends none. Ignored by legacy sessions,
+	// without it such a server sends none. Ignored by 2025 sessions,
 	// whose level is set with logging/setLevel.
 	LogLevel string
 	// Housekeeping marks a request the client sends on its own, such as a
@@ -62,13 +62,15 @@ type Call struct {
 	id   ID
 	seq  uint64
 	done chan struct{}
-	// sentAt is when the request was written (see sendStamped); set
-	// before Call returns.
+	// sentAt is when a task operation (CallOptions.forTask) was written
+	// (see sendStamped); set before Call returns. Zero for other calls,
+	// which spares them a clock reading.
 	sentAt time.Time
 
 	// Set once, under Session.mu, before done is closed; result may be
 	// replaced after, by Session.Shed.
 	result atomic.Pointer[json.RawMessage]
+	res    json.RawMessage // what result first points to
 	err    error
 	state  State
 }
@@ -117,18 +119,18 @@ func (c *Call) resolve(r *request) {
 	c.state = r.info.State
 	switch r.info.State {
 	case Completed:
-		res := r.info.Result
-		c.result.Store(&res)
+		c.res = r.info.Result // in the Call: no allocation of its own
+		c.result.Store(&c.res)
 	case Failed:
 		if r.info.Error != nil {
 			c.err = r.info.Error
 		} else {
-			c.err = errors.New(r.info.Failure)
+			c.err = errors.New(r.info.m().Failure)
 		}
 	case Cancelled:
-		c.err = fmt.Errorf("%w: %s", ErrCancelled, r.info.CancelReason)
+		c.err = fmt.Errorf("%w: %s", ErrCancelled, r.info.m().CancelReason)
 	case TimedOut:
-		c.err = fmt.Errorf("%w: %s", ErrTimedOut, r.info.CancelReason)
+		c.err = fmt.Errorf("%w: %s", ErrTimedOut, r.info.m().CancelReason)
 	}
 	close(c.done)
 }
@@ -170,13 +172,16 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	tool := toolName(method, p)
 	var token ID
 	var members []byte
+	if s.era2026 != nil {
+		members = make([]byte, 0, len(s.era2026.members)+len(id.raw)+64)
+	}
 	wantsProgress := !s.cfg.NoProgressTokens && !opts.NoProgressToken && method != "initialize"
 	if wantsProgress {
 		members = append(members, `"progressToken":`...)
 		members = append(members, id.raw...)
 	}
-	if s.modern != nil {
-		members = s.modern.appendMembers(members, opts.LogLevel)
+	if s.era2026 != nil {
+		members = s.era2026.appendMembers(members, opts.LogLevel)
 	}
 	var trace *TraceParent
 	if s.cfg.Trace {
@@ -194,9 +199,16 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 		}
 	}
 	frame := appendRequest(make([]byte, 0, len(p)+len(method)+len(id.raw)+48), id, method, p)
-	rc := &outgoingCall{request: request{info: RequestInfo{ID: id, Method: method, Tool: tool,
-		Params: p, TraceParent: trace, State: Pending, Started: s.clock.Now(), Round: opts.Round, Housekeeping: opts.Housekeeping}, token: token}}
+	var mirror *transport.Mirror
+	if s.era2026 != nil {
+		mirror = s.era2026.mirror(method, tool, p, opts.ParamHeaders)
+	}
+	rc := &outgoingCall{request: request{info: rowInfo{ID: id, Method: method, Tool: tool,
+		Params: p, TraceParent: trace, State: Pending, Started: s.clock.Now(), Housekeeping: opts.Housekeeping}, token: token}}
 	r := &rc.request
+	if opts.Round != (Round{}) {
+		r.info.w().Round = opts.Round
+	}
 	switch {
 	case opts.forTask != nil:
 		r.task = &taskLinks{forTask: opts.forTask}
@@ -209,15 +221,18 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	r.call = &rc.call
 	s.startTimers(r, opts) // first, so that RequestStarted shows the timeouts
 	if len(s.subs) > 0 {
-		s.emit(RequestStarted{Info: r.info})
+		s.emit(RequestStarted{Info: r.snapshot()})
 	}
 	s.mu.Unlock()
 
-	if ps, ok := s.conn.(transport.ParamHeaderSetter); ok && len(opts.ParamHeaders) > 0 {
-		ps.SetParamHeaders([]byte(id.raw), opts.ParamHeaders)
+	out := transport.Outgoing{Frame: frame, ID: id.raw, Method: method, Mirror: mirror}
+	var sendErr error
+	if opts.forTask != nil {
+		// Only a task's operations are timed from their write (cancelTask).
+		r.call.sentAt, sendErr = s.sendStamped(out)
+	} else {
+		sendErr = s.send(out)
 	}
-	sentAt, sendErr := s.sendStamped(frame)
-	r.call.sentAt = sentAt
 
 	s.mu.Lock()
 	r.written = true
@@ -225,10 +240,10 @@ func (s *Session) call(ctx context.Context, method string, params any, opts Call
 	if sendErr != nil {
 		switch r.info.State {
 		case Pending:
-			r.info.Failure = sendErr.Error()
-			s.setState(r, Failed, r.info.Failure)
+			r.info.w().Failure = sendErr.Error()
+			s.setState(r, Failed, r.info.m().Failure)
 		case Cancelling: // cancelled while its write failed: nothing to send
-			s.setState(r, Cancelled, r.info.CancelReason)
+			s.setState(r, Cancelled, r.info.m().CancelReason)
 		}
 	}
 	if watch && !queued && r.info.State == Pending && ctx.Done() != nil {
@@ -264,20 +279,24 @@ func (s *Session) Do(ctx context.Context, method string, params any, opts CallOp
 	}
 }
 
-// startTimers arms the request's timeouts. Callers hold s.mu.
+// startTimers arms the request's timeouts, when it has any: a request
+// without them gets no timer record at all. Callers hold s.mu.
 func (s *Session) startTimers(r *request, opts CallOptions) {
 	r.resetOnProgress = opts.ResetTimeoutOnProgress
 	r.info.ResetsOnProgress = opts.ResetTimeoutOnProgress
 	r.quietTimeout = opts.QuietTimeout || r.info.Method == "initialize"
-	r.holdTimeout = opts.HoldTimeout
-	s.armTimeout(r, opts.Timeout)
 	max := opts.MaxTimeout
 	if max == 0 && opts.ResetTimeoutOnProgress {
 		max = 10 * opts.Timeout
 	}
+	if opts.Timeout <= 0 && max <= 0 {
+		return
+	}
+	r.timers = &requestTimers{holdTimeout: opts.HoldTimeout}
+	s.armTimeout(r, opts.Timeout)
 	if max > 0 {
-		r.info.MaxTimeout = max
-		r.maxTimer = s.deadlines.AfterFunc(max, func() {
+		r.timers.maxTimeout = max
+		r.timers.maxTimer = s.deadlines.AfterFunc(max, func() {
 			s.expire(r, fmt.Sprintf("timeout after %s (maximum)", max))
 		})
 	}
@@ -286,16 +305,23 @@ func (s *Session) startTimers(r *request, opts CallOptions) {
 // armTimeout (re)starts r's timeout at d from now; 0 means none.
 // Callers hold s.mu.
 func (s *Session) armTimeout(r *request, d time.Duration) {
-	if r.timer != nil {
-		r.timer.Stop()
-		r.timer = nil
+	if r.timers == nil {
+		if d <= 0 {
+			return
+		}
+		r.timers = &requestTimers{}
 	}
-	r.timeout, r.info.Timeout = d, d
+	t := r.timers
+	if t.timer != nil {
+		t.timer.Stop()
+		t.timer = nil
+	}
+	t.timeout = d
 	if d <= 0 {
 		return
 	}
-	r.timer = s.deadlines.AfterFunc(d, func() {
-		if r.holdTimeout != nil && r.holdTimeout() {
+	t.timer = s.deadlines.AfterFunc(d, func() {
+		if t.holdTimeout != nil && t.holdTimeout() {
 			s.mu.Lock()
 			if r.info.State == Pending {
 				s.armTimeout(r, d)
@@ -305,6 +331,22 @@ func (s *Session) armTimeout(r *request, d time.Duration) {
 		}
 		s.expire(r, fmt.Sprintf("timeout after %s", d))
 	})
+}
+
+// maxTimeout is r's hard limit, 0 when none.
+func (r *request) maxTimeout() time.Duration {
+	if r.timers == nil {
+		return 0
+	}
+	return r.timers.maxTimeout
+}
+
+// timeout is r's current timeout, 0 when none.
+func (r *request) timeout() time.Duration {
+	if r.timers == nil {
+		return 0
+	}
+	return r.timers.timeout
 }
 
 // toolName returns params.name for tools/call, for display.

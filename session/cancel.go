@@ -33,8 +33,8 @@ func (s *Session) CancelAll(reason string) int {
 // markCancelling moves r to cancelling and reports whether the caller
 // should send the cancellation now. Callers hold s.mu.
 func (s *Session) markCancelling(r *request, reason string) (sendNow bool) {
-	r.info.CancelReason = reason
-	r.info.CancelAt = s.clock.Now()
+	r.info.w().CancelReason = reason
+	r.info.w().CancelAt = s.clock.Now()
 	s.setState(r, Cancelling, reason)
 	r.stopTimers()
 	if !r.written {
@@ -60,7 +60,7 @@ func (s *Session) sendCancels(rs []*request) {
 	targets := make([]target, len(rs))
 	s.mu.Lock()
 	for i, r := range rs {
-		targets[i] = target{r.info.ID, r.info.CancelReason, r.info.TaskID, r.taskAugmented() && r.info.TaskID == ""}
+		targets[i] = target{r.info.ID, r.info.m().CancelReason, r.info.TaskID, r.taskAugmented() && r.info.TaskID == ""}
 	}
 	s.mu.Unlock()
 
@@ -102,7 +102,7 @@ func (s *Session) sendCancels(rs []*request) {
 		defer s.mu.Unlock()
 		for _, r := range settling {
 			if r.info.State == Cancelling {
-				s.setState(r, Cancelled, r.info.CancelReason)
+				s.setState(r, Cancelled, r.info.m().CancelReason)
 			}
 		}
 	})
@@ -115,8 +115,8 @@ func (s *Session) cancelWritten(r *request, at time.Time, how CancelWire, err er
 	if at.IsZero() {
 		at = s.clock.Now() // nothing was written
 	}
-	r.info.CancelSentAt = at
-	r.info.CancelWire = how
+	r.info.w().CancelSentAt = at
+	r.info.w().CancelWire = how
 	if len(s.subs) > 0 {
 		s.emit(CancelSent{Ref: r.info.Ref(), At: at, Err: err, Wire: how})
 	}
@@ -127,10 +127,10 @@ func (s *Session) cancelWritten(r *request, at time.Time, how CancelWire, err er
 		return false // ends when tasks/cancel is answered, or times out
 	case how.ByStreamClose:
 		// Nothing more can arrive for it: there is nothing to watch.
-		s.setState(r, Cancelled, r.info.CancelReason)
+		s.setState(r, Cancelled, r.info.m().CancelReason)
 		return false
 	case err != nil || s.cfg.SettleWindow < 0:
-		s.setState(r, Cancelled, r.info.CancelReason)
+		s.setState(r, Cancelled, r.info.m().CancelReason)
 		return false
 	}
 	return true
@@ -146,7 +146,7 @@ func (s *Session) cancelWritten(r *request, at time.Time, how CancelWire, err er
 func (s *Session) sendCancelNotification(id ID, reason string) (time.Time, CancelWire, error) {
 	var how CancelWire
 	s.mu.Lock()
-	modern := s.modern != nil
+	modern := s.era2026 != nil
 	s.mu.Unlock()
 	if rs, ok := s.conn.(transport.RequestStreams); ok && modern && rs.HasRequestStreams() {
 		how.ByStreamClose = true
@@ -181,7 +181,7 @@ func (s *Session) notifyCancelled(id ID, reason string, how CancelWire) (time.Ti
 		b = appendString(b, reason)
 	}
 	b = append(b, "}}"...)
-	at, err := s.sendStamped(b)
+	at, err := s.sendStamped(transport.Outgoing{Frame: b, Method: "notifications/cancelled"})
 	return at, how, err
 }
 
@@ -207,7 +207,7 @@ func (s *Session) awaitTaskToCancel(r *request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if r.info.State == Cancelling {
-			s.setState(r, Cancelled, r.info.CancelReason+" (no task was created to cancel)")
+			s.setState(r, Cancelled, r.info.m().CancelReason+" (no task was created to cancel)")
 		}
 	})
 }
@@ -217,7 +217,7 @@ func (s *Session) awaitTaskToCancel(r *request) {
 // or as it timed out), t moves to cancelling (or timed out) with the same
 // reason, and the caller sends tasks/cancel. Callers hold s.mu.
 func (s *Session) cancelCreatedTask(parent, t *request, frame []byte, now time.Time) *request {
-	reason := parent.info.CancelReason
+	reason := parent.info.m().CancelReason
 	was := parent.info.State
 	if was == Cancelling {
 		s.setState(parent, Cancelled, reason)
@@ -228,7 +228,7 @@ func (s *Session) cancelCreatedTask(parent, t *request, frame []byte, now time.T
 		return nil // the server made it cancelled
 	}
 	if was == TimedOut {
-		t.info.CancelReason, t.info.CancelAt = reason, s.clock.Now()
+		t.info.w().CancelReason, t.info.w().CancelAt = reason, s.clock.Now()
 		s.setState(t, TimedOut, reason)
 		return t
 	}
@@ -253,8 +253,8 @@ func (s *Session) expire(r *request, reason string) {
 		s.mu.Unlock()
 		return
 	}
-	r.info.CancelReason = reason
-	r.info.CancelAt = s.clock.Now()
+	r.info.w().CancelReason = reason
+	r.info.w().CancelAt = s.clock.Now()
 	s.setState(r, TimedOut, reason)
 	if r.quietTimeout {
 		s.mu.Unlock()

@@ -1,13 +1,13 @@
 package session
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
@@ -35,24 +35,6 @@ func (d *directEnd) hand(m transport.Message) {
 	f(m)
 }
 
-// lockedBuffer is a log destination safe for the session's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // The session takes a direct receiver before it reads anything, handles
 // what comes that way as what Recv gives, and drops an item that races in
 // after the stream ended (after Close, the transport's reader may be one
@@ -61,7 +43,7 @@ func TestSessionDirectItemsAndNoneAfterTheEnd(t *testing.T) {
 	client, server := transporttest.Pipe()
 	defer server.Close()
 	d := &directEnd{End: client}
-	var log lockedBuffer
+	var log buffertest.Buffer
 	s := New(d, Config{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	sub := s.Subscribe()
 	defer sub.Close()

@@ -12,7 +12,7 @@ import (
 // DiscoverOptions are what server/discover declares, and how long it may
 // take.
 type DiscoverOptions struct {
-	ModernOptions
+	Era2026Options
 	// Timeout bounds the wait for the answer; 0 means none but ctx.
 	Timeout time.Duration
 	// QuietTimeout: when Timeout expires, nothing is sent to cancel the
@@ -25,7 +25,7 @@ type DiscoverOptions struct {
 	HoldTimeout func() bool
 }
 
-// VersionRefusedError: the server does not speak the version we asked
+// VersionRefusedError means the server does not speak the version we asked
 // for. Supported lists what it does speak, from the data of an
 // UnsupportedProtocolVersion error (-32022) or from server/discover's
 // supportedVersions.
@@ -88,7 +88,7 @@ func AsVersionRefused(err error, requested string) (*VersionRefusedError, bool) 
 // use: the newest modern version both sides speak, else the newest legacy
 // one (to be reached through initialize). ok is false when none is shared.
 func PickVersion(supported []string) (version string, ok bool) {
-	for _, list := range [][]string{ModernVersions, SupportedVersions} {
+	for _, list := range [][]string{Era2026Versions, SupportedVersions} {
 		for _, v := range slices.Backward(list) {
 			if slices.Contains(supported, v) {
 				return v, true
@@ -117,18 +117,18 @@ type discoverResult struct {
 // AsVersionRefused) says which versions the server speaks instead.
 func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo, error) {
 	s.mu.Lock()
-	prevModern, prevOffered := s.modern, s.offered
+	prevModern, prevOffered := s.era2026, s.offered
 	s.mu.Unlock()
 	// On failure the session goes back to what it was: legacy before a
-	// probe, or the legacy session initialize made before a second try.
+	// probe, or the 2025 session initialize made before a second try.
 	restore := func() {
 		s.mu.Lock()
-		s.modern, s.offered = prevModern, prevOffered
+		s.era2026, s.offered = prevModern, prevOffered
 		s.mu.Unlock()
 	}
-	s.UseModern(opts.ModernOptions)
+	s.UseEra2026(opts.Era2026Options)
 	s.mu.Lock()
-	version := s.modern.version
+	version := s.era2026.version
 	s.mu.Unlock()
 	c, err := s.call(ctx, "server/discover", nil, CallOptions{NoProgressToken: true, Timeout: opts.Timeout, QuietTimeout: opts.QuietTimeout, HoldTimeout: opts.HoldTimeout}, false)
 	var res json.RawMessage
@@ -179,7 +179,7 @@ func (s *Session) Discover(ctx context.Context, opts DiscoverOptions) (PeerInfo,
 
 // LateDiscoverVersions returns the supportedVersions of a DiscoverResult
 // that answered the last server/discover after it had timed out (the era
-// probe of a slow modern server); nil when no such answer came.
+// probe of a slow 2026-07-28 server); nil when no such answer came.
 func (s *Session) LateDiscoverVersions() []string {
 	s.mu.Lock()
 	ref := s.lastDiscover

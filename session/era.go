@@ -6,19 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/mcpoke/mcpoke/transport"
 )
 
-// ModernVersion is the protocol revision without a handshake: version,
+// Era2026Version is the protocol revision without a handshake: version,
 // capabilities and identity travel in every request's _meta, a server is
 // found with server/discover, and over Streamable HTTP closing a request's
 // stream is its cancellation.
-const ModernVersion = "2026-07-28"
+const Era2026Version = "2026-07-28"
 
-// ModernVersions are the handshake-less versions mcpoke speaks, oldest
+// Era2026Versions are the handshake-less versions mcpoke speaks, oldest
 // first; SupportedVersions are the ones reached through initialize.
-var ModernVersions = []string{ModernVersion}
+var Era2026Versions = []string{Era2026Version}
 
-// Keys of _meta that the modern revision reserves.
+// Keys of _meta that 2026-07-28 reserves.
 const (
 	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
 	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
@@ -33,23 +35,23 @@ const (
 // (resultType "task") for any tools/call.
 const ExtensionTasks = "io.modelcontextprotocol/tasks"
 
-// IsModern reports whether version is a handshake-less revision
+// IsEra2026 reports whether version is a handshake-less revision
 // (2026-07-28 or later). Versions are dates, so they order as text.
-func IsModern(version string) bool {
-	return len(version) == len("2026-07-28") && version[4] == '-' && version[7] == '-' && version >= ModernVersion
+func IsEra2026(version string) bool {
+	return len(version) == len("2026-07-28") && version[4] == '-' && version[7] == '-' && version >= Era2026Version
 }
 
 // Speaks reports whether mcpoke implements version, of either era.
 func Speaks(version string) bool {
-	return slices.Contains(SupportedVersions, version) || slices.Contains(ModernVersions, version)
+	return slices.Contains(SupportedVersions, version) || slices.Contains(Era2026Versions, version)
 }
 
-// AllVersions lists every version mcpoke speaks, legacy then modern.
-func AllVersions() []string { return slices.Concat(SupportedVersions, ModernVersions) }
+// AllVersions lists every version mcpoke speaks, 2025 and earlier, then 2026.
+func AllVersions() []string { return slices.Concat(SupportedVersions, Era2026Versions) }
 
-// removedInModern are the methods the modern revision removed: a session
+// removedIn2026 are the methods 2026-07-28 removed: a session
 // in that era refuses to send them (ErrNotInEra).
-var removedInModern = map[string]string{
+var removedIn2026 = map[string]string{
 	"initialize":                         "there is no handshake; server/discover tells what the server is",
 	"notifications/initialized":          "there is no handshake",
 	"ping":                               "ping was removed; server/discover is the cheapest request",
@@ -62,20 +64,20 @@ var removedInModern = map[string]string{
 	"tasks/list":                         "tasks are the " + ExtensionTasks + " extension, which has no list",
 }
 
-// RemovedInModern says why method is not part of the modern revision;
+// RemovedIn2026 says why method is not part of 2026-07-28;
 // removed is false for a method it keeps. A server that speaks both eras
-// refuses such a method in a modern request as unknown (-32601).
-func RemovedInModern(method string) (why string, removed bool) {
-	why, removed = removedInModern[method]
+// refuses such a method in a 2026-07-28 request as unknown (-32601).
+func RemovedIn2026(method string) (why string, removed bool) {
+	why, removed = removedIn2026[method]
 	return why, removed
 }
 
-// ErrNotInEra: the method does not exist in the protocol version the
+// ErrNotInEra means the method does not exist in the protocol version the
 // session speaks, so the session does not send it. A *NotInEraError says
 // which and why.
 var ErrNotInEra = errors.New("method not part of the protocol version in use")
 
-// NotInEraError is the refusal to send a method the modern revision
+// NotInEraError is the refusal to send a method 2026-07-28
 // removed.
 type NotInEraError struct {
 	Method, Version, Why string
@@ -89,9 +91,9 @@ func (e *NotInEraError) Error() string {
 // Is makes errors.Is(err, ErrNotInEra) true.
 func (e *NotInEraError) Is(target error) bool { return target == ErrNotInEra }
 
-// modernMeta is what every request of a modern session carries in _meta:
+// era2026Meta is what every request of a 2026-07-28 session carries in _meta:
 // the members, already encoded, without braces.
-type modernMeta struct {
+type era2026Meta struct {
 	version string
 	members []byte
 	// logLevel goes with every request that names none (SetLogLevel).
@@ -100,7 +102,7 @@ type modernMeta struct {
 	tasks bool
 }
 
-func newModernMeta(version string, client Implementation, caps json.RawMessage) *modernMeta {
+func newEra2026Meta(version string, client Implementation, caps json.RawMessage) *era2026Meta {
 	if len(caps) == 0 {
 		caps = json.RawMessage(`{}`)
 	}
@@ -116,7 +118,28 @@ func newModernMeta(version string, client Implementation, caps json.RawMessage) 
 	b = appendString(b, MetaClientInfo)
 	b = append(b, ':')
 	b = append(b, info...)
-	return &modernMeta{version: version, members: b, tasks: declaresExtension(caps, ExtensionTasks)}
+	return &era2026Meta{version: version, members: b, tasks: declaresExtension(caps, ExtensionTasks)}
+}
+
+// mirror is what a request's Streamable HTTP POST repeats of its body in
+// headers under this era (transport.Mirror): the version, the name, URI or
+// task id its method names, and the Mcp-Param headers of a tools/call.
+// tool is params.name of a tools/call, read already.
+func (m *era2026Meta) mirror(method, tool string, params json.RawMessage, paramHeaders map[string]string) *transport.Mirror {
+	if !transport.IsStatelessVersion(m.version) {
+		return nil
+	}
+	h := &transport.Mirror{Version: m.version, Params: paramHeaders}
+	switch key := transport.NamedParam(method); {
+	case key == "":
+	case method == "tools/call" && tool != "":
+		h.Name, h.HasName = tool, true
+	default:
+		if v := member(params, key); len(v) > 0 && v[0] == '"' {
+			h.Name, h.HasName = stringValue(v), true
+		}
+	}
+	return h
 }
 
 // declaresExtension reports whether client capabilities declare the
@@ -133,15 +156,15 @@ func declaresExtension(caps json.RawMessage, name string) bool {
 }
 
 // takesTask reports whether r may be answered with a CreateTaskResult
-// of the tasks extension: a tools/call of a modern session that declared
+// of the tasks extension: a tools/call of a 2026-07-28 session that declared
 // it. Callers hold s.mu.
 func (s *Session) takesTask(r *request) bool {
-	return s.modern != nil && s.modern.tasks && r.info.Method == "tools/call" && r.forTask() == nil
+	return s.era2026 != nil && s.era2026.tasks && r.info.Method == "tools/call" && r.forTask() == nil
 }
 
 // appendMembers appends the era's members to b (which holds other
 // members, or nothing), with the log level when one is asked for.
-func (m *modernMeta) appendMembers(b []byte, logLevel string) []byte {
+func (m *era2026Meta) appendMembers(b []byte, logLevel string) []byte {
 	if len(b) > 0 {
 		b = append(b, ',')
 	}
@@ -167,62 +190,62 @@ func compactJSON(raw json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-// Modern reports whether the session speaks a modern revision: requests
+// Era2026 reports whether the session speaks 2026-07-28 or later: requests
 // carry _meta, and cancelling follows that era's rule.
-func (s *Session) Modern() bool {
+func (s *Session) Era2026() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.modern != nil
+	return s.era2026 != nil
 }
 
-// ModernOptions say what a modern session declares in every request.
-type ModernOptions struct {
-	// ProtocolVersion; default ModernVersion.
+// Era2026Options say what a 2026-07-28 session declares in every request.
+type Era2026Options struct {
+	// ProtocolVersion; default Era2026Version.
 	ProtocolVersion string
 	ClientInfo      Implementation
 	// Capabilities of the client; default {}.
 	Capabilities json.RawMessage
 }
 
-// UseModern switches the session to a modern revision: from now on every
+// UseEra2026 switches the session to 2026-07-28 or later: from now on every
 // request carries the version, capabilities and clientInfo in _meta. It
 // is what Discover does first; call it alone to skip server/discover.
-func (s *Session) UseModern(opts ModernOptions) {
+func (s *Session) UseEra2026(opts Era2026Options) {
 	if opts.ProtocolVersion == "" {
-		opts.ProtocolVersion = ModernVersion
+		opts.ProtocolVersion = Era2026Version
 	}
-	m := newModernMeta(opts.ProtocolVersion, opts.ClientInfo, opts.Capabilities)
+	m := newEra2026Meta(opts.ProtocolVersion, opts.ClientInfo, opts.Capabilities)
 	s.mu.Lock()
-	s.modern = m
+	s.era2026 = m
 	s.offered = opts.ProtocolVersion
 	s.mu.Unlock()
 }
 
-// SetLogLevel asks a modern server for notifications/message from level
+// SetLogLevel asks a 2026-07-28 server for notifications/message from level
 // up about every request sent from now on (_meta
-// io.modelcontextprotocol/logLevel; "" for none): the modern revision's
-// logging/setLevel, which it removed. It fails in a legacy session, whose
+// io.modelcontextprotocol/logLevel; "" for none): 2026-07-28's
+// logging/setLevel, which it removed. It fails in a 2025 session, whose
 // level is set with logging/setLevel.
 func (s *Session) SetLogLevel(level string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.modern == nil {
-		return errors.New("the log level goes in each request only in protocol " + ModernVersion + "; this session sets it with logging/setLevel")
+	if s.era2026 == nil {
+		return errors.New("the log level goes in each request only in protocol " + Era2026Version + "; this session sets it with logging/setLevel")
 	}
-	m := *s.modern
+	m := *s.era2026
 	m.logLevel = level
-	s.modern = &m
+	s.era2026 = &m
 	return nil
 }
 
 // refuseInEra returns a *NotInEraError when the session is modern and
 // method was removed from that revision. Callers hold s.mu.
 func (s *Session) refuseInEra(method string) error {
-	if s.modern == nil {
+	if s.era2026 == nil {
 		return nil
 	}
-	if why, removed := removedInModern[method]; removed {
-		return &NotInEraError{Method: method, Version: s.modern.version, Why: why}
+	if why, removed := removedIn2026[method]; removed {
+		return &NotInEraError{Method: method, Version: s.era2026.version, Why: why}
 	}
 	return nil
 }

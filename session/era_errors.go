@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// Error codes the modern revision defines (the -32020 to -32099 range it
+// Error codes 2026-07-28 defines (the -32020 to -32099 range it
 // reserves).
 const (
 	CodeHeaderMismatch             = -32020
@@ -17,7 +17,7 @@ const (
 	CodeUnsupportedProtocolVersion = -32022
 )
 
-// Explain says in words what an error code of the modern revision means,
+// Explain says in words what an error code of 2026-07-28 means,
 // with what its data adds; "" for other codes.
 func (e *RPCError) Explain() string {
 	switch e.Code {

@@ -26,7 +26,7 @@ func TestErrorDataNamesAreBounded(t *testing.T) {
 			t.Errorf("code %d: the message does not say more names were left out: %s", e.Code, e.Error())
 		}
 	}
-	vr, ok := AsVersionRefused(&RPCError{Code: CodeUnsupportedProtocolVersion, Message: "no", Data: vdata}, ModernVersion)
+	vr, ok := AsVersionRefused(&RPCError{Code: CodeUnsupportedProtocolVersion, Message: "no", Data: vdata}, Era2026Version)
 	if !ok || len(vr.Error()) > 4000 || len(vr.Supported) != len(many) {
 		t.Errorf("VersionRefusedError: ok=%v, %d bytes, %d versions kept", ok, len(vr.Error()), len(vr.Supported))
 	}

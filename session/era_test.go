@@ -35,8 +35,8 @@ var testClient = Implementation{Name: "mcpoke-test", Version: "9"}
 // clientInfo, beside the progress token, and the log level when asked.
 func TestModernRequestsCarryMeta(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.s.UseModern(ModernOptions{ClientInfo: testClient, Capabilities: json.RawMessage(`{ "roots": {} }`)})
-	if !h.s.Modern() {
+	h.s.UseEra2026(Era2026Options{ClientInfo: testClient, Capabilities: json.RawMessage(`{ "roots": {} }`)})
+	if !h.s.Era2026() {
 		t.Fatal("Modern() is false after UseModern")
 	}
 	h.s.Call(context.Background(), "tools/call", map[string]any{"name": "sleep", "_meta": map[string]any{"mine": 1}}, CallOptions{LogLevel: "debug"})
@@ -75,7 +75,7 @@ func TestLegacyRequestsCarryNoModernMeta(t *testing.T) {
 // The methods 2026-07-28 removed are refused, nothing sent.
 func TestModernRefusesRemovedMethods(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.s.UseModern(ModernOptions{ClientInfo: testClient})
+	h.s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	for _, m := range []string{"ping", "logging/setLevel", "initialize", "resources/subscribe"} {
 		_, err := h.s.Call(context.Background(), m, nil, CallOptions{})
 		var nie *NotInEraError
@@ -125,7 +125,7 @@ const discoverAnswer = `"result":{"resultType":"complete","supportedVersions":["
 
 func TestDiscoverMakesTheSessionModern(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	peer, req, err := h.discover(DiscoverOptions{ModernOptions: ModernOptions{ClientInfo: testClient}}, discoverAnswer)
+	peer, req, err := h.discover(DiscoverOptions{Era2026Options: Era2026Options{ClientInfo: testClient}}, discoverAnswer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,10 +133,10 @@ func TestDiscoverMakesTheSessionModern(t *testing.T) {
 		t.Errorf("server/discover params %s", req.Params)
 	}
 	if peer.ProtocolVersion != "2026-07-28" || peer.ServerInfo.Name != "srv" || peer.Instructions != "hi" ||
-		!slices.Equal(peer.SupportedVersions, []string{"2026-07-28", "2025-11-25"}) || !peer.Modern() || peer.Era() != "modern" {
+		!slices.Equal(peer.SupportedVersions, []string{"2026-07-28", "2025-11-25"}) || !peer.Era2026() || peer.Era() != "modern" {
 		t.Fatalf("peer %+v", peer)
 	}
-	if !h.s.Modern() || h.s.Peer().ServerInfo.Name != "srv" {
+	if !h.s.Era2026() || h.s.Peer().ServerInfo.Name != "srv" {
 		t.Fatalf("session not modern after discover: %+v", h.s.Peer())
 	}
 }
@@ -145,7 +145,7 @@ func TestDiscoverMakesTheSessionModern(t *testing.T) {
 // left legacy for the caller to choose.
 func TestDiscoverRefusedNamesTheVersions(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	_, _, err := h.discover(DiscoverOptions{ModernOptions: ModernOptions{ClientInfo: testClient}},
+	_, _, err := h.discover(DiscoverOptions{Era2026Options: Era2026Options{ClientInfo: testClient}},
 		`"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-06-18"],"requested":"2026-07-28"}}`)
 	var vr *VersionRefusedError
 	if !errors.As(err, &vr) || vr.Requested != "2026-07-28" || !slices.Equal(vr.Supported, []string{"2025-06-18"}) {
@@ -154,7 +154,7 @@ func TestDiscoverRefusedNamesTheVersions(t *testing.T) {
 	if v, ok := PickVersion(vr.Supported); !ok || v != "2025-06-18" {
 		t.Fatalf("PickVersion = %q %v", v, ok)
 	}
-	if h.s.Modern() {
+	if h.s.Era2026() {
 		t.Fatal("the session stayed modern after a refusal")
 	}
 	if !strings.Contains(err.Error(), "it supports 2025-06-18") {
@@ -165,7 +165,7 @@ func TestDiscoverRefusedNamesTheVersions(t *testing.T) {
 // A DiscoverResult that does not list the version asked for is a refusal.
 func TestDiscoverResultWithoutOurVersion(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	_, _, err := h.discover(DiscoverOptions{ModernOptions: ModernOptions{ClientInfo: testClient}},
+	_, _, err := h.discover(DiscoverOptions{Era2026Options: Era2026Options{ClientInfo: testClient}},
 		`"result":{"resultType":"complete","supportedVersions":["2027-01-01"],"capabilities":{}}`)
 	var vr *VersionRefusedError
 	if !errors.As(err, &vr) || vr.Err != nil || !slices.Equal(vr.Supported, []string{"2027-01-01"}) {
@@ -179,13 +179,13 @@ func TestDiscoverResultWithoutOurVersion(t *testing.T) {
 // Any other answer leaves the session legacy with the error as it came.
 func TestDiscoverOtherErrorLeavesLegacy(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	_, _, err := h.discover(DiscoverOptions{ModernOptions: ModernOptions{ClientInfo: testClient}},
+	_, _, err := h.discover(DiscoverOptions{Era2026Options: Era2026Options{ClientInfo: testClient}},
 		`"error":{"code":-32601,"message":"Method not found"}`)
 	var rpcErr *RPCError
-	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeMethodNotFound || h.s.Modern() {
-		t.Fatalf("err %v, modern %v", err, h.s.Modern())
+	if !errors.As(err, &rpcErr) || rpcErr.Code != CodeMethodNotFound || h.s.Era2026() {
+		t.Fatalf("err %v, modern %v", err, h.s.Era2026())
 	}
-	if _, ok := AsVersionRefused(err, ModernVersion); ok {
+	if _, ok := AsVersionRefused(err, Era2026Version); ok {
 		t.Fatal("-32601 read as a version refusal")
 	}
 }
@@ -196,7 +196,7 @@ func TestQuietProbeTimeoutSendsNoCancel(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := h.s.Discover(context.Background(), DiscoverOptions{ModernOptions: ModernOptions{ClientInfo: testClient},
+		_, err := h.s.Discover(context.Background(), DiscoverOptions{Era2026Options: Era2026Options{ClientInfo: testClient},
 			Timeout: time.Second, QuietTimeout: true})
 		done <- err
 	}()
@@ -208,8 +208,8 @@ func TestQuietProbeTimeoutSendsNoCancel(t *testing.T) {
 	case <-time.After(hangGuard):
 		t.Fatal("Discover did not time out")
 	}
-	if !errors.Is(err, ErrTimedOut) || h.s.Modern() {
-		t.Fatalf("err %v, modern %v", err, h.s.Modern())
+	if !errors.Is(err, ErrTimedOut) || h.s.Era2026() {
+		t.Fatalf("err %v, modern %v", err, h.s.Era2026())
 	}
 	// The late answer is late, counted from the timeout.
 	h.peerSend(`{"jsonrpc":"2.0","id":1,"result":{}}`)
@@ -230,7 +230,7 @@ func TestResultType(t *testing.T) {
 	if info, _ := h.s.Request(c.Ref()).Info(); info.ResultType != ResultComplete {
 		t.Errorf("a legacy session read resultType %q", info.ResultType)
 	}
-	h.s.UseModern(ModernOptions{})
+	h.s.UseEra2026(Era2026Options{})
 	for _, tc := range []struct{ result, want string }{
 		{`{}`, "complete"},
 		{`{"resultType":"complete"}`, "complete"},
@@ -278,7 +278,7 @@ func TestModernCancelOverStreamsClosesTheStream(t *testing.T) {
 	for _, mode := range []CancelMode{CancelNotify, CancelBoth} {
 		conn := newStreamConn()
 		s := New(conn, Config{NoProgressTokens: true, CancelMode: mode})
-		s.UseModern(ModernOptions{ClientInfo: testClient})
+		s.UseEra2026(Era2026Options{ClientInfo: testClient})
 		events := collect(s.Subscribe())
 		c, _ := s.Call(context.Background(), "tools/call", nil, CallOptions{})
 		if err := s.Request(c.Ref()).Cancel("enough"); err != nil {
@@ -307,7 +307,7 @@ func TestModernTimeoutClosesTheStream(t *testing.T) {
 	conn := newStreamConn()
 	s := New(conn, Config{NoProgressTokens: true})
 	defer s.Close()
-	s.UseModern(ModernOptions{ClientInfo: testClient})
+	s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	c, _ := s.Call(context.Background(), "tools/call", nil, CallOptions{Timeout: time.Millisecond})
 	if _, st, _ := waitResult(t, c); st != TimedOut {
 		t.Fatalf("state %v", st)
@@ -325,7 +325,7 @@ func TestModernCancelOnStdioNotifies(t *testing.T) {
 	s := New(a, Config{NoProgressTokens: true, CancelMode: CancelClose, SettleWindow: -1})
 	defer s.Close()
 	defer b.Close()
-	s.UseModern(ModernOptions{ClientInfo: testClient})
+	s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	c, _ := s.Call(context.Background(), "tools/call", nil, CallOptions{})
 	recvFrame(t, b)
 	s.Request(c.Ref()).Cancel("stop")
@@ -340,7 +340,7 @@ func TestModernBrokenStreamLosesTheRequest(t *testing.T) {
 	conn := newStreamConn()
 	s := New(conn, Config{NoProgressTokens: true})
 	defer s.Close()
-	s.UseModern(ModernOptions{ClientInfo: testClient})
+	s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	c, _ := s.Call(context.Background(), "tools/call", nil, CallOptions{})
 	conn.in <- transport.Message{Kind: wire.KindRequestError, ID: []byte(`1`), Why: transport.StreamBroke, Data: []byte("stream ended")}
 	_, st, err := waitResult(t, c)
@@ -370,7 +370,7 @@ func TestRequestErrorCarriesTheServersError(t *testing.T) {
 // subscriptions/listen; for anything else it is flagged and ignored.
 func TestModernServerCancel(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.s.UseModern(ModernOptions{ClientInfo: testClient})
+	h.s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	call, _ := h.s.Call(context.Background(), "tools/call", nil, CallOptions{})
 	h.readFrame()
 	listen, _ := h.s.Call(context.Background(), "subscriptions/listen", map[string]any{"notifications": map[string]bool{"toolsListChanged": true}}, CallOptions{})
@@ -415,10 +415,10 @@ func recvFrame(t *testing.T, peer transport.Conn) wireMessage {
 // is not a refusal, so the caller falls back.
 func TestDiscoverResultWithoutSupportedVersions(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	_, _, err := h.discover(DiscoverOptions{ModernOptions: ModernOptions{ClientInfo: testClient}},
+	_, _, err := h.discover(DiscoverOptions{Era2026Options: Era2026Options{ClientInfo: testClient}},
 		`"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}`)
-	if _, refused := AsVersionRefused(err, ModernVersion); err == nil || refused || h.s.Modern() {
-		t.Fatalf("err %v, modern %v", err, h.s.Modern())
+	if _, refused := AsVersionRefused(err, Era2026Version); err == nil || refused || h.s.Era2026() {
+		t.Fatalf("err %v, modern %v", err, h.s.Era2026())
 	}
 }
 
@@ -427,7 +427,7 @@ func TestDiscoverResultWithoutSupportedVersions(t *testing.T) {
 // is flagged.
 func TestSubscriptionNotificationsAreFiled(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.s.UseModern(ModernOptions{ClientInfo: testClient})
+	h.s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	listen, _ := h.s.Call(context.Background(), "subscriptions/listen", map[string]any{"notifications": map[string]bool{"toolsListChanged": true}}, CallOptions{NoProgressToken: true})
 	h.readFrame()
 	h.peerSend(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}`)
@@ -455,7 +455,7 @@ func TestModernLogLevel(t *testing.T) {
 	if err := h.s.SetLogLevel("info"); err == nil {
 		t.Fatal("SetLogLevel in a legacy session")
 	}
-	h.s.UseModern(ModernOptions{ClientInfo: testClient})
+	h.s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	if err := h.s.SetLogLevel("warning"); err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +472,7 @@ func TestModernLogLevel(t *testing.T) {
 // A modern server that sends a request anyway is flagged, and answered.
 func TestModernServerRequestIsFlagged(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.s.UseModern(ModernOptions{ClientInfo: testClient})
+	h.s.UseEra2026(Era2026Options{ClientInfo: testClient})
 	h.peerSend(`{"jsonrpc":"2.0","id":"s1","method":"ping"}`)
 	v := h.events.waitFor(t, "violation", func(e Event) bool { v, ok := e.(Violation); return ok && v.Kind == ViolationServerRequest }).(Violation)
 	if !strings.Contains(v.Detail, "ping request") {
@@ -487,7 +487,7 @@ func TestModernServerRequestIsFlagged(t *testing.T) {
 // every request carries the era's _meta: what that costs per call.
 func BenchmarkRoundTripModern(b *testing.B) {
 	cli, _ := newBenchPair(b)
-	cli.UseModern(ModernOptions{ClientInfo: testClient})
+	cli.UseEra2026(Era2026Options{ClientInfo: testClient})
 	params := json.RawMessage(`{"text":"hi"}`)
 	ctx := context.Background()
 	b.ReportAllocs()

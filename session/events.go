@@ -17,16 +17,16 @@ type Ref struct {
 	Incoming bool
 }
 
-// RequestStarted: a request was sent, or one arrived from the peer.
+// RequestStarted reports a request was sent, or one arrived from the peer.
 type RequestStarted struct{ Info RequestInfo }
 
-// ProgressUpdated: notifications/progress for a request in flight.
+// ProgressUpdated reports notifications/progress for a request in flight.
 type ProgressUpdated struct {
 	Ref      Ref
 	Progress Progress
 }
 
-// StateChanged: a request moved to another state.
+// StateChanged reports a request moved to another state.
 type StateChanged struct {
 	Ref      Ref
 	From, To State
@@ -35,7 +35,7 @@ type StateChanged struct {
 	Reason string
 }
 
-// CancelSent: the cancellation of a request was written to the transport
+// CancelSent reports the cancellation of a request was written to the transport
 // (or failed to be: Err). At is RequestInfo.CancelSentAt.
 type CancelSent struct {
 	Ref Ref
@@ -65,14 +65,14 @@ type CancelWire struct {
 // reach us at all: not when the era's cancellation closed the stream.
 func (w CancelWire) LateObservable() bool { return !w.ByStreamClose }
 
-// LateArrived: traffic for a request we had cancelled or that timed out.
+// LateArrived reports traffic for a request we had cancelled or that timed out.
 // It is recorded, never delivered as a result.
 type LateArrived struct {
 	Ref  Ref
 	Late LateFrame
 }
 
-// StrayArrived: a response or progress for no request we know (or, for
+// StrayArrived reports a response or progress for no request we know (or, for
 // progress, for a request that already ended).
 type StrayArrived struct {
 	At   time.Time
@@ -90,7 +90,7 @@ type StrayArrived struct {
 	Size int
 }
 
-// DuplicateArrived: a second response for a request that already had one.
+// DuplicateArrived reports a second response for a request that already had one.
 type DuplicateArrived struct {
 	Ref  Ref
 	At   time.Time
@@ -115,7 +115,7 @@ const (
 	NoiseBOM
 )
 
-// NoiseArrived: a line that was not a usable JSON-RPC message, or a frame
+// NoiseArrived reports a line that was not a usable JSON-RPC message, or a frame
 // over the size limit (Oversize holds its length).
 type NoiseArrived struct {
 	At time.Time
@@ -129,13 +129,13 @@ type NoiseArrived struct {
 	Why string
 }
 
-// StderrLine: one line the server wrote to stderr.
+// StderrLine reports one line the server wrote to stderr.
 type StderrLine struct {
 	At   time.Time
 	Line string
 }
 
-// Closed: the session ended; Err says why (nil after our own Close or a
+// Closed reports the session ended; Err says why (nil after our own Close or a
 // clean end of the peer's output). ByPeer is true unless we closed it.
 type Closed struct {
 	At     time.Time

@@ -27,7 +27,7 @@ func (h Request) Info() (RequestInfo, bool) {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
 	if r := h.s.table.find(h.ref); r != nil {
-		return r.info, true
+		return r.snapshot(), true
 	}
 	return RequestInfo{}, false
 }

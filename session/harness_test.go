@@ -77,7 +77,7 @@ func (s *Session) snapshot() []RequestInfo {
 	defer s.mu.Unlock()
 	out := make([]RequestInfo, len(s.table.order))
 	for i, r := range s.table.order {
-		out[i] = r.info
+		out[i] = r.snapshot()
 	}
 	return out
 }
@@ -339,11 +339,11 @@ func (h *holdConn) Send(frame []byte) error {
 	return h.Conn.Send(frame)
 }
 
-// SendStamped keeps the tap's stamp: a held frame reaches the transport,
-// and is stamped, only when the test lets it go.
-func (h *holdConn) SendStamped(frame []byte) (time.Time, error) {
+// SendOutgoing keeps the tap's stamp: a held frame reaches the
+// transport, and is stamped, only when the test lets it go.
+func (h *holdConn) SendOutgoing(o transport.Outgoing) (time.Time, error) {
 	h.wait()
-	return h.Conn.(transport.Stamper).SendStamped(frame)
+	return transport.SenderOf(h.Conn).SendOutgoing(o)
 }
 
 // wait holds the n-th send until the test releases it.

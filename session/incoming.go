@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/mcpoke/mcpoke/transport"
 )
 
 // Incoming is a request the peer sent us, as a Handler sees it.
@@ -21,6 +23,13 @@ type Incoming struct {
 	// afterAnswer runs once the handler's answer was written (or
 	// withheld): see AfterAnswer.
 	afterAnswer func()
+}
+
+// incomingRequest is a peer's request and what its handler is given, in
+// one allocation.
+type incomingRequest struct {
+	request
+	in Incoming
 }
 
 // AfterAnswer makes f run once this request's answer was handed to the
@@ -58,7 +67,7 @@ func (in *Incoming) NotifyProgress(progress, total float64, message string) erro
 		b = appendString(b, message)
 	}
 	b = append(b, "}}"...)
-	return in.s.send(b)
+	return in.s.send(transport.Outgoing{Frame: b, Method: "notifications/progress"})
 }
 
 // IgnoreCancellation makes this request answer even after the peer
@@ -76,14 +85,14 @@ func (in *Incoming) IgnoreCancellation() {
 func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	id, err := ParseID(m.ID)
 	if err != nil {
-		_ = s.send(appendError(nil, ID{}, &RPCError{Code: CodeInvalidRequest, Message: "invalid request id: " + string(m.ID)}))
+		_ = s.send(transport.Outgoing{Frame: appendError(nil, ID{}, &RPCError{Code: CodeInvalidRequest, Message: "invalid request id: " + string(m.ID)})})
 		return
 	}
 	if fractionalNumber(m.ID) {
 		// Flagged by handleMessage. The id is echoed, so that the peer can
 		// tell which of its requests was refused.
-		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest,
-			Message: "invalid request id " + id.String() + ": MCP request ids are strings or integers"}))
+		_ = s.send(transport.Outgoing{Frame: appendError(nil, id, &RPCError{Code: CodeInvalidRequest,
+			Message: "invalid request id " + id.String() + ": MCP request ids are strings or integers"}), ID: id.raw})
 		return
 	}
 	h := s.cfg.Handlers[m.Method]
@@ -95,23 +104,24 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	if s.table.incoming(id.raw) != nil {
 		s.mu.Unlock()
 		s.log.Warn("incoming request reuses an id in flight", "id", id.String(), "method", m.Method)
-		_ = s.send(appendError(nil, id, &RPCError{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}))
+		_ = s.send(transport.Outgoing{Frame: appendError(nil, id, &RPCError{Code: CodeInvalidRequest, Message: "request id " + id.String() + " is already in use"}), ID: id.raw})
 		return
 	}
 	tool, token := requestKeys(m.Method, m.Params)
-	r := &request{
-		info: RequestInfo{ID: id, Incoming: true, Method: m.Method,
+	ri := &incomingRequest{request: request{
+		info: rowInfo{ID: id, Incoming: true, Method: m.Method,
 			Tool: tool, Params: m.Params, State: Pending, Started: at},
 		cancelHandler: func() {}, // answered before any cancel is read, if immediate
-	}
+	}}
+	r := &ri.request
 	s.table.add(r)
 	if len(s.subs) > 0 {
-		s.emit(RequestStarted{Info: r.info})
+		s.emit(RequestStarted{Info: r.snapshot()})
 	}
 	if c, ok := s.earlyCancels.take(id.raw, at); ok && m.Method != "initialize" {
 		// Its cancel came first: it is cancelled before it runs, and
 		// answered with nothing, as any cancelled request.
-		r.info.CancelReason, r.info.CancelAt = c.reason, c.at
+		r.info.w().CancelReason, r.info.w().CancelAt = c.reason, c.at
 		s.setState(r, Cancelled, c.reason)
 		s.mu.Unlock()
 		s.log.Info("cancel received before its request: not run", "id", id.String(), "method", m.Method, "reason", c.reason)
@@ -126,8 +136,8 @@ func (s *Session) handleRequest(m *wireMessage, at time.Time) {
 	s.handlers.Add(1)
 	s.mu.Unlock()
 
-	in := &Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r}
-	in.token = token
+	ri.in = Incoming{ID: id, Method: m.Method, Params: m.Params, s: s, r: r, token: token}
+	in := &ri.in
 	if q := s.cfg.Immediate[m.Method]; q != nil {
 		if res, err, ok := q(in); ok {
 			s.respond(r, res, err)
@@ -185,7 +195,7 @@ func (s *Session) respond(r *request, res any, err error) {
 		}
 	}
 	s.mu.Unlock()
-	_ = s.send(frame)
+	_ = s.send(transport.Outgoing{Frame: frame, ID: r.info.ID.raw})
 }
 
 func pingHandler(context.Context, *Incoming) (any, error) { return json.RawMessage(`{}`), nil }
@@ -228,7 +238,7 @@ func (s *Session) handleCancelled(params json.RawMessage, frame []byte) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.modern != nil {
+	if s.era2026 != nil {
 		s.serverCancelled(id, p.Reason, frame)
 		return
 	}
@@ -247,7 +257,7 @@ func (s *Session) handleCancelled(params json.RawMessage, frame []byte) {
 	}
 	now := s.clock.Now()
 	ran := now.Sub(r.info.Started)
-	r.info.CancelReason, r.info.CancelAt = p.Reason, now
+	r.info.w().CancelReason, r.info.w().CancelAt = p.Reason, now
 	if r.ignoreCancel {
 		s.log.Info("cancel received: handler ignores cancellation, will answer anyway",
 			"id", id.String(), "method", r.info.Method, "tool", r.info.Tool, "reason", p.Reason, "ran", ran)
@@ -303,23 +313,23 @@ func (s *Session) handleProgress(params json.RawMessage, frame []byte, now time.
 		var why string
 		switch pr.Progress, pr.Flaw, why = progressValue(p.Progress); {
 		case pr.Flaw != NoViolation:
-		case r.info.Progress != nil && pr.Progress <= r.info.Progress.Progress:
+		case r.info.m().Progress != nil && pr.Progress <= r.info.m().Progress.Progress:
 			pr.Flaw = ViolationProgressNotIncreasing
 			why = fmt.Sprintf("progress %s after %s: it must increase with each notification",
-				formatFloat(pr.Progress), formatFloat(r.info.Progress.Progress))
+				formatFloat(pr.Progress), formatFloat(r.info.m().Progress.Progress))
 		}
 		if pr.Flaw != NoViolation {
 			s.violate(r, pr.Flaw, p.Token, frame, why)
 		}
 		if pr.Flaw != ViolationProgressMissing && pr.Flaw != ViolationProgressNotNumber {
-			r.info.Progress = &pr // the latest value that is one
+			r.info.w().Progress = &pr // the latest value that is one
 		}
-		r.info.ProgressCount++
-		if len(r.info.ProgressHistory) < maxProgressHistory {
-			r.info.ProgressHistory = append(r.info.ProgressHistory, pr)
+		r.info.w().ProgressCount++
+		if len(r.info.m().ProgressHistory) < maxProgressHistory {
+			r.info.w().ProgressHistory = append(r.info.m().ProgressHistory, pr)
 		}
-		if r.resetOnProgress && r.timer != nil {
-			r.timer.Reset(r.timeout)
+		if r.resetOnProgress && r.timers != nil && r.timers.timer != nil {
+			r.timers.timer.Reset(r.timers.timeout)
 		}
 		s.emit(ProgressUpdated{Ref: r.info.Ref(), Progress: pr})
 	case Cancelling, Cancelled, TimedOut:

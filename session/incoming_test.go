@@ -1,13 +1,12 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/transport"
@@ -16,29 +15,12 @@ import (
 // serverHarness is a Session acting as a server, driven by raw frames.
 type serverHarness struct {
 	*harness
-	logs *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs *buffertest.Buffer
 }
 
 func newServerHarness(t *testing.T, handlers map[string]Handler) *serverHarness {
 	a, b := transporttest.Pipe()
-	logs := &syncBuffer{}
+	logs := &buffertest.Buffer{}
 	h := &harness{t: t, peer: b, clock: clocktest.New(), wire: &wireLog{}}
 	tap := transport.NewTap(a, h.clock.Now)
 	tap.Observe(h.wire.observe)

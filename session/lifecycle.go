@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Protocol versions mcpoke speaks, oldest first.
+// SupportedVersions are the protocol versions mcpoke speaks through initialize, oldest first.
 var SupportedVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
 
 // LatestVersion is what Initialize offers by default.
@@ -36,8 +36,8 @@ type PeerInfo struct {
 	Negotiation string `json:"-"`
 }
 
-// Modern reports whether the version in use is a handshake-less one.
-func (p PeerInfo) Modern() bool { return IsModern(p.ProtocolVersion) }
+// Era2026 reports whether the version in use is a handshake-less one.
+func (p PeerInfo) Era2026() bool { return IsEra2026(p.ProtocolVersion) }
 
 // Era names the version's era for display: "modern" or "legacy"; ""
 // before a version was reached.
@@ -45,7 +45,7 @@ func (p PeerInfo) Era() string {
 	switch {
 	case p.ProtocolVersion == "":
 		return ""
-	case p.Modern():
+	case p.Era2026():
 		return "modern"
 	}
 	return "legacy"
@@ -60,7 +60,7 @@ type InitializeOptions struct {
 	Capabilities json.RawMessage
 }
 
-// UnsupportedVersionError: the server chose a protocol version we do not
+// UnsupportedVersionError means the server chose a protocol version we do not
 // speak.
 type UnsupportedVersionError struct{ Version string }
 

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// NotificationArrived: the peer sent a notification the session does not
+// NotificationArrived reports the peer sent a notification the session does not
 // handle itself (every one but cancelled and progress), such as a log
 // message or a list change. The session applies no meaning to it; the
 // client layer (internal/mcp) reads its params.

@@ -140,10 +140,10 @@ func (s *Session) requestUndeliverable(m transport.Message, at time.Time) {
 		}
 	}
 	if m.Why == transport.StreamBroke {
-		r.info.LostAt = at
+		r.info.w().LostAt = at
 		failure = lostText(at.Sub(r.info.Started))
 	}
-	r.info.Failure = failure
+	r.info.w().Failure = failure
 	s.setState(r, Failed, failure)
 	s.mu.Unlock()
 	s.log.Info("request failed in the transport", "id", string(id), "why", why)

@@ -83,6 +83,10 @@ type RequestInfo struct {
 	// Incoming is true for a request the peer sent us.
 	Incoming bool
 	Method   string
+	// Session names the host session of a request a proxy relayed over
+	// HTTP (mcpoke attach: s1, s2, ... by Mcp-Session-Id), whose ids may
+	// repeat across sessions; "" for the session's own requests.
+	Session string
 	// Tool is params.name of a tools/call.
 	Tool   string
 	Params json.RawMessage

@@ -59,7 +59,7 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 	case Pending:
 		switch {
 		case unusable != "":
-			r.info.Failure = unusable
+			r.info.w().Failure = unusable
 			s.setState(r, Failed, unusable)
 		case rpcErr != nil:
 			r.info.Error = rpcErr
@@ -70,12 +70,12 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 				kind, why = ViolationMalformedTask, "the CreateTaskResult of request "+r.info.ID.String()+" is unusable: "+unusableTask(m.Result)
 			}
 			s.violate(r, kind, m.ID, frame, why)
-			r.info.Result, r.info.ResultType, r.info.Failure = m.Result, ResultTask, why
+			r.info.Result, r.info.ResultType, r.info.w().Failure = m.Result, ResultTask, why
 			s.setState(r, Failed, why)
 		default:
 			r.info.Result = m.Result
 			r.info.ResultType = ResultComplete
-			if s.modern != nil {
+			if s.era2026 != nil {
 				// resultType is 2026-07-28's: before it, a result's
 				// "resultType" is just an unknown member.
 				r.info.ResultType = resultTypeOf(m.Result)
@@ -99,10 +99,10 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 		s.late(r, kind, now, frame)
 		if r.taskAugmented() && r.info.State == Cancelling {
 			// No task came to cancel: nothing more is awaited.
-			s.setState(r, Cancelled, r.info.CancelReason)
+			s.setState(r, Cancelled, r.info.m().CancelReason)
 		}
 	default:
-		r.info.Duplicates++
+		r.info.w().Duplicates++
 		s.emit(DuplicateArrived{Ref: r.info.Ref(), At: now, Data: kept(frame), Size: len(frame)})
 		s.log.Warn("duplicate response", "id", r.info.ID.String())
 	}
@@ -113,12 +113,12 @@ func (s *Session) applyResponse(m *wireMessage, frame []byte, kinds []ViolationK
 // Callers hold s.mu.
 func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
 	lf := LateFrame{Kind: kind, At: now, AfterCancel: r.afterCancel(now), Data: kept(frame), Size: len(frame)}
-	r.info.LateCount++
-	if int(kind) < len(r.info.LateKinds) {
-		r.info.LateKinds[kind]++
+	r.info.w().LateCount++
+	if int(kind) < len(r.info.m().LateKinds) {
+		r.info.w().LateKinds[kind]++
 	}
-	if len(r.info.Late) < maxLateFrames {
-		r.info.Late = append(r.info.Late, lf)
+	if len(r.info.m().Late) < maxLateFrames {
+		r.info.w().Late = append(r.info.m().Late, lf)
 	}
 	s.emit(LateArrived{Ref: r.info.Ref(), Late: lf})
 	if !s.log.Enabled(context.Background(), slog.LevelInfo) {
@@ -133,14 +133,14 @@ func (s *Session) late(r *request, kind LateKind, now time.Time, frame []byte) {
 // LateFrame.AfterCancel). Callers hold s.mu.
 func (r *request) afterCancel(now time.Time) time.Duration {
 	switch {
-	case !r.info.CancelSentAt.IsZero():
+	case !r.info.m().CancelSentAt.IsZero():
 		// Traffic the tap took before the cancel but the session read
 		// after deciding it was not late on the wire: 0, never negative.
-		return max(now.Sub(r.info.CancelSentAt), 0)
+		return max(now.Sub(r.info.m().CancelSentAt), 0)
 	case r.quietTimeout && r.info.State == TimedOut:
 		// Never cancelled on the wire (initialize, the MCP spec; the era
 		// probe): its timeout is the moment we stopped waiting.
-		return now.Sub(r.info.CancelAt)
+		return now.Sub(r.info.m().CancelAt)
 	default:
 		return 0 // decided, not yet written
 	}

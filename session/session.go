@@ -28,7 +28,7 @@
 // CancelSentAt, timeouts, settle windows and the delay of late traffic.
 // Give the transport's tap the same clock (transport.NewTap): the session
 // then takes the arrival of inbound traffic (transport.Message.At) and the
-// moment a cancellation was written (transport.Stamper) from the
+// moment a cancellation was written (transport.Sender) from the
 // tap's own readings, so that a late delay on screen is exactly the gap
 // between the two lines of the wire log and the transcript.
 package session
@@ -132,6 +132,7 @@ var (
 // Session is one side of an MCP connection.
 type Session struct {
 	conn   transport.Conn
+	out    transport.Sender // conn's send, asked for once
 	cfg    Config
 	clock  clock.Clock
 	log    *slog.Logger
@@ -150,9 +151,9 @@ type Session struct {
 	// lastDiscover is the last server/discover sent, for
 	// LateDiscoverVersions.
 	lastDiscover Ref
-	// modern is set while the session speaks a modern revision: what
+	// era2026 is set while the session speaks a era2026 revision: what
 	// every request carries in _meta.
-	modern *modernMeta
+	era2026 *era2026Meta
 	// early keeps the statuses of tasks not yet created (see rememberEarly).
 	early map[string]TaskUpdate
 	// earlyCancels keeps the peer's cancels that came before their
@@ -184,12 +185,12 @@ type Session struct {
 
 // request is a row of the table. info is guarded by Session.mu.
 type request struct {
-	info RequestInfo
+	info rowInfo
 	call *Call // outgoing only
 
-	timer, maxTimer clock.Timer
-	timeout         time.Duration
-	stopCtxWatch    func() bool
+	// timers are the request's timeouts; nil for a request with none.
+	timers       *requestTimers
+	stopCtxWatch func() bool
 
 	// token is the progressToken sent with the request; zero when none.
 	// Progress is matched by it, never by the request's id.
@@ -199,15 +200,22 @@ type request struct {
 
 	// The flags sit together: a row is small, the table holds thousands.
 	resetOnProgress bool
-	quietTimeout    bool        // a timeout sends no cancellation (initialize, probes)
-	holdTimeout     func() bool // CallOptions.HoldTimeout
-	written         bool        // the request frame was handed to the transport
-	cancelQueued    bool        // Cancel came before it was written
-	ignoreCancel    bool        // incoming: the handler answers anyway
+	quietTimeout    bool // a timeout sends no cancellation (initialize, probes)
+	written         bool // the request frame was handed to the transport
+	cancelQueued    bool // Cancel came before it was written
+	ignoreCancel    bool // incoming: the handler answers anyway
 
 	// task links the request to tasks; nil for most requests, which
 	// keeps the row small: the table holds thousands.
 	task *taskLinks
+}
+
+// requestTimers are a request's timeouts (CallOptions.Timeout and
+// MaxTimeout).
+type requestTimers struct {
+	timer, maxTimer     clock.Timer
+	timeout, maxTimeout time.Duration
+	holdTimeout         func() bool // CallOptions.HoldTimeout
 }
 
 // taskLinks are a request's ties to tasks.
@@ -269,6 +277,7 @@ func New(conn transport.Conn, cfg Config) *Session {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{
 		conn:   conn,
+		out:    transport.SenderOf(conn),
 		cfg:    cfg,
 		clock:  cfg.Clock,
 		log:    cfg.Logger,
@@ -360,7 +369,10 @@ func (s *Session) setState(r *request, to State, reason string) {
 		return
 	}
 	r.info.State = to
-	now := s.clock.Now()
+	now := s.arrival // the response that ended it arrived then
+	if now.IsZero() {
+		now = s.clock.Now()
+	}
 	if to.Final() {
 		r.info.Ended = now
 		r.stopTimers()
@@ -381,35 +393,41 @@ func (s *Session) setState(r *request, to State, reason string) {
 }
 
 func (r *request) stopTimers() {
-	if r.timer != nil {
-		r.timer.Stop()
-	}
-	if r.maxTimer != nil {
-		r.maxTimer.Stop()
+	if t := r.timers; t != nil {
+		// Dropped once stopped: a finished row keeps its durations only.
+		if t.timer != nil {
+			t.timer.Stop()
+			t.timer = nil
+		}
+		if t.maxTimer != nil {
+			t.maxTimer.Stop()
+			t.maxTimer = nil
+		}
 	}
 	if r.stopCtxWatch != nil {
 		r.stopCtxWatch()
 	}
 }
 
-// send writes one frame, logging a failure; the reader notices a dead
-// transport on its own and ends the session.
-func (s *Session) send(frame []byte) error {
-	return s.sendFailed(s.conn.Send(frame))
+// send writes one frame, with what the session knows of it (its id,
+// method and mirrored headers: transport.Outgoing), logging a failure;
+// the reader notices a dead transport on its own and ends the session.
+func (s *Session) send(o transport.Outgoing) error {
+	_, err := s.out.SendOutgoing(o)
+	return s.sendFailed(err)
 }
 
 // sendStamped is send that also says when the frame was written: the time
 // on its wire record when the transport stamps what it sends (a
-// transport.Tap), else the session's clock once Send returned. Late
+// transport.Tap), else the session's clock once the send returned. Late
 // traffic is timed from this reading, the one the wire log and
 // transcripts show.
-func (s *Session) sendStamped(frame []byte) (time.Time, error) {
-	if st, ok := s.conn.(transport.Stamper); ok {
-		at, err := st.SendStamped(frame)
-		return at, s.sendFailed(err)
+func (s *Session) sendStamped(o transport.Outgoing) (time.Time, error) {
+	at, err := s.out.SendOutgoing(o)
+	if at.IsZero() {
+		at = s.clock.Now()
 	}
-	err := s.send(frame)
-	return s.clock.Now(), err
+	return at, s.sendFailed(err)
 }
 
 func (s *Session) sendFailed(err error) error {
@@ -420,7 +438,7 @@ func (s *Session) sendFailed(err error) error {
 	return nil
 }
 
-// SendError: a frame could not be handed to the transport (the server's
+// SendError means a frame could not be handed to the transport (the server's
 // stdin is closed, an HTTP server cannot be reached), so the peer never
 // saw it.
 type SendError struct{ Err error }
@@ -447,7 +465,7 @@ func (s *Session) Notify(method string, params any) error {
 	if refused != nil {
 		return refused
 	}
-	return s.send(appendRequest(nil, ID{}, method, p))
+	return s.send(transport.Outgoing{Frame: appendRequest(nil, ID{}, method, p), Method: method})
 }
 
 // shutdown ends the session after the transport ended with err.
@@ -478,10 +496,10 @@ func (s *Session) shutdown(err error) {
 				s.setState(r, Cancelled, why)
 				continue
 			}
-			r.info.Failure = why
+			r.info.w().Failure = why
 			s.setState(r, Failed, why)
 		case Cancelling:
-			s.setState(r, Cancelled, r.info.CancelReason)
+			s.setState(r, Cancelled, r.info.m().CancelReason)
 		}
 	}
 	s.emit(Closed{At: s.clock.Now(), Err: closeErr, ByPeer: !s.closing})

@@ -26,9 +26,13 @@ const (
 var stateNames = [...]string{"pending", "completed", "failed", "timed_out", "cancelling", "cancelled"}
 
 // String implements fmt.Stringer with the names used on screen and in JSON.
-func (s State) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
+func (s State) String() string { return enumName(stateNames[:], s) }
+
+// enumName is what names calls v, "unknown" past their end: the String
+// of the session's enums.
+func enumName[E ~uint8](names []string, v E) string {
+	if int(v) < len(names) {
+		return names[v]
 	}
 	return "unknown"
 }
@@ -44,35 +48,38 @@ func (s State) Final() bool { return s != Pending && s != Cancelling }
 var (
 	// Ours: a cancel or timeout is watched before it is final, except
 	// that a timeout is final at once.
-	outgoingMoves = map[State][]State{
+	outgoingMoves = [...][]State{
 		Pending:    {Completed, Failed, TimedOut, Cancelling},
 		Cancelling: {Cancelled},
 	}
 	// The peer's: the handler answers, or the peer cancels it, or the
 	// session ends under it. We never time them out or watch them.
-	incomingMoves = map[State][]State{
-		Pending: {Completed, Failed, Cancelled},
+	incomingMoves = [...][]State{
+		Pending:    {Completed, Failed, Cancelled},
+		Cancelling: nil,
 	}
 )
 
 // The moves a task row has besides those of an outgoing request: the
 // server may cancel a task itself, and a task whose cancel the server
 // refused as already ended ends as it did.
-var taskMoves = map[State][]State{
+var taskMoves = [...][]State{
 	Pending:    {Cancelled},
 	Cancelling: {Completed, Failed},
 }
 
 // legalTaskMove reports whether a task row may move so, beyond legalMove.
-func legalTaskMove(from, to State) bool { return slices.Contains(taskMoves[from], to) }
+func legalTaskMove(from, to State) bool {
+	return int(from) < len(taskMoves) && slices.Contains(taskMoves[from], to)
+}
 
 // legalMove reports whether a request may move from one state to another.
 func legalMove(incoming bool, from, to State) bool {
-	moves := outgoingMoves
+	moves := outgoingMoves[:]
 	if incoming {
-		moves = incomingMoves
+		moves = incomingMoves[:]
 	}
-	return slices.Contains(moves[from], to)
+	return int(from) < len(moves) && slices.Contains(moves[from], to)
 }
 
 // panicOnIllegalMove: an illegal move is a bug in the session. Test

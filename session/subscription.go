@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// serverCancelled takes a modern server's notifications/cancelled: legal
+// serverCancelled takes a 2026-07-28 server's notifications/cancelled: legal
 // only to end one of our subscriptions/listen requests, which then ends;
 // anything else is flagged and ignored. Callers hold s.mu.
 func (s *Session) serverCancelled(id ID, reason string, frame []byte) {
@@ -17,7 +17,7 @@ func (s *Session) serverCancelled(id ID, reason string, frame []byte) {
 			if reason != "" {
 				why += ": " + reason
 			}
-			r.info.EndedByPeer = why
+			r.info.w().EndedByPeer = why
 			s.setState(r, Completed, why)
 		}
 		return
@@ -27,7 +27,7 @@ func (s *Session) serverCancelled(id ID, reason string, frame []byte) {
 		what = "request " + id.String() + " (" + r.info.Method + ")"
 	}
 	s.violate(r, ViolationServerCancel, []byte(id.raw), frame, "notifications/cancelled from the server for "+what+
-		": in protocol "+s.modern.version+" a server sends it only to end a subscriptions/listen stream; ignored")
+		": in protocol "+s.era2026.version+" a server sends it only to end a subscriptions/listen stream; ignored")
 }
 
 // Listening is what a subscriptions/listen request has heard: the
@@ -51,7 +51,7 @@ type SubscriptionNote struct {
 	Params json.RawMessage
 }
 
-// SubscriptionNotified: a notification tagged with the id of one of our
+// SubscriptionNotified reports a notification tagged with the id of one of our
 // subscriptions/listen requests arrived (its acknowledgement included).
 type SubscriptionNotified struct {
 	Ref  Ref
@@ -80,7 +80,7 @@ func (s *Session) subscriptionNote(method string, params json.RawMessage, frame 
 	id, err := ParseID(p.Meta.ID)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.modern == nil || err != nil {
+	if s.era2026 == nil || err != nil {
 		return
 	}
 	r := s.table.outgoing(id.raw)
@@ -89,7 +89,7 @@ func (s *Session) subscriptionNote(method string, params json.RawMessage, frame 
 			", which is no subscriptions/listen request of ours")
 		return
 	}
-	sub := r.info.Listening
+	sub := r.info.m().Listening
 	if sub == nil {
 		sub = &Listening{}
 	} else {
@@ -107,18 +107,18 @@ func (s *Session) subscriptionNote(method string, params json.RawMessage, frame 
 		sub.Count++
 		sub.Last = append(sub.Last[max(len(sub.Last)-maxSubscriptionNotes+1, 0):len(sub.Last):len(sub.Last)], note)
 	}
-	r.info.Listening = sub
+	r.info.w().Listening = sub
 	s.emit(SubscriptionNotified{Ref: r.info.Ref(), Note: note})
 }
 
-// flagServerRequest flags a request from a modern server: in 2026-07-28
+// flagServerRequest flags a request from a 2026-07-28 server: in 2026-07-28
 // servers send none (they return input_required instead).
 func (s *Session) flagServerRequest(m *wireMessage, frame []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.modern == nil {
+	if s.era2026 == nil {
 		return
 	}
 	s.violate(nil, ViolationServerRequest, m.ID, frame, "the server sent a "+clipText(m.Method, 60)+" request: in protocol "+
-		s.modern.version+" servers send none (multi round-trip requests replaced them); answered all the same")
+		s.era2026.version+" servers send none (multi round-trip requests replaced them); answered all the same")
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 )
 
 // The legal moves are exactly the documented ones, for each direction.
@@ -72,7 +74,7 @@ func TestIllegalMovePanicsInTests(t *testing.T) {
 func TestIllegalMoveInProductionIsLoggedAndIgnored(t *testing.T) {
 	panicOnIllegalMove = false
 	t.Cleanup(func() { panicOnIllegalMove = true })
-	logs := &syncBuffer{}
+	logs := &buffertest.Buffer{}
 	h, c := completedRequest(t, harnessOpts{})
 	h.s.log = slog.New(slog.NewTextHandler(logs, nil))
 	h.s.mu.Lock()

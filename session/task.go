@@ -100,12 +100,12 @@ func createdTask(result json.RawMessage) (t TaskState, ok, ext bool, err error) 
 		}
 		return t, true, true, err
 	}
-	t, ok, err = createdLegacyTask(result)
+	t, ok, err = createdTask2025(result)
 	return t, ok, false, err
 }
 
-// createdLegacyTask reads {"task": {...}} (MCP 2025-11-25).
-func createdLegacyTask(result json.RawMessage) (t TaskState, ok bool, err error) {
+// createdTask2025 reads {"task": {...}} (MCP 2025-11-25).
+func createdTask2025(result json.RawMessage) (t TaskState, ok bool, err error) {
 	var r struct {
 		Task json.RawMessage `json:"task"`
 	}
@@ -129,7 +129,7 @@ func unsolicitedTask(result json.RawMessage) bool {
 	if json.Unmarshal(result, &r) != nil || r.Content != nil {
 		return false
 	}
-	_, ok, err := createdLegacyTask(result)
+	_, ok, err := createdTask2025(result)
 	return ok && err == nil
 }
 
@@ -150,12 +150,7 @@ const (
 var taskViaNames = [...]string{"created", "tasks/get", "notifications/tasks/status", "tasks/cancel"}
 
 // String implements fmt.Stringer with the names used in JSON output.
-func (v TaskVia) String() string {
-	if int(v) < len(taskViaNames) {
-		return taskViaNames[v]
-	}
-	return "unknown"
-}
+func (v TaskVia) String() string { return enumName(taskViaNames[:], v) }
 
 // MarshalText implements encoding.TextMarshaler.
 func (v TaskVia) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
@@ -235,7 +230,7 @@ func (a *TaskCancelAnswer) Refused() bool {
 	return a != nil && !a.Extension && a.Error != nil && a.Error.Code == CodeInvalidParams
 }
 
-// TaskUpdated: a task row got a status from the server (Update.Late when
+// TaskUpdated reports a task row got a status from the server (Update.Late when
 // after its cancel). Task is the whole task as the server sent it.
 type TaskUpdated struct {
 	Ref    Ref
@@ -243,7 +238,7 @@ type TaskUpdated struct {
 	Task   TaskState
 }
 
-// TaskCancelAnswered: the server answered tasks/cancel for a task row, or
+// TaskCancelAnswered reports the server answered tasks/cancel for a task row, or
 // no answer will come.
 type TaskCancelAnswered struct {
 	Ref    Ref

@@ -21,7 +21,7 @@ import (
 // did not declare the extension, or r is no tools/call. Callers hold s.mu.
 func (s *Session) refusedTask(r *request) string {
 	id := r.info.ID.String()
-	if s.modern == nil || !s.modern.tasks {
+	if s.era2026 == nil || !s.era2026.tasks {
 		return "the server answered request " + id + " with a CreateTaskResult (resultType \"task\"), but mcpoke did not declare the tasks extension (" +
 			ExtensionTasks + ") on it, and a server MUST NOT send one then; the response is invalid"
 	}
@@ -135,7 +135,7 @@ func (s *Session) extensionCancelAnswered(t *request, op *request, at time.Time)
 		s.changed(t)
 		return
 	}
-	reason := t.info.CancelReason
+	reason := t.info.m().CancelReason
 	switch {
 	case a.Acknowledged:
 		s.whileStillCancelling(t, func() {

@@ -16,7 +16,7 @@ const extCaps = `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`
 func modernHarness(t *testing.T, caps string) *harness {
 	t.Helper()
 	h := newHarness(t, harnessOpts{})
-	h.s.UseModern(ModernOptions{Capabilities: json.RawMessage(caps)})
+	h.s.UseEra2026(Era2026Options{Capabilities: json.RawMessage(caps)})
 	return h
 }
 
@@ -96,7 +96,7 @@ func TestExtensionTaskWhereNoneMayCome(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, harnessOpts{})
 			if !c.legacy {
-				h.s.UseModern(ModernOptions{Capabilities: json.RawMessage(c.caps)})
+				h.s.UseEra2026(Era2026Options{Capabilities: json.RawMessage(c.caps)})
 			}
 			call, _ := h.s.Call(context.Background(), c.method, map[string]any{"name": "x"}, CallOptions{})
 			h.readFrame()

@@ -60,7 +60,7 @@ func (h Request) Watch() (info RequestInfo, changed <-chan struct{}, ok bool) {
 		return RequestInfo{}, nil, false
 	}
 	if r.info.State.Final() {
-		return r.info, closedChan, true // watchers wait for the end, which this is
+		return r.snapshot(), closedChan, true // watchers wait for the end, which this is
 	}
 	ch, ok := s.watchers[r]
 	if !ok {
@@ -70,7 +70,7 @@ func (h Request) Watch() (info RequestInfo, changed <-chan struct{}, ok bool) {
 		}
 		s.watchers[r] = ch
 	}
-	return r.info, ch, true
+	return r.snapshot(), ch, true
 }
 
 // closedChan is what Watch returns for a row that cannot change.

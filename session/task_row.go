@@ -21,7 +21,7 @@ import (
 // are applied here, under Session.mu, in the order they were read.
 // Everything after the cancel was written is late, as for any request.
 
-// ErrNotATask: the handle names a request that is not a task.
+// ErrNotATask means the handle names a request that is not a task.
 var ErrNotATask = fmt.Errorf("not a task")
 
 // taskCreated makes the task row for parent, whose response result may be
@@ -44,7 +44,7 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 	now := s.clock.Now()
 	ti := &TaskInfo{Parent: parent.info.Ref(), State: st, Extension: ext}
 	t := &request{
-		info: RequestInfo{ID: parent.info.ID, Method: parent.info.Method, Tool: parent.info.Tool,
+		info: rowInfo{ID: parent.info.ID, Method: parent.info.Method, Tool: parent.info.Tool,
 			Params: parent.info.Params, State: Pending, Started: now, TaskID: st.ID, Task: ti},
 		token:   parent.token, // progress goes on until the task ends
 		written: true,
@@ -63,7 +63,7 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 	parent.editTask().Row = t.info.Ref()
 	s.startTimers(t, inherited(parent))
 	if len(s.subs) > 0 {
-		s.emit(RequestStarted{Info: t.info})
+		s.emit(RequestStarted{Info: t.snapshot()})
 	}
 	s.changed(parent)
 	if st.Status == TaskCancelled {
@@ -75,7 +75,7 @@ func (s *Session) taskCreated(parent *request, result json.RawMessage, frame []b
 // inherited are the timeouts a task row takes from the request that
 // created it.
 func inherited(parent *request) CallOptions {
-	o := CallOptions{Timeout: parent.timeout, ResetTimeoutOnProgress: parent.resetOnProgress, MaxTimeout: parent.info.MaxTimeout}
+	o := CallOptions{Timeout: parent.timeout(), ResetTimeoutOnProgress: parent.resetOnProgress, MaxTimeout: parent.maxTimeout()}
 	if o.MaxTimeout == 0 {
 		o.MaxTimeout = -1 // it had none
 	}
@@ -158,14 +158,14 @@ func (s *Session) applyTaskStatus(t *request, st TaskState, via TaskVia, at time
 		// reaching a terminal status: from then on the timeout bounds
 		// the wait for its result, which polls of the ended task (or a
 		// server repeating its status) must not put off.
-		if t.timer != nil && !TaskStatusTerminal(prev.Status) {
-			t.timer.Reset(t.timeout)
+		if t.timers != nil && t.timers.timer != nil && !TaskStatusTerminal(prev.Status) {
+			t.timers.timer.Reset(t.timers.timeout)
 		}
 		if st.Status == TaskCancelled {
 			s.endTaskCancelledByServer(t, st)
 		}
 	case state == Cancelling && ti.Cancel.Refused() && st.Status == TaskCancelled:
-		s.setState(t, Cancelled, t.info.CancelReason)
+		s.setState(t, Cancelled, t.info.m().CancelReason)
 	}
 	s.changed(t)
 }
@@ -177,7 +177,7 @@ func (s *Session) endTaskCancelledByServer(t *request, st TaskState) {
 	if st.StatusMessage != "" {
 		reason += ": " + st.StatusMessage
 	}
-	t.info.CancelReason = reason
+	t.info.w().CancelReason = reason
 	s.setState(t, Cancelled, reason)
 }
 
@@ -233,7 +233,7 @@ func (s *Session) taskGot(t *request, op *request, at time.Time) {
 func (s *Session) failTask(t *request, why string, rpcErr *RPCError, data []byte, at time.Time) {
 	switch t.info.State {
 	case Pending:
-		t.info.Error, t.info.Failure = rpcErr, why
+		t.info.Error, t.info.w().Failure = rpcErr, why
 		s.setState(t, Failed, why)
 	default:
 		if watched(t.info.State) {
@@ -304,7 +304,7 @@ func (s *Session) taskCancelAnswered(t *request, op *request, at time.Time) {
 		s.changed(t)
 		return
 	}
-	reason := t.info.CancelReason
+	reason := t.info.m().CancelReason
 	switch {
 	case op.info.State == Completed && stErr == nil && st.Status == TaskCancelled:
 	case op.info.State == Completed && stErr == nil:
@@ -316,7 +316,7 @@ func (s *Session) taskCancelAnswered(t *request, op *request, at time.Time) {
 		// Its terminal status and result come from tasks/get and
 		// tasks/result; should they not, it ends cancelled in the end.
 		s.whileStillCancelling(t, func() {
-			s.setState(t, Cancelled, t.info.CancelReason+" (tasks/cancel refused: "+t.info.Task.Cancel.Error.Error()+")")
+			s.setState(t, Cancelled, t.info.m().CancelReason+" (tasks/cancel refused: "+t.info.Task.Cancel.Error.Error()+")")
 		})
 		s.changed(t)
 		return
@@ -365,7 +365,7 @@ func (s *Session) changed(r *request) {
 func (a *TaskCancelAnswer) failedBy(op *request) {
 	switch op.info.State {
 	case Failed:
-		a.Error, a.Failure = op.info.Error, op.info.Failure
+		a.Error, a.Failure = op.info.Error, op.info.m().Failure
 	case TimedOut:
 		a.Failure = "no answer within " + taskCancelTimeout.String()
 	default:

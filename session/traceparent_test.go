@@ -27,7 +27,7 @@ func TestTraceParentInMetaBothEras(t *testing.T) {
 			s := New(a, Config{Trace: tc.trace, SettleWindow: -1})
 			defer func() { b.Close(); s.Close() }()
 			if tc.modern {
-				s.UseModern(ModernOptions{ClientInfo: Implementation{Name: "t", Version: "1"}})
+				s.UseEra2026(Era2026Options{ClientInfo: Implementation{Name: "t", Version: "1"}})
 			}
 			seen := map[string]bool{}
 			for i, params := range []any{nil, json.RawMessage(`{"name":"x"}`), json.RawMessage(`{"_meta":{"k":1},"name":"y"}`)} {

@@ -21,7 +21,7 @@ func (s *Session) failPending(id ID, why string) bool {
 	if r == nil || r.info.State != Pending {
 		return false
 	}
-	r.info.Failure = why
+	r.info.w().Failure = why
 	s.setState(r, Failed, why)
 	return true
 }

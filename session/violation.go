@@ -73,17 +73,12 @@ var violationNames = [...]string{"", "malformed_error", "result_and_error", "jso
 
 // String implements fmt.Stringer with the names used in JSON output and
 // transcripts; "" for NoViolation.
-func (k ViolationKind) String() string {
-	if int(k) < len(violationNames) {
-		return violationNames[k]
-	}
-	return "unknown"
-}
+func (k ViolationKind) String() string { return enumName(violationNames[:], k) }
 
 // MarshalText implements encoding.TextMarshaler.
 func (k ViolationKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Violation: a frame from the peer broke a rule of JSON-RPC or MCP. It
+// Violation reports a frame from the peer broke a rule of JSON-RPC or MCP. It
 // comes besides the frame's other events (the request's state, progress,
 // stray); Detail says what the session did with it.
 type Violation struct {

@@ -23,7 +23,7 @@ type RPCError struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// Error implements error. The codes of the modern revision are
+// Error implements error. The codes of 2026-07-28 are
 // explained in words, since their numbers say little.
 func (e *RPCError) Error() string {
 	if why := e.Explain(); why != "" {
@@ -140,8 +140,9 @@ func withProgressToken(params json.RawMessage, token ID) (json.RawMessage, error
 
 // withMeta returns params with members (encoded object members, such as
 // "progressToken":3, without braces) set in its _meta, replacing keys it
-// had. Objects without a _meta key get them spliced in without a decode;
-// positional params cannot carry _meta and are returned as they are.
+// had. Objects without a _meta key get them spliced in without a decode,
+// and a _meta object is rewritten where it stands; positional params
+// cannot carry _meta and are returned as they are.
 func withMeta(params json.RawMessage, members []byte) (json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(params)
 	if len(trimmed) == 0 {
@@ -153,7 +154,15 @@ func withMeta(params json.RawMessage, members []byte) (json.RawMessage, error) {
 	if trimmed[0] != '{' {
 		return params, nil
 	}
-	if !bytes.Contains(trimmed, []byte(`"_meta"`)) {
+	// A key may spell _meta with escapes ("\u005fmeta").
+	hasMeta := bytes.Contains(trimmed, []byte(`"_meta"`)) || bytes.Contains(trimmed, []byte(`\u`))
+	if hasMeta {
+		if merged, ok := withMetaInPlace(trimmed, members); ok {
+			return merged, nil
+		}
+	}
+	// A "_meta" nested deeper (in a requestState, say) is not params' own.
+	if !hasMeta || member(trimmed, "_meta") == nil {
 		rest := bytes.TrimSpace(trimmed[1:])
 		b := make([]byte, 0, len(trimmed)+len(members)+16)
 		b = append(b, `{"_meta":{`...)
@@ -184,6 +193,53 @@ func withMeta(params json.RawMessage, members []byte) (json.RawMessage, error) {
 	mb, _ := json.Marshal(meta)
 	obj["_meta"] = mb
 	return json.Marshal(obj)
+}
+
+// withMetaInPlace merges members into the top-level _meta object of
+// params, rewriting only that object: params may be megabytes (a
+// requestState round), and decoding them whole to add a member cost
+// three copies. false when there is no such object where it can be
+// rewritten (no _meta at the top, a null one, an escaped key): the caller
+// takes the general path.
+func withMetaInPlace(params, members []byte) (json.RawMessage, bool) {
+	m, ok := ReadMembers(params)
+	start, end := -1, -1
+	for ok {
+		key, escaped, more := m.NextKey()
+		if !more {
+			break
+		}
+		if escaped {
+			return nil, false
+		}
+		at := m.At()
+		v := m.Value()
+		if string(key) == "_meta" {
+			start, end = at, at+len(v) // the last of duplicates wins
+		}
+	}
+	if start < 0 || params[start] != '{' {
+		return nil, false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(params[start:end], &obj) != nil {
+		return nil, false
+	}
+	var add map[string]json.RawMessage
+	if json.Unmarshal(append(append([]byte{'{'}, members...), '}'), &add) != nil {
+		return nil, false
+	}
+	for k, v := range add {
+		obj[k] = v
+	}
+	mb, err := json.Marshal(obj)
+	if err != nil {
+		return nil, false
+	}
+	out := make([]byte, 0, len(params)-(end-start)+len(mb))
+	out = append(out, params[:start]...)
+	out = append(out, mb...)
+	return append(out, params[end:]...), true
 }
 
 // progressTokenOf returns the _meta.progressToken of incoming params.

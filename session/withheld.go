@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// AnswerWithheld: the handler of a request the peer sent ended after the
+// AnswerWithheld reports the handler of a request the peer sent ended after the
 // peer had cancelled it (or the session ended under it), so its answer
 // was not sent, as the spec asks. Answered says the handler had an answer
 // (a result or an error of its own), not just its context's end: a person
@@ -26,7 +26,7 @@ func (s *Session) withhold(r *request, err error) {
 	if len(s.subs) == 0 {
 		return
 	}
-	why := r.info.CancelReason
+	why := r.info.m().CancelReason
 	if why == "" && s.closed {
 		why = "the session ended"
 	}

@@ -1,8 +1,19 @@
 // Package transport moves whole frames between mcpoke and an MCP peer.
 //
 // A frame is one JSON-RPC message as raw bytes, without its newline. A
-// transport never interprets frames: it only knows bytes and processes.
-// Lines that are not JSON are delivered as noise, never as an error.
+// transport knows bytes, processes and connections; what a frame means
+// (states, cancellation, errors, the rules of MCP) is the session's. It
+// reads frames only where the wire itself needs it:
+//   - every inbound line is checked to be one JSON value (json.Valid);
+//     lines that are not JSON are delivered as noise, never as an error;
+//   - Streamable HTTP, as a client, takes what a frame is from its sender
+//     (Outgoing: id, method, the headers its era mirrors) and reads a
+//     frame only when it was sent bare (Send); it reads the id of the
+//     answers it receives, to end their request's stream, and the
+//     initialize answer's protocol version;
+//   - Streamable HTTP and SSE, as a server, read the id, method and
+//     progress token of what they carry, to route each answer to the
+//     stream of its request.
 //
 // # Server processes
 //
@@ -118,20 +129,68 @@ type RequestStreams interface {
 	HasRequestStreams() bool
 }
 
-// ParamHeaderSetter is implemented by a Conn that can send a request with
-// headers of its own (Streamable HTTP under protocol 2026-07-28): the
-// next Send of the request with this id carries Mcp-Param-{name}: value
-// for each entry, values encoded as the spec says.
-type ParamHeaderSetter interface {
-	SetParamHeaders(id []byte, params map[string]string)
+// Outgoing is a frame and what its sender already knows of it, so that
+// no transport parses the frame again to learn it (Sender). A sender
+// that knows nothing leaves ID and Method empty, and a transport that
+// needs them reads them from the frame (Send does that).
+type Outgoing struct {
+	// Frame is one JSON-RPC message, without its newline.
+	Frame []byte
+	// ID is the raw JSON text of a request's or a response's id, type
+	// kept (3 is not "3"); "" for a notification.
+	ID string
+	// Method is a request's or a notification's method; "" for a
+	// response.
+	Method string
+	// Mirror is what the request's protocol version repeats of its body
+	// in HTTP headers; nil when it repeats nothing (every version before
+	// 2026-07-28). Transports other than Streamable HTTP ignore it.
+	Mirror *Mirror
 }
 
-// Stamper is implemented by a Conn that timestamps what it sends, as Tap
-// does. SendStamped is Send that also returns the time on the frame's wire
-// record: the moment the frame was written, which the session times late
-// traffic from.
-type Stamper interface {
-	SendStamped(frame []byte) (time.Time, error)
+// described reports whether the sender said what the frame is.
+func (o Outgoing) described() bool { return o.ID != "" || o.Method != "" }
+
+// Mirror is what a request of protocol 2026-07-28 or later repeats in the
+// headers of its Streamable HTTP POST, so that intermediaries can route
+// it without reading the body: the protocol version, the method (from
+// Outgoing.Method), the name or URI the method names, and the Mcp-Param
+// headers of a tools/call. The session, which wrote the body, fills it
+// in; the transport only writes it out.
+type Mirror struct {
+	// Version is the protocol version declared in the request's _meta.
+	Version string
+	// Name is params.name, params.uri or params.taskId, as the method
+	// has one (HasName); values are not yet header-encoded.
+	Name    string
+	HasName bool
+	// Params are the Mcp-Param headers, by name, values not encoded.
+	Params map[string]string
+}
+
+// Sender is implemented by a Conn that takes a frame with what its
+// sender knows of it. SendOutgoing is Send; it also returns the time on
+// the frame's wire record when the Conn stamps what it sends (a Tap): the
+// moment the frame was written, which the session times late traffic
+// from. It returns the zero time when the Conn does not stamp.
+type Sender interface {
+	SendOutgoing(o Outgoing) (at time.Time, err error)
+}
+
+// SenderOf is c's SendOutgoing, or, for a Conn without one, Send with a
+// zero time: the metadata is then dropped, which a Conn that does not
+// take it never needed.
+func SenderOf(c Conn) Sender {
+	if s, ok := c.(Sender); ok {
+		return s
+	}
+	return plainSender{c}
+}
+
+type plainSender struct{ c Conn }
+
+func (p plainSender) SendOutgoing(o Outgoing) (time.Time, error) {
+	return time.Time{}, p.c.Send(o.Frame)
 }
 
 // DirectReceiver is implemented by a Conn that can hand its frames to the

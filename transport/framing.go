@@ -131,8 +131,8 @@ func (l *lineReader) next() ([]byte, int, error) {
 // the bufio buffer, valid only until the next read.
 func (l *lineReader) read() (line []byte, owned bool, size int, err error) {
 	var (
-		acc  []byte // the line so far, once it spans buffer fills
-		over bool   // known oversize: acc holds just the cut
+		acc  spill  // the line so far, once it spans buffer fills
+		cut  []byte // known oversize: the line's first cut bytes
 		last byte
 	)
 	for {
@@ -140,15 +140,16 @@ func (l *lineReader) read() (line []byte, owned bool, size int, err error) {
 		if err == bufio.ErrBufferFull {
 			size += len(chunk)
 			last = chunk[len(chunk)-1]
-			if over {
+			if cut != nil {
 				l.keepTail(chunk)
 				continue
 			}
-			acc = append(acc, chunk...)
+			acc.write(chunk)
 			// keep+1 allows for a final "\r", which does not count.
 			if size > l.keep+1 {
-				l.keepTail(acc[l.cut:])
-				acc, over = bytes.Clone(acc[:l.cut]), true
+				l.keepTail(acc.appendRange(nil, max(l.cut, size-l.tailKeep), size))
+				cut = acc.appendRange(make([]byte, 0, l.cut), 0, l.cut)
+				acc = spill{}
 			}
 			continue
 		}
@@ -168,17 +169,16 @@ func (l *lineReader) read() (line []byte, owned bool, size int, err error) {
 			size--
 		}
 		switch {
-		case over:
+		case cut != nil:
 			if last == '\r' && len(chunk) > 0 {
 				chunk = chunk[:len(chunk)-1]
 			} else if last == '\r' && len(l.tail) > 0 {
 				l.tail = l.tail[:len(l.tail)-1] // the "\r" ended the previous fill
 			}
 			l.keepTail(chunk)
-			return acc, true, size, nil
-		case acc != nil:
-			acc = append(acc, chunk...)
-			line, owned = acc[:size], true
+			return cut, true, size, nil
+		case acc.size > 0:
+			line, owned = acc.join(chunk)[:size], true
 		default:
 			line = chunk[:size]
 		}

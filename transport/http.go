@@ -104,7 +104,7 @@ func (o *HTTPOptions) defaults() error {
 	return nil
 }
 
-// SessionExpiredError: the server answered 404 to a request that carried
+// SessionExpiredError means the server answered 404 to a request that carried
 // our session id, which the spec makes the sign of an expired session.
 type SessionExpiredError struct{ SessionID string }
 
@@ -142,11 +142,8 @@ type HTTP struct {
 	getOpen   bool
 	closed    bool
 
-	// legacy is set when FallbackToSSE switched to the old transport.
-	legacy atomic.Pointer[LegacySSE]
-	// params are the Mcp-Param headers waiting for their request's Send,
-	// by id (see SetParamHeaders).
-	params map[string]map[string]string
+	// fellBack is set when FallbackToSSE switched to the old transport.
+	fellBack atomic.Pointer[HTTPSSE]
 }
 
 // requestStream is one request's response channel: its POST, then any GET
@@ -162,9 +159,9 @@ type requestStream struct {
 	retry    time.Duration // the server's retry, or 0
 	skipped  int           // oversize events skipped
 
-	// modern: the request is of protocol 2026-07-28 or later, whose
+	// stateless: the request is of protocol 2026-07-28 or later, whose
 	// streams cannot be resumed: a broken one loses the request.
-	modern bool
+	stateless bool
 	// headers lists what its POST mirrored in headers, for the wire log.
 	headers string
 }
@@ -183,7 +180,7 @@ func DialHTTP(opts HTTPOptions) (*HTTP, error) {
 // Kind names the transport in use: "http", or "sse" after a fallback to
 // the legacy transport.
 func (h *HTTP) Kind() string {
-	if h.legacy.Load() != nil {
+	if h.fellBack.Load() != nil {
 		return "sse"
 	}
 	return "http"
@@ -199,54 +196,64 @@ func (h *HTTP) SessionID() string {
 // Recv implements Conn.
 func (h *HTTP) Recv() (Message, error) { return h.q.recv() }
 
-// Send implements Conn: it POSTs frame and returns once the body was
-// written, or at once with the error when the server cannot be reached.
+// Send implements Conn: it POSTs frame, read for what it is, and returns
+// once the body was written, or at once with the error when the server
+// cannot be reached.
 func (h *HTTP) Send(frame []byte) error {
-	if l := h.legacy.Load(); l != nil {
-		return l.Send(frame)
+	_, err := h.SendOutgoing(Outgoing{Frame: frame})
+	return err
+}
+
+// SendOutgoing implements Sender: Send, taking what the frame is (its id,
+// method and the headers its era mirrors) from o instead of parsing it.
+// A frame sent without them is read once here. It returns no time: the
+// HTTP transport does not stamp what it sends (a Tap does).
+func (h *HTTP) SendOutgoing(o Outgoing) (time.Time, error) {
+	if l := h.fellBack.Load(); l != nil {
+		return time.Time{}, l.Send(o.Frame)
 	}
+	batch := 1
+	if !o.described() {
+		o, batch = readOutgoing(o.Frame)
+	}
+	frame := o.Frame
+	request := o.Method != "" && (o.ID != "" && o.ID != "null")
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return ErrClosed
+		return time.Time{}, ErrClosed
 	}
-	envs := peekEnvelopes(frame)
 	var st *requestStream
 	label := "message"
-	if len(envs) == 1 {
-		e := envs[0]
-		switch {
-		case e.isRequest():
-			label = e.Method + " id " + idKey(e.ID)
-			if e.Method == "initialize" {
-				h.initID = idKey(e.ID)
-			}
-		case e.Method != "":
-			label = e.Method
-		case e.isResponse():
-			label = "response id " + idKey(e.ID)
+	switch {
+	case batch > 1:
+		label = fmt.Sprintf("batch of %d", batch)
+	case request:
+		label = o.Method + " id " + o.ID
+		if o.Method == "initialize" {
+			h.initID = o.ID
 		}
-	} else if len(envs) > 1 {
-		label = fmt.Sprintf("batch of %d", len(envs))
+	case o.Method != "":
+		label = o.Method
+	case (o.ID != "" && o.ID != "null"):
+		label = "response id " + o.ID
 	}
 	ctx, cancel := context.WithCancel(h.ctx)
-	var modern modernHeaders
-	if len(envs) == 1 && envs[0].isRequest() {
-		modern = peekModern(frame, envs[0].Method)
-		modern.params = h.params[idKey(envs[0].ID)]
-		delete(h.params, idKey(envs[0].ID))
-		st = &requestStream{id: append([]byte(nil), envs[0].ID...), method: envs[0].Method, cancel: cancel,
-			modern: modern.version != "", headers: modern.describe()}
+	if request {
+		st = &requestStream{id: []byte(o.ID), method: o.Method, cancel: cancel,
+			stateless: o.Mirror != nil, headers: o.Mirror.describe()}
 		h.streams[idKey(st.id)] = st
+	} else {
+		o.Mirror = nil // only a request's POST mirrors its body
 	}
 	h.mu.Unlock()
 
 	postCtx := ctx
-	req, err := h.newPost(ctx, frame, modern)
+	req, err := h.newPost(ctx, o)
 	if err != nil {
 		cancel()
 		h.forget(st)
-		return err
+		return time.Time{}, err
 	}
 
 	// Send waits for the body to be written, not for the answer: the Tap
@@ -267,7 +274,7 @@ func (h *HTTP) Send(frame []byte) error {
 	if st != nil {
 		headerTimeout = h.opts.RequestHeaderTimeout
 	}
-	initialized := len(envs) == 1 && envs[0].Method == "notifications/initialized"
+	initialized := o.Method == "notifications/initialized"
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
@@ -282,7 +289,7 @@ func (h *HTTP) Send(frame []byte) error {
 			h.postFailed(st, label, err)
 			return
 		}
-		if resp = h.retryAuthorized(postCtx, st, label, frame, modern, resp, cancel, headerTimeout); resp == nil {
+		if resp = h.retryAuthorized(postCtx, st, label, o, resp, cancel, headerTimeout); resp == nil {
 			return
 		}
 		h.handlePost(ctx, st, label, frame, resp)
@@ -290,7 +297,7 @@ func (h *HTTP) Send(frame []byte) error {
 	select {
 	case err := <-sent:
 		if err != nil {
-			return fmt.Errorf("POST %s to %s: %w", label, RedactURL(h.opts.URL), netError(err))
+			return time.Time{}, fmt.Errorf("POST %s to %s: %w", label, RedactURL(h.opts.URL), netError(err))
 		}
 		if initialized {
 			// The GET stream is open (headers in) before the first request
@@ -301,21 +308,21 @@ func (h *HTTP) Send(frame []byte) error {
 			case <-time.After(getStreamWait):
 			}
 		}
-		return nil
+		return time.Time{}, nil
 	case <-h.ctx.Done():
-		return ErrClosed
+		return time.Time{}, ErrClosed
 	}
 }
 
-// newPost makes the POST that carries frame, with its 2026-07-28
-// headers (Mcp-Method, Mcp-Name, Mcp-Param-*) when modern has them.
-func (h *HTTP) newPost(ctx context.Context, frame []byte, modern modernHeaders) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.opts.URL, bytes.NewReader(frame))
+// newPost makes the POST that carries o's frame, with the headers its
+// era mirrors (Mcp-Method, Mcp-Name, Mcp-Param-*) when it has them.
+func (h *HTTP) newPost(ctx context.Context, o Outgoing) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.opts.URL, bytes.NewReader(o.Frame))
 	if err != nil {
 		return nil, err
 	}
 	h.setHeaders(req, true)
-	modern.apply(req.Header)
+	o.Mirror.apply(req.Header, o.Method)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	return req, nil
@@ -390,7 +397,7 @@ func (h *HTTP) postFailed(st *requestStream, label string, err error) {
 // response stream of request id, if it is still open. Under 2025 versions
 // that is not a cancellation: the server may go on.
 func (h *HTTP) CloseRequestStream(id []byte) (bool, error) {
-	if l := h.legacy.Load(); l != nil {
+	if l := h.fellBack.Load(); l != nil {
 		return false, nil
 	}
 	h.mu.Lock()
@@ -408,7 +415,7 @@ func (h *HTTP) CloseRequestStream(id []byte) (bool, error) {
 // Close implements Conn: it ends every stream, DELETEs the session (if
 // the server gave one) and releases the connection pool.
 func (h *HTTP) Close() error {
-	if l := h.legacy.Load(); l != nil {
+	if l := h.fellBack.Load(); l != nil {
 		l.Close()
 	}
 	h.mu.Lock()

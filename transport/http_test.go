@@ -454,8 +454,11 @@ func TestLegacySSENoEndpoint(t *testing.T) {
 	t.Cleanup(srv.Close)
 	start := time.Now()
 	_, err := DialSSE(HTTPOptions{URL: srv.URL, ConnectTimeout: 300 * time.Millisecond})
-	if err == nil || !strings.Contains(err.Error(), "no endpoint event within 300ms") {
-		t.Fatalf("err = %v", err)
+	if err == nil || !strings.Contains(err.Error(), "no endpoint event within 300ms") || !errors.Is(err, ErrNoSSEEndpoint) {
+		t.Fatalf("err = %v; want no endpoint event within 300ms, as ErrNoSSEEndpoint", err)
+	}
+	if strings.Contains(err.Error(), "--") {
+		t.Errorf("the transport's error names a flag: %v", err)
 	}
 	if time.Since(start) > 2*time.Second {
 		t.Fatalf("took %s", time.Since(start))

@@ -37,10 +37,10 @@ func authorize(a Authorizer, req *http.Request) {
 }
 
 // retryAuthorized answers a 401 or 403 to a POST: it lets the authorizer
-// log in and sends frame again, as often as it asks, up to
+// log in and sends o again, as often as it asks, up to
 // maxAuthRetries. It returns the last answer (nil when a resend failed,
 // which it reports) and whether the caller should go on reading it.
-func (h *HTTP) retryAuthorized(ctx context.Context, st *requestStream, label string, frame []byte, modern modernHeaders, resp *http.Response, cancel context.CancelFunc, timeout time.Duration) *http.Response {
+func (h *HTTP) retryAuthorized(ctx context.Context, st *requestStream, label string, o Outgoing, resp *http.Response, cancel context.CancelFunc, timeout time.Duration) *http.Response {
 	for try := 0; h.opts.Auth != nil && try < maxAuthRetries; try++ {
 		if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
 			return resp
@@ -68,7 +68,7 @@ func (h *HTTP) retryAuthorized(ctx context.Context, st *requestStream, label str
 		// a new one, since Go's client does not send a POST again when
 		// the connection it reused turns out reset.
 		h.opts.Client.CloseIdleConnections()
-		req, err := h.newPost(ctx, frame, modern)
+		req, err := h.newPost(ctx, o)
 		if err == nil {
 			resp, err = h.do(req, cancel, timeout)
 		}

@@ -65,7 +65,7 @@ func (l *streamLive) seen(lastID string) {
 
 // DropRequestStream implements RequestStreamDropper.
 func (h *HTTP) DropRequestStream(id []byte) (string, error) {
-	if h.legacy.Load() != nil {
+	if h.fellBack.Load() != nil {
 		return "", ErrNoRequestStream
 	}
 	h.mu.Lock()

@@ -13,7 +13,7 @@ import (
 const errorBodyMax = 64 << 10
 
 // errorBodyAnswers delivers the JSON-RPC error in the body of a non-2xx
-// answer to request st, and reports whether it did: modern servers answer
+// answer to request st, and reports whether it did: 2026-07-28 servers answer
 // an unsupported version, a header mismatch or an unknown method with
 // 400 or 404 and such a body, whose code the session needs. An error
 // naming st's id is delivered as the frame it is; one with a null id

@@ -19,7 +19,7 @@ func (h *HTTP) fallBack(st *requestStream, frame []byte, status string) {
 		l.Close()
 		return
 	}
-	h.legacy.Store(l)
+	h.fellBack.Store(l)
 	if err := l.Send(frame); err != nil {
 		h.q.requestError(st.id, fmt.Sprintf("sending initialize over legacy SSE: %v", err))
 	}

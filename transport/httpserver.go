@@ -55,12 +55,12 @@ type HTTPServerConfig struct {
 	// that long: clients that vanish without DELETE do not pile up.
 	// Default 30 minutes.
 	IdleTimeout time.Duration
-	// ServeModern, when set, serves protocol 2026-07-28 as well: it starts
+	// ServeStateless, when set, serves protocol 2026-07-28 as well: it starts
 	// a peer on the Conn of one request (see postModern), whose Recv ends
 	// with ErrStreamClosed when the client cancels by closing the
 	// response; Close on what it returns is called once answered.
-	ServeModern func(conn Conn) io.Closer
-	// CheckParamHeaders, if set, checks a modern request's Mcp-Param
+	ServeStateless func(conn Conn) io.Closer
+	// CheckParamHeaders, if set, checks a 2026-07-28 request's Mcp-Param
 	// headers (by lower-case name, values decoded) against its body; an
 	// error is answered with 400 and HeaderMismatch (-32020).
 	CheckParamHeaders func(frame []byte, params map[string]string) error
@@ -85,7 +85,7 @@ type HTTPServer struct {
 	// or an idle timer may start one while Close waits.
 	closing   int
 	peersDone *sync.Cond
-	// stop is closed by Close: modern requests in flight end.
+	// stop is closed by Close: 2026-07-28 requests in flight end.
 	stop     chan struct{}
 	stopOnce sync.Once
 }
@@ -142,7 +142,7 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, why)
 		return
 	}
-	if IsModernVersion(r.Header.Get(HeaderProtocolVersion)) && r.Method != http.MethodPost {
+	if IsStatelessVersion(r.Header.Get(HeaderProtocolVersion)) && r.Method != http.MethodPost {
 		// 2026-07-28 has no GET stream and no session to DELETE.
 		w.Header().Set("Allow", "POST")
 		httpError(w, http.StatusMethodNotAllowed, r.Method+" is not part of protocol "+r.Header.Get(HeaderProtocolVersion)+": every message is a POST")
@@ -152,7 +152,7 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A POST outside a session with a version of neither era is answered
 	// by the modern leg: UnsupportedProtocolVersion, with the request's id.
 	if v := r.Header.Get(HeaderProtocolVersion); unknownVersion(v) &&
-		!(r.Method == http.MethodPost && r.Header.Get(HeaderSessionID) == "" && h.cfg.ServeModern != nil) {
+		!(r.Method == http.MethodPost && r.Header.Get(HeaderSessionID) == "" && h.cfg.ServeStateless != nil) {
 		httpError(w, http.StatusBadRequest, "unsupported MCP-Protocol-Version "+v+"; this server speaks "+joinVersions())
 		return
 	}

@@ -34,8 +34,8 @@ func (h *HTTPServer) post(w http.ResponseWriter, r *http.Request) {
 		httpRPCError(w, http.StatusBadRequest, codeParseError, "parse error: "+err.Error())
 		return
 	}
-	if isModernPost(r, msgs) {
-		h.postModern(w, r, msgs, batch)
+	if isStatelessPost(r, msgs) {
+		h.postStateless(w, r, msgs, batch)
 		return
 	}
 	routes := make([]routing, len(msgs))

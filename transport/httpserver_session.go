@@ -57,12 +57,7 @@ func newHTTPSession(id string, srv *HTTPServer) *httpSession {
 
 // Recv implements Conn: the next POSTed message, ErrClosed after Close.
 func (s *httpSession) Recv() (Message, error) {
-	select {
-	case m := <-s.inbound:
-		return m, nil
-	case <-s.done:
-		return Message{}, ErrClosed
-	}
+	return recvOrClosed(s.inbound, s.done)
 }
 
 // Send implements Conn. A response goes to the stream of its request, a
@@ -70,10 +65,8 @@ func (s *httpSession) Recv() (Message, error) {
 // names; everything else to the GET stream, queued (bounded) until one is
 // open. Send never waits for a client.
 func (s *httpSession) Send(frame []byte) error {
-	select {
-	case <-s.done:
+	if s.closed() {
 		return ErrClosed
-	default:
 	}
 	env, err := parseRouting(frame)
 	data := slices.Clone(frame)
@@ -207,12 +200,7 @@ func (s *httpSession) deliver(frame []byte, gone <-chan struct{}) bool {
 
 // closed reports whether the session has ended.
 func (s *httpSession) closed() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
-	}
+	return isShut(s.done)
 }
 
 // dropStream forgets a stream whose requests never reached the peer.

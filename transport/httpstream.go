@@ -112,7 +112,7 @@ func (h *HTTP) readJSON(st *requestStream, resp *http.Response) {
 		return
 	}
 	if err != nil {
-		if st.modern {
+		if st.stateless {
 			h.lost(context.Background(), st, fmt.Sprintf("reading its JSON response failed: %v", err))
 			return
 		}
@@ -246,7 +246,7 @@ func sseFact(ev sseEvent) string {
 // with GET and Last-Event-ID after the server's retry delay, a bounded
 // number of times; else the request fails with the reason.
 func (h *HTTP) resume(ctx context.Context, st *requestStream) {
-	if st.modern {
+	if st.stateless {
 		h.lost(ctx, st, "its response stream ended before the answer")
 		return
 	}

@@ -62,7 +62,7 @@ func NewSSEServer(cfg SSEServerConfig) *SSEServer {
 	return &SSEServer{cfg: cfg, sessions: map[string]*sseSession{}}
 }
 
-// sseSession is the Conn of one legacy session.
+// sseSession is the Conn of one 2025 session.
 type sseSession struct {
 	id      string
 	srv     *SSEServer
@@ -74,12 +74,7 @@ type sseSession struct {
 
 // Recv implements Conn.
 func (s *sseSession) Recv() (Message, error) {
-	select {
-	case m := <-s.inbound:
-		return m, nil
-	case <-s.done:
-		return Message{}, ErrClosed
-	}
+	return recvOrClosed(s.inbound, s.done)
 }
 
 // Send implements Conn; it waits while the stream's queue is full, as a

@@ -601,12 +601,7 @@ func (r pipeReader) Read(p []byte) (int, error) {
 }
 
 func (s *Stdio) isClosed() bool {
-	select {
-	case <-s.closed:
-		return true
-	default:
-		return false
-	}
+	return isShut(s.closed)
 }
 
 func newExitError(ps *os.ProcessState, stderr []string) *ExitError {

@@ -15,7 +15,7 @@ type Observer func(wire.Record)
 // Tap wraps a Conn so that every frame in or out, every noise and stderr
 // line, reaches its observers with a monotonic timestamp. The wire log,
 // transcripts and late-traffic timing all come from this one place: a
-// Message carries the time on its record (Message.At), and SendStamped
+// Message carries the time on its record (Message.At), and SendOutgoing
 // returns it, so the session times late traffic from the very readings
 // the wire log and transcripts show.
 //
@@ -26,6 +26,7 @@ type Observer func(wire.Record)
 // reading, so nothing that arrives can answer it.
 type Tap struct {
 	Conn
+	out   Sender // Conn's, once
 	now   func() time.Time
 	start time.Time
 
@@ -57,7 +58,7 @@ const writeWait = 100 * time.Millisecond
 // so that the wire log, transcripts and the session's late timing read one
 // source of time.
 func NewTap(c Conn, now func() time.Time) *Tap {
-	return &Tap{Conn: c, now: now, start: now()}
+	return &Tap{Conn: c, out: SenderOf(c), now: now, start: now()}
 }
 
 // Start is when the tap was made; transcripts count time from here.
@@ -73,13 +74,14 @@ func (t *Tap) Observe(o Observer) {
 
 // Send implements Conn.
 func (t *Tap) Send(frame []byte) error {
-	_, err := t.SendStamped(frame)
+	_, err := t.SendOutgoing(Outgoing{Frame: frame})
 	return err
 }
 
-// SendStamped implements Stamper: it writes frame and returns the time on
-// its record, taken once the write returned.
-func (t *Tap) SendStamped(frame []byte) (time.Time, error) {
+// SendOutgoing implements Sender: it writes o (through the wrapped Conn's
+// SendOutgoing when it has one, so that what the sender knew goes along)
+// and returns the time on its record, taken once the write returned.
+func (t *Tap) SendOutgoing(o Outgoing) (time.Time, error) {
 	t.sendMu.Lock()
 	defer t.sendMu.Unlock()
 	w := &write{done: make(chan struct{})}
@@ -87,11 +89,11 @@ func (t *Tap) SendStamped(frame []byte) (time.Time, error) {
 	t.writing = w
 	t.orderMu.Unlock()
 
-	err := t.Conn.Send(frame)
+	_, err := t.out.SendOutgoing(o)
 
 	t.orderMu.Lock()
 	defer t.orderMu.Unlock()
-	r := t.emit(wire.Record{Dir: wire.Out, Kind: wire.KindFrame, Data: frame, Size: len(frame)})
+	r := t.emit(wire.Record{Dir: wire.Out, Kind: wire.KindFrame, Data: o.Frame, Size: len(o.Frame)})
 	t.writing = nil
 	close(w.done)
 	return r.At, err
@@ -153,14 +155,6 @@ func (t *Tap) CloseRequestStream(id []byte) (bool, error) {
 		return c.CloseRequestStream(id)
 	}
 	return false, nil
-}
-
-// SetParamHeaders forwards to the wrapped transport when it sends
-// headers.
-func (t *Tap) SetParamHeaders(id []byte, params map[string]string) {
-	if c, ok := t.Conn.(ParamHeaderSetter); ok {
-		c.SetParamHeaders(id, params)
-	}
 }
 
 // HasRequestStreams implements RequestStreams for the wrapped transport.

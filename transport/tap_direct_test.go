@@ -41,7 +41,7 @@ func TestTapDirectRecordsAsRecv(t *testing.T) {
 
 	sent := make(chan time.Time, 1)
 	go func() {
-		at, _ := tap.SendStamped([]byte(`{"id":1,"method":"x"}`))
+		at, _ := tap.SendOutgoing(Outgoing{Frame: []byte(`{"id":1,"method":"x"}`)})
 		sent <- at
 	}()
 	recvWithin(t, c.entered, "the write to reach the conn")

@@ -55,7 +55,7 @@ func TestTapStampsAreTheRecordsAndInOrder(t *testing.T) {
 	for i := range 4 {
 		wg.Go(func() {
 			for j := range n / 4 {
-				at, err := tap.SendStamped(fmt.Appendf(nil, `{"id":"%d-%d"}`, i, j))
+				at, err := tap.SendOutgoing(Outgoing{Frame: fmt.Appendf(nil, `{"id":"%d-%d"}`, i, j)})
 				if err != nil {
 					t.Error(err)
 					return
@@ -130,7 +130,7 @@ func TestTapStampsAfterTheWriteAndKeepsAnswersAfterIt(t *testing.T) {
 
 	sent := make(chan time.Time, 1)
 	go func() {
-		at, _ := tap.SendStamped([]byte(`{"id":1,"method":"x"}`))
+		at, _ := tap.SendOutgoing(Outgoing{Frame: []byte(`{"id":1,"method":"x"}`)})
 		sent <- at
 	}()
 	recvWithin(t, c.entered, "the write to reach the conn")
@@ -160,7 +160,7 @@ func TestTapDoesNotWaitLongOnAStuckWrite(t *testing.T) {
 	c := newSlowConn()
 	defer close(c.release)
 	tap := NewTap(c, steps())
-	go func() { _, _ = tap.SendStamped([]byte(`{"big":"frame"}`)) }()
+	go func() { _, _ = tap.SendOutgoing(Outgoing{Frame: []byte(`{"big":"frame"}`)}) }()
 	recvWithin(t, c.entered, "the write to reach the conn")
 	start := time.Now()
 	for i := range 3 {

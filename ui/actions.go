@@ -42,7 +42,7 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 // listOptions are how tools are listed: over Streamable HTTP in protocol
 // 2026-07-28 a tool with invalid x-mcp-header marks is left out.
 func (m *Model) listOptions() mcp.ListOptions {
-	return mcp.ListOptions{Force: m.opts.Force, RejectBadHeaders: m.conn != nil && m.conn.Transport() == "http" && m.conn.Session.Modern()}
+	return mcp.ListOptions{Force: m.opts.Force, RejectBadHeaders: m.conn != nil && m.conn.Transport() == "http" && m.conn.Session.Era2026()}
 }
 
 // cancelSelected cancels the selected request.
@@ -62,8 +62,7 @@ func (m *Model) cancelRow(r *rows.Row, reason string) tea.Cmd {
 	case r.IsStray():
 		m.setStatus("stray traffic is not a request of ours: nothing to cancel", true)
 		return nil
-	case m.conn == nil:
-		m.setStatus("not connected", true)
+	case m.offline():
 		return nil
 	case m.abandonRounds(r):
 		return nil
@@ -73,22 +72,35 @@ func (m *Model) cancelRow(r *rows.Row, reason string) tea.Cmd {
 
 // cancelled reports what Cancel did.
 func (m *Model) cancelled(msg cancelDoneMsg) {
-	label := termtext.Line(msg.label)
-	if msg.err != nil {
-		m.setStatus(label+": "+refusal(msg.err), true)
+	if m.refused(msg.label, msg.err) {
 		return
 	}
-	m.setStatus(fmt.Sprintf("cancel requested for %s: %s", label, termtext.Quote(msg.reason)), false)
+	m.setStatus(fmt.Sprintf("cancel requested for %s: %s", termtext.Line(msg.label), termtext.Quote(msg.reason)), false)
 }
 
-// refusal is the session's reason for not cancelling, in its words.
-func refusal(err error) string { return termtext.Line(err.Error()) }
+// refused shows the session's refusal of what label names, when err
+// is one, in the session's words.
+func (m *Model) refused(label string, err error) bool {
+	if err == nil {
+		return false
+	}
+	m.setStatus(termtext.Line(label)+": "+termtext.Line(err.Error()), true)
+	return true
+}
+
+// offline says "not connected" when there is no connection to act on.
+func (m *Model) offline() bool {
+	if m.conn != nil {
+		return false
+	}
+	m.setStatus("not connected", true)
+	return true
+}
 
 // cancelAll cancels every pending request, or, while a filter hides
 // rows, only the pending rows it shows: C cancels what the screen lists.
 func (m *Model) cancelAll() tea.Cmd {
-	if m.conn == nil {
-		m.setStatus("not connected", true)
+	if m.offline() {
 		return nil
 	}
 	rows, filtered := m.table.Filtered()
@@ -175,8 +187,7 @@ func (m *Model) rerun() tea.Cmd {
 	case r.Method == "initialize":
 		m.setStatus("initialize runs once per connection; "+m.c.Keys.Global.Reconnect.Help().Key+" reconnects", true)
 		return nil
-	case m.conn == nil:
-		m.setStatus("not connected", true)
+	case m.offline():
 		return nil
 	}
 	if r.Method == "tools/call" {
@@ -240,8 +251,7 @@ func (m *Model) setRequestTimeout(seq uint64, value string) tea.Cmd {
 	case r == nil:
 		m.setStatus("that request is gone", true)
 		return nil
-	case m.conn == nil:
-		m.setStatus("not connected", true)
+	case m.offline():
 		return nil
 	}
 	return setTimeoutCmd(m.gen, m.conn.Session, r, d)
@@ -249,11 +259,10 @@ func (m *Model) setRequestTimeout(seq uint64, value string) tea.Cmd {
 
 // timeoutSet reports what SetTimeout did.
 func (m *Model) timeoutSet(msg timeoutSetMsg) {
-	label := termtext.Line(msg.label)
-	if msg.err != nil {
-		m.setStatus(label+": "+refusal(msg.err), true)
+	if m.refused(msg.label, msg.err) {
 		return
 	}
+	label := termtext.Line(msg.label)
 	if r := m.store.Get(msg.seq); r != nil {
 		r.Timeout = msg.timeout
 		r.Touch()

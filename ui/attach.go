@@ -90,14 +90,12 @@ func (m *Model) attachEnded(e session.Closed) {
 	if m.quitting {
 		return
 	}
-	m.header.state = connClosed
 	why := "the proxy ended"
 	if e.Err != nil {
 		why = "the proxy's stream broke: " + e.Err.Error()
 	}
-	m.header.closedWhy = termtext.Line(why)
 	m.header.lastStderr = m.stderr.Last()
-	m.relayout()
+	m.showClosed(why)
 	m.setStatus(why+"; what passed stays here (W writes it)", e.Err != nil)
 }
 

@@ -48,14 +48,14 @@ func (m *Model) attachControlKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if key.Matches(k, rq.Drop) {
 			c = "drop"
 		}
-		return m.attachSend(AttachControl{Control: c, ID: r.ID.String()}), true
+		return m.attachSend(AttachControl{Control: c, ID: r.ID.String(), Session: r.HostSession}), true
 	case key.Matches(k, rq.Release) && m.focus == focusRequests:
 		// enter releases only a row held from here; elsewhere it opens.
 		r := m.table.Selected()
-		if r == nil || !m.attachHeld[r.ID.String()] {
+		if r == nil || !m.attachHeld[heldKey(r.HostSession, r.ID.String())] {
 			return nil, false
 		}
-		return m.attachSend(AttachControl{Control: "release", ID: r.ID.String()}), true
+		return m.attachSend(AttachControl{Control: "release", ID: r.ID.String(), Session: r.HostSession}), true
 	}
 	return nil, false
 }
@@ -77,7 +77,7 @@ func (m *Model) attachSelected() *rows.Row {
 
 // attachKill asks the proxy to cancel r on the host's behalf.
 func (m *Model) attachKill(r *rows.Row, reason string) tea.Cmd {
-	return m.attachSend(AttachControl{Control: "kill", ID: r.ID.String(), Reason: reason})
+	return m.attachSend(AttachControl{Control: "kill", ID: r.ID.String(), Reason: reason, Session: r.HostSession})
 }
 
 // attachSend sends req on a tea.Cmd: the reply comes as attachRepliedMsg.
@@ -94,6 +94,9 @@ func (m *Model) attachSend(req AttachControl) tea.Cmd {
 		return attachRepliedMsg{req: req, reply: reply, err: err}
 	}
 }
+
+// heldKey names a held answer: its request's session and id.
+func heldKey(session, id string) string { return session + " " + id }
 
 // attachReplied puts the proxy's reply on the status line, and the
 // report card in the tools pane, the host's list being no use here.
@@ -116,9 +119,9 @@ func (m *Model) attachReplied(msg attachRepliedMsg) {
 		if m.attachHeld == nil {
 			m.attachHeld = map[string]bool{}
 		}
-		m.attachHeld[msg.req.ID] = true
+		m.attachHeld[heldKey(msg.req.Session, msg.req.ID)] = true
 	case "release", "drop":
-		delete(m.attachHeld, msg.req.ID)
+		delete(m.attachHeld, heldKey(msg.req.Session, msg.req.ID))
 	}
 	m.setStatus(termtext.Line("proxy: "+msg.reply), false)
 }

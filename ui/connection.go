@@ -17,12 +17,8 @@ import (
 // run the handshake.
 func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if msg.err != nil {
-		m.header.state = connClosed
-		m.header.closedWhy = termtext.Line(msg.err.Error())
-		m.relayout()
-		m.tools.SetTools(nil, errors.New("not connected"))
-		m.resources.SetEntries(nil, errors.New("not connected"))
-		m.prompts.SetEntries(nil, errors.New("not connected"))
+		m.showClosed(msg.err.Error())
+		m.listsUnavailable("not connected")
 		m.setStatus("could not start the server: "+msg.err.Error(), true)
 		return m.startFailed(msg.err)
 	}
@@ -43,20 +39,16 @@ func (m *Model) initialized(msg initializedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.setStatus(msg.err.Error(), true)
 		if m.header.state == connConnecting {
-			m.header.state = connClosed
-			m.header.closedWhy = termtext.Line(msg.err.Error())
-			m.relayout()
+			m.showClosed(msg.err.Error())
 		}
-		m.tools.SetTools(nil, errors.New("not initialized"))
-		m.resources.SetEntries(nil, errors.New("not initialized"))
-		m.prompts.SetEntries(nil, errors.New("not initialized"))
+		m.listsUnavailable("not initialized")
 		return m.startFailed(msg.err)
 	}
 	m.startErr = nil
 	m.store.EraFallback = eraFallback(msg.peer)
 	m.store.MarkEraProbes()
 	m.header.counts = m.store.Counts
-	m.logs.perRequest = m.conn.Session.Modern()
+	m.logs.perRequest = m.conn.Session.Era2026()
 	m.eraKeyHelp(m.logs.perRequest)
 	if m.header.state == connConnecting {
 		m.header.state = connReady
@@ -90,6 +82,22 @@ func (m *Model) startFailed(err error) tea.Cmd {
 // with it.
 func (m *Model) StartErr() error { return m.startErr }
 
+// showClosed marks the connection closed in the header, saying why.
+func (m *Model) showClosed(why string) {
+	m.header.state = connClosed
+	m.header.closedWhy = termtext.Line(why)
+	m.relayout()
+}
+
+// listsUnavailable empties the tools, resources and prompts lists, each
+// saying why.
+func (m *Model) listsUnavailable(why string) {
+	err := errors.New(why)
+	m.tools.SetTools(nil, err)
+	m.resources.SetEntries(nil, err)
+	m.prompts.SetEntries(nil, err)
+}
+
 // sessionClosed shows why the session ended; pending requests were
 // already failed by the session and arrive as their own events.
 func (m *Model) sessionClosed(e session.Closed) {
@@ -102,7 +110,6 @@ func (m *Model) sessionClosed(e session.Closed) {
 		// its error already says why, better than the end does.
 		return
 	}
-	m.header.state = connClosed
 	why := "connection closed"
 	if e.ByPeer {
 		why = "connection closed by the server"
@@ -110,9 +117,8 @@ func (m *Model) sessionClosed(e session.Closed) {
 	if e.Err != nil {
 		why = connect.EndReason(e.Err)
 	}
-	m.header.closedWhy = termtext.Line(why)
 	m.header.lastStderr = m.stderr.Last()
-	m.relayout()
+	m.showClosed(why)
 	m.setStatus(fmt.Sprintf("%s; press %s to reconnect", termtext.Line(why), m.c.Keys.Global.Reconnect.Help().Key), true)
 }
 
@@ -173,6 +179,6 @@ func (m *Model) quit() tea.Cmd {
 // fault. Not when a late answer showed a modern server (a fallback the
 // header names).
 func eraFallback(p session.PeerInfo) bool {
-	return !p.Modern() && strings.HasPrefix(p.Negotiation, "initialize") &&
+	return !p.Era2026() && strings.HasPrefix(p.Negotiation, "initialize") &&
 		strings.Contains(p.Negotiation, "server/discover") && !strings.Contains(p.Negotiation, "a fallback:")
 }

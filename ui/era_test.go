@@ -154,7 +154,7 @@ func (c *cutWriter) Flush() {}
 // re-issues it by itself, once, and the rows say which is which.
 func TestLostRequestIsReissued(t *testing.T) {
 	url, _ := demoOverHTTP(t, cutSleep)
-	d := httpModel(t, url, session.ModernVersion)
+	d := httpModel(t, url, session.Era2026Version)
 	d.m.setFocus(focusTools)
 	d.m.tools.Select("sleep")
 	d.key("enter")
@@ -168,7 +168,7 @@ func TestLostRequestIsReissued(t *testing.T) {
 // says so, and r sends it again by hand.
 func TestLostReissueIsNotReissuedAgain(t *testing.T) {
 	url, _ := demoOverHTTP(t, cutCalls(2))
-	d := httpModel(t, url, session.ModernVersion)
+	d := httpModel(t, url, session.Era2026Version)
 	d.m.setFocus(focusTools)
 	d.m.tools.Select("sleep")
 	d.key("enter")
@@ -192,7 +192,7 @@ func modernListenServer(t *testing.T) (*connect.Conn, *clocktest.Clock) {
 	a, b := transporttest.Pipe()
 	srv := session.New(b, session.Config{Handlers: map[string]session.Handler{
 		"server/discover": func(context.Context, *session.Incoming) (any, error) {
-			return map[string]any{"resultType": "complete", "supportedVersions": []string{session.ModernVersion}, "ttlMs": 0, "cacheScope": "public",
+			return map[string]any{"resultType": "complete", "supportedVersions": []string{session.Era2026Version}, "ttlMs": 0, "cacheScope": "public",
 				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}},
 				"_meta":        map[string]any{session.MetaServerInfo: map[string]any{"name": "notifier", "version": "1"}}}, nil
 		},

@@ -56,7 +56,7 @@ func newModernFeatureServer(t *testing.T, conn *transporttest.End) *modernFeatur
 	}
 	rs.srv = session.New(conn, session.Config{Handlers: map[string]session.Handler{
 		"server/discover": record(func(context.Context, *session.Incoming) (any, error) {
-			return complete(map[string]any{"supportedVersions": []string{session.ModernVersion},
+			return complete(map[string]any{"supportedVersions": []string{session.Era2026Version},
 				"capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{"subscribe": true}},
 				"_meta":        map[string]any{session.MetaServerInfo: map[string]any{"name": "modern-features", "version": "1"}}}), nil
 		}),

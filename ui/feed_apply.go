@@ -65,9 +65,14 @@ func (m *Model) applyBatch(b *rows.Batch) []tea.Cmd {
 
 // applyItem is the screen's share of one item, after the store's: the
 // wire log marks late frames, notifications reach the log, a listen's
-// acknowledgement the subscriptions, the session's end the header.
+// acknowledgement the subscriptions, the session's end the header, and a
+// cancel starts the server CPU meter.
 func (m *Model) applyItem(item any, fx *batchEffects) {
 	switch e := item.(type) {
+	case session.CancelSent:
+		if cmd := m.meterCancel(e); cmd != nil {
+			fx.notified = append(fx.notified, cmd)
+		}
 	case session.LateArrived:
 		m.wire.MarkLate(e.Late.At)
 	case *rows.LateRun:

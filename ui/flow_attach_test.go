@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -181,5 +182,37 @@ func TestFlowAttachControl(t *testing.T) {
 	case extra := <-sent:
 		t.Fatalf("sent %+v, more than asked", extra)
 	default:
+	}
+}
+
+// TestFlowAttachCardScrolls: the report card is longer than the tools
+// pane it shows in; the pane's keys scroll it to its last line and back.
+func TestFlowAttachCardScrolls(t *testing.T) {
+	var card []string
+	for i := 1; i <= 80; i++ {
+		card = append(card, fmt.Sprintf("card line %02d", i))
+	}
+	control := func(ctx context.Context, req AttachControl) (string, error) {
+		return strings.Join(card, "\n"), nil
+	}
+	f, feed := attachedFlowWith(t, control)
+	feed <- attachLive
+	f.waitScreen("1/30")
+	f.keys("i")
+	s := f.waitScreen("card line 01", "the host's report card")
+	if strings.Contains(s, "card line 80") {
+		t.Fatalf("the whole card fits: the test needs a longer one\n%s", s)
+	}
+	f.keys("G")
+	s = f.waitScreen("card line 80")
+	if strings.Contains(s, "card line 01") {
+		t.Fatalf("at the card's end its first line still shows:\n%s", s)
+	}
+	f.keys("g")
+	f.waitScreen("card line 01")
+	f.keys("j", "j")
+	s = f.waitScreen("card line 03")
+	if strings.Contains(s, "card line 02") {
+		t.Fatalf("two lines down, line 02 still shows:\n%s", s)
 	}
 }

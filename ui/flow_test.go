@@ -75,15 +75,24 @@ type flow struct {
 
 // startFlow runs the UI on conn.
 func startFlow(t *testing.T, clock *clocktest.Clock, conn *connect.Conn, demoHint bool) *flow {
+	return startFlowWith(t, clock, conn, demoHint, nil)
+}
+
+// startFlowWith is startFlow with options of its own (set may be nil).
+func startFlowWith(t *testing.T, clock *clocktest.Clock, conn *connect.Conn, demoHint bool, set func(*Options)) *flow {
 	used := false
-	m := New(Options{now: clock.Now, static: true, Demo: demoHint, frameInterval: time.Millisecond,
+	opts := Options{now: clock.Now, static: true, Demo: demoHint, frameInterval: time.Millisecond,
 		Connect: func(context.Context) (*connect.Conn, error) {
 			if used {
 				return nil, io.EOF
 			}
 			used = true
 			return conn, nil
-		}})
+		}}
+	if set != nil {
+		set(&opts)
+	}
+	m := New(opts)
 	p := &probe{m: m}
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(flowWidth, flowHeight),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -33,16 +34,7 @@ func formatDuration(d time.Duration) string {
 }
 
 // thousands renders n with thousands separators: 10,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+var thousands = english.Thousands
 
 // fit truncates s (which may hold styles) to w cells with an ellipsis and
 // pads it to exactly w.

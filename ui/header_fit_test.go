@@ -18,7 +18,7 @@ import (
 func TestHeaderDegradesGracefully(t *testing.T) {
 	h := newHeader(&common{Styles: newStyles(true), Keys: defaultKeyMap()})
 	h.state, h.timeout = connReady, time.Minute
-	h.peer = session.PeerInfo{ProtocolVersion: session.ModernVersion, ServerInfo: session.Implementation{Name: "mcpoke-demo", Version: "dev"},
+	h.peer = session.PeerInfo{ProtocolVersion: session.Era2026Version, ServerInfo: session.Implementation{Name: "mcpoke-demo", Version: "dev"},
 		Capabilities: json.RawMessage(`{"tools":{},"prompts":{},"resources":{"subscribe":true},"logging":{},"completions":{}}`)}
 	h.declared = json.RawMessage(`{"roots":{},"sampling":{},"elicitation":{}}`)
 	h.counts[session.Pending], h.counts[session.Completed], h.counts[session.Cancelled] = 1, 5, 1

@@ -44,7 +44,7 @@ func hostileModernConn(t *testing.T, clock *clocktest.Clock) func(context.Contex
 	}
 	handlers := map[string]session.Handler{
 		"server/discover": func(context.Context, *session.Incoming) (any, error) {
-			return map[string]any{"resultType": "complete", "supportedVersions": []string{session.ModernVersion},
+			return map[string]any{"resultType": "complete", "supportedVersions": []string{session.Era2026Version},
 				"capabilities": map[string]any{"tools": map[string]any{"listChanged": true}, "resources": map[string]any{"subscribe": true},
 					"prompts": map[string]any{}, "logging": map[string]any{}},
 				"instructions": e("Be nice."),
@@ -98,7 +98,7 @@ func hostileModernConn(t *testing.T, clock *clocktest.Clock) func(context.Contex
 		connect.ForgetEras()
 		o := connect.Options{Protocol: connect.ProtocolAuto, Session: session.Config{Clock: clock}}
 		cs.Install(&o.Session)
-		o.Capabilities = cs.Capabilities(session.ModernVersion)
+		o.Capabilities = cs.Capabilities(session.Era2026Version)
 		conn := connect.Attach(connect.Spec{Name: "hostile-modern"}, a, o)
 		t.Cleanup(func() {
 			conn.Close()

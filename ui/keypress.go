@@ -90,9 +90,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			m.setStatus("no request selected", true)
 			return nil
 		}
-		if c := m.cancellable; c.known && c.seq == r.Seq && c.err != nil {
-			// The session already said no: do not ask for a reason.
-			m.setStatus(termtext.Line(r.Label())+": "+refusal(c.err), true)
+		// The session already said no: do not ask for a reason.
+		if c := m.cancellable; c.known && c.seq == r.Seq && m.refused(r.Label(), c.err) {
 			return nil
 		}
 		m.prompt.seq = r.Seq

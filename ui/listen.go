@@ -24,7 +24,7 @@ import (
 // Resource subscriptions replace it with one that names them too
 // (subscribe_listen.go).
 func listenCmd(gen int, s *session.Session) tea.Cmd {
-	if !s.Modern() {
+	if !s.Era2026() {
 		return nil
 	}
 	return openListenCmd(gen, s, nil, subChange{})

@@ -27,7 +27,7 @@ func (m *Model) ping() tea.Cmd {
 
 // openLogLevel asks for the level the server should log at.
 func (m *Model) openLogLevel() tea.Cmd {
-	if !m.ready() || (!m.conn.Session.Modern() && !m.declared("logging/setLevel")) {
+	if !m.ready() || (!m.conn.Session.Era2026() && !m.declared("logging/setLevel")) {
 		return nil
 	}
 	level := m.logs.level
@@ -49,7 +49,7 @@ func (m *Model) setLogLevel(level string) tea.Cmd {
 	if !m.ready() {
 		return nil
 	}
-	if m.conn.Session.Modern() {
+	if m.conn.Session.Era2026() {
 		if err := m.conn.Session.SetLogLevel(level); err != nil {
 			m.setStatus(err.Error(), true)
 			return nil

@@ -59,6 +59,7 @@ type Model struct {
 	store  *rows.Store
 	table  *requestTable
 	detail *detail
+	cpu    serverCPU
 	wire   *wireLog
 	stderr *stderrPane
 	editor *argEditor
@@ -144,6 +145,10 @@ func New(opts Options) *Model {
 		logs:      newLogPane(c),
 	}
 	m.timeline = newTimeline(c, m.wire, settleWindow(opts.Settle))
+	m.detail.cpuLine = m.cpu.line
+	if opts.ServerSpans != nil {
+		m.timeline.serverSpans = opts.ServerSpans.Trace
+	}
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
 	m.header.auth = opts.AuthState
@@ -159,7 +164,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Attached != nil {
 		return tea.Batch(tea.RequestBackgroundColor, m.attachInit(), m.startTicking())
 	}
-	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking())
+	return tea.Batch(tea.RequestBackgroundColor, m.connectCmd(), m.startTicking(), m.waitSpans())
 }
 
 // Update implements tea.Model.
@@ -239,6 +244,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return msg.next
 	case cancelDoneMsg:
 		m.cancelled(msg)
+	case cpuMeasuredMsg:
+		m.cpuMeasured(msg)
 	case timeoutSetMsg:
 		m.timeoutSet(msg)
 	case cancelAllDoneMsg:
@@ -253,6 +260,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.store.SetInfo(msg.seq, msg.info)
 		m.header.toolErrors = m.store.ToolErrors
 		return tea.Batch(m.inputRequired(msg.seq), m.reissueLost(msg.seq))
+	case spansArrivedMsg:
+		return m.waitSpans() // the redraw that follows reads them
 	case tickMsg:
 		m.c.Frame++
 		m.ticking = false

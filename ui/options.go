@@ -6,7 +6,9 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/clock"
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/cpumeter"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -51,6 +53,10 @@ type Options struct {
 	// OpenURL opens an address in the browser: ctrl+o on the login
 	// screen (see LoginMsg).
 	OpenURL func(string) error
+	// ServerSpans, when set (--otlp-receive), are the spans received:
+	// the timeline draws those of a request's trace, the server's work
+	// beside the wire.
+	ServerSpans SpanSource
 	// Attached, when set, shows a proxy's traffic in place of a session
 	// of the UI's own; Connect is then not used.
 	Attached *Attached
@@ -66,9 +72,19 @@ type Options struct {
 	// frameInterval bounds how often session events reach the model;
 	// default defaultFrameInterval.
 	frameInterval time.Duration
+	// cpuMeter stands in for meterServerCPU (tests).
+	cpuMeter func(pid int) func() (cpumeter.AfterCancel, bool)
 	// completionDelay is the debounce before a completion is asked for;
 	// default completionDelay.
 	completionDelay time.Duration
+}
+
+// SpanSource is an OTLP receiver (*otlprecv.Receiver).
+type SpanSource interface {
+	// Trace returns the spans received for traceID (hex).
+	Trace(traceID string) []otlprecv.Span
+	// Arrived is closed when the next batch of spans has been kept.
+	Arrived() <-chan struct{}
 }
 
 // Attached is a running mcpoke proxy's traffic, for a UI that only
@@ -96,9 +112,10 @@ type Attached struct {
 
 // AttachControl is one control message for an attached proxy: Control
 // is card, kill, kill-all, hold, release or drop; ID is the host's
-// request id as JSON text (3 and "3" differ).
+// request id as JSON text (3 and "3" differ); Session its host session
+// over HTTP (s1, s2, ...), where sessions may share ids.
 type AttachControl struct {
-	Control, ID, Reason string
+	Control, ID, Reason, Session string
 }
 
 // AttachedHeader is what the header says of a proxied session.

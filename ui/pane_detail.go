@@ -36,9 +36,14 @@ type detail struct {
 	builtWidth   int
 	builtCancel  string
 	builtLive    bool
+	builtCPU     string
+	// cpuLine is the server CPU meter's line for a cancelled row.
+	cpuLine func(seq uint64) string
 }
 
-func newDetail(c *common) *detail { return &detail{c: c} }
+func newDetail(c *common) *detail {
+	return &detail{c: c, cpuLine: func(uint64) string { return "" }}
+}
 
 // SetSize sets the pane's size, title included.
 func (d *detail) SetSize(w, h int) {
@@ -75,11 +80,15 @@ func (d *detail) Scroll(n int) {
 // rows (pending, cancelling) are rebuilt each frame for their times.
 func (d *detail) build() {
 	live := d.row != nil && !d.row.State.Final()
+	cpu := ""
+	if d.row != nil {
+		cpu = d.cpuLine(d.row.Seq)
+	}
 	if d.row == d.builtRow && d.row != nil && d.row.Version() == d.builtVersion && d.width == d.builtWidth &&
-		d.cancel == d.builtCancel && !live && !d.builtLive {
+		d.cancel == d.builtCancel && !live && !d.builtLive && cpu == d.builtCPU {
 		return
 	}
-	d.builtRow, d.builtWidth, d.builtCancel, d.builtLive = d.row, d.width, d.cancel, live
+	d.builtRow, d.builtWidth, d.builtCancel, d.builtLive, d.builtCPU = d.row, d.width, d.cancel, live, cpu
 	if d.row != nil {
 		d.builtVersion = d.row.Version()
 	}
@@ -156,6 +165,9 @@ func (d *detail) content() []string {
 	}
 	if !r.CancelOrNone().At.IsZero() {
 		out = append(out, d.cancelLines()...)
+		if l := d.cpuLine(r.Seq); l != "" {
+			out = append(out, st.Key.Render("server CPU")+st.Muted.Render(" after cancel: "+l))
+		}
 	}
 	if r.Method == "subscriptions/listen" && !r.Incoming {
 		out = append(out, d.listenLines()...)
@@ -219,7 +231,7 @@ func (d *detail) cancelLines() []string {
 	case r.CancelOrNone().SendErr != nil:
 		line += st.StatusErr.Render(" · not sent: " + termtext.Line(r.CancelOrNone().SendErr.Error()))
 	case !sent.IsZero() && r.CancelOrNone().Wire.ByStreamClose:
-		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.ModernVersion + ")")
+		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent (the cancel of protocol " + session.Era2026Version + ")")
 	case !sent.IsZero() && r.CancelOrNone().Wire.StreamClosed && !r.CancelOrNone().Wire.Notified && !r.IsTask():
 		// --cancel-mode close: the stream went, no message did.
 		line += st.Muted.Render(" · stream closed at " + d.rel(sent) + ", nothing sent")

@@ -232,7 +232,7 @@ func (h *header) authView() string {
 // a late answer showed a modern server that a second probe could not
 // reach.
 func eraLabel(p session.PeerInfo) string {
-	if !p.Modern() && (strings.Contains(p.Negotiation, "after server/discover failed: request timed out") || strings.Contains(p.Negotiation, "a fallback:")) {
+	if !p.Era2026() && (strings.Contains(p.Negotiation, "after server/discover failed: request timed out") || strings.Contains(p.Negotiation, "a fallback:")) {
 		return p.Era() + " fallback: server/discover timed out"
 	}
 	return p.Era()

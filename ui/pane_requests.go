@@ -278,6 +278,9 @@ func (t *requestTable) rowView(r *rows.Row, cols columns, sel *rows.Row) string 
 	if r.IsStray() && r.ID.IsZero() {
 		id = "?"
 	}
+	if r.HostSession != "" {
+		id = termtext.Line(r.HostSession) + ":" + id // a proxied HTTP session's: ids repeat across them
+	}
 	method := r.Method
 	if r.IsTask() {
 		method = "task" // of the tool, created by the request with its id

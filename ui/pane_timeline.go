@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/diagram"
 	"github.com/mcpoke/mcpoke/internal/english"
+	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/ui/rows"
 )
@@ -30,6 +31,10 @@ type timeline struct {
 	wire *wireLog
 	// settle is the session's settle window, for the span.
 	settle time.Duration
+	// serverSpans gives the spans received for a trace (--otlp-receive);
+	// nil without a receiver.
+	serverSpans func(traceID string) []otlprecv.Span
+	spans       []otlprecv.Span // the row's, as last read
 
 	row     *rows.Row
 	start   time.Time // the wire log's start the follower counts from
@@ -50,6 +55,7 @@ type timeline struct {
 	builtFed     int
 	builtWidth   int
 	builtLive    bool
+	builtSpans   int
 }
 
 func newTimeline(c *common, w *wireLog, settle time.Duration) *timeline {
@@ -141,12 +147,13 @@ func (t *timeline) options() diagram.Options {
 // changed; a live one each time, for its times.
 func (t *timeline) build() {
 	t.feed()
+	t.readSpans()
 	live := t.row != nil && !t.row.State.Final()
 	if t.row == t.builtRow && t.row != nil && t.row.Version() == t.builtVersion && t.fed == t.builtFed &&
-		t.width == t.builtWidth && !live && !t.builtLive {
+		t.width == t.builtWidth && !live && !t.builtLive && len(t.spans) == t.builtSpans {
 		return
 	}
-	t.builtRow, t.builtFed, t.builtWidth, t.builtLive = t.row, t.fed, t.width, live
+	t.builtRow, t.builtFed, t.builtWidth, t.builtLive, t.builtSpans = t.row, t.fed, t.width, live, len(t.spans)
 	if t.row != nil {
 		t.builtVersion = t.row.Version()
 	}
@@ -182,7 +189,7 @@ func (t *timeline) content() []string {
 	for _, line := range diagram.TextLines(l, t.width) {
 		out = append(out, timelineStyle(st, line.Role).Render(line.Text))
 	}
-	return out
+	return append(out, t.spanLines()...)
 }
 
 // timelineStyle colours a line of the diagram by what it shows; the

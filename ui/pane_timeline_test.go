@@ -3,6 +3,7 @@ package ui
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui/rows"
@@ -29,6 +31,26 @@ type timelineCase struct {
 	state      session.State
 	timeout    time.Duration
 	at         float64
+	// With spans set (even empty), the UI has a receiver
+	// (--otlp-receive) that got these spans of the request's trace; the
+	// cancel was sent at cancelAt ms.
+	spans    []otlprecv.Span
+	cancelAt float64
+}
+
+// timelineTrace is the traceparent of the cases with server spans.
+var timelineTrace = session.TraceParent{TraceID: [16]byte{0xa2, 0x29, 0xf2, 0xd3, 15: 1}, SpanID: [8]byte{0xb7, 7: 2}}
+
+// spanAt is a server span from a ms to b ms into the transcript.
+func spanAt(name, service string, a, b float64, status, msg string, events ...string) otlprecv.Span {
+	start := time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC)
+	at := func(ms float64) time.Time { return start.Add(time.Duration(ms * float64(time.Millisecond))) }
+	sp := otlprecv.Span{TraceID: timelineTrace.TraceIDString(), SpanID: "00000000000000aa", ParentSpanID: timelineTrace.String()[36:52],
+		Name: name, Service: service, Start: at(a), End: at(b), Status: status, StatusMessage: msg}
+	for _, ev := range events {
+		sp.Events = append(sp.Events, otlprecv.Event{Name: ev, At: at(b)})
+	}
+	return sp
 }
 
 var timelineCases = []timelineCase{
@@ -54,6 +76,29 @@ var timelineCases = []timelineCase{
 	{name: "live_cancelling", file: "cancelled_late_progress", id: "3", state: session.Cancelling, timeout: time.Minute, at: 2600},
 	// Escapes, bidi and Mermaid syntax in the server's text.
 	{name: "hostile", id: `"3"`, state: session.Cancelled, at: 10},
+	// --otlp-receive: the server's span ended at the cancel; another
+	// ran on after it (with hostile text); none came yet.
+	{name: "server_span_at_cancel", file: "http_stream_closed", id: "2", state: session.Cancelled, at: 3300, cancelAt: 1200,
+		spans: []otlprecv.Span{spanAt("tools/call slow", "streamy", 11, 1201.3, "error", "cancelled", "work stopped")}},
+	{name: "server_span_after_cancel", file: "cancelled_late_progress", id: "3", state: session.Cancelled, at: 6000, cancelAt: 1863.531,
+		spans: []otlprecv.Span{spanAt("tools/call trigger-long-running-operation", "everything", 362, 5371, "", ""),
+			spanAt("db \x1b]0;pwned\x07query\u202e", "ev\x1b[31mil", 400, 5300, "ok", "\x1b]52;c;aGk=\x07done")}},
+	{name: "server_span_none", file: "http_stream_closed", id: "2", state: session.Cancelled, at: 3300, cancelAt: 1200, spans: []otlprecv.Span{}},
+	// A flood: the first spans and events are drawn, the rest counted.
+	{name: "server_span_flood", file: "http_stream_closed", id: "2", state: session.Cancelled, at: 3300, cancelAt: 1200, spans: spanFlood()},
+}
+
+// spanFlood is 25 spans of one trace, the first with 8 events.
+func spanFlood() []otlprecv.Span {
+	var spans []otlprecv.Span
+	for i := range 25 {
+		spans = append(spans, spanAt(fmt.Sprintf("step %d", 25-i), "streamy", float64(100+40*(25-i)), 1201, "", ""))
+	}
+	spans[24].Events = nil
+	for i := range 8 {
+		spans[24].Events = append(spans[24].Events, otlprecv.Event{Name: fmt.Sprintf("event %d", i), At: spans[24].Start})
+	}
+	return spans
 }
 
 // timelineWidths are the terminal widths the goldens are drawn at: the
@@ -155,6 +200,17 @@ func timelineOf(t *testing.T, c timelineCase) (*timeline, time.Time) {
 		t.Fatalf("no request %s in %s", c.id, file)
 	}
 	tl := newTimeline(cm, wl, settleWindow(0))
+	if c.spans != nil {
+		row.Trace = &timelineTrace
+		sent := start.Add(time.Duration(c.cancelAt * float64(time.Millisecond)))
+		row.Cancel = &rows.Cancel{At: sent, SentAt: sent}
+		tl.serverSpans = func(id string) []otlprecv.Span {
+			if id != timelineTrace.TraceIDString() {
+				t.Errorf("spans asked for trace %s, not the request's %s", id, timelineTrace.TraceIDString())
+			}
+			return c.spans
+		}
+	}
 	tl.SetRow(row)
 	return tl, start
 }

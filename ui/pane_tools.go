@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,8 +19,11 @@ type toolList struct {
 	loading bool
 	err     string
 	// note takes the list's place, muted: attached to a proxy, the
-	// tools are the host's to call.
-	note string
+	// tools are the host's to call, and the host's report card shows
+	// here. noteTop is its first line shown: a card is longer than the
+	// pane, and scrolls.
+	note    string
+	noteTop int
 
 	width, height int
 	focusable
@@ -91,11 +95,33 @@ func (t *toolList) itemLines() int {
 
 func (t *toolList) rows() int { return max((t.height-1)/t.itemLines(), 1) }
 
-// MoveBy moves the cursor n items.
-func (t *toolList) MoveBy(n int) { t.list.MoveBy(n) }
+// MoveBy moves the cursor n items (the note n lines, when it shows).
+func (t *toolList) MoveBy(n int) {
+	if t.note != "" {
+		t.scrollNote(n)
+		return
+	}
+	t.list.MoveBy(n)
+}
 
 // Scroll moves the view n items without moving past the ends.
-func (t *toolList) Scroll(n int) { t.list.Scroll(n) }
+func (t *toolList) Scroll(n int) {
+	if t.note != "" {
+		t.scrollNote(n)
+		return
+	}
+	t.list.Scroll(n)
+}
+
+// noteLines is the note wrapped to the pane.
+func (t *toolList) noteLines() []string {
+	return wrapLines(t.c.Styles.Muted.Render(t.note), t.width)
+}
+
+// scrollNote moves the note n lines, without moving past its ends.
+func (t *toolList) scrollNote(n int) {
+	t.noteTop = max(min(t.noteTop+n, len(t.noteLines())-(t.height-1)), 0)
+}
 
 // ClickAt selects the item at line y of the pane; it reports a hit.
 func (t *toolList) ClickAt(y int) bool {
@@ -135,7 +161,12 @@ func (t *toolList) draw() (lines []string, of []int) {
 	lines = []string{leftTitle(st, t.focused, title, 1, t.width)}
 	switch {
 	case t.note != "":
-		lines = append(lines, wrapLines(st.Muted.Render(t.note), t.width)...)
+		note := t.noteLines()
+		top := max(min(t.noteTop, len(note)-(t.height-1)), 0)
+		if top > 0 || len(note) > t.height-1 {
+			lines[0] = leftTitle(st, t.focused, fmt.Sprintf("TOOLS %d-%d/%d", top+1, min(top+t.height-1, len(note)), len(note)), 1, t.width)
+		}
+		lines = append(lines, note[top:]...)
 	case t.loading:
 		lines = append(lines, st.Muted.Render("loading…"))
 	case t.err != "":

@@ -72,7 +72,7 @@ func (m *Model) inputRequired(seq uint64) tea.Cmd {
 	note.Waiting, note.Abandon = true, abandon
 	m.setStatus(fmt.Sprintf("%s needs input (round %d): %d question(s); cancel it to abandon", r.Label(), n, len(ir.Requests)), false)
 	opts := session.CallOptions{Timeout: m.timeout, ResetTimeoutOnProgress: true}
-	if info.Method == "tools/call" && m.conn.Session.Modern() {
+	if info.Method == "tools/call" && m.conn.Session.Era2026() {
 		for _, t := range m.tools.Tools() {
 			if t.Name == info.Tool {
 				opts.ParamHeaders, _ = mcp.CallParamHeaders(t, info.Params)

@@ -26,9 +26,9 @@ func modernDemoAnswering(t *testing.T, clock *clocktest.Clock) func(context.Cont
 	return func(_ context.Context, cs *mcp.ClientSide) (*connect.Conn, error) {
 		a, b := transporttest.Pipe()
 		srv := demo.NewSession(b, io.Discard)
-		o := connect.Options{Protocol: session.ModernVersion, Session: session.Config{Clock: clock}}
+		o := connect.Options{Protocol: session.Era2026Version, Session: session.Config{Clock: clock}}
 		cs.Install(&o.Session)
-		o.Capabilities = cs.Capabilities(session.ModernVersion)
+		o.Capabilities = cs.Capabilities(session.Era2026Version)
 		conn := connect.Attach(connect.Spec{Name: "demo"}, a, o)
 		t.Cleanup(func() {
 			conn.Close()

@@ -43,7 +43,7 @@ func (m *Model) toggleSubscription() tea.Cmd {
 	if m.features.subs == nil {
 		m.features.subs = map[string]subState{}
 	}
-	if m.conn.Session.Modern() {
+	if m.conn.Session.Era2026() {
 		return m.subscribeModern(uri, st == subSubscribing)
 	}
 	m.features.subs[uri] = st

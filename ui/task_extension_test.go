@@ -61,7 +61,7 @@ func extTaskConn(t *testing.T, clock *clocktest.Clock, cs *mcp.ClientSide) (*con
 	complete := func(m map[string]any) map[string]any { m["resultType"] = "complete"; return m }
 	srv := session.New(b, session.Config{Handlers: map[string]session.Handler{
 		"server/discover": func(context.Context, *session.Incoming) (any, error) {
-			return complete(map[string]any{"supportedVersions": []string{session.ModernVersion}, "ttlMs": 0, "cacheScope": "public",
+			return complete(map[string]any{"supportedVersions": []string{session.Era2026Version}, "ttlMs": 0, "cacheScope": "public",
 				"capabilities": map[string]any{"tools": map[string]any{}, "extensions": map[string]any{session.ExtensionTasks: map[string]any{}}},
 				"_meta":        map[string]any{session.MetaServerInfo: map[string]any{"name": "ext-tasks", "version": "1"}}}), nil
 		},
@@ -104,7 +104,7 @@ func extTaskConn(t *testing.T, clock *clocktest.Clock, cs *mcp.ClientSide) (*con
 		// As the TUI connects: its client side answers, and declares
 		// what it answers, the extension with it.
 		cs.Install(&o.Session)
-		o.ModernCapabilities = cs.Capabilities(session.ModernVersion)
+		o.ModernCapabilities = cs.Capabilities(session.Era2026Version)
 	}
 	c := connect.Attach(connect.Spec{Name: "ext-tasks"}, a, o)
 	t.Cleanup(func() { c.Close(); srv.Close() })

@@ -45,7 +45,7 @@ type TerminalPrompter struct {
 	unreachable atomic.Bool
 }
 
-// ErrNobodyToLogIn: a headless login with no browser and no terminal,
+// ErrNobodyToLogIn means a headless login with no browser and no terminal,
 // which would otherwise wait minutes for nobody.
 var ErrNobodyToLogIn = errors.New("no browser opened and there is no terminal to paste into, so nobody can log in here: " +
 	"run `mcpoke auth login --url URL` on a machine with a browser, or run this command in a terminal and paste the address the browser ended at")

@@ -274,7 +274,7 @@ func union(a, b []string) []string {
 	return out
 }
 
-// ErrNoLogin: the server asks for authorization and nobody can log in
+// ErrNoLogin means the server asks for authorization and nobody can log in
 // (no prompter).
 var ErrNoLogin = errors.New("the server asks for a login and mcpoke cannot show one here; run mcpoke auth login --url URL first")
 

@@ -75,7 +75,7 @@ func DefaultStorePath() (string, error) {
 	return filepath.Join(dir, "mcpoke", "credentials.json"), nil
 }
 
-// ErrNotFound: no entry for that issuer and resource.
+// ErrNotFound means no entry for that issuer and resource.
 var ErrNotFound = errors.New("no saved credentials")
 
 // Lookup returns the entry of the MCP server at serverURL with issuer,

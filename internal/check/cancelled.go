@@ -97,15 +97,22 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 		res.Status, res.Reason = Skip, o.notCancelled
 		return
 	}
-	if !o.info.CancelWire.LateObservable() {
+	closed := !o.info.CancelWire.LateObservable()
+	if closed && o.info.LateCount == 0 {
 		// A PASS here would say nothing of the server.
 		res.Status, res.Reason = Skip, "the cancel closed the request's stream (protocol "+r.conn.Peer().ProtocolVersion+
-			" over HTTP), so nothing for it could arrive after: what the server did cannot be seen here (check 8's closed-stream part grades it, through the calls that follow)"
+			" over HTTP), so nothing for it could arrive after on that stream, and none came on another: what the server did cannot be seen here (check 8's closed-stream part grades it, through the calls that follow)"
 		return
 	}
 	e := &res.Evidence
 	e.fact("called %s (request %s), cancelled it after %s, listened %s after the cancel",
 		r.tool.Name, o.info.ID, human(o.info.CancelSentAt.Sub(o.info.Started)), human(o.listened))
+	if closed {
+		// Its own stream is gone: what came for it came on another, and
+		// the era's sentence is about any further message.
+		e.fact("%d %s for it came after the cancel closed its stream, on other streams", o.info.LateCount,
+			plural(o.info.LateCount, "message", "messages"))
+	}
 	e.time("cancelAfter", o.info.CancelSentAt.Sub(o.info.Started))
 	e.time("listened", o.listened)
 	if id == 1 {

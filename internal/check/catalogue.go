@@ -69,7 +69,7 @@ var catalogue = []definition{
 	{7, "tasks/cancel ends a running task cancelled and refuses a finished one", ruleTaskCancelled, nil},
 	{8, "Cancellation over HTTP (POSTed cancel, dropped or closed stream)", ruleHTTPCancel, nil},
 	{9, "The server cancels its own request with the call that asked it, and ignores the answer that crosses its cancel", ruleSenderIgnores, nil},
-	{10, "The server stops working after a cancel (CPU of its processes)", ruleStopWork, []string{scenarioCancellation}},
+	{10, "The server stops working after a cancel (CPU of its processes, or its spans)", ruleStopWork, []string{scenarioCancellation}},
 }
 
 // IDs are the ids of every check, for --only and --skip.

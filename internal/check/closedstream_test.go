@@ -24,7 +24,7 @@ func servingModern(t *testing.T, wrap func(http.Handler) http.Handler) *connect.
 	h := demo.HTTPHandler(io.Discard, demo.Options{}, false)
 	srv := httptest.NewServer(wrap(h))
 	conn, err := connect.Start(connect.Spec{Name: "test", URL: srv.URL + "/mcp", Transport: "http"},
-		connect.Options{Protocol: session.ModernVersion, Session: session.Config{SettleWindow: 2 * time.Second}})
+		connect.Options{Protocol: session.Era2026Version, Session: session.Config{SettleWindow: 2 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +76,8 @@ func runModern(t *testing.T, wrap func(http.Handler) http.Handler, tool, args st
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Protocol != session.ModernVersion {
-		t.Fatalf("protocol %s; want %s", rep.Protocol, session.ModernVersion)
+	if rep.Protocol != session.Era2026Version {
+		t.Fatalf("protocol %s; want %s", rep.Protocol, session.Era2026Version)
 	}
 	return result(t, rep, 8)
 }

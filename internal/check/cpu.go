@@ -36,6 +36,10 @@ const (
 func (r *runner) stopsWork(ctx context.Context, res *Result) {
 	e := &res.Evidence
 	if skip, na := r.noMeter(); skip != "" {
+		if r.opts.Spans != nil {
+			r.stopsWorkBySpans(ctx, res, skip)
+			return
+		}
 		res.Status, res.Reason, res.NotApplicable = Skip, skip, na
 		return
 	}
@@ -121,6 +125,14 @@ func (r *runner) stopsWork(ctx context.Context, res *Result) {
 	e.fact("a %s window is busy above %.2f CPU (the idle baseline + %.2f); a verdict needs %d windows in a row",
 		cpuWindow, v.Limit, cpumeter.Threshold, cpumeter.Repeats)
 	e.fact("windows after the cancel (s: CPU): %s", windowsText(v.Windows))
+	if r.opts.Spans != nil {
+		// The server's own account, beside the meter's.
+		if sp, ok := r.serverSpan(ctx, info, cancelAt.Add(spanExportLag)); ok {
+			e.fact("%s", spanFact(sp, info, cancelAt))
+		} else {
+			e.fact("no server span of request %s's trace came to --otlp-receive", info.ID)
+		}
+	}
 	e.time("cpuAfterCancel", v.CPUAfter)
 	e.time("watched", v.Watched)
 	switch {

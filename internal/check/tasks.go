@@ -36,7 +36,7 @@ const (
 func (r *runner) tasks(ctx context.Context, res *Result) {
 	caps, err := mcp.ParseServerCapabilities(r.conn.Peer().Capabilities)
 	switch {
-	case r.s.Modern():
+	case r.s.Era2026():
 		r.extensionTasks(ctx, res, caps)
 		return
 	case err != nil || caps.Tasks == nil:

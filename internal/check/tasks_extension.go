@@ -12,7 +12,7 @@ import (
 // io.modelcontextprotocol/tasks extension: cancelling is cooperative, so
 // only the acknowledgement is a MUST; how the task ended is reported.
 var ruleTaskAcknowledged = Rule{Must, "On success, the server MUST acknowledge the request with an empty result",
-	"tasks extension (" + session.ExtensionTasks + "), Task Cancellation", []string{session.ModernVersion}}
+	"tasks extension (" + session.ExtensionTasks + "), Task Cancellation", []string{session.Era2026Version}}
 
 // extensionTasks is check 7 in a modern session: a tools/call the server
 // makes a task of (it decides), cancelled with tasks/cancel while it

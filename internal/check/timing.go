@@ -140,7 +140,7 @@ func (r *runner) inFlightWindow() window { return r.windowOf(r.roundTrips(), "in
 // pages say the server MUST NOT send any further messages for it; before,
 // legacy (a SHOULD of the cancellation page) holds.
 func (r *runner) afterCancelRule(legacy Rule) Rule {
-	if !r.conn.Peer().Modern() {
+	if !r.conn.Peer().Era2026() {
 		return legacy
 	}
 	if r.conn.Transport() == "http" {

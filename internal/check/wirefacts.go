@@ -21,7 +21,11 @@ type wireFacts struct {
 }
 
 func (f *wireFacts) observe(rec wire.Record) {
-	if rec.Kind != wire.KindHTTP {
+	// An event's id note is never quoted (see aboutRequest), and there is
+	// one per SSE event: a call that reports progress a thousand times
+	// before its cancel filled the recording with them, and the cancel's
+	// 202 that came next was not kept.
+	if rec.Kind != wire.KindHTTP || isEventNote(string(rec.Data)) {
 		return
 	}
 	f.mu.Lock()

@@ -46,7 +46,7 @@ come, in the transcript format, for mcpoke diagram or jq.`
 
 func newAttachCommand() *cobra.Command {
 	var asJSON, requests, textOnly, card, killAll bool
-	var killID, reason, holdID, releaseID, dropID string
+	var killID, reason, holdID, releaseID, dropID, sess string
 	cmd := &cobra.Command{
 		Use:   "attach [NAME]",
 		Short: "Follow the traffic of a running mcpoke proxy",
@@ -90,13 +90,13 @@ func newAttachCommand() *cobra.Command {
 			case killAll:
 				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKillAll, Reason: reason}, asJSON)
 			case holdID != "":
-				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlHold, ID: idArg(holdID)}, asJSON)
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlHold, ID: idArg(holdID), Session: sess}, asJSON)
 			case releaseID != "":
-				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlRelease, ID: idArg(releaseID)}, asJSON)
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlRelease, ID: idArg(releaseID), Session: sess}, asJSON)
 			case dropID != "":
-				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlDrop, ID: idArg(dropID)}, asJSON)
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlDrop, ID: idArg(dropID), Session: sess}, asJSON)
 			case killID != "":
-				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKill, ID: idArg(killID), Reason: reason}, asJSON)
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKill, ID: idArg(killID), Reason: reason, Session: sess}, asJSON)
 			}
 			if !asJSON && !requests && !textOnly && attachIsInteractive() {
 				return attachTUI(cmd, match[0])
@@ -111,7 +111,8 @@ func newAttachCommand() *cobra.Command {
 	cmd.Flags().StringVar(&reason, "reason", "", "with --kill or --kill-all: the reason the cancel carries")
 	cmd.Flags().BoolVar(&textOnly, "text", false, "follow as text lines even in a terminal, instead of opening the TUI")
 	cmd.Flags().BoolVar(&requests, "requests", false, "when the proxy ends (or on Ctrl-C), list the requests that passed, each with its state")
-	cmd.Flags().StringVar(&holdID, "hold", "", "hold the answer to the host's pending request ID when it comes (stdio), then leave")
+	cmd.Flags().StringVar(&sess, "session", "", "with --kill, --hold, --release or --drop over HTTP: the host session (s1, s2, ... as --requests and the records name them) whose request ID is meant")
+	cmd.Flags().StringVar(&holdID, "hold", "", "hold the answer to the host's pending request ID when it comes, then leave")
 	cmd.Flags().StringVar(&releaseID, "release", "", "pass the held answer to request ID on to the host, then leave")
 	cmd.Flags().StringVar(&dropID, "drop", "", "drop the held answer to request ID: the host never gets it")
 	cmd.MarkFlagsMutuallyExclusive("card", "kill", "kill-all", "requests", "hold", "release", "drop")
@@ -171,7 +172,8 @@ func printRequests(w io.Writer, rows []proxy.Row) {
 		if r.From == wire.In {
 			from = "server"
 		}
-		fmt.Fprintf(w, "  %s %-8s %-24s %s", from, termtext.Line(r.ID), termtext.Line(r.Method), r.State)
+		id := proxy.RequestRef{Session: r.Session, ID: r.ID}.String()
+		fmt.Fprintf(w, "  %s %-8s %-24s %s", from, termtext.Line(id), termtext.Line(r.Method), r.State)
 		if r.CancelReason != "" {
 			fmt.Fprintf(w, " (%s)", termtext.Quote(r.CancelReason))
 		}

@@ -80,7 +80,7 @@ func sendControl(ctx context.Context, r proxy.Running, req proxy.ControlRequest)
 // connection of its own, its reply as text.
 func tuiControl(r proxy.Running) func(context.Context, ui.AttachControl) (string, error) {
 	return func(ctx context.Context, c ui.AttachControl) (string, error) {
-		req := proxy.ControlRequest{Control: c.Control, Reason: c.Reason}
+		req := proxy.ControlRequest{Control: c.Control, Reason: c.Reason, Session: c.Session}
 		if c.ID != "" {
 			req.ID = json.RawMessage(c.ID)
 		}

@@ -180,7 +180,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, spe
 	}
 
 	req := benchRequest{params: params, timeout: f.timeout, maxTimeout: f.maxTimeout}
-	if srv.Session.Modern() {
+	if srv.Session.Era2026() {
 		// x-mcp-header parameters travel in headers too (2026-07-28).
 		if req.headers, err = mcp.CallParamHeaders(t, params); err != nil {
 			return usageError("%v", err)

@@ -25,6 +25,13 @@ const (
 	cancelMidProgress
 )
 
+// namedPoints are the points --cancel-after names rather than times: as
+// the flag spells each, and as the verdict says it.
+var namedPoints = map[cancelPointKind]struct{ flag, words string }{
+	cancelBeforeFirstProgress: {"before-first-progress", "before their first progress"},
+	cancelMidProgress:         {"mid-progress", "mid-progress"},
+}
+
 // cancelPoint is --cancel-after.
 type cancelPoint struct {
 	kind     cancelPointKind
@@ -34,11 +41,8 @@ type cancelPoint struct {
 // String is the point as --cancel-after spells it, and as the JSON
 // report's cancelAt gives it.
 func (p cancelPoint) String() string {
-	switch p.kind {
-	case cancelBeforeFirstProgress:
-		return "before-first-progress"
-	case cancelMidProgress:
-		return "mid-progress"
+	if named, ok := namedPoints[p.kind]; ok {
+		return named.flag
 	}
 	if p.from == p.to {
 		return p.from.String()
@@ -48,11 +52,8 @@ func (p cancelPoint) String() string {
 
 // words is the point as the verdict says it: "at 50–500 ms".
 func (p cancelPoint) words() string {
-	switch p.kind {
-	case cancelBeforeFirstProgress:
-		return "before their first progress"
-	case cancelMidProgress:
-		return "mid-progress"
+	if named, ok := namedPoints[p.kind]; ok {
+		return named.words
 	}
 	if p.from == p.to {
 		return "at " + human(ms(p.from))
@@ -66,11 +67,10 @@ func (p cancelPoint) words() string {
 // parseCancelPoint reads --cancel-after: "D1..D2" (the unit of D2 serves
 // D1 when D1 has none: "50..500ms"), one duration, or a named point.
 func parseCancelPoint(s string) (cancelPoint, error) {
-	switch s {
-	case "before-first-progress":
-		return cancelPoint{kind: cancelBeforeFirstProgress}, nil
-	case "mid-progress":
-		return cancelPoint{kind: cancelMidProgress}, nil
+	for kind, named := range namedPoints {
+		if s == named.flag {
+			return cancelPoint{kind: kind}, nil
+		}
 	}
 	bad := func(why string) (cancelPoint, error) {
 		return cancelPoint{}, usageError("--cancel-after %s: %s; give D1..D2 (such as 50ms..500ms), one duration, before-first-progress or mid-progress", quote(s), why)

@@ -189,7 +189,7 @@ func runStormReport(ctx context.Context, srv *connect.Conn, req benchRequest, p 
 		CancelRate: p.rate, CancelAt: p.at.String(), CancelBy: "notifications/cancelled",
 		Interrupted: ctx.Err() != nil, WallMs: ms(wall), WatchMs: ms(p.watch),
 	}
-	if s.Modern() && srv.Transport() == "http" {
+	if s.Era2026() && srv.Transport() == "http" {
 		r.CancelBy = "stream close"
 	}
 	t := tally
@@ -356,7 +356,7 @@ const cpuLeakShare = 0.05
 // stormVerdict is the line a server author wants at the end.
 func stormVerdict(r *stormReport) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s of %s %s cancelled %s: ", percent(r.CancelRate), thousands(r.Calls), plural(r.Calls, "call"), cancelWords(r.CancelAt))
+	fmt.Fprintf(&b, "%s of %s %s cancelled %s: ", percent(r.CancelRate), english.Thousands(r.Calls), plural(r.Calls, "call"), cancelWords(r.CancelAt))
 	cancelled := r.CancelledCleanly.Count + r.AnsweredAfterCancel.Count + r.ProgressAfterCancel.Count + r.CancelledUnobserved.Count
 	var parts []string
 	switch {
@@ -366,15 +366,15 @@ func stormVerdict(r *stormReport) string {
 		parts = append(parts, "answers after the cancel not observable (the cancel closes the stream)")
 	default:
 		a := r.AnsweredAfterCancel
-		answered := fmt.Sprintf("%s answered after the cancel", thousands(a.Count))
+		answered := fmt.Sprintf("%s answered after the cancel", english.Thousands(a.Count))
 		if a.MayHaveCrossed > 0 {
-			answered += fmt.Sprintf(" (%s of them may have crossed it on the wire)", thousands(a.MayHaveCrossed))
+			answered += fmt.Sprintf(" (%s of them may have crossed it on the wire)", english.Thousands(a.MayHaveCrossed))
 		}
 		parts = append(parts, answered)
 		if p := r.ProgressAfterCancel; p.Count > 0 {
-			progress := fmt.Sprintf("%s sent progress after it", thousands(p.Count))
+			progress := fmt.Sprintf("%s sent progress after it", english.Thousands(p.Count))
 			if p.MayHaveCrossed > 0 {
-				progress += fmt.Sprintf(" (%s of them may have crossed it)", thousands(p.MayHaveCrossed))
+				progress += fmt.Sprintf(" (%s of them may have crossed it)", english.Thousands(p.MayHaveCrossed))
 			}
 			parts = append(parts, progress)
 		}
@@ -383,10 +383,10 @@ func stormVerdict(r *stormReport) string {
 		parts = append(parts, fmt.Sprintf("p50 of the rest %.1f× the uncancelled run", r.P50VsUncancelled))
 	}
 	if n := r.TimedOut.Count; n > 0 {
-		parts = append(parts, fmt.Sprintf("%s timed out", thousands(n)))
+		parts = append(parts, fmt.Sprintf("%s timed out", english.Thousands(n)))
 	}
 	if n := r.Errors.Count; n > 0 {
-		parts = append(parts, fmt.Sprintf("%s failed", thousands(n)))
+		parts = append(parts, fmt.Sprintf("%s failed", english.Thousands(n)))
 	}
 	if c := r.ServerCPU; c != nil && c.Error == "" && c.AfterShare > cpuLeakShare {
 		parts = append(parts, fmt.Sprintf("server burnt %s CPU in the %s after (work after cancels)", human(c.AfterCancelsMs), human(c.AfterOverMs)))
@@ -446,23 +446,11 @@ func plural(n int, noun string) string {
 	return noun + "s"
 }
 
-// thousands writes n with commas: 10,000.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // printStorm writes the storm's section of the text report, ending with
 // its verdict.
 func printStorm(w io.Writer, r *stormReport) {
 	fmt.Fprintf(w, "storm       %s of %s calls cancelled %s by %s, each watched %s after its cancel\n",
-		percent(r.CancelRate), thousands(r.Calls), cancelWords(r.CancelAt), r.CancelBy, human(r.WatchMs))
+		percent(r.CancelRate), english.Thousands(r.Calls), cancelWords(r.CancelAt), r.CancelBy, human(r.WatchMs))
 	if r.Interrupted {
 		fmt.Fprintln(w, "interrupted: the figures are for the calls made until then")
 	}

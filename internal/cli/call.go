@@ -87,16 +87,9 @@ its tools are sleep, stubborn, flood, echo, fail, ask, roots and research (a tas
   # Any stdio server, after --
   mcpoke call echo --args '{"message":"hi"}' -- npx -y @modelcontextprotocol/server-everything`,
 		Args: oneArgBeforeDash("call", "TOOL name", "TOOL", "tools"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check(); err != nil {
-				return err
-			}
-			spec, err := resolveSpec(g, dashArgs(cmd, args))
-			if err != nil {
-				return err
-			}
+		RunE: onServer(g, f.check, func(cmd *cobra.Command, args []string, spec connect.Spec) error {
 			return runCall(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, args[0], f)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.args, "args", "", "tool arguments as a JSON OBJECT")
@@ -171,7 +164,7 @@ func toolCall(srv *connect.Conn, g *globalFlags, tool mcp.Tool, params, args jso
 	out := outgoing{start: func(ctx context.Context, opts session.CallOptions) (*session.Call, error) {
 		return mcp.StartToolCallParams(ctx, srv.Session, tool, params, opts)
 	}, roundOpts: func(opts session.CallOptions) session.CallOptions {
-		if srv.Session.Modern() {
+		if srv.Session.Era2026() {
 			opts.ParamHeaders, _ = mcp.ParamHeaders(tool, args) // checked by the first round
 		}
 		return opts

@@ -29,7 +29,7 @@ func cancelMeaning(m session.CancelMode, w session.CancelWire, transport, versio
 	case w.ByStreamClose:
 		return fmt.Sprintf("under protocol %s over Streamable HTTP closing the request's response stream is the cancellation: "+
 			"no notification was sent (--cancel-mode does not apply)", version)
-	case session.IsModern(version) && !stream:
+	case session.IsEra2026(version) && !stream:
 		return fmt.Sprintf("under protocol %s over %s the cancellation is notifications/cancelled, whatever --cancel-mode says", version, transport)
 	case m == session.CancelNotify && stream:
 		return fmt.Sprintf("notifications/cancelled was POSTed; the request's response stream stayed open to see late traffic (protocol %s)", version)

@@ -14,12 +14,15 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/check"
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/session"
 )
 
 // checkFlags are the check command's flags.
 type checkFlags struct {
-	tool        string
+	tool string
+	// otlpReceive is --otlp-receive: where the server's spans come in.
+	otlpReceive string
 	args        string
 	only, skip  string
 	listen      time.Duration
@@ -117,6 +120,8 @@ Exit codes:
 	fl.BoolVar(&f.markdown, "markdown", false, "print the report as Markdown, to paste into an issue tracker")
 	fl.StringVar(&f.junit, "junit", "", "also write the report as JUnit XML to FILE, for CI")
 	fl.StringVar(&f.transcript, "transcript", "", "write an NDJSON transcript of the whole run to FILE")
+	fl.StringVar(&f.otlpReceive, "otlp-receive", "", "receive the server's spans over OTLP/HTTP on HOST:PORT (loopback: 127.0.0.1:4318; implies --trace): "+
+		"check 10 takes the cancelled call's server span as evidence where the server's CPU cannot be read (over HTTP), and cites it beside the CPU where it can")
 	fl.DurationVar(&f.pingTimeout, "ping-timeout", 0, "how long a liveness ping may take (default: 3 × the slowest round trip measured in the run, at least 5s)")
 	fl.IntVar(&f.minChecks, "min-checks", 0, "exit 1 when fewer than N checks ran (were not skipped), so that CI sees a run that tested little")
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 when a check that applies to this server was skipped (a feature it lacks, like tasks or HTTP, is no skip that counts)")
@@ -203,8 +208,20 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 	// The settle window outlasts --listen, so that what comes after a
 	// cancel is always kept as that request's late traffic.
 	opts.Answerer = check.NewAnswerer()
+	cfg := session.Config{SettleWindow: f.listen + time.Second, UnpredictableIDs: true}
+	if f.otlpReceive != "" {
+		recv, err := otlprecv.Listen(f.otlpReceive)
+		if err != nil {
+			return withCode(ExitUsage, err)
+		}
+		defer recv.Close()
+		opts.Spans, cfg.Trace = recv, true
+		if spec.Command != "" && !hasEnv(spec.Env, "OTEL_EXPORTER_OTLP_ENDPOINT") {
+			spec.Env = append(append([]string(nil), spec.Env...), "OTEL_EXPORTER_OTLP_ENDPOINT="+recv.Endpoint())
+		}
+	}
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: f.protocol, transcript: f.transcript,
-		session: session.Config{SettleWindow: f.listen + time.Second, UnpredictableIDs: true}, prepare: opts.Answerer.Prepare, followTasks: true})
+		session: cfg, prepare: opts.Answerer.Prepare, followTasks: true})
 	if err != nil {
 		return err
 	}

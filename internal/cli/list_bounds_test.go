@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpoke/mcpoke/internal/mcp"
 )
@@ -90,4 +93,80 @@ func BenchmarkHugeInitializePeakRSS(b *testing.B) {
 		_ = runTools(testContext(b), &out, &errOut, testGlobals(), misbehavingSpec(b, "hugeinit"), "", true, testTimeouts)
 	}
 	b.ReportMetric(peakRSSMB(b), "peakRSS-MB")
+}
+
+// syncBuffer is a bytes.Buffer written by one goroutine and read by
+// another; seen is closed once it holds want.
+type syncBuffer struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	want string
+	seen chan struct{}
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := s.b.Write(p)
+	if s.seen != nil && strings.Contains(s.b.String(), s.want) {
+		close(s.seen)
+		s.seen = nil
+	}
+	return n, err
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A list of many pages is printed as its pages come: the first page of a
+// server that never sends the second is on the screen while mcpoke
+// waits for it.
+func TestListPrintsEachPageAsItComes(t *testing.T) {
+	out := &syncBuffer{want: "demo://r/0/0 — r0", seen: make(chan struct{})}
+	var errOut bytes.Buffer
+	ctx, cancel := context.WithCancel(testContext(t))
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- runResources(ctx, out, &errOut, testGlobals(), misbehavingSpec(t, "stallpages"), "", false, timeoutFlags{timeout: time.Minute})
+	}()
+	select {
+	case <-out.seen:
+	case err := <-done:
+		t.Fatalf("the list ended (%v) before its first page was printed:\n%.500s", err, out.String())
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the first page was not printed within 20 s while the second was awaited:\n%.500s", out.String())
+	}
+	if !strings.HasPrefix(out.String(), "misbehaving-stallpages 0: resources, page by page\n") {
+		t.Errorf("head:\n%.300s", out.String())
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the list did not end within 10 s of its context")
+	}
+}
+
+// In text, a list cut at the cap was printed page by page up to the cap,
+// ends with its count, and still warns and exits 1.
+func TestListStreamedKeepsTheCap(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := runResources(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "manyresources"), "", false, testTimeouts)
+	if code := exitStatus(err); code != ExitFailed {
+		t.Errorf("exit %d (%v), want 1: the list is not whole", code, err)
+	}
+	text := out.String()
+	if n := strings.Count(text, "\ndemo://r/"); n != mcp.DefaultMaxEntries {
+		t.Errorf("printed %d resources, want the %d kept", n, mcp.DefaultMaxEntries)
+	}
+	if !strings.HasSuffix(text, "\n50000 resources in 6 pages, 0 templates\n") {
+		t.Errorf("tail:\n%s", text[max(0, len(text)-300):])
+	}
+	if !strings.Contains(errOut.String(), "warning: resources/list: the list is longer than mcpoke keeps") {
+		t.Errorf("stderr lacks the warning:\n%s", errOut.String())
+	}
 }

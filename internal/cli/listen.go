@@ -73,13 +73,9 @@ to listen for; 130 after ctrl-c.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			spec, err := resolveSpec(g, dashArgs(cmd, args))
-			if err != nil {
-				return err
-			}
+		RunE: onServer(g, nil, func(cmd *cobra.Command, args []string, spec connect.Spec) error {
 			return runListen(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, f)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.tools, "tools", false, "opt in to notifications/tools/list_changed")
@@ -146,14 +142,14 @@ func runListen(ctx context.Context, stdout, stderr io.Writer, g *globalFlags, sp
 	}
 	if missing := undeclared(filter, caps); chosen && len(missing) > 0 {
 		also := "asking all the same (what it agrees to decides)"
-		if !srv.Session.Modern() {
+		if !srv.Session.Era2026() {
 			also = "listening all the same (nothing is asked before 2026-07-28: it may never send them)"
 		}
 		warn(stderr, fmt.Sprintf("the server does not declare %s; %s", joinList(missing), also))
 	}
 	l := newListenRun(stdout, f, srv, sub)
 	l.printServer()
-	if srv.Session.Modern() {
+	if srv.Session.Era2026() {
 		return l.modern(ctx, filter)
 	}
 	return l.legacy(ctx, filter, g.force, stderr)

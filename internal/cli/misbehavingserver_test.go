@@ -34,6 +34,7 @@ import (
 //	pages       tools/list always has a next page
 //	manyresources  pages through 1,000,000 resources, 100 pages of 10,000
 //	hugepages   pages through 10 pages of 10,000 resources of 3 kB each (30 MB a page)
+//	stallpages  sends the first page of 10,000 resources, and never the second
 //	hugeinit    answers initialize with 30 MB of instructions and capabilities
 //	tricklelist starts its answer to tools/list, then trickles a space
 //	            every 50ms and never ends it
@@ -87,6 +88,9 @@ func runMisbehavingServer(mode string) int {
 			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
 		case "resources/list":
 			page, _ := strconv.Atoi(msg.Params.Cursor)
+			if mode == "stallpages" && page > 0 {
+				continue // the second page never comes
+			}
 			write(resourcesPage(id, mode, page))
 		case "tools/list":
 			if mode == "tricklelist" {

@@ -41,13 +41,9 @@ smallest check that a server is alive and speaks MCP.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			spec, err := resolveSpec(g, dashArgs(cmd, args))
-			if err != nil {
-				return err
-			}
+		RunE: onServer(g, nil, func(cmd *cobra.Command, args []string, spec connect.Spec) error {
 			return runPing(cmd.Context(), cmd.OutOrStdout(), g, spec, protocol, count, timeout, asJSON)
-		},
+		}),
 	}
 	cmd.Flags().IntVar(&count, "count", 1, "how many pings to send, one after another")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up on a ping after DUR (it is then cancelled on the wire)")

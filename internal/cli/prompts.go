@@ -51,10 +51,22 @@ arguments (* marks the required ones). Get one with mcpoke prompt NAME --args JS
 // listPrompts returns every prompt; complete says whether the list was
 // whole (see listTools).
 func listPrompts(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, within timeoutFlags) ([]mcp.Prompt, string, error) {
+	return listPromptsPaged(ctx, srv, stderr, force, within, nil)
+}
+
+// listPromptsPaged is listPrompts handing each page to page as it is
+// read, when page is set: the prompts are then page's to keep.
+func listPromptsPaged(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, within timeoutFlags, page func([]mcp.Prompt, bool)) ([]mcp.Prompt, string, error) {
 	if err := checkDeclared(srv, "prompts/list", stderr, force); err != nil {
 		return nil, "", err
 	}
-	list, err := mcp.ListPrompts(ctx, srv.Session, within.listOptions(srv, force))
+	var list mcp.PromptList
+	var err error
+	if page == nil {
+		list, err = mcp.ListPrompts(ctx, srv.Session, within.listOptions(srv, force))
+	} else {
+		list, err = mcp.StreamPrompts(ctx, srv.Session, within.listOptions(srv, force), page)
+	}
 	if err != nil {
 		return nil, "", timedOut(err)
 	}
@@ -67,7 +79,21 @@ func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec c
 		return err
 	}
 	defer srv.Close()
-	prompts, cut, err := listPrompts(ctx, srv, stderr, g.force, within)
+	peer := srv.Peer()
+	var prompts []mcp.Prompt
+	var cut string
+	// In text, a long list is printed as its pages come.
+	ps := &pageStream[mcp.Prompt]{
+		head: func() {
+			fmt.Fprintf(w, "%s %s: prompts, page by page\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version))
+		},
+		each: func(p mcp.Prompt) { printPrompt(w, p) }}
+	if asJSON {
+		prompts, cut, err = listPrompts(ctx, srv, stderr, g.force, within)
+	} else {
+		_, cut, err = listPromptsPaged(ctx, srv, stderr, g.force, within, ps.page)
+		prompts = ps.kept
+	}
 	if err != nil {
 		return err
 	}
@@ -77,7 +103,10 @@ func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec c
 		}
 		return err
 	}
-	peer := srv.Peer()
+	if ps.streaming {
+		ps.tail(w, "prompt", "")
+		return exit(nil)
+	}
 	if asJSON {
 		out := struct {
 			Server  reportServer `json:"server"`
@@ -90,20 +119,25 @@ func runPrompts(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec c
 	fmt.Fprintf(w, "%s %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),
 		english.Plural(len(prompts), "prompt"))
 	for _, p := range prompts {
-		printEntry(w, p.Name, p.Title, "", p.Hidden, p.Description, "")
-		for _, a := range p.Arguments {
-			mark := " "
-			if a.Required {
-				mark = "*"
-			}
-			desc := a.Description
-			if desc == "" {
-				desc = a.Title
-			}
-			fmt.Fprintf(w, "  %s %-14s %s\n", mark, termtext.Line(a.Name), termtext.Line(firstParagraph(desc)))
-		}
+		printPrompt(w, p)
 	}
 	return exit(nil)
+}
+
+// printPrompt shows one prompt and a line per argument.
+func printPrompt(w io.Writer, p mcp.Prompt) {
+	printEntry(w, p.Name, p.Title, "", p.Hidden, p.Description, "")
+	for _, a := range p.Arguments {
+		mark := " "
+		if a.Required {
+			mark = "*"
+		}
+		desc := a.Description
+		if desc == "" {
+			desc = a.Title
+		}
+		fmt.Fprintf(w, "  %s %-14s %s\n", mark, termtext.Line(a.Name), termtext.Line(firstParagraph(desc)))
+	}
 }
 
 // promptFlags are prompt's own flags, besides the request flags.

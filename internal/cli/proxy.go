@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -29,6 +30,9 @@ type proxyFlags struct {
 	onKill      string
 	forwardLate bool
 	faults      proxy.Faults
+	// tracing is the global --otlp-endpoint (and --trace with the
+	// OTEL_EXPORTER_OTLP_* environment): the host's requests as spans.
+	tracing traceFlags
 }
 
 const proxyLong = `Stand between a host (Claude Desktop, Cursor, VS Code, Claude Code, an SDK
@@ -102,8 +106,9 @@ Grading a host in five minutes (the report card)
      calls. After a cancel: late answers that reached it, calls sent again after
      their cancel (the server may run them twice). On close: requests left pending.
 
-Provoking a host (stdio)
-  The kill switch: "mcpoke attach NAME --kill ID [--reason R]" (or --kill-all) cancels
+Provoking a host (stdio and HTTP)
+  The kill switch: "mcpoke attach NAME --kill ID [--reason R]" (or --kill-all; over
+  HTTP add --session sN, the host session as the records name it) cancels
   the host's pending request upstream on its behalf, with notifications/cancelled
   carrying the host's own id, and answers the host with a JSON-RPC error (code -32800)
   saying mcpoke's proxy cancelled it; --on-kill silent answers nothing, to see what the
@@ -139,6 +144,7 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 		Example: proxyExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			server := dashArgs(cmd, args)
+			f.tracing = g.tracing
 			if f.onKill != "error" && f.onKill != "silent" {
 				return usageError("proxy --on-kill %q: want error or silent", f.onKill)
 			}
@@ -162,9 +168,9 @@ func newProxyCommand(g *globalFlags) *cobra.Command {
 	cmd.Flags().BoolVar(&f.noAttach, "no-attach", false, "do not listen for mcpoke attach")
 	cmd.Flags().StringVar(&f.report, "report", "", "write the host's report card to FILE when the proxy ends (.json for JSON, else Markdown)")
 	cmd.Flags().StringVar(&f.onKill, "on-kill", "error", "what the host gets for a request mcpoke attach --kill cancelled: error (a JSON-RPC error that says the proxy cancelled it) or silent (nothing)")
-	cmd.Flags().DurationVar(&f.faults.Delay, "delay", 0, "fault: hold every answer from the server D before passing it on (stdio)")
-	cmd.Flags().BoolVar(&f.faults.DropProgress, "drop-progress", false, "fault: drop the server's notifications/progress (stdio)")
-	cmd.Flags().BoolVar(&f.faults.AnswerAfterCancel, "answer-after-cancel", false, "fault: hold each tools/call answer until the host cancels the call (or --max-hold), then pass it on: a late answer on demand (stdio)")
+	cmd.Flags().DurationVar(&f.faults.Delay, "delay", 0, "fault: hold every answer from the server D before passing it on")
+	cmd.Flags().BoolVar(&f.faults.DropProgress, "drop-progress", false, "fault: drop the server's notifications/progress")
+	cmd.Flags().BoolVar(&f.faults.AnswerAfterCancel, "answer-after-cancel", false, "fault: hold each tools/call answer until the host cancels the call (or --max-hold), then pass it on: a late answer on demand")
 	cmd.Flags().DurationVar(&f.faults.MaxHold, "max-hold", proxy.DefaultMaxHold, "the longest an answer is held (--answer-after-cancel, attach --hold)")
 	cmd.Flags().BoolVar(&f.forwardLate, "forward-late", false, "pass on the server's answer to a request the proxy cancelled (by default it is recorded and dropped)")
 	cmd.AddCommand(newProxyInstallCommand(g, false), newProxyInstallCommand(g, true))
@@ -229,10 +235,12 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over st
 		}
 	}
 	history := proxy.NewHistory(table)
-	rec.Observe(table.Observe)
-	rec.Observe(card.Observe)
-	rec.Observe(history.Note)
-	rec.Observe(transcript.New(history, start).Observe)
+	rec.ObserveParsed(table.ObserveParsed)
+	rec.ObserveParsed(card.ObserveParsed)
+	rec.ObserveParsed(history.NoteParsed)
+	// One transcript writer feeds the history and --transcript: each
+	// frame is read for its notes once.
+	lines := &transcriptTee{history: history}
 	if f.transcript != "" {
 		file, err := openOutput("transcript", f.transcript)
 		if err != nil {
@@ -240,16 +248,26 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over st
 			return nil, nil, nil, err
 		}
 		w := bufio.NewWriterSize(file, 64<<10)
-		tw := transcript.New(w, start)
-		rec.Observe(tw.Observe)
+		lines.file = w
 		rec.OnIdle(func() { w.Flush() })
 		closers = append(closers, func() {
-			w.Flush()
+			if err := w.Flush(); err != nil && lines.err == nil {
+				lines.err = err
+			}
 			file.Close()
-			if err := tw.Err(); err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: transcript %s: %v\n", f.transcript, err)
+			if lines.err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: transcript %s: %v\n", f.transcript, lines.err)
 			}
 		})
+	}
+	rec.Observe(transcript.New(lines, start).Observe)
+	if f.tracing.exporting() {
+		closeSpans, err := exportHostSpans(cmd, rec, f.tracing, over)
+		if err != nil {
+			rec.Close()
+			return nil, nil, nil, err
+		}
+		closers = append(closers, closeSpans)
 	}
 	rec.Event(start, fmt.Sprintf("mcpoke proxy %s (pid %d) relays to: %s", name, os.Getpid(), upstream))
 	if !f.noAttach {
@@ -262,6 +280,22 @@ func startProxyRecords(cmd *cobra.Command, f proxyFlags, name, upstream, over st
 		}
 	}
 	return rec, controls, end, nil
+}
+
+// transcriptTee hands each transcript line to attach's history and to
+// the --transcript file, if any. A file that fails (a full disk) is
+// given up and its error kept; the history goes on.
+type transcriptTee struct {
+	history *proxy.History
+	file    io.Writer
+	err     error // the file's first error; set on the recorder's goroutine
+}
+
+func (t *transcriptTee) Write(line []byte) (int, error) {
+	if t.file != nil && t.err == nil {
+		_, t.err = t.file.Write(line)
+	}
+	return t.history.Write(line)
 }
 
 // writeCard writes the host's report card to path: JSON for a .json

@@ -41,7 +41,7 @@ func runHTTPProxy(cmd *cobra.Command, f proxyFlags, upstream string) error {
 		return err
 	}
 	defer end()
-	srv := &http.Server{Handler: proxy.NewHTTPHandler(proxy.HTTPOptions{Upstream: u, Recorder: rec, Controls: controls, Kill: f.killOptions()}), ReadHeaderTimeout: 30 * time.Second}
+	srv := &http.Server{Handler: proxy.NewHTTPHandler(proxy.HTTPOptions{Upstream: u, Recorder: rec, Controls: controls, Kill: f.killOptions(), Faults: f.faults}), ReadHeaderTimeout: 30 * time.Second}
 	local := url.URL{Scheme: "http", Host: l.Addr().String(), Path: u.Path}
 	fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: point the host at %s (relayed to %s)\n", local.String(), transport.RedactURL(upstream))
 	done := make(chan error, 1)

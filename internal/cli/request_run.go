@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
+	"github.com/mcpoke/mcpoke/internal/cpumeter"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/session"
@@ -111,11 +112,11 @@ func plainRequest(s *session.Session, method string, params json.RawMessage) out
 func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing, after func(*callReport) error) error {
 	srv, rec, f := run.srv, run.rec, run.f
 	callOpts := callTimeouts(f.timeout, f.maxTimeout)
-	var cpu *cpuSampler
+	var cpu *cpumeter.Sampler
 	if f.cancelAfter > 0 {
 		// Whether the server's processes go on working after the cancel.
 		cpu = startCPUSampler(srv.ServerPID())
-		defer cpu.finish()
+		defer cpu.Finish()
 	}
 	c, err := req.start(ctx, callOpts)
 	if err != nil {
@@ -194,7 +195,7 @@ func (run *requestRun) send(ctx context.Context, stdout io.Writer, req outgoing,
 	if isTask {
 		task, _ = srv.Session.Request(ref).Info()
 	}
-	cpuSamples := cpu.finish()
+	cpuSamples := cpu.Finish()
 	srv.Close()
 	select {
 	case <-rec.done:

@@ -78,7 +78,22 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 		return err
 	}
 	opts := within.listOptions(srv, g.force)
-	list, err := mcp.ListResources(ctx, srv.Session, opts)
+	peer := srv.Peer()
+	// In text, a long list is printed as its pages come.
+	ps := &pageStream[mcp.Resource]{
+		head: func() {
+			fmt.Fprintf(w, "%s %s: resources, page by page\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version))
+		},
+		each: func(r mcp.Resource) {
+			printEntry(w, r.URI, r.Title, r.Name, r.Hidden, r.Description, mimeAndSize(r.MimeType, r.Size))
+		}}
+	var list mcp.ResourceList
+	if asJSON {
+		list, err = mcp.ListResources(ctx, srv.Session, opts)
+	} else {
+		list, err = mcp.StreamResources(ctx, srv.Session, opts, ps.page)
+		list.Resources = ps.kept
+	}
 	if err != nil {
 		return timedOut(err)
 	}
@@ -107,7 +122,6 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 		}
 		return err
 	}
-	peer := srv.Peer()
 	if asJSON {
 		out := struct {
 			Server       reportServer           `json:"server"`
@@ -119,10 +133,14 @@ func runResources(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec
 		}{serverOf(peer), orEmpty(list.Resources), orEmpty(templates.Templates), templatesErr, strings.Join(cut, "; ")}
 		return exit(writeJSON(w, out, out.Server.textWarnings()))
 	}
-	fmt.Fprintf(w, "%s %s: %s, %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),
-		english.Plural(len(list.Resources), "resource"), english.Plural(len(templates.Templates), "template"))
-	for _, r := range list.Resources {
-		printEntry(w, r.URI, r.Title, r.Name, r.Hidden, r.Description, mimeAndSize(r.MimeType, r.Size))
+	if ps.streaming {
+		ps.tail(w, "resource", ", "+english.Plural(len(templates.Templates), "template"))
+	} else {
+		fmt.Fprintf(w, "%s %s: %s, %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),
+			english.Plural(len(list.Resources), "resource"), english.Plural(len(templates.Templates), "template"))
+		for _, r := range list.Resources {
+			ps.each(r)
+		}
 	}
 	if len(templates.Templates) > 0 {
 		fmt.Fprintln(w, "\ntemplates (mcpoke read TEMPLATE --vars JSON fills one)")

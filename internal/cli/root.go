@@ -20,6 +20,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/suggest"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/internal/version"
+	"github.com/mcpoke/mcpoke/transport"
 	"github.com/mcpoke/mcpoke/ui"
 )
 
@@ -116,6 +117,9 @@ func printError(w io.Writer, _ fang.Styles, err error) {
 	if exitStatus(err) == ExitUsage && isFlagError(err) {
 		fmt.Fprintln(w, "Run mcpoke --help (or mcpoke COMMAND --help) for usage.")
 	}
+	if errors.Is(err, transport.ErrNoSSEEndpoint) {
+		fmt.Fprintln(w, "Try --transport http: the server may speak Streamable HTTP.")
+	}
 }
 
 // isFlagError reports whether cobra rejected the command line itself.
@@ -165,13 +169,9 @@ protocol, oauth, exit-codes, ...), mcpoke help TOPIC shows one.
   # A server from Claude Desktop's config
   mcpoke tools --config ~/.config/Claude/claude_desktop_config.json --server everything`,
 		Args: rootArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			spec, err := resolveSpec(g, dashArgs(cmd, args))
-			if err != nil {
-				return err
-			}
+		RunE: onServer(g, nil, func(cmd *cobra.Command, args []string, spec connect.Spec) error {
 			return runTUI(cmd, g, spec)
-		},
+		}),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return withCode(ExitUsage, &flagError{err})
@@ -180,6 +180,8 @@ protocol, oauth, exit-codes, ...), mcpoke help TOPIC shows one.
 	protocolFlag(root.Flags(), &g.protocol)
 	root.Flags().DurationVar(&g.pingInterval, "ping-interval", ui.DefaultPingInterval, "ping the server after this long without a frame from it; the header shows the round trip, "+
 		"or how long a ping goes unanswered (0: off; protocols up to 2025-11-25, as 2026-07-28 has no ping)")
+	root.Flags().StringVar(&g.tracing.otlpReceive, "otlp-receive", "", "receive the server's spans over OTLP/HTTP on HOST:PORT (loopback: 127.0.0.1:4318; implies --trace); "+
+		"a server mcpoke starts is given OTEL_EXPORTER_OTLP_ENDPOINT to match; the timeline (d) draws a request's server spans")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "client config FILE with the server (Claude Desktop, Cursor or VS Code format)")
 	pf.StringVar(&g.server, "server", "", "NAME of the server in --config")

@@ -134,7 +134,7 @@ func openServer(ctx context.Context, g *globalFlags, spec connect.Spec, o server
 	}
 	cs.Install(&opts.Session)
 	opts.Capabilities = cs.Capabilities(o.protocol)
-	opts.ModernCapabilities = cs.Capabilities(session.ModernVersion)
+	opts.ModernCapabilities = cs.Capabilities(session.Era2026Version)
 	if o.asked != nil {
 		o.asked(cs, asked)
 	}
@@ -199,7 +199,7 @@ func closeAll(cs []io.Closer) {
 func protocolFlag(fl *pflag.FlagSet, p *string) {
 	fl.StringVar(p, "protocol", connect.ProtocolAuto, "protocol VERSION to speak: auto (server/discover, falling back to initialize when it fails or, over HTTP, "+
 		"gets no answer within 3s, a clock that stops while you log in), "+
-		strings.Join(session.ModernVersions, ", ")+" (server/discover, no handshake) or "+
+		strings.Join(session.Era2026Versions, ", ")+" (server/discover, no handshake) or "+
 		strings.Join(session.SupportedVersions, ", ")+" (initialize)")
 }
 

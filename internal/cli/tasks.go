@@ -34,16 +34,9 @@ mcpoke call runs a task-augmented tool to its end; in the TUI, K lists the tasks
   # As JSON, each task as the server sent it
   mcpoke tasks --json -- node server.js`,
 		Args: noArgsBeforeDash("tasks"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := within.checkTimeouts(); err != nil {
-				return err
-			}
-			spec, err := resolveSpec(g, dashArgs(cmd, args))
-			if err != nil {
-				return err
-			}
+		RunE: onServer(g, within.checkTimeouts, func(cmd *cobra.Command, args []string, spec connect.Spec) error {
 			return runTasks(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), g, spec, protocol, asJSON, within)
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tasks": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)

@@ -40,7 +40,7 @@ func (t timeoutFlags) checkTimeouts() error {
 // Streamable HTTP in protocol 2026-07-28 a tool whose x-mcp-header marks
 // break the rules is left out, as the spec says.
 func (t timeoutFlags) listOptions(srv *connect.Conn, force bool) mcp.ListOptions {
-	o := mcp.ListOptions{Force: force, RejectBadHeaders: srv.Transport() == "http" && srv.Session.Modern(), Timeout: t.timeout, MaxTimeout: t.maxTimeout}
+	o := mcp.ListOptions{Force: force, RejectBadHeaders: srv.Transport() == "http" && srv.Session.Era2026(), Timeout: t.timeout, MaxTimeout: t.maxTimeout}
 	if t.timeout == 0 {
 		o.Timeout = -1 // --timeout 0: never
 	}

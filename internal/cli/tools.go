@@ -56,7 +56,28 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		return err
 	}
 	defer srv.Close()
-	tools, cut, err := listTools(ctx, srv, stderr, g.force, within)
+	peer := srv.Peer()
+	var tools []mcp.Tool
+	var cut string
+	hiding := 0
+	// In text, a long list is printed as its pages come.
+	ps := &pageStream[mcp.Tool]{
+		head: func() {
+			fmt.Fprintf(w, "%s %s: tools, page by page\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version))
+			fmt.Fprintln(w, declaredLine(srv))
+		},
+		each: func(t mcp.Tool) {
+			if t.Hidden.Found() {
+				hiding++
+			}
+			printTool(w, t)
+		}}
+	if asJSON {
+		tools, cut, err = listTools(ctx, srv, stderr, g.force, within)
+	} else {
+		_, cut, err = listToolsPaged(ctx, srv, stderr, g.force, within, ps.page)
+		tools = ps.kept
+	}
 	if err != nil {
 		return err
 	}
@@ -67,7 +88,14 @@ func runTools(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 		}
 		return err
 	}
-	peer := srv.Peer()
+	if ps.streaming {
+		more := ""
+		if hiding > 0 {
+			more = fmt.Sprintf(", %d with hidden text", hiding)
+		}
+		ps.tail(w, "tool", more)
+		return exit(nil)
+	}
 	if asJSON {
 		out := struct {
 			Server       reportServer     `json:"server"`

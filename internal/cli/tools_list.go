@@ -20,13 +20,24 @@ import (
 // is, with a warning; cut says why ("" when it was whole). A server that did not declare tools
 // is sent nothing, exit 2, unless force (--force): then a warning says so.
 func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, t timeoutFlags) (tools []mcp.Tool, cut string, err error) {
+	return listToolsPaged(ctx, srv, stderr, force, t, nil)
+}
+
+// listToolsPaged is listTools handing each page to page as it is read,
+// when page is set: the tools are then page's to keep.
+func listToolsPaged(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, t timeoutFlags, page func([]mcp.Tool, bool)) (tools []mcp.Tool, cut string, err error) {
 	if err := mcp.CheckDeclared(srv.Peer(), "tools/list"); err != nil {
 		if !force {
 			return nil, "", withCode(ExitUsage, err)
 		}
 		warn(stderr, "the server did not declare the tools capability; sending tools/list and tools/call anyway (--force)")
 	}
-	list, err := mcp.ListTools(ctx, srv.Session, t.listOptions(srv, force))
+	var list mcp.ToolList
+	if page == nil {
+		list, err = mcp.ListTools(ctx, srv.Session, t.listOptions(srv, force))
+	} else {
+		list, err = mcp.StreamTools(ctx, srv.Session, t.listOptions(srv, force), page)
+	}
 	if err != nil {
 		return nil, "", timedOut(err)
 	}

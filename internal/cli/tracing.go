@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/otelspan"
+	"github.com/mcpoke/mcpoke/internal/proxy"
 )
 
 // traceFlags are --trace and --otlp-endpoint, on every command that
@@ -16,6 +19,9 @@ import (
 type traceFlags struct {
 	trace        bool
 	otlpEndpoint string
+	// otlpReceive is the TUI's --otlp-receive (call, read and prompt have
+	// their own, in callFlags).
+	otlpReceive string
 }
 
 func addTraceFlags(fl *pflag.FlagSet, t *traceFlags) {
@@ -74,4 +80,26 @@ func (e *spanExport) Close() error {
 		}
 	}
 	return e.exp.Close()
+}
+
+// exportHostSpans exports the requests the host sends through a proxy as
+// client spans (proxy.Spans), as mcpoke exports its own; the closer ends
+// those still open and sends them, waiting at most otelspan.DefaultFlush.
+func exportHostSpans(cmd *cobra.Command, rec *proxy.Recorder, t traceFlags, over string) (func(), error) {
+	exp, err := otelspan.New(otelspan.Options{Endpoint: t.otlpEndpoint, ServiceName: "mcpoke-proxy"})
+	if err != nil {
+		return nil, withCode(ExitUsage, err)
+	}
+	transportName := "pipe"
+	if over != "stdio" {
+		transportName = "tcp"
+	}
+	spans := proxy.NewSpans(exp.Tracer(), transportName)
+	rec.Observe(spans.Observe)
+	return func() {
+		spans.Close()
+		if err := exp.Close(); err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "mcpoke proxy: %v\n", err)
+		}
+	}, nil
 }

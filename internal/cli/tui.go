@@ -13,6 +13,7 @@ import (
 	"github.com/mcpoke/mcpoke/internal/auth"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/mcp"
+	"github.com/mcpoke/mcpoke/internal/otlprecv"
 	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui"
 )
@@ -45,6 +46,19 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 	}
 	opts := connect.Options{InitTimeout: g.initTimeout, HTTP: httpOptions(g), Protocol: g.protocol,
 		Session: session.Config{SettleWindow: g.settleWindow(), CancelMode: mode, Trace: g.tracing.trace || g.tracing.otlpEndpoint != ""}}
+	// --otlp-receive: the server's spans come here, for the timeline.
+	var serverSpans ui.SpanSource
+	if g.tracing.otlpReceive != "" {
+		recv, err := otlprecv.Listen(g.tracing.otlpReceive)
+		if err != nil {
+			return withCode(ExitUsage, err)
+		}
+		defer recv.Close()
+		serverSpans, opts.Session.Trace = recv, true
+		if spec.Command != "" && !hasEnv(spec.Env, "OTEL_EXPORTER_OTLP_ENDPOINT") {
+			spec.Env = append(append([]string(nil), spec.Env...), "OTEL_EXPORTER_OTLP_ENDPOINT="+recv.Endpoint())
+		}
+	}
 	// One exporter for the run; each connection (reconnects too) is watched.
 	var spans *spanExport
 	if g.tracing.exporting() {
@@ -94,7 +108,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 			}
 			cs.Install(&o.Session) // a session of its own: fresh handler maps
 			o.Capabilities = cs.Capabilities(o.Protocol)
-			o.ModernCapabilities = cs.Capabilities(session.ModernVersion)
+			o.ModernCapabilities = cs.Capabilities(session.Era2026Version)
 			return start(spec, o)
 		},
 		AuthState:    login.state,
@@ -107,6 +121,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		Settle:       opts.Session.SettleWindow,
 		CancelMode:   mode,
 		PingInterval: g.pingInterval,
+		ServerSpans:  serverSpans,
 	})
 	p := tea.NewProgram(m, tea.WithContext(cmd.Context()))
 	program = p

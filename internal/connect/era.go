@@ -52,7 +52,7 @@ func (c *Conn) handshake(ctx context.Context) (session.PeerInfo, error) {
 	switch {
 	case p == ProtocolAuto:
 		return c.negotiate(ctx)
-	case session.IsModern(p):
+	case session.IsEra2026(p):
 		peer, err := c.discover(ctx, p, 0)
 		if vr, ok := refusedListingOurs(err); ok {
 			// The server refused p yet lists it: the spec's negotiation
@@ -88,7 +88,7 @@ func (c *Conn) handshake(ctx context.Context) (session.PeerInfo, error) {
 // initialize refused with UnsupportedProtocolVersion turns modern.
 func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 	key := eraKey(c.Spec)
-	if v, ok := eras.Load(key); ok && !session.IsModern(v.(string)) {
+	if v, ok := eras.Load(key); ok && !session.IsEra2026(v.(string)) {
 		peer, err := c.initialize(v.(string))
 		if err == nil {
 			return c.done(peer, "initialize, the era found before")
@@ -137,7 +137,7 @@ func (c *Conn) negotiate(ctx context.Context) (session.PeerInfo, error) {
 	}
 	how := "initialize, after server/discover failed: " + strings.TrimPrefix(probeErr.Error(), "server/discover: ")
 	if errors.Is(probeErr, session.ErrTimedOut) {
-		if v, ok := session.PickVersion(c.Session.LateDiscoverVersions()); ok && session.IsModern(v) {
+		if v, ok := session.PickVersion(c.Session.LateDiscoverVersions()); ok && session.IsEra2026(v) {
 			return c.rediscover(ctx, key, v, peer, how)
 		}
 	}
@@ -173,7 +173,7 @@ func (c *Conn) afterRefusal(ctx context.Context, key string, vr *session.Version
 	// v may be the version refused, when the server lists it: one retry
 	// with it, as with any other (this function does not recurse).
 	how := fmt.Sprintf("%s refused %s and named %s", step, vr.Requested, session.NameList(vr.Supported))
-	if session.IsModern(v) {
+	if session.IsEra2026(v) {
 		peer, err := c.discover(ctx, v, 0)
 		if err != nil {
 			return peer, err
@@ -233,7 +233,7 @@ func (c *Conn) probe(ctx context.Context) (session.PeerInfo, error) {
 		}
 		c.probing.Store(false)
 	}()
-	return c.discover(ctx, session.ModernVersion, timeout)
+	return c.discover(ctx, session.Era2026Version, timeout)
 }
 
 // discover sends server/discover at version; timeout 0 means none but ctx.
@@ -244,10 +244,10 @@ func (c *Conn) discover(ctx context.Context, version string, timeout time.Durati
 		caps = c.opts.Capabilities
 	}
 	return c.Session.Discover(ctx, session.DiscoverOptions{
-		ModernOptions: session.ModernOptions{ProtocolVersion: version, ClientInfo: clientInfo, Capabilities: caps},
-		Timeout:       timeout,
-		QuietTimeout:  timeout > 0,
-		HoldTimeout:   loginHold(c.opts.Auth),
+		Era2026Options: session.Era2026Options{ProtocolVersion: version, ClientInfo: clientInfo, Capabilities: caps},
+		Timeout:        timeout,
+		QuietTimeout:   timeout > 0,
+		HoldTimeout:    loginHold(c.opts.Auth),
 	})
 }
 

@@ -78,8 +78,8 @@ func TestAutoWaitsForASlowLocalStart(t *testing.T) {
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
-	if o.peer.ProtocolVersion != session.ModernVersion || o.peer.Negotiation != "server/discover" {
-		t.Fatalf("spoken to in %s (by %q), want %s by server/discover", o.peer.ProtocolVersion, o.peer.Negotiation, session.ModernVersion)
+	if o.peer.ProtocolVersion != session.Era2026Version || o.peer.Negotiation != "server/discover" {
+		t.Fatalf("spoken to in %s (by %q), want %s by server/discover", o.peer.ProtocolVersion, o.peer.Negotiation, session.Era2026Version)
 	}
 	if got := strings.Join(p.received(), " "); got != "server/discover" {
 		t.Fatalf("the server received %s", got)
@@ -194,8 +194,8 @@ func TestAutoWaitsForALogin(t *testing.T) {
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
-	if o.peer.ProtocolVersion != session.ModernVersion || o.peer.Negotiation != "server/discover" {
-		t.Fatalf("spoken to in %s (by %q), want %s by server/discover", o.peer.ProtocolVersion, o.peer.Negotiation, session.ModernVersion)
+	if o.peer.ProtocolVersion != session.Era2026Version || o.peer.Negotiation != "server/discover" {
+		t.Fatalf("spoken to in %s (by %q), want %s by server/discover", o.peer.ProtocolVersion, o.peer.Negotiation, session.Era2026Version)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -259,8 +259,8 @@ func TestAutoRenegotiatesAfterALateModernAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !peer.Modern() || !c.Session.Modern() || !strings.Contains(peer.Negotiation, "again: the probe's answer came after its timeout") {
-		t.Fatalf("peer %+v, session modern %v", peer, c.Session.Modern())
+	if !peer.Era2026() || !c.Session.Era2026() || !strings.Contains(peer.Negotiation, "again: the probe's answer came after its timeout") {
+		t.Fatalf("peer %+v, session modern %v", peer, c.Session.Era2026())
 	}
 	if _, err := c.Session.Do(ctx, "tools/list", nil, session.CallOptions{}); err != nil {
 		t.Fatal(err)
@@ -288,7 +288,7 @@ func TestAutoSaysTheEraIsAFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if peer.Modern() || c.Session.Modern() || !strings.Contains(peer.Negotiation, "a fallback: the probe's late answer lists 2026-07-28, but server/discover again failed: already initialized") ||
+	if peer.Era2026() || c.Session.Era2026() || !strings.Contains(peer.Negotiation, "a fallback: the probe's late answer lists 2026-07-28, but server/discover again failed: already initialized") ||
 		c.Session.Peer().Negotiation != peer.Negotiation || c.Session.Peer().ProtocolVersion != "2025-11-25" {
 		t.Fatalf("peer %+v, session peer %+v", peer, c.Session.Peer())
 	}

@@ -103,8 +103,8 @@ func TestAutoFindsAModernServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if peer.ProtocolVersion != session.ModernVersion || peer.Negotiation != "server/discover" || peer.ServerInfo.Name != demo.ServerName ||
-		c.Session.Peer().Negotiation != "server/discover" || !c.Session.Modern() {
+	if peer.ProtocolVersion != session.Era2026Version || peer.Negotiation != "server/discover" || peer.ServerInfo.Name != demo.ServerName ||
+		c.Session.Peer().Negotiation != "server/discover" || !c.Session.Era2026() {
 		t.Fatalf("peer %+v", peer)
 	}
 	res, err := c.Session.Do(ctx, "tools/list", nil, session.CallOptions{})
@@ -129,7 +129,7 @@ func TestAutoFallsBackOnAnyError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if peer.ProtocolVersion != "2025-11-25" || peer.Modern() || !strings.HasPrefix(peer.Negotiation, "initialize, after server/discover failed: ") ||
+	if peer.ProtocolVersion != "2025-11-25" || peer.Era2026() || !strings.HasPrefix(peer.Negotiation, "initialize, after server/discover failed: ") ||
 		!strings.Contains(peer.Negotiation, "not initialized") {
 		t.Fatalf("peer %+v", peer)
 	}
@@ -203,7 +203,7 @@ func TestAutoTurnsModernWhenInitializeIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !peer.Modern() || !strings.Contains(peer.Negotiation, "initialize refused 2025-11-25") {
+	if !peer.Era2026() || !strings.Contains(peer.Negotiation, "initialize refused 2025-11-25") {
 		t.Fatalf("peer %+v", peer)
 	}
 	if got := strings.Join(p.received(), " "); got != "server/discover initialize server/discover" {
@@ -215,7 +215,7 @@ func TestAutoTurnsModernWhenInitializeIsRefused(t *testing.T) {
 // error says what to do.
 func TestForcedModernDoesNotFallBack(t *testing.T) {
 	ForgetEras()
-	_, p, _, err := connectScripted(t, Spec{Name: "legacy"}, Options{Protocol: session.ModernVersion}, func(m string) string {
+	_, p, _, err := connectScripted(t, Spec{Name: "legacy"}, Options{Protocol: session.Era2026Version}, func(m string) string {
 		return `"error":{"code":-32601,"message":"Method not found"}`
 	})
 	if err == nil || !strings.Contains(err.Error(), "try --protocol auto") {
@@ -256,7 +256,7 @@ func TestAutoRemembersTheEra(t *testing.T) {
 // those it supports (the suite's request-metadata scenario) is asked
 // again with it, once, whether mcpoke chose the version or was told to.
 func TestARefusalListingOurVersionIsRetried(t *testing.T) {
-	for _, protocol := range []string{ProtocolAuto, session.ModernVersion} {
+	for _, protocol := range []string{ProtocolAuto, session.Era2026Version} {
 		ForgetEras()
 		discovers := 0 // the peer's goroutine alone counts
 		_, p, peer, err := connectScripted(t, Spec{Name: "fickle"}, Options{Protocol: protocol}, func(m string) string {
@@ -271,7 +271,7 @@ func TestARefusalListingOurVersionIsRetried(t *testing.T) {
 		if err != nil {
 			t.Fatalf("--protocol %s: %v", protocol, err)
 		}
-		if !peer.Modern() || !strings.Contains(peer.Negotiation, "refused 2026-07-28 and named 2026-07-28") {
+		if !peer.Era2026() || !strings.Contains(peer.Negotiation, "refused 2026-07-28 and named 2026-07-28") {
 			t.Errorf("--protocol %s: peer %+v", protocol, peer)
 		}
 		if got := strings.Join(p.received(), " "); got != "server/discover server/discover" {
@@ -281,7 +281,7 @@ func TestARefusalListingOurVersionIsRetried(t *testing.T) {
 	// Refused twice: one retry only, and the error says the server
 	// contradicts itself instead of contradicting itself.
 	ForgetEras()
-	_, p, _, err := connectScripted(t, Spec{Name: "stubborn"}, Options{Protocol: session.ModernVersion}, func(string) string {
+	_, p, _, err := connectScripted(t, Spec{Name: "stubborn"}, Options{Protocol: session.Era2026Version}, func(string) string {
 		return `"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}`
 	})
 	if err == nil || !strings.Contains(err.Error(), "yet it lists 2026-07-28 among those it supports") {

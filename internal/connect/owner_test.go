@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
@@ -163,7 +164,7 @@ func TestScreenAndTranscriptAgreeOnAResponseThatCrossesACancel(t *testing.T) {
 	a, peer := transporttest.Pipe()
 	defer peer.Close()
 	clock := &steppingClock{Clock: clocktest.New(), now: clocktest.Epoch}
-	var tr syncBuffer
+	var tr buffertest.Buffer
 	c := Attach(Spec{Name: "mem"}, a, Options{Transcript: &tr, Session: session.Config{Clock: clock}})
 	defer c.Close()
 	sub := c.Session.Subscribe()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/mcpoke/mcpoke/internal/savefile"
 )
 
 // readSmallFile reads the regular file at path, at most limit bytes; what
@@ -13,7 +15,7 @@ import (
 func readSmallFile(what, path string, limit int) ([]byte, error) {
 	// Stat before open: opening a FIFO would wait for a writer.
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s %s is not a regular file (it is a %s)", what, path, fileKind(fi.Mode()))
+		return nil, fmt.Errorf("%s %s is not a regular file (it is a %s)", what, path, savefile.Kind(fi.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -32,21 +34,4 @@ func readSmallFile(what, path string, limit int) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s is over %d bytes; is it the right file?", what, path, limit)
 	}
 	return data, nil
-}
-
-// fileKind names what a path that is not a regular file is.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&os.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&os.ModeCharDevice != 0:
-		return "character device"
-	case m&os.ModeDevice != 0:
-		return "device"
-	case m&os.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }

@@ -292,7 +292,7 @@ func (c *Conn) Peer() session.PeerInfo { return c.peer }
 // Declared is the capabilities object mcpoke declares: initialize's, or in
 // a modern session the one in every request's _meta.
 func (c *Conn) Declared() json.RawMessage {
-	if c.opts.ModernCapabilities != nil && c.Session.Modern() {
+	if c.opts.ModernCapabilities != nil && c.Session.Era2026() {
 		return c.opts.ModernCapabilities
 	}
 	if c.opts.Capabilities == nil {

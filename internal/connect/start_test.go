@@ -2,16 +2,15 @@ package connect
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -38,26 +37,8 @@ func testDemoSpec(t *testing.T) Spec {
 	return Spec{Name: "demo", Command: exe, Env: []string{demoEnv + "=1"}}
 }
 
-// syncBuffer is a bytes.Buffer safe for the tap's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestStartInitializeCallWithTranscriptAndLog(t *testing.T) {
-	var tr, log syncBuffer
+	var tr, log buffertest.Buffer
 	c, err := Start(testDemoSpec(t), Options{Transcript: &tr, Log: &log, Session: session.Config{SettleWindow: -1}, Protocol: "2025-06-18"})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"syscall"
 )
 
-// StartError: the server could not be started or did not complete the
+// StartError means the server could not be started or did not complete the
 // MCP handshake. Its message names the server and quotes the last lines
 // it wrote to stderr, which usually say why.
 type StartError struct {

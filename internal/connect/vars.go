@@ -157,7 +157,7 @@ func replaceAll(r *strings.Replacer, ss []string) []string {
 	return out
 }
 
-// MissingInputError: the server's config uses an ${input:ID} that has no
+// MissingInputError means the server's config uses an ${input:ID} that has no
 // value.
 type MissingInputError struct {
 	Server string

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// ErrUnsupported: there is no /proc to read (not Linux).
+// ErrUnsupported means there is no /proc to read (not Linux).
 var ErrUnsupported = errors.New("CPU time is read from /proc, which this system does not have")
 
 // ticksPerSecond is USER_HZ, the unit of /proc/PID/stat's times: 100 on

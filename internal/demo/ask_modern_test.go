@@ -17,7 +17,7 @@ func TestDemoAskUsesMultiRoundTripInTheModernEra(t *testing.T) {
 	cli, _ := start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	cli.UseModern(session.ModernOptions{ClientInfo: session.Implementation{Name: "t", Version: "0"},
+	cli.UseEra2026(session.Era2026Options{ClientInfo: session.Implementation{Name: "t", Version: "0"},
 		Capabilities: json.RawMessage(`{"sampling":{}}`)})
 	res, err := cli.Do(ctx, "tools/call", json.RawMessage(`{"name":"ask","arguments":{}}`), session.CallOptions{})
 	if err != nil || !strings.Contains(string(res), "did not declare form mode elicitation in its request's clientCapabilities") {

@@ -21,7 +21,7 @@ func BenchmarkEchoCall(b *testing.B) {
 			cli := session.New(a, session.Config{SettleWindow: -1})
 			b.Cleanup(func() { cli.Close(); srv.Close() })
 			if era == "modern" {
-				cli.UseModern(session.ModernOptions{ClientInfo: session.Implementation{Name: "bench", Version: "1"},
+				cli.UseEra2026(session.Era2026Options{ClientInfo: session.Implementation{Name: "bench", Version: "1"},
 					Capabilities: json.RawMessage(`{"roots":{},"sampling":{}}`)})
 			}
 			params := json.RawMessage(`{"name":"echo","arguments":{"text":"hello"}}`)
@@ -45,7 +45,7 @@ const benchTimeout = 30e9
 func BenchmarkAnswerNow(b *testing.B) {
 	for era, params := range map[string]string{
 		"legacy": `{"_meta":{"progressToken":1},"name":"echo","arguments":{"text":"hello"}}`,
-		"modern": `{"_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion +
+		"modern": `{"_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version +
 			`","io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}},"name":"echo","arguments":{"text":"hello"}}`,
 	} {
 		b.Run(era, func(b *testing.B) {

@@ -155,7 +155,7 @@ type mrtrState struct {
 func (f *mrtrFixture) serve(in *session.Incoming) (any, error) {
 	meta := mcp.ReadRequestMeta(in.Params)
 	if meta.Version == "" {
-		return nil, invalidParams("%s answers input_required, which needs protocol %s: send the request with its _meta", f.name, session.ModernVersion)
+		return nil, invalidParams("%s answers input_required, which needs protocol %s: send the request with its _meta", f.name, session.Era2026Version)
 	}
 	var p struct {
 		InputResponses json.RawMessage `json:"inputResponses"`

@@ -19,7 +19,7 @@ func startMRTR(t *testing.T, caps string) (func(method, params string) (json.Raw
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	t.Cleanup(cancel)
-	cli.UseModern(session.ModernOptions{ClientInfo: session.Implementation{Name: "t", Version: "0"}, Capabilities: json.RawMessage(caps)})
+	cli.UseEra2026(session.Era2026Options{ClientInfo: session.Implementation{Name: "t", Version: "0"}, Capabilities: json.RawMessage(caps)})
 	return func(method, params string) (json.RawMessage, error) {
 		return cli.Do(ctx, method, json.RawMessage(params), session.CallOptions{})
 	}, ctx

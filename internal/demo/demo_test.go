@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,45 +11,28 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/session"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// lockedBuffer collects the demo's log, written from handler goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // hangGuard bounds waits that only a bug makes long; CI runs -race on a
 // loaded machine, so it is generous.
 const hangGuard = 10 * time.Second
 
 // start connects a client session to a demo server over an in-memory pipe.
-func start(t *testing.T) (*session.Session, *lockedBuffer) {
+func start(t *testing.T) (*session.Session, *buffertest.Buffer) {
 	t.Helper()
 	return startServer(t, nil)
 }
 
 // startServer is start with the server's hooks set by setup.
-func startServer(t *testing.T, setup func(*server)) (*session.Session, *lockedBuffer) {
+func startServer(t *testing.T, setup func(*server)) (*session.Session, *buffertest.Buffer) {
 	t.Helper()
 	a, b := transporttest.Pipe()
-	log := &lockedBuffer{}
+	log := &buffertest.Buffer{}
 	s := newServer(log)
 	if setup != nil {
 		setup(s)

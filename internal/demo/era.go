@@ -39,7 +39,7 @@ func eraAware(h session.Handler, cacheable bool, who func() session.Implementati
 		if meta.Version == "" {
 			return h(ctx, in)
 		}
-		if !session.IsModern(meta.Version) || !slices.Contains(session.ModernVersions, meta.Version) {
+		if !session.IsEra2026(meta.Version) || !slices.Contains(session.Era2026Versions, meta.Version) {
 			data, _ := json.Marshal(map[string]any{"supported": demoVersions(), "requested": meta.Version})
 			return nil, &session.RPCError{Code: session.CodeUnsupportedProtocolVersion,
 				Message: "Unsupported protocol version: " + meta.Version, Data: data}
@@ -96,7 +96,7 @@ func (srv *server) bothEras(handlers map[string]session.Handler) map[string]sess
 	handlers["subscriptions/listen"] = srv.listen
 	handlers["ping"] = func(context.Context, *session.Incoming) (any, error) { return map[string]any{}, nil }
 	for method, h := range handlers {
-		if _, removed := session.RemovedInModern(method); removed {
+		if _, removed := session.RemovedIn2026(method); removed {
 			handlers[method] = legacyOnly(method, h)
 		} else {
 			handlers[method] = eraAware(h, cacheable[method], srv.serverInfo)
@@ -112,7 +112,7 @@ func (srv *server) bothEras(handlers map[string]session.Handler) map[string]sess
 func legacyOnly(method string, h session.Handler) session.Handler {
 	return func(ctx context.Context, in *session.Incoming) (any, error) {
 		if meta := mcp.ReadRequestMeta(in.Params); meta.Version != "" {
-			why, _ := session.RemovedInModern(method)
+			why, _ := session.RemovedIn2026(method)
 			return nil, &session.RPCError{Code: session.CodeMethodNotFound,
 				Message: "Method not found: " + method + " is not part of protocol " + meta.Version + " (" + why + ")"}
 		}

@@ -19,11 +19,11 @@ func TestDemoServesTheModernEra(t *testing.T) {
 	cli, _ := start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	peer, err := cli.Discover(ctx, session.DiscoverOptions{ModernOptions: session.ModernOptions{ClientInfo: session.Implementation{Name: "t", Version: "0"}}})
+	peer, err := cli.Discover(ctx, session.DiscoverOptions{Era2026Options: session.Era2026Options{ClientInfo: session.Implementation{Name: "t", Version: "0"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if peer.ServerInfo.Name != ServerName || peer.SupportedVersions[0] != session.ModernVersion ||
+	if peer.ServerInfo.Name != ServerName || peer.SupportedVersions[0] != session.Era2026Version ||
 		len(peer.SupportedVersions) != len(session.AllVersions()) || !strings.Contains(string(peer.Capabilities), `"tools"`) {
 		t.Fatalf("peer %+v", peer)
 	}
@@ -50,7 +50,7 @@ func TestDemoRefusesAnUnknownModernVersion(t *testing.T) {
 	defer cancel()
 	_, err := cli.Do(ctx, "tools/list", json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2027-01-01"}}`), session.CallOptions{})
 	vr, ok := session.AsVersionRefused(err, "")
-	if !ok || vr.Requested != "2027-01-01" || vr.Supported[0] != session.ModernVersion {
+	if !ok || vr.Requested != "2027-01-01" || vr.Supported[0] != session.Era2026Version {
 		t.Fatalf("err %v", err)
 	}
 	res, err := cli.Do(ctx, "tools/list", nil, session.CallOptions{})
@@ -65,7 +65,7 @@ func TestDemoAcknowledgesASubscription(t *testing.T) {
 	cli, log := start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	cli.UseModern(session.ModernOptions{})
+	cli.UseEra2026(session.Era2026Options{})
 	events := cli.Subscribe()
 	defer events.Close()
 	c, err := mcp.Listen(ctx, cli, mcp.ListenFilter{ToolsListChanged: true})
@@ -99,7 +99,7 @@ func TestDemoAnswersEachRequestByItsEra(t *testing.T) {
 	cli, _ := start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/clientCapabilities":{}}`
 	code := func(err error) int64 {
 		var re *session.RPCError
 		if errors.As(err, &re) {
@@ -123,7 +123,7 @@ func TestDemoAnswersEachRequestByItsEra(t *testing.T) {
 			t.Errorf("legacy %s: %v", m.method, err)
 		}
 	}
-	_, err := cli.Do(ctx, "tools/list", json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+session.ModernVersion+`"}}`), session.CallOptions{})
+	_, err := cli.Do(ctx, "tools/list", json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+session.Era2026Version+`"}}`), session.CallOptions{})
 	if code(err) != session.CodeInvalidParams {
 		t.Errorf("modern tools/list without clientCapabilities: %v, want -32602", err)
 	}

@@ -2,48 +2,13 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
-const floodSchema = `{
-  "type": "object",
-  "properties": {
-    "count": {"type": "integer", "minimum": 0, "maximum": 1000000, "default": 10000,
-      "description": "How many progress notifications to send before the result."},
-    "interval_ms": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 0,
-      "description": "Pause between notifications, in milliseconds; 0 sends them in one burst."}
-  },
-  "additionalProperties": false
-}`
-
-type floodArgs struct {
-	Count      int `json:"count"`
-	IntervalMs int `json:"interval_ms"`
-}
-
-func floodTool() *tool {
-	return &tool{
-		Tool: mcp.Tool{
-			Name:  "flood",
-			Title: "Flood of progress notifications",
-			Description: "Sends a burst of progress notifications, then a result: checks that a client " +
-				"keeps up and loses none. Stops if cancelled.",
-			InputSchema: json.RawMessage(floodSchema),
-		},
-		run: runFlood,
-	}
-}
-
-func runFlood(ctx context.Context, _ *server, in *session.Incoming, raw json.RawMessage) (any, error) {
-	args := floodArgs{Count: 10000}
-	if err := decodeArgs(raw, &args); err != nil {
-		return nil, err
-	}
+func runFlood(ctx context.Context, _ *server, in *session.Incoming, args floodArgs) (any, error) {
 	interval := time.Duration(args.IntervalMs) * time.Millisecond
 	for i := 1; i <= args.Count; i++ {
 		if err := ctx.Err(); err != nil {
@@ -71,4 +36,9 @@ func pause(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+type floodArgs struct {
+	Count      int `json:"count"`
+	IntervalMs int `json:"interval_ms"`
 }

@@ -22,7 +22,7 @@ func HTTPHandler(log io.Writer, opts Options, allowRemote bool) interface {
 		Serve: func(id string, conn transport.Conn) io.Closer {
 			return ServeConn(id, conn, log, opts)
 		},
-		ServeModern: func(conn transport.Conn) io.Closer {
+		ServeStateless: func(conn transport.Conn) io.Closer {
 			return serveRequest(conn, log, opts, tasks)
 		},
 		CheckParamHeaders: func(frame []byte, params map[string]string) error {

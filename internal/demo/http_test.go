@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/transport"
 )
 
@@ -18,13 +19,13 @@ type httpDemo struct {
 	t      *testing.T
 	url    string
 	client *http.Client
-	log    *lockedBuffer
+	log    *buffertest.Buffer
 	sid    string
 }
 
 func startHTTP(t *testing.T) *httpDemo {
 	t.Helper()
-	log := &lockedBuffer{}
+	log := &buffertest.Buffer{}
 	h := transport.NewHTTPServer(transport.HTTPServerConfig{
 		Serve: func(id string, conn transport.Conn) io.Closer {
 			return ServeConn(id, conn, log, Options{ConformanceTools: true})

@@ -100,8 +100,8 @@ func speaksVersion(raw []byte) bool {
 		return false
 	}
 	v := raw[1 : len(raw)-1]
-	for _, m := range session.ModernVersions {
-		if string(v) == m && session.IsModern(m) {
+	for _, m := range session.Era2026Versions {
+		if string(v) == m && session.IsEra2026(m) {
 			return true
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
-const modernMeta = `"_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion +
+const modernMeta = `"_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version +
 	`","io.modelcontextprotocol/clientCapabilities":{"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
 
 // sameAnswerCases are tools/call params, and whether the fast path
@@ -69,19 +69,19 @@ var sameAnswerCases = []struct {
 	{"params an array", `[1,2]`, false},
 	{"modern echo", `{"name":"echo","arguments":{"text":"hello"},` + modernMeta + `}`, true},
 	{"modern echo, meta first", `{` + modernMeta + `,"name":"echo","arguments":{"text":"hello"}}`, true},
-	{"modern echo, log level", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}`, true},
-	{"modern echo, no clientCapabilities", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/logLevel":"info"}}`, false},
-	{"modern echo, clientCapabilities twice", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientCapabilities":null}}`, false},
-	{"modern echo, log level a number", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/logLevel":3}}`, false},
-	{"modern echo, clientInfo a string", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientInfo":"nobody"}}`, false},
+	{"modern echo, log level", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}`, true},
+	{"modern echo, no clientCapabilities", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/logLevel":"info"}}`, false},
+	{"modern echo, clientCapabilities twice", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientCapabilities":null}}`, false},
+	{"modern echo, log level a number", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/logLevel":3}}`, false},
+	{"modern echo, clientInfo a string", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/clientInfo":"nobody"}}`, false},
 	{"modern echo, version not spoken", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2027-01-01"}}`, false},
 	{"modern echo, version a legacy one", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}`, false},
 	{"modern echo, version null", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":null}}`, false},
-	{"modern echo, version twice", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2027-01-01","io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `"}}`, false},
-	{"modern echo, _meta twice", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `"},"_meta":{}}`, false},
+	{"modern echo, version twice", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2027-01-01","io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `"}}`, false},
+	{"modern echo, _meta twice", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `"},"_meta":{}}`, false},
 	{"modern echo, version key in capitals", `{"name":"echo","arguments":{"text":"x"},"_meta":{"IO.modelcontextprotocol/protocolVersion":"2027-01-01"}}`, false},
 	{"modern echo, _META", `{"name":"echo","arguments":{"text":"x"},"_META":{"io.modelcontextprotocol/protocolVersion":"2027-01-01"}}`, false},
-	{"modern echo, working report", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","` + WorkingMeta + `":1}}`, false},
+	{"modern echo, working report", `{"name":"echo","arguments":{"text":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","` + WorkingMeta + `":1}}`, false},
 	{"modern echo, text missing", `{"name":"echo","arguments":{},` + modernMeta + `}`, false},
 	{"modern echo as a task", `{"name":"echo","arguments":{"text":"x"},"task":{},` + modernMeta + `}`, false},
 	{"modern fail, rpc-error", `{"name":"fail","arguments":{"mode":"rpc-error"},` + modernMeta + `}`, true},

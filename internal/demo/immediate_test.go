@@ -39,9 +39,9 @@ func TestModernEchoOnTheFastPath(t *testing.T) {
 	defer cancel()
 	want := modernToolResult(textResult("hi"))
 	for _, tc := range []struct{ meta, want string }{
-		{`{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/logLevel":"info"}`, string(want)},
-		{`{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/clientInfo":"nobody"}`, `{"content":[{"type":"text","text":"hi"}]}`},
-		{`{"io.modelcontextprotocol/protocolVersion":"` + session.ModernVersion + `","io.modelcontextprotocol/logLevel":3}`, `{"content":[{"type":"text","text":"hi"}]}`},
+		{`{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/logLevel":"info"}`, string(want)},
+		{`{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/clientInfo":"nobody"}`, `{"content":[{"type":"text","text":"hi"}]}`},
+		{`{"io.modelcontextprotocol/protocolVersion":"` + session.Era2026Version + `","io.modelcontextprotocol/logLevel":3}`, `{"content":[{"type":"text","text":"hi"}]}`},
 		{`{"io.modelcontextprotocol/protocolVersion":"2027-01-01"}`, ""},
 	} {
 		params := `{"name":"echo","arguments":{"text":"hi"},"_meta":` + tc.meta + `}`

@@ -14,7 +14,7 @@ import (
 // ticks tagged with the listen's id until the client closes it.
 func TestListenSubscribesToResources(t *testing.T) {
 	cli, _ := startServer(t, quick)
-	cli.UseModern(session.ModernOptions{})
+	cli.UseEra2026(session.Era2026Options{})
 	events := cli.Subscribe()
 	defer events.Close()
 	c, err := mcp.Listen(ctx(t), cli, mcp.ListenFilter{ResourceSubscriptions: []string{tickerURI, "demo://nothing", readmeURI}})
@@ -45,7 +45,7 @@ func TestListenSubscribesToResources(t *testing.T) {
 // names, and an unknown resource is -32602.
 func TestModernLogLevelPerRequestAndNotFound(t *testing.T) {
 	cli, _ := startServer(t, quick)
-	cli.UseModern(session.ModernOptions{})
+	cli.UseEra2026(session.Era2026Options{})
 	events := cli.Subscribe()
 	defer events.Close()
 	// logged counts the log messages that came before the answer to the

@@ -2,48 +2,13 @@ package demo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
 
-const sleepSchema = `{
-  "type": "object",
-  "properties": {
-    "seconds": {"type": "number", "minimum": 0, "maximum": 3600, "default": 10,
-      "description": "How long the work takes, in seconds."},
-    "steps": {"type": "integer", "minimum": 1, "maximum": 100000, "default": 10,
-      "description": "How many equal steps; a progress notification follows each one."}
-  },
-  "additionalProperties": false
-}`
-
-type sleepArgs struct {
-	Seconds float64 `json:"seconds"`
-	Steps   int     `json:"steps"`
-}
-
-func sleepTool() *tool {
-	return &tool{
-		Tool: mcp.Tool{
-			Name:  "sleep",
-			Title: "Sleep, with progress",
-			Description: "Works for a while, reporting progress after each step. Honours cancellation: " +
-				"on notifications/cancelled it stops at once and sends no response.",
-			InputSchema: json.RawMessage(sleepSchema),
-		},
-		run: runSleep,
-	}
-}
-
-func runSleep(ctx context.Context, srv *server, in *session.Incoming, raw json.RawMessage) (any, error) {
-	args := sleepArgs{Seconds: 10, Steps: 10}
-	if err := decodeArgs(raw, &args); err != nil {
-		return nil, err
-	}
+func runSleep(ctx context.Context, srv *server, in *session.Incoming, args sleepArgs) (any, error) {
 	step := seconds(args.Seconds) / time.Duration(args.Steps)
 	t := time.NewTimer(step)
 	defer t.Stop()
@@ -65,3 +30,8 @@ func runSleep(ctx context.Context, srv *server, in *session.Incoming, raw json.R
 
 // seconds converts a JSON number of seconds to a Duration.
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+type sleepArgs struct {
+	Seconds float64 `json:"seconds"`
+	Steps   int     `json:"steps"`
+}

@@ -228,6 +228,13 @@ func (ts *taskStore) find(params json.RawMessage) (string, *demoTask, error) {
 	return p.TaskID, task, nil
 }
 
+// state is task's state as it is now.
+func (ts *taskStore) state(task *demoTask) session.TaskState {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return task.state
+}
+
 // getTask answers tasks/get.
 func (ts *taskStore) getTask(_ context.Context, in *session.Incoming) (any, error) {
 	_, task, err := ts.find(in.Params)
@@ -237,9 +244,7 @@ func (ts *taskStore) getTask(_ context.Context, in *session.Incoming) (any, erro
 	if modernRequest(in) {
 		return ts.getExtensionTask(task)
 	}
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return task.state, nil
+	return ts.state(task), nil
 }
 
 // taskResult answers tasks/result: it waits for the task to end, then
@@ -292,14 +297,9 @@ func (srv *server) cancelTask(_ context.Context, in *session.Incoming) (any, err
 	}
 	srv.log.Info("task cancel received", "task", id, "signal", "tasks/cancel (2025-11-25)", "id", in.ID.String())
 	if !ts.update(id, session.TaskCancelled, "cancelled by tasks/cancel", nil, nil) {
-		ts.mu.Lock()
-		status := task.state.Status
-		ts.mu.Unlock()
-		return nil, invalidParams("Cannot cancel task: already in terminal status '%s'", status)
+		return nil, invalidParams("Cannot cancel task: already in terminal status '%s'", ts.state(task).Status)
 	}
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return task.state, nil
+	return ts.state(task), nil
 }
 
 // listTasks answers tasks/list; the demo's list fits one page.

@@ -113,7 +113,7 @@ func (srv *server) cancelExtensionTask(in *session.Incoming, id string) (any, er
 // notInExtension refuses a 2025-11-25 task method in a modern request.
 func notInExtension(method string) error {
 	return &session.RPCError{Code: session.CodeMethodNotFound,
-		Message: method + " is not part of protocol " + session.ModernVersion + " (the tasks extension has tasks/get, tasks/update and tasks/cancel)"}
+		Message: method + " is not part of protocol " + session.Era2026Version + " (the tasks extension has tasks/get, tasks/update and tasks/cancel)"}
 }
 
 // updateExtensionTask answers tasks/update: the demo's tasks ask nothing,
@@ -121,7 +121,7 @@ func notInExtension(method string) error {
 // says to ignore; it acknowledges.
 func (ts *taskStore) updateExtensionTask(_ context.Context, in *session.Incoming) (any, error) {
 	if !modernRequest(in) {
-		return nil, &session.RPCError{Code: session.CodeMethodNotFound, Message: "tasks/update is a method of the tasks extension (" + session.ModernVersion + ")"}
+		return nil, &session.RPCError{Code: session.CodeMethodNotFound, Message: "tasks/update is a method of the tasks extension (" + session.Era2026Version + ")"}
 	}
 	if _, _, err := ts.find(in.Params); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -20,10 +21,10 @@ func callRaw(t *testing.T, cli *session.Session, name, args string) (json.RawMes
 
 // startModern is start with the client speaking 2026-07-28 and declaring
 // caps in every request.
-func startModern(t *testing.T, caps string) (*session.Session, *lockedBuffer) {
+func startModern(t *testing.T, caps string) (*session.Session, *buffertest.Buffer) {
 	t.Helper()
 	cli, log := start(t)
-	cli.UseModern(session.ModernOptions{Capabilities: json.RawMessage(caps)})
+	cli.UseEra2026(session.Era2026Options{Capabilities: json.RawMessage(caps)})
 	return cli, log
 }
 

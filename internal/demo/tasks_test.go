@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/session"
 )
 
@@ -117,7 +118,7 @@ func TestResearchTaskCancel(t *testing.T) {
 
 // waitLog waits for the demo's log to show want: the task's work stops
 // in its own goroutine, after tasks/cancel was answered.
-func waitLog(t *testing.T, log *lockedBuffer, want string) {
+func waitLog(t *testing.T, log *buffertest.Buffer, want string) {
 	t.Helper()
 	for deadline := time.Now().Add(hangGuard); !strings.Contains(log.String(), want); {
 		if time.Now().After(deadline) {

@@ -32,7 +32,14 @@ type tool struct {
 // Each definition is read back as a client would read it, which compiles
 // its schema once and fixes the entry tools/list sends.
 func allTools() []*tool {
-	return prepareTools([]*tool{sleepTool(), stubbornTool(), floodTool(), echoTool(), failTool(), askTool(), rootsTool(), researchTool(), spinTool()})
+	return prepareTools([]*tool{
+		defineTool("sleep", sleepArgs{Seconds: 10, Steps: 10}, runSleep),
+		defineTool("stubborn", stubbornArgs{Seconds: 5}, runStubborn),
+		defineTool("flood", floodArgs{Count: 10000}, runFlood),
+		echoTool(), failTool(), askTool(), rootsTool(),
+		defineTool("research", researchArgs{Seconds: 5}, runResearch),
+		defineTool("spin", spinArgs{SpinSeconds: 5}, runSpin),
+	})
 }
 
 // The tool sets, prepared once for every server of this process: reading

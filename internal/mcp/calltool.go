@@ -22,7 +22,7 @@ func StartToolCall(ctx context.Context, s *session.Session, t Tool, args json.Ra
 // StartToolCallParams is StartToolCall with the params already built (a
 // task-augmented call's, say): the Mcp-Param headers are read from them.
 func StartToolCallParams(ctx context.Context, s *session.Session, t Tool, params json.RawMessage, opts session.CallOptions) (*session.Call, error) {
-	if s.Modern() {
+	if s.Era2026() {
 		var err error
 		if opts.ParamHeaders, err = CallParamHeaders(t, params); err != nil {
 			return nil, err

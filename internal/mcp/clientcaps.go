@@ -81,7 +81,7 @@ func (f ClientFeatures) Capabilities(version string) json.RawMessage {
 			caps["elicitation"] = e
 		}
 	}
-	if session.IsModern(version) {
+	if session.IsEra2026(version) {
 		// 2026-07-28 has no tasks capability: tasks are an extension.
 		if f.FollowTasks {
 			caps["extensions"] = map[string]any{session.ExtensionTasks: empty}

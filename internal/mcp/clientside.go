@@ -53,7 +53,7 @@ type ClientSideOptions struct {
 	Event func(any)
 }
 
-// ElicitationComplete: notifications/elicitation/complete arrived. Known
+// ElicitationComplete reports notifications/elicitation/complete arrived. Known
 // says it named a url mode elicitation the server asked and had not
 // completed; otherwise it was ignored, as the spec says.
 type ElicitationComplete struct {

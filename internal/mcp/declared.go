@@ -8,7 +8,7 @@ import (
 	"github.com/mcpoke/mcpoke/session"
 )
 
-// ErrNotDeclared: the server did not declare the capability a method
+// ErrNotDeclared means the server did not declare the capability a method
 // needs, so mcpoke does not send it (MCP: "Only use capabilities that
 // were successfully negotiated"). A *CapabilityError says which.
 var ErrNotDeclared = errors.New("capability not declared by the server")
@@ -112,7 +112,7 @@ func CheckDeclared(peer session.PeerInfo, method string) error {
 
 // handshakeOf is where peer declared its capabilities.
 func handshakeOf(peer session.PeerInfo) string {
-	if peer.Modern() {
+	if peer.Era2026() {
 		return "server/discover"
 	}
 	return "initialize"

@@ -47,7 +47,7 @@ func TestCheckDeclared(t *testing.T) {
 	if err := CheckDeclared(peer(`{}`), "tools/list"); err == nil || !strings.Contains(err.Error(), "capability in initialize,") {
 		t.Errorf("legacy: %v", err)
 	}
-	modern := session.PeerInfo{ProtocolVersion: session.ModernVersion, Capabilities: json.RawMessage(`{}`)}
+	modern := session.PeerInfo{ProtocolVersion: session.Era2026Version, Capabilities: json.RawMessage(`{}`)}
 	if err := CheckDeclared(modern, "tools/list"); err == nil || !strings.Contains(err.Error(), "capability in server/discover,") {
 		t.Errorf("modern: %v", err)
 	}

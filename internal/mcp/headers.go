@@ -128,7 +128,7 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// ErrHeaderValue: an argument marked x-mcp-header has a value a header
+// ErrHeaderValue means an argument marked x-mcp-header has a value a header
 // cannot carry (a fraction, an integer past JavaScript's safe range, an
 // object).
 var ErrHeaderValue = errors.New("argument cannot be sent as a header")

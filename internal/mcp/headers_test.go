@@ -114,7 +114,7 @@ func TestRetryAfterHeaderMismatch(t *testing.T) {
 	cli := session.New(a, session.Config{})
 	defer srv.Close()
 	defer cli.Close()
-	cli.UseModern(session.ModernOptions{})
+	cli.UseEra2026(session.Era2026Options{})
 	ctx := testContext(t)
 	args := json.RawMessage(`{"r":"eu"}`)
 	first, err := StartToolCall(ctx, cli, Tool{Name: "t"}, args, session.CallOptions{})

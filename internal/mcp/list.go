@@ -66,6 +66,8 @@ var (
 // ToolList is what ListTools read.
 type ToolList struct {
 	Tools []Tool
+	// Count is how many tools were read (StreamTools keeps none).
+	Count int
 	// Pages is how many pages were read.
 	Pages int
 	// Incomplete is set (wrapping ErrRepeatedCursor or ErrTooManyPages)
@@ -91,8 +93,19 @@ type RejectedTool struct {
 // declare tools is sent nothing unless opts.Force: the error is then a
 // *CapabilityError.
 func ListTools(ctx context.Context, s *session.Session, opts ListOptions) (ToolList, error) {
+	var kept []Tool
+	list, err := StreamTools(ctx, s, opts, func(page []Tool, _ bool) { kept = append(kept, page...) })
+	list.Tools = kept
+	return list, err
+}
+
+// StreamTools is ListTools handing each page's tools to page as the page
+// is read (more: the server says another page follows), and keeping none:
+// the list's Count says how many there were.
+func StreamTools(ctx context.Context, s *session.Session, opts ListOptions, pageOf func(ts []Tool, more bool)) (ToolList, error) {
 	var list ToolList
 	err := listPages(ctx, s, "tools/list", opts, &list.Pages, func(page json.RawMessage, keep *listBudget) (string, error) {
+		var got []Tool
 		var p struct {
 			Tools      []json.RawMessage `json:"tools"`
 			NextCursor string            `json:"nextCursor"`
@@ -115,8 +128,10 @@ func ListTools(ctx context.Context, s *session.Session, opts ListOptions) (ToolL
 				list.Rejected = append(list.Rejected, RejectedTool{t.Name, err})
 				continue
 			}
-			list.Tools = append(list.Tools, t)
+			got = append(got, t)
 		}
+		list.Count += len(got)
+		pageOf(got, p.NextCursor != "")
 		return p.NextCursor, nil
 	})
 	var stopped *pagingStopped

@@ -36,7 +36,7 @@ func ListChangesOf(caps ServerCapabilities) ListenFilter {
 	}
 }
 
-// ErrListenNeedsModern: subscriptions/listen exists from protocol
+// ErrListenNeedsModern means subscriptions/listen exists from protocol
 // 2026-07-28 on; earlier servers notify on their own (the GET stream).
 var ErrListenNeedsModern = errors.New("subscriptions/listen is part of protocol 2026-07-28; this session speaks an earlier one, whose server notifies without it")
 
@@ -47,7 +47,7 @@ var ErrListenNeedsModern = errors.New("subscriptions/listen is part of protocol 
 // the era's rule: its stream closed over HTTP, notifications/cancelled
 // on stdio. It ends completed when the server ends it.
 func Listen(ctx context.Context, s *session.Session, f ListenFilter) (*session.Call, error) {
-	if !s.Modern() {
+	if !s.Era2026() {
 		return nil, ErrListenNeedsModern
 	}
 	params := struct {

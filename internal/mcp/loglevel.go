@@ -12,7 +12,7 @@ import (
 // removed it, the level travels in the _meta of every request sent from
 // now on, and nothing is sent now.
 func SetLogLevel(ctx context.Context, s *session.Session, level string, timeout time.Duration) error {
-	if s.Modern() {
+	if s.Era2026() {
 		return s.SetLogLevel(level)
 	}
 	_, err := s.Do(ctx, "logging/setLevel", map[string]string{"level": level}, session.CallOptions{Timeout: timeout, NoProgressToken: true})

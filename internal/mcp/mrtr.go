@@ -25,10 +25,10 @@ const ResultInputRequired = "input_required"
 // and again is stopped there, its last round reported.
 const MaxRounds = 10
 
-// ErrTooManyRounds: the server still wanted input after MaxRounds rounds.
+// ErrTooManyRounds means the server still wanted input after MaxRounds rounds.
 var ErrTooManyRounds = fmt.Errorf("the server still asks for input after %d rounds; mcpoke stopped retrying", MaxRounds)
 
-// ErrAbandoned: the request was abandoned between rounds (cancelled while
+// ErrAbandoned means the request was abandoned between rounds (cancelled while
 // its questions were open); no retry was sent.
 var ErrAbandoned = errors.New("abandoned between rounds: no retry was sent")
 
@@ -42,7 +42,7 @@ func InputRequiredAllowed(method string) bool {
 	return false
 }
 
-// ErrInputRequiredNotAllowed: the server answered input_required to a
+// ErrInputRequiredNotAllowed means the server answered input_required to a
 // request that may not have one; mcpoke does not retry it.
 var ErrInputRequiredNotAllowed = errors.New("input_required is allowed only for tools/call, prompts/get and resources/read; not retried")
 

@@ -27,12 +27,18 @@ type Round struct {
 // headers, timeouts, log level).
 func RetryRound(ctx context.Context, s *session.Session, first session.Ref, n int, prev session.RequestInfo,
 	responses map[string]json.RawMessage, state json.RawMessage, opts session.CallOptions) (*session.Call, error) {
+	method := prev.Method
 	params, err := RetryParams(prev.Params, responses, state)
 	if err != nil {
 		return nil, err
 	}
+	// The state is in params now. The round answered lets go of it (in
+	// its row, and here) before the send copies params: a state of many
+	// megabytes is not held once more while it is sent.
+	s.Shed(prev.Ref(), ElideState)
+	prev, state = session.RequestInfo{}, nil
 	opts.Round = session.Round{N: n, First: first}
-	return s.Call(ctx, prev.Method, params, opts)
+	return s.Call(ctx, method, params, opts)
 }
 
 // FollowRounds follows the request first through its rounds: while its
@@ -81,16 +87,17 @@ func (c *ClientSide) FollowRounds(ctx context.Context, s *session.Session, first
 			return rounds, ErrAbandoned
 		}
 		info, _ := s.Request(r.Call.Ref()).Info()
-		next, err := RetryRound(ctx, s, first.Ref(), r.N+1, info, responses, ir.State, opts)
+		// Keep only what the next round needs: the round answered no
+		// longer needs its requestState (RetryRound lets go of it in its
+		// result), nor does the round just sent in its params (RetryParams
+		// replaces it).
+		echo := r.Input.State
+		r.Input.State = nil
+		next, err := RetryRound(ctx, s, first.Ref(), r.N+1, info, responses, echo, opts)
 		if err != nil {
 			return rounds, fmt.Errorf("round %d: %w", r.N+1, err)
 		}
-		// Keep only what the next round needs: the round answered no
-		// longer needs its requestState, in its result or in the params
-		// of the round just sent (RetryParams replaces it).
-		s.Shed(r.Call.Ref(), ElideState)
 		s.Shed(next.Ref(), ElideState)
-		r.Input.State = nil
 		if sent != nil {
 			sent(next)
 		}

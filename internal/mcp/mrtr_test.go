@@ -35,7 +35,7 @@ func newMRTRPair(t *testing.T, f ClientFeatures, ask Asker, answer func(n int, p
 	cfg := session.Config{}
 	cs.Install(&cfg)
 	client := session.New(a, cfg)
-	client.UseModern(session.ModernOptions{}) // multi round-trip requests are 2026-07-28's
+	client.UseEra2026(session.Era2026Options{}) // multi round-trip requests are 2026-07-28's
 	server := session.New(b, session.Config{Handlers: map[string]session.Handler{
 		"tools/call": func(_ context.Context, in *session.Incoming) (any, error) {
 			srv.mu.Lock()
@@ -249,7 +249,7 @@ func TestReadInputRequired(t *testing.T) {
 func TestInputRequiredOnlyWhereAllowed(t *testing.T) {
 	a, b := transporttest.Pipe()
 	client := session.New(a, session.Config{})
-	client.UseModern(session.ModernOptions{})
+	client.UseEra2026(session.Era2026Options{})
 	server := session.New(b, session.Config{Handlers: map[string]session.Handler{
 		"tools/list": func(context.Context, *session.Incoming) (any, error) {
 			return json.RawMessage(`{"resultType":"input_required","requestState":"x"}`), nil

@@ -11,7 +11,7 @@ import (
 // everything before it: ping, which the modern revision removed; there,
 // server/discover, which every modern server must answer.
 func PingMethod(s *session.Session) string {
-	if s.Modern() {
+	if s.Era2026() {
 		return "server/discover"
 	}
 	return "ping"
@@ -32,7 +32,7 @@ func Ping(ctx context.Context, s *session.Session, timeout time.Duration) error 
 // periodic health check ("Implementations SHOULD periodically issue
 // pings", up to 2025-11-25). 2026-07-28 removed ping and names no
 // replacement: each request stands alone, so there is nothing to probe.
-func HealthPings(s *session.Session) bool { return !s.Modern() }
+func HealthPings(s *session.Session) bool { return !s.Era2026() }
 
 // StartHealthPing sends a ping of the periodic health check: housekeeping
 // (not a request the person made, and spared by cancel-all), without a

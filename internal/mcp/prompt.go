@@ -29,7 +29,7 @@ type PromptArgument struct {
 	Required    bool   `json:"required,omitempty"`
 }
 
-// ErrMalformedPrompt: a prompts/list entry is not an object with a name
+// ErrMalformedPrompt means a prompts/list entry is not an object with a name
 // and arguments of the right shape.
 var ErrMalformedPrompt = errors.New("malformed prompt")
 
@@ -71,6 +71,8 @@ func (p Prompt) MarshalJSON() ([]byte, error) {
 
 // PromptList is what ListPrompts read. Incomplete is as in ToolList.
 type PromptList struct {
+	// Count is how many prompts were read (StreamPrompts keeps none).
+	Count      int
 	Prompts    []Prompt
 	Pages      int
 	Incomplete error
@@ -78,8 +80,35 @@ type PromptList struct {
 
 // ListPrompts sends prompts/list, following nextCursor to the last page.
 func ListPrompts(ctx context.Context, s *session.Session, opts ListOptions) (PromptList, error) {
+	var kept []Prompt
+	list, err := StreamPrompts(ctx, s, opts, func(page []Prompt, _ bool) { kept = append(kept, page...) })
+	list.Prompts = kept
+	return list, err
+}
+
+// StreamPrompts is ListPrompts handing each page's prompts to page as the
+// page is read (more: the server says another page follows), and keeping
+// none: the list's Count says how many there were.
+func StreamPrompts(ctx context.Context, s *session.Session, opts ListOptions, page func(ps []Prompt, more bool)) (PromptList, error) {
 	var list PromptList
-	err := listPages(ctx, s, "prompts/list", opts, &list.Pages, func(page json.RawMessage, keep *listBudget) (string, error) {
+	err := listPages(ctx, s, "prompts/list", opts, &list.Pages, func(raw json.RawMessage, keep *listBudget) (string, error) {
+		got, next, err := readPromptsPage(raw, keep)
+		if err != nil {
+			return "", err
+		}
+		list.Count += len(got)
+		page(got, next != "")
+		return next, nil
+	})
+	list.Incomplete, err = stoppedEarly(err)
+	return list, err
+}
+
+// readPromptsPage reads one page of prompts/list, as many as keep
+// allows, and its nextCursor.
+func readPromptsPage(page json.RawMessage, keep *listBudget) ([]Prompt, string, error) {
+	var got []Prompt
+	next, err := func() (string, error) {
 		var p struct {
 			Prompts    []json.RawMessage `json:"prompts"`
 			NextCursor string            `json:"nextCursor"`
@@ -95,12 +124,11 @@ func ListPrompts(ctx context.Context, s *session.Session, opts ListOptions) (Pro
 			if err != nil {
 				return "", err
 			}
-			list.Prompts = append(list.Prompts, pr)
+			got = append(got, pr)
 		}
 		return p.NextCursor, nil
-	})
-	list.Incomplete, err = stoppedEarly(err)
-	return list, err
+	}()
+	return got, next, err
 }
 
 // ArgumentsSchema is a JSON Schema for the prompt's arguments: an object

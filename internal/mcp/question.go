@@ -47,10 +47,10 @@ type answer struct {
 	err    error
 }
 
-// ErrAlreadyAnswered: a question takes one answer.
+// ErrAlreadyAnswered means a question takes one answer.
 var ErrAlreadyAnswered = errors.New("this request was already answered")
 
-// TooLateError: the question was withdrawn before the answer came, so the
+// TooLateError means the question was withdrawn before the answer came, so the
 // answer was not sent. Why says by whom: "cancelled by the server: ...".
 type TooLateError struct{ Why string }
 

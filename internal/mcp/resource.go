@@ -38,7 +38,7 @@ type ResourceTemplate struct {
 	Raw          json.RawMessage
 }
 
-// ErrMalformedResource: a resources/list or resources/templates/list
+// ErrMalformedResource means a resources/list or resources/templates/list
 // entry is not an object with a uri (or uriTemplate) and fields of the
 // right types.
 var ErrMalformedResource = errors.New("malformed resource")

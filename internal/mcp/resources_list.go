@@ -11,6 +11,8 @@ import (
 
 // ResourceList is what ListResources read. Incomplete is as in ToolList.
 type ResourceList struct {
+	// Count is how many resources were read (StreamResources keeps none).
+	Count      int
 	Resources  []Resource
 	Pages      int
 	Incomplete error
@@ -27,8 +29,36 @@ type TemplateList struct {
 // ListResources sends resources/list, following nextCursor to the last
 // page, as ListTools does for tools.
 func ListResources(ctx context.Context, s *session.Session, opts ListOptions) (ResourceList, error) {
+	var kept []Resource
+	list, err := StreamResources(ctx, s, opts, func(page []Resource, _ bool) { kept = append(kept, page...) })
+	list.Resources = kept
+	return list, err
+}
+
+// StreamResources is ListResources handing each page's resources to page
+// as the page is read (more: the server says another page follows), and
+// keeping none: the list's Count says how many there were. The list's
+// bounds hold as in ListResources.
+func StreamResources(ctx context.Context, s *session.Session, opts ListOptions, page func(rs []Resource, more bool)) (ResourceList, error) {
 	var list ResourceList
-	err := listPages(ctx, s, "resources/list", opts, &list.Pages, func(page json.RawMessage, keep *listBudget) (string, error) {
+	err := listPages(ctx, s, "resources/list", opts, &list.Pages, func(raw json.RawMessage, keep *listBudget) (string, error) {
+		got, next, err := readResourcesPage(raw, keep)
+		if err != nil {
+			return "", err
+		}
+		list.Count += len(got)
+		page(got, next != "")
+		return next, nil
+	})
+	list.Incomplete, err = stoppedEarly(err)
+	return list, err
+}
+
+// readResourcesPage reads one page of resources/list, as many as keep
+// allows, and its nextCursor.
+func readResourcesPage(page json.RawMessage, keep *listBudget) ([]Resource, string, error) {
+	var got []Resource
+	next, err := func() (string, error) {
 		var p struct {
 			Resources  []json.RawMessage `json:"resources"`
 			NextCursor string            `json:"nextCursor"`
@@ -44,12 +74,11 @@ func ListResources(ctx context.Context, s *session.Session, opts ListOptions) (R
 			if err != nil {
 				return "", err
 			}
-			list.Resources = append(list.Resources, r)
+			got = append(got, r)
 		}
 		return p.NextCursor, nil
-	})
-	list.Incomplete, err = stoppedEarly(err)
-	return list, err
+	}()
+	return got, next, err
 }
 
 // ListResourceTemplates sends resources/templates/list, following

@@ -26,7 +26,7 @@ func (t Tool) TaskSupport() string {
 	return TaskForbidden
 }
 
-// ErrTaskNotAllowed: the user asked to run a tool as a task that the
+// ErrTaskNotAllowed means the user asked to run a tool as a task that the
 // server or the tool says may not be one. A *TaskError says why.
 var ErrTaskNotAllowed = errors.New("the tool cannot be called as a task")
 
@@ -98,7 +98,7 @@ func DecideTask(t Tool, caps ServerCapabilities, asked *bool, force bool) (bool,
 	why := "its taskSupport is " + t.TaskSupport()
 	switch {
 	case caps.TasksExtension() && caps.Tasks == nil:
-		why = "in protocol " + session.ModernVersion + " the server decides whether a call becomes a task (the tasks extension), so --task does not apply"
+		why = "in protocol " + session.Era2026Version + " the server decides whether a call becomes a task (the tasks extension), so --task does not apply"
 	case !*asked:
 		why = "it requires a task (taskSupport required)"
 	case caps.Tasks == nil || !caps.Tasks.ToolsCall:

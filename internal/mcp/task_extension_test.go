@@ -68,7 +68,7 @@ func startExtServer(t *testing.T, answers ...string) (*session.Session, *clockte
 	}})
 	clk := clocktest.New()
 	cli := session.New(a, session.Config{Clock: clk})
-	cli.UseModern(session.ModernOptions{Capabilities: ClientFeatures{FollowTasks: true, ElicitForm: true}.Capabilities(session.ModernVersion)})
+	cli.UseEra2026(session.Era2026Options{Capabilities: ClientFeatures{FollowTasks: true, ElicitForm: true}.Capabilities(session.Era2026Version)})
 	t.Cleanup(func() { cli.Close(); srv.Close() })
 	return cli, clk, x
 }
@@ -125,7 +125,7 @@ func followExt(t *testing.T, cli *session.Session, clk *clocktest.Clock, ref ses
 // reverse.
 func TestExtensionDeclaredOnlyInModernSessions(t *testing.T) {
 	f := ClientFeatures{Sampling: true, Tasks: true, FollowTasks: true}
-	modern := string(f.Capabilities(session.ModernVersion))
+	modern := string(f.Capabilities(session.Era2026Version))
 	if modern != `{"extensions":{"io.modelcontextprotocol/tasks":{}},"sampling":{}}` {
 		t.Errorf("modern capabilities %s", modern)
 	}
@@ -133,7 +133,7 @@ func TestExtensionDeclaredOnlyInModernSessions(t *testing.T) {
 		t.Errorf("legacy capabilities %s", legacy)
 	}
 	f.FollowTasks = false
-	if caps := string(f.Capabilities(session.ModernVersion)); strings.Contains(caps, "extensions") {
+	if caps := string(f.Capabilities(session.Era2026Version)); strings.Contains(caps, "extensions") {
 		t.Errorf("declared without following tasks: %s", caps)
 	}
 	if !ParseClientCapabilities(json.RawMessage(modern)).FollowTasks {

@@ -24,15 +24,15 @@ type TaskList struct {
 	Malformed []string
 }
 
-// ErrNoTaskList: the session speaks 2026-07-28, whose tasks extension
+// ErrNoTaskList means the session speaks 2026-07-28, whose tasks extension
 // has no tasks/list.
-var ErrNoTaskList = errors.New("protocol " + session.ModernVersion + " has no tasks/list: tasks are the " + session.ExtensionTasks +
+var ErrNoTaskList = errors.New("protocol " + session.Era2026Version + " has no tasks/list: tasks are the " + session.ExtensionTasks +
 	" extension, which removed it (a server cannot leak one client's tasks to another); a task is followed by its id, " +
 	"and the TUI's task filter shows this session's. --protocol 2025-11-25 lists a server's tasks")
 
 // TaskListAllowed says why tasks/list is not sent in s, or nil.
 func TaskListAllowed(s *session.Session) error {
-	if s.Modern() {
+	if s.Era2026() {
 		return ErrNoTaskList
 	}
 	return nil

@@ -28,7 +28,7 @@ const hostedPollInterval = time.Second
 // relatedTaskKey is the _meta key that ties a message to its task.
 const relatedTaskKey = "io.modelcontextprotocol/related-task"
 
-// TaskChanged: a task mcpoke hosts for the server changed status. Ref is
+// TaskChanged reports a task mcpoke hosts for the server changed status. Ref is
 // the request that created it.
 type TaskChanged struct {
 	TaskID        string

@@ -55,7 +55,7 @@ type Execution struct {
 	TaskSupport string `json:"taskSupport,omitempty"`
 }
 
-// ErrMalformedTool: a tools/list entry is not an object with a name and
+// ErrMalformedTool means a tools/list entry is not an object with a name and
 // string title and description.
 var ErrMalformedTool = errors.New("malformed tool")
 

@@ -3,6 +3,7 @@ package otelspan_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -42,6 +43,72 @@ func BenchmarkRoundTripExported(b *testing.B) {
 	b.StopTimer()
 	cli.Close()
 	srv.Close()
+	<-done
+	_ = exp.Close()
+}
+
+// BenchmarkTracingCost measures what tracing costs a request, in one run
+// so that the figures share the machine's load: each iteration makes one
+// round trip on each of three sessions, in turn — tracing off (mcpoke
+// without --trace: no exporter exists), --trace (a traceparent in the
+// _meta) and --otlp-endpoint (a span per request too, exported to a
+// receiver on loopback) — and reports each one's time and its ratio to
+// off.
+func BenchmarkTracingCost(b *testing.B) {
+	recv, err := otlprecv.Listen("127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer recv.Close()
+	exp, err := otelspan.New(otelspan.Options{Endpoint: recv.Endpoint(), Flush: 5 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	open := func(trace bool) *session.Session {
+		a, c := transporttest.Pipe()
+		srv := session.New(c, session.Config{MaxFinished: 256, Handlers: map[string]session.Handler{
+			"echo": func(_ context.Context, in *session.Incoming) (any, error) { return in.Params, nil },
+		}})
+		b.Cleanup(func() { srv.Close() })
+		return session.New(a, session.Config{NoProgressTokens: true, SettleWindow: -1, Trace: trace, MaxFinished: 256})
+	}
+	off, traced, exported := open(false), open(true), open(true)
+	done := exp.Watch(exported, otelspan.SessionInfo{Transport: "pipe"})
+	params := json.RawMessage(`{"text":"hi"}`)
+	ctx := context.Background()
+	sessions := []*session.Session{off, traced, exported}
+	// Medians, not means: on a shared machine a few requests wait for a
+	// core, and the mean is theirs.
+	var took [3][]time.Duration
+	b.ReportAllocs()
+	turn := 0
+	for b.Loop() {
+		// Each goes first as often as the others: no place in the turn
+		// is cheaper for one of them.
+		turn++
+		for k := range sessions {
+			i := (turn + k) % len(sessions)
+			start := time.Now()
+			if _, err := sessions[i].Do(ctx, "echo", params, session.CallOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			took[i] = append(took[i], time.Since(start))
+		}
+	}
+	b.StopTimer()
+	var med [3]float64
+	for i := range took {
+		slices.Sort(took[i])
+		med[i] = float64(took[i][len(took[i])/2].Nanoseconds())
+	}
+	b.ReportMetric(med[0], "off-ns/req")
+	b.ReportMetric(med[1], "trace-ns/req")
+	b.ReportMetric(med[2], "export-ns/req")
+	b.ReportMetric(med[1]/med[0], "trace/off")
+	b.ReportMetric(med[2]/med[0], "export/off")
+	off.Close()
+	traced.Close()
+	exported.Close()
 	<-done
 	_ = exp.Close()
 }

@@ -129,6 +129,13 @@ func (r *Receiver) Trace(traceID string) []Span {
 	return out
 }
 
+// Arrived is closed when the next batch of spans has been kept.
+func (r *Receiver) Arrived() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.arrived
+}
+
 // Dropped counts the spans turned away past MaxSpans.
 func (r *Receiver) Dropped() int {
 	r.mu.Lock()

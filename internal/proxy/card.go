@@ -3,6 +3,8 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
+	"hash/maphash"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +32,8 @@ type Card struct {
 
 // hostRequest is one of the host's requests, as the card sees it.
 type hostRequest struct {
-	id       string
+	id       string // cardID: the id, after its session's label over HTTP
+	session  string
 	method   string
 	key      string // method and params without _meta: the same call again
 	sent     time.Time
@@ -67,39 +70,11 @@ func NewCard(transport string) *Card {
 	return &Card{transport: transport, reqs: map[string]*hostRequest{}}
 }
 
-// cardMessage has what the card reads of a message.
-type cardMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Error  json.RawMessage `json:"error"`
-	Result json.RawMessage `json:"result"`
-}
-
-type cardParams struct {
-	RequestID       json.RawMessage `json:"requestId"`
-	Reason          string          `json:"reason"`
-	ProgressToken   json.RawMessage `json:"progressToken"`
-	ProtocolVersion string          `json:"protocolVersion"`
-	ClientInfo      *cardImpl       `json:"clientInfo"`
-	Meta            struct {
-		ProgressToken json.RawMessage `json:"progressToken"`
-		Version       string          `json:"io.modelcontextprotocol/protocolVersion"`
-		ClientInfo    *cardImpl       `json:"io.modelcontextprotocol/clientInfo"`
-	} `json:"_meta"`
-}
-
-type cardImpl struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-}
-
-func (i *cardImpl) String() string {
-	return strings.TrimSpace(i.Name + " " + i.Version)
-}
-
 // Observe takes one record of the relay.
-func (c *Card) Observe(r wire.Record) {
+func (c *Card) Observe(r wire.Record) { c.ObserveParsed(r, Parse(r)) }
+
+// ObserveParsed takes one record of the relay with its frame read.
+func (c *Card) ObserveParsed(r wire.Record, p Parsed) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if r.At.After(c.last) {
@@ -113,32 +88,26 @@ func (c *Card) Observe(r wire.Record) {
 	default:
 		return
 	}
-	frame := bytes.TrimLeft(r.Data, " \t\r")
-	var ms []cardMessage
-	if len(frame) > 0 && frame[0] == '[' {
-		json.Unmarshal(frame, &ms)
-	} else {
-		var m cardMessage
-		if json.Unmarshal(frame, &m) != nil {
-			return
-		}
-		ms = []cardMessage{m}
-	}
-	for _, m := range ms {
+	for _, m := range p.ms {
 		if r.Dir == wire.Out {
-			c.fromHost(r.At, m)
+			c.fromHost(r.At, r.Session, m)
 		} else {
-			c.fromServer(r.At, m)
+			c.fromServer(r.At, r.Session, m)
 		}
 	}
 }
 
-func (c *Card) fromHost(at time.Time, m cardMessage) {
-	var p cardParams
-	json.Unmarshal(m.Params, &p) // a partial read is enough
+// cardID names a request on the card: its id, after its session's label
+// over HTTP (s2:3), where sessions may use the same ids.
+func cardID(session string, id json.RawMessage) string {
+	return RequestRef{session, compact(id)}.String()
+}
+
+func (c *Card) fromHost(at time.Time, session string, m message) {
+	p := &m.p
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		id := compact(m.ID)
+		id := cardID(session, m.ID)
 		if _, ok := c.reqs[id]; ok || len(c.reqs) >= maxCardRequests {
 			return
 		}
@@ -153,29 +122,27 @@ func (c *Card) fromHost(at time.Time, m cardMessage) {
 				c.host = ci.String()
 			}
 		}
-		c.reqs[id] = &hostRequest{id: id, method: m.Method, key: callKey(m.Method, m.Params), sent: at,
+		c.reqs[id] = &hostRequest{id: id, session: session, method: m.Method, key: callKey(&m), sent: at,
 			token: progressToken(p.Meta.ProgressToken)}
 		c.order = append(c.order, id)
 	case m.Method == "notifications/cancelled":
-		c.cancel(hostCancel{id: compact(p.RequestID), at: at, reason: p.Reason})
+		c.cancel(hostCancel{id: cardID(session, p.RequestID), at: at, reason: p.Reason})
 	}
 }
 
-func (c *Card) fromServer(at time.Time, m cardMessage) {
+func (c *Card) fromServer(at time.Time, session string, m message) {
 	switch {
 	case m.Method == "notifications/progress":
-		var p cardParams
-		json.Unmarshal(m.Params, &p)
-		tok := compact(p.ProgressToken)
+		tok := compact(m.p.ProgressToken)
 		for i := len(c.order) - 1; i >= 0; i-- {
 			q := c.reqs[c.order[i]]
-			if q.token != "" && q.token == tok {
+			if q.token != "" && q.token == tok && q.session == session {
 				q.progress = append(q.progress, at)
 				return
 			}
 		}
 	case m.Method == "" && len(m.ID) > 0:
-		q := c.reqs[compact(m.ID)]
+		q := c.reqs[cardID(session, m.ID)]
 		if q == nil || q.held {
 			return
 		}
@@ -228,10 +195,11 @@ func (c *Card) cancel(hc hostCancel) {
 func (c *Card) relayEvent(r wire.Record) {
 	event := string(r.Data)
 	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
-		c.cancel(hostCancel{id: id, at: r.At, stream: true})
+		c.cancel(hostCancel{id: RequestRef{r.Session, id}.String(), at: r.At, stream: true})
 		return
 	}
 	if id, ok := ProxyCancelledID(event); ok {
+		id = RequestRef{r.Session, id}.String()
 		if q := c.reqs[id]; q != nil {
 			q.killed = true
 		}
@@ -244,7 +212,7 @@ func (c *Card) relayEvent(r wire.Record) {
 			continue
 		}
 		id, _, _ := strings.Cut(rest, " (")
-		q := c.reqs[id]
+		q := c.reqs[RequestRef{r.Session, id}.String()]
 		if q == nil {
 			return
 		}
@@ -275,14 +243,21 @@ func progressToken(t json.RawMessage) string {
 	return compact(t)
 }
 
-// callKey is a request's method and params without _meta, so that the
-// same call sent again matches whatever its id and token.
-func callKey(method string, params json.RawMessage) string {
-	var p map[string]json.RawMessage
-	if json.Unmarshal(params, &p) != nil {
-		return method + " " + compact(params)
+// callKey says which call a request makes, so that the same call sent
+// again matches whatever its id and token: for a tools/call, the tool's
+// name and a hash of its arguments as they were written (a host sends
+// the same call again the way it sent it); for other requests, the
+// method alone (only calls are graded for repeats). Hashing keeps a
+// card of many large calls small, and is cheap next to re-encoding the
+// params.
+func callKey(m *message) string {
+	if m.Method != "tools/call" {
+		return m.Method
 	}
-	delete(p, "_meta")
-	b, _ := json.Marshal(p) // sorted keys
-	return method + " " + string(b)
+	var h maphash.Hash
+	h.SetSeed(callKeySeed)
+	h.Write(bytes.TrimSpace(m.p.Arguments))
+	return m.Method + " " + m.p.Name + " " + strconv.FormatUint(h.Sum64(), 16)
 }
+
+var callKeySeed = maphash.MakeSeed()

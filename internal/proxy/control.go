@@ -45,7 +45,22 @@ const (
 type ControlRequest struct {
 	Control string          `json:"control"`
 	ID      json.RawMessage `json:"id,omitempty"`
-	Reason  string          `json:"reason,omitempty"`
+	// Session is the host session's label (s1, s2, ...) over HTTP, where
+	// sessions may use the same ids; "" on stdio.
+	Session string `json:"session,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// RequestRef names one of the host's requests: its id as JSON text and,
+// over HTTP, its session's label ("" on stdio).
+type RequestRef struct{ Session, ID string }
+
+// String is the id, after its session's label when it has one: 3, s2:3.
+func (r RequestRef) String() string {
+	if r.Session == "" {
+		return r.ID
+	}
+	return r.Session + ":" + r.ID
 }
 
 // ControlReply is the proxy's answer to one control message. Reply comes
@@ -53,7 +68,8 @@ type ControlRequest struct {
 type ControlReply struct {
 	Reply string      `json:"reply"`
 	Card  *CardReport `json:"card,omitempty"`
-	// Done lists the ids (JSON text) the message acted on.
+	// Done lists the requests the message acted on: ids as JSON text,
+	// after their session's label over HTTP (s2:3).
 	Done  []string `json:"done,omitempty"`
 	Error string   `json:"error,omitempty"`
 }
@@ -66,12 +82,12 @@ const maxControlLine = 64 << 10
 type Switch interface {
 	// Kill cancels one of the host's pending requests on its behalf, in
 	// the form its era and transport call for.
-	Kill(id, reason string) error
+	Kill(ref RequestRef, reason string) error
 	// Hold keeps the answer to a pending request from the host when it
 	// comes; Release passes a held answer on; Drop forgets it.
-	Hold(id string) error
-	Release(id string) error
-	Drop(id string) error
+	Hold(ref RequestRef) error
+	Release(ref RequestRef) error
+	Drop(ref RequestRef) error
 }
 
 // Controls carries out the attach socket's control messages for one
@@ -114,16 +130,16 @@ func (c *Controls) Handle(req ControlRequest) ControlReply {
 			rep.Error = `kill needs the request's "id"`
 			return rep
 		}
-		id := compact(req.ID)
-		if err := c.kill(id, req.Reason); err != nil {
+		ref := RequestRef{req.Session, compact(req.ID)}
+		if err := c.kill(ref, req.Reason); err != nil {
 			rep.Error = err.Error()
 			return rep
 		}
-		rep.Done = []string{id}
+		rep.Done = []string{ref.String()}
 	case ControlKillAll:
 		for _, r := range c.pending() {
 			if err := c.kill(r, req.Reason); err == nil {
-				rep.Done = append(rep.Done, r)
+				rep.Done = append(rep.Done, r.String())
 			}
 		}
 		if len(rep.Done) == 0 {
@@ -134,30 +150,32 @@ func (c *Controls) Handle(req ControlRequest) ControlReply {
 			rep.Error = req.Control + ` needs the request's "id"`
 			return rep
 		}
-		id := compact(req.ID)
+		ref := RequestRef{req.Session, compact(req.ID)}
 		sw := c.current()
 		if sw == nil {
-			rep.Error = "this proxy's relay cannot hold answers (not running, or over HTTP)"
+			rep.Error = "this proxy's relay cannot hold answers (not running yet)"
 			return rep
 		}
 		var err error
 		switch req.Control {
 		case ControlHold:
-			if r, ok := c.Table.Row(wire.Out, id); c.Table != nil && (!ok || r.State != Pending) {
-				rep.Error = fmt.Sprintf("request %s is not pending", id)
-				return rep
+			if c.Table != nil {
+				if r, ok := c.Table.Row(wire.Out, ref); !ok || r.State != Pending {
+					rep.Error = fmt.Sprintf("request %s is not pending", ref)
+					return rep
+				}
 			}
-			err = sw.Hold(id)
+			err = sw.Hold(ref)
 		case ControlRelease:
-			err = sw.Release(id)
+			err = sw.Release(ref)
 		default:
-			err = sw.Drop(id)
+			err = sw.Drop(ref)
 		}
 		if err != nil {
 			rep.Error = err.Error()
 			return rep
 		}
-		rep.Done = []string{id}
+		rep.Done = []string{ref.String()}
 	default:
 		rep.Error = fmt.Sprintf("unknown control %q: card, kill, kill-all, hold, release or drop", req.Control)
 	}
@@ -166,10 +184,10 @@ func (c *Controls) Handle(req ControlRequest) ControlReply {
 
 // inFlight is a Switch that knows the host's pending requests itself
 // (over HTTP, where several sessions may use the same ids).
-type inFlight interface{ Pending() []string }
+type inFlight interface{ Pending() []RequestRef }
 
-func (c *Controls) pending() []string {
-	var ids []string
+func (c *Controls) pending() []RequestRef {
+	var ids []RequestRef
 	if f, ok := c.current().(inFlight); ok {
 		return f.Pending()
 	}
@@ -178,25 +196,25 @@ func (c *Controls) pending() []string {
 	}
 	for _, r := range c.Table.Rows() {
 		if r.From == wire.Out && r.State == Pending && r.Method != "initialize" {
-			ids = append(ids, r.ID)
+			ids = append(ids, RequestRef{r.Session, r.ID})
 		}
 	}
 	return ids
 }
 
-func (c *Controls) kill(id, reason string) error {
+func (c *Controls) kill(ref RequestRef, reason string) error {
 	k := c.current()
 	if k == nil {
 		return fmt.Errorf("this proxy cannot cancel requests (not running yet, or its transport has no kill switch)")
 	}
 	if _, ok := k.(inFlight); !ok && c.Table != nil {
-		if r, ok := c.Table.Row(wire.Out, id); !ok {
-			return fmt.Errorf("the host sent no request %s (ids are JSON: 3 and \"3\" differ)", id)
+		if r, ok := c.Table.Row(wire.Out, ref); !ok {
+			return fmt.Errorf("the host sent no request %s (ids are JSON: 3 and \"3\" differ)", ref)
 		} else if r.State != Pending {
-			return fmt.Errorf("request %s is not pending (%s)", id, r.State)
+			return fmt.Errorf("request %s is not pending (%s)", ref, r.State)
 		}
 	}
-	return k.Kill(id, reason)
+	return k.Kill(ref, reason)
 }
 
 // handleControlLine parses one line from a client and returns the reply

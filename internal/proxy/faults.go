@@ -93,11 +93,13 @@ func (k *stdioKiller) holdLocked(id string, line []byte, d time.Duration, why st
 	h := &heldAnswer{line: line}
 	k.held[id] = h
 	k.event(EventHeld + id + fmt.Sprintf(" (%s, at most %s)", why, d))
-	h.timer = time.AfterFunc(d, func() { k.Release(id) })
+	h.timer = time.AfterFunc(d, func() { k.release(id) })
 }
 
 // Release passes a held answer on to the host.
-func (k *stdioKiller) Release(id string) error {
+func (k *stdioKiller) Release(ref RequestRef) error { return k.release(ref.ID) }
+
+func (k *stdioKiller) release(id string) error {
 	h, err := k.takeHeld(id)
 	if err != nil {
 		return err
@@ -107,7 +109,8 @@ func (k *stdioKiller) Release(id string) error {
 }
 
 // Drop forgets a held answer: the host never gets it.
-func (k *stdioKiller) Drop(id string) error {
+func (k *stdioKiller) Drop(ref RequestRef) error {
+	id := ref.ID
 	if _, err := k.takeHeld(id); err != nil {
 		return err
 	}
@@ -129,25 +132,25 @@ func (k *stdioKiller) takeHeld(id string) (*heldAnswer, error) {
 }
 
 // hold marks a pending request's answer to be held when it comes.
-func (k *stdioKiller) Hold(id string) error {
+func (k *stdioKiller) Hold(ref RequestRef) error {
 	k.mu.Lock()
-	k.toHold[id] = true
+	k.toHold[ref.ID] = true
 	k.mu.Unlock()
 	return nil
 }
 
 // observe is a Recorder observer: a host's cancel of a request whose
 // answer is held for --answer-after-cancel lets the answer go, late.
-func (k *stdioKiller) observe(r wire.Record) {
+func (k *stdioKiller) observe(r wire.Record, p Parsed) {
 	if !k.faults.AnswerAfterCancel || r.Dir != wire.Out {
 		return
 	}
 	var id string
 	switch {
 	case r.Kind == wire.KindFrame:
-		for _, m := range messages(r.Data) {
+		for _, m := range p.ms {
 			if m.Method == "notifications/cancelled" {
-				id = compact(m.Params.RequestID)
+				id = compact(m.p.RequestID)
 			}
 		}
 	default:
@@ -160,7 +163,7 @@ func (k *stdioKiller) observe(r wire.Record) {
 	_, ok := k.held[id]
 	k.mu.Unlock()
 	if ok {
-		k.Release(id)
+		k.release(id)
 	}
 }
 

@@ -41,15 +41,18 @@ func NewHistory(table *Table) *History {
 
 // Note is a Recorder observer to run just before the transcript writer:
 // it marks the next line as the one of a request, if it is one.
-func (h *History) Note(r wire.Record) {
+func (h *History) Note(r wire.Record) { h.NoteParsed(r, Parse(r)) }
+
+// NoteParsed is Note with the record's frame read.
+func (h *History) NoteParsed(r wire.Record, p Parsed) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.hasKey = false
 	if r.Kind != wire.KindFrame {
 		return
 	}
-	if ms := messages(r.Data); len(ms) == 1 && ms[0].Method != "" && len(ms[0].ID) > 0 {
-		h.pending, h.hasKey = rowKey{r.Dir, compact(ms[0].ID)}, true
+	if ms := p.ms; len(ms) == 1 && ms[0].Method != "" && len(ms[0].ID) > 0 {
+		h.pending, h.hasKey = rowKey{r.Dir, r.Session, compact(ms[0].ID)}, true
 	}
 }
 

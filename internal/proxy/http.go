@@ -29,6 +29,8 @@ type HTTPOptions struct {
 	// Controls, if set, gets the proxy's kill switch (see httpKiller).
 	Controls *Controls
 	Kill     KillOptions
+	// Faults provoke the host, as over stdio (see http_faults.go).
+	Faults Faults
 }
 
 // EventStreamClosed starts the relay event that a host closed the
@@ -41,7 +43,9 @@ const EventStreamClosed = "the host closed the response stream of request "
 // MCP-Protocol-Version, Last-Event-ID, Mcp-Method, ...) both ways, the
 // body as it is, event streams flushed as they come. A host closing a
 // response stream closes the upstream's at once. Records hold the
-// messages and the HTTP facts, never a header's value.
+// messages and the HTTP facts, never a header's value; each names the
+// host session it belongs to (s1, s2, ... by Mcp-Session-Id), since two
+// sessions may use the same ids.
 func NewHTTPHandler(opts HTTPOptions) http.Handler {
 	now := opts.Now
 	if now == nil {
@@ -51,17 +55,20 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 	if opts.Recorder != nil {
 		emit = opts.Recorder.record
 	}
+	sessions := &sessionLabels{}
 	up := opts.Upstream
 	var killer *httpKiller
-	if opts.Controls != nil {
-		killer = newHTTPKiller(opts.Kill, opts.Transport, func(text string) {
-			emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindRelay, Data: []byte(text)})
+	if opts.Controls != nil || opts.Faults.any() {
+		killer = newHTTPKiller(opts.Kill, opts.Faults, opts.Transport, func(sess, text string) {
+			emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindRelay, Data: []byte(text), Session: sess})
 		})
 		killer.upstream = func(r *http.Request) *http.Request {
 			r.URL.Scheme, r.URL.Host, r.Host = up.Scheme, up.Host, ""
 			return r
 		}
-		opts.Controls.SetSwitch(killer)
+		if opts.Controls != nil {
+			opts.Controls.SetSwitch(killer)
+		}
 	}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -71,7 +78,10 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 		FlushInterval: -1, // every write reaches the host at once
 		Transport:     opts.Transport,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			if f := inflightOf(r); f.isKilled() {
+			sess := sessions.of(r.Header.Get("Mcp-Session-Id"))
+			post := postOf(r)
+			post.record(sess)
+			if f := post.inflightOf(); f.isKilled() {
 				// Killed before the upstream's answer began.
 				if ans := killer.killedAnswer(f, false); ans != nil {
 					w.Header().Set("Content-Type", "application/json")
@@ -84,18 +94,26 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 			if r.Context().Err() != nil {
 				return // the host went away; nothing to answer
 			}
-			emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindHTTP,
+			emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindHTTP, Session: sess,
 				Data: []byte(fmt.Sprintf("%s %s → upstream unreachable: %v", r.Method, transport.RedactURL(r.URL.String()), err))})
 			http.Error(w, "mcpoke proxy: the upstream server is unreachable: "+err.Error(), http.StatusBadGateway)
 		},
 	}
 	rp.ModifyResponse = func(resp *http.Response) error {
 		r := resp.Request
+		sess := sessions.of(r.Header.Get("Mcp-Session-Id"))
+		if sess == "" {
+			// initialize: the session begins with its answer.
+			sess = sessions.of(resp.Header.Get("Mcp-Session-Id"))
+		}
+		post := postOf(r)
+		post.record(sess)
 		ct := resp.Header.Get("Content-Type")
-		emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindHTTP,
+		emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindHTTP, Session: sess,
 			Data: []byte(fmt.Sprintf("%s %s → %s %s", r.Method, transport.RedactURL(r.URL.RequestURI()), resp.Status, ct))})
 		mt, _, _ := mime.ParseMediaType(ct)
-		rb := &recordingBody{rc: resp.Body, now: now, emit: emit, id: requestIDOf(r), inflight: inflightOf(r), killer: killer}
+		rb := &recordingBody{rc: resp.Body, now: now, emit: emit, session: sess, id: post.requestID(),
+			inflight: post.inflightOf(), killer: killer, gated: killer != nil}
 		switch mt {
 		case "text/event-stream":
 			rb.sse = &sseSplitter{now: now, emit: rb.emitFrame}
@@ -112,130 +130,97 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 		return nil
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var post *hostPost
 		if r.Method == http.MethodPost && r.Body != nil {
 			body, err := io.ReadAll(r.Body)
 			if err != nil {
 				return // the host went away mid-request
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			id := recordPost(body, now, emit)
-			r = r.WithContext(withRequestID(r.Context(), id))
-			if killer != nil && id != "" {
-				ctx, cancel := context.WithCancel(r.Context())
-				defer cancel()
-				f, done := killer.track(id, r, cancel)
-				defer done()
-				r = r.WithContext(withInflight(ctx, f))
+			sess := sessions.of(r.Header.Get("Mcp-Session-Id"))
+			post = newHostPost(body, now(), emit)
+			if sess != "" || post.method != "initialize" {
+				// initialize is recorded with its answer's headers, which
+				// name the session it began; all else at once (a modern
+				// server's answer may wait for the work to end).
+				post.record(sess)
 			}
+			if killer != nil {
+				for _, id := range post.cancels {
+					killer.hostCancelled(RequestRef{sess, id})
+				}
+			}
+			ctx := withPost(r.Context(), post)
+			if killer != nil && post.id != "" {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				f, done := killer.track(RequestRef{sess, post.id}, post.method, r, ctx, cancel)
+				defer done()
+				post.inflight = f
+			}
+			r = r.WithContext(ctx)
 		}
 		rp.ServeHTTP(w, r)
+		post.record(sessions.of(r.Header.Get("Mcp-Session-Id")))
 	})
 }
 
-// recordPost records a POST body as the host's frame, and returns the id
-// of the request in it, if it holds one request.
-func recordPost(body []byte, now func() time.Time, emit func(wire.Record)) string {
-	l := &lineSplitter{dir: wire.Out, now: now, emit: emit}
-	// A body is one message: newlines in it are JSON whitespace.
-	l.add(bytes.ReplaceAll(bytes.ReplaceAll(body, []byte("\r"), []byte(" ")), []byte("\n"), []byte(" ")))
-	l.end()
-	if ms := messages(body); len(ms) == 1 && ms[0].Method != "" && len(ms[0].ID) > 0 {
-		return compact(ms[0].ID)
-	}
-	return ""
-}
-
-// recordingBody passes an upstream response body on and records the
-// messages in it: an event stream's events, or a JSON body at its end.
-type recordingBody struct {
-	rc   io.ReadCloser
-	now  func() time.Time
+// hostPost is one POST of the host's: its body, recorded once its
+// session is known, and the request it holds, if one.
+type hostPost struct {
+	body []byte
+	at   time.Time
 	emit func(wire.Record)
-	id   string // the request this answers, if the POST held one
+	once sync.Once
 
-	sse  *sseSplitter
-	json bool
-	buf  lineSplitter
-
-	mu       sync.Mutex
-	answered bool
-	ended    bool
-
-	// The kill switch: a killed request's body ends with the proxy's
-	// answer (inject) in place of the upstream's.
-	inflight *httpInflight
-	killer   *httpKiller
-	inject   []byte
-	injected bool
+	id, method string   // the request it holds, if it holds one
+	cancels    []string // the ids its notifications/cancelled name
+	inflight   *httpInflight
 }
 
-func (b *recordingBody) Read(p []byte) (int, error) {
-	if b.injected {
-		n := copy(p, b.inject)
-		b.inject = b.inject[n:]
-		if len(b.inject) == 0 {
-			return n, io.EOF
-		}
-		return n, nil
+func newHostPost(body []byte, at time.Time, emit func(wire.Record)) *hostPost {
+	p := &hostPost{body: body, at: at, emit: emit}
+	ms := messages(body)
+	if len(ms) == 1 && ms[0].Method != "" && len(ms[0].ID) > 0 {
+		p.id, p.method = compact(ms[0].ID), ms[0].Method
 	}
-	n, err := b.rc.Read(p)
-	if err != nil && err != io.EOF && b.inflight.isKilled() {
-		b.injected = true
-		b.inject = b.killer.killedAnswer(b.inflight, b.sse != nil)
-		if b.inject == nil {
-			<-b.inflight.host.Done() // silent: the host waits until it gives up
-			return n, io.EOF
-		}
-		return n, nil
-	}
-	if n > 0 {
-		if b.sse != nil {
-			b.sse.feed(p[:n])
-		} else {
-			if b.buf.emit == nil {
-				b.buf = lineSplitter{dir: wire.In, now: b.now, emit: b.emitFrame}
-			}
-			b.buf.add(bytes.ReplaceAll(p[:n], []byte("\n"), []byte(" ")))
+	for _, m := range ms {
+		if m.Method == "notifications/cancelled" && len(m.p.RequestID) > 0 {
+			p.cancels = append(p.cancels, compact(m.p.RequestID))
 		}
 	}
-	if err == io.EOF {
-		b.mu.Lock()
-		b.ended = true
-		b.mu.Unlock()
-		if b.json && b.buf.size > 0 {
-			b.buf.end()
-		}
-	}
-	return n, err
+	return p
 }
 
-// emitFrame records a message from the upstream and notes whether it
-// answered the request.
-func (b *recordingBody) emitFrame(r wire.Record) {
-	if b.id != "" && r.Kind == wire.KindFrame {
-		for _, m := range messages(r.Data) {
-			if m.Method == "" && compact(m.ID) == b.id {
-				b.mu.Lock()
-				b.answered = true
-				b.mu.Unlock()
-			}
-		}
+// record records the body as the host's frame in session sess, once.
+func (p *hostPost) record(sess string) {
+	if p == nil {
+		return
 	}
-	b.emit(r)
+	p.once.Do(func() {
+		l := &lineSplitter{dir: wire.Out, now: func() time.Time { return p.at }, emit: func(r wire.Record) {
+			r.Session = sess
+			p.emit(r)
+		}}
+		// A body is one message: newlines in it are JSON whitespace.
+		l.add(bytes.ReplaceAll(bytes.ReplaceAll(p.body, []byte("\r"), []byte(" ")), []byte("\n"), []byte(" ")))
+		l.end()
+	})
 }
 
-// Close ends the upstream's body, and with it its stream. Closed before
-// its end and before the answer came, it is the host closing the stream
-// of a pending request.
-func (b *recordingBody) Close() error {
-	b.mu.Lock()
-	cut := !b.ended && !b.answered && b.id != "" && !b.inflight.isKilled()
-	b.ended = true
-	b.mu.Unlock()
-	if cut {
-		b.emit(wire.Record{At: b.now(), Dir: wire.Out, Kind: wire.KindRelay, Data: []byte(EventStreamClosed + b.id)})
+func (p *hostPost) requestID() string {
+	if p == nil {
+		return ""
 	}
-	return b.rc.Close()
+	return p.id
+}
+
+func (p *hostPost) inflightOf() *httpInflight {
+	if p == nil {
+		return nil
+	}
+	return p.inflight
 }
 
 // IsLoopback reports whether a listen address is on loopback only.

@@ -20,77 +20,88 @@ import (
 // nothing until it gives up.
 type httpKiller struct {
 	opts      KillOptions
+	faults    Faults
 	upstream  func(*http.Request) *http.Request // the POST to the upstream
 	transport http.RoundTripper
-	event     func(string)
+	// event records a relay event of the session named.
+	event func(session, text string)
 
 	mu       sync.Mutex
-	inflight map[string]*httpInflight
+	inflight map[RequestRef]*httpInflight
+	toHold   map[RequestRef]bool // answers to hold when they come
+	held     map[RequestRef]*httpHeld
 }
 
 // httpInflight is one of the host's requests whose answer has not come.
 type httpInflight struct {
+	ref    RequestRef
 	id     string
+	method string
 	header http.Header
 	path   string
 	cancel context.CancelFunc
 	host   context.Context // the host's own request: done when it gives up
+	done   <-chan struct{} // closed by cancel: the kill, or the request's end
 	reason string
 
 	mu     sync.Mutex
 	killed bool
 }
 
-func newHTTPKiller(opts KillOptions, transport http.RoundTripper, event func(string)) *httpKiller {
+func newHTTPKiller(opts KillOptions, faults Faults, transport http.RoundTripper, event func(session, text string)) *httpKiller {
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
-	return &httpKiller{opts: opts, transport: transport, event: event, inflight: map[string]*httpInflight{}}
+	return &httpKiller{opts: opts, faults: faults, transport: transport, event: event,
+		inflight: map[RequestRef]*httpInflight{}, toHold: map[RequestRef]bool{}, held: map[RequestRef]*httpHeld{}}
 }
 
-// track notes a POST holding request id; done forgets it.
-func (k *httpKiller) track(id string, r *http.Request, cancel context.CancelFunc) (*httpInflight, func()) {
-	f := &httpInflight{id: id, header: r.Header.Clone(), path: r.URL.RequestURI(), cancel: cancel, host: r.Context()}
+// track notes a POST holding request ref; done forgets it.
+func (k *httpKiller) track(ref RequestRef, method string, r *http.Request, ctx context.Context, cancel context.CancelFunc) (*httpInflight, func()) {
+	f := &httpInflight{ref: ref, id: ref.ID, method: method, header: r.Header.Clone(), path: r.URL.RequestURI(),
+		cancel: cancel, host: r.Context(), done: ctx.Done()}
 	k.mu.Lock()
-	if _, dup := k.inflight[id]; dup {
+	if _, dup := k.inflight[ref]; dup {
 		k.mu.Unlock()
 		return f, func() {}
 	}
-	k.inflight[id] = f
+	k.inflight[ref] = f
 	k.mu.Unlock()
 	return f, func() {
 		k.mu.Lock()
-		if k.inflight[id] == f {
-			delete(k.inflight, id)
+		if k.inflight[ref] == f {
+			delete(k.inflight, ref)
+			delete(k.toHold, ref)
 		}
 		k.mu.Unlock()
 	}
 }
 
-// Kill cancels the host's request id upstream.
-func (k *httpKiller) Kill(id, reason string) error {
+// Kill cancels the host's request ref upstream.
+func (k *httpKiller) Kill(ref RequestRef, reason string) error {
 	k.mu.Lock()
-	f := k.inflight[id]
+	f := k.inflight[ref]
 	k.mu.Unlock()
 	if f == nil {
-		return fmt.Errorf("request %s is not in flight through this proxy", id)
+		return fmt.Errorf("request %s is not in flight through this proxy", ref)
 	}
 	f.mu.Lock()
 	if f.killed {
 		f.mu.Unlock()
-		return fmt.Errorf("request %s was killed already", id)
+		return fmt.Errorf("request %s was killed already", ref)
 	}
 	f.killed, f.reason = true, reason
 	f.mu.Unlock()
-	k.event(EventProxyCancelled + id)
+	id, sess := ref.ID, ref.Session
+	k.event(sess, EventProxyCancelled+id)
 	if v := f.header.Get("Mcp-Protocol-Version"); v < "2026-07-28" {
 		frame := cancelFrame(id, reason)
-		k.event(EventProxySentServer + string(bytes.TrimSpace(frame)))
+		k.event(sess, EventProxySentServer+string(bytes.TrimSpace(frame)))
 		if err := k.post(f, frame); err != nil {
-			k.event(ProxyWords + "could not POST the cancel upstream: " + err.Error())
+			k.event(sess, ProxyWords+"could not POST the cancel upstream: "+err.Error())
 		}
 	} else {
-		k.event(ProxyWords + "closed the upstream's response stream of request " + id)
+		k.event(sess, ProxyWords+"closed the upstream's response stream of request "+id)
 	}
 	f.cancel() // closes the upstream's stream: the 2026-07-28 cancel
 	return nil
@@ -118,13 +129,6 @@ func (k *httpKiller) post(f *httpInflight, frame []byte) error {
 	return nil
 }
 
-// Hold, Release and Drop are stdio's: over HTTP they are not offered.
-func (k *httpKiller) Hold(string) error    { return errNoHTTPHold }
-func (k *httpKiller) Release(string) error { return errNoHTTPHold }
-func (k *httpKiller) Drop(string) error    { return errNoHTTPHold }
-
-var errNoHTTPHold = fmt.Errorf("holding an answer is for the stdio proxy only")
-
 // killedAnswer is what the host's response gets in place of the
 // upstream's, for a killed request: the error (as an SSE event when sse),
 // or nothing when silent.
@@ -133,7 +137,7 @@ func (k *httpKiller) killedAnswer(f *httpInflight, sse bool) []byte {
 		return nil
 	}
 	ans := killAnswer(f.id, f.reason)
-	k.event(EventProxyAnswered + string(bytes.TrimSpace(ans)))
+	k.event(f.ref.Session, EventProxyAnswered+string(bytes.TrimSpace(ans)))
 	if sse {
 		return append(append([]byte("event: message\ndata: "), bytes.TrimSpace(ans)...), "\n\n"...)
 	}
@@ -149,28 +153,17 @@ func (f *httpInflight) isKilled() bool {
 	return f.killed
 }
 
-type inflightKey struct{}
-
-func withInflight(ctx context.Context, f *httpInflight) context.Context {
-	return context.WithValue(ctx, inflightKey{}, f)
-}
-
-func inflightOf(r *http.Request) *httpInflight {
-	f, _ := r.Context().Value(inflightKey{}).(*httpInflight)
-	return f
-}
-
-// Pending lists the host's requests in flight, not killed, oldest id
-// order aside.
-func (k *httpKiller) Pending() []string {
+// Pending lists the host's requests in flight, not killed, by session
+// and id.
+func (k *httpKiller) Pending() []RequestRef {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	var ids []string
-	for id, f := range k.inflight {
-		if !f.isKilled() {
-			ids = append(ids, id)
+	var refs []RequestRef
+	for ref, f := range k.inflight {
+		if !f.isKilled() && f.method != "initialize" {
+			refs = append(refs, ref)
 		}
 	}
-	sort.Strings(ids)
-	return ids
+	sort.Slice(refs, func(i, j int) bool { return refs[i].String() < refs[j].String() })
+	return refs
 }

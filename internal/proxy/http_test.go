@@ -9,10 +9,10 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/transcript"
 )
 
@@ -23,28 +23,11 @@ type httpRig struct {
 	proxy    *httptest.Server
 	rec      *Recorder
 	table    *Table
-	ndjson   *lockedBuffer
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	ndjson   *buffertest.Buffer
 }
 
 func newHTTPRig(t *testing.T, upstream http.HandlerFunc) *httpRig {
-	rig := &httpRig{upstream: httptest.NewServer(upstream), rec: NewRecorder(), table: NewTable(), ndjson: &lockedBuffer{}}
+	rig := &httpRig{upstream: httptest.NewServer(upstream), rec: NewRecorder(), table: NewTable(), ndjson: &buffertest.Buffer{}}
 	rig.rec.Observe(rig.table.Observe)
 	rig.rec.Observe(transcript.New(rig.ndjson, time.Now()).Observe)
 	u, _ := url.Parse(rig.upstream.URL)

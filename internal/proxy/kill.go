@@ -110,7 +110,8 @@ func (k *stdioKiller) watch() {
 
 // Kill cancels id upstream with notifications/cancelled and answers the
 // host as KillOptions say.
-func (k *stdioKiller) Kill(id, reason string) error {
+func (k *stdioKiller) Kill(ref RequestRef, reason string) error {
+	id := ref.ID
 	frame := cancelFrame(id, reason)
 	k.event(EventProxyCancelled + id)
 	k.event(EventProxySentServer + string(bytes.TrimSpace(frame)))

@@ -108,7 +108,7 @@ func (k *killRelay) waitPending(t *testing.T, id string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if r, ok := k.table.Row(wire.Out, id); ok && r.State == Pending {
+		if r, ok := k.table.Row(wire.Out, RequestRef{ID: id}); ok && r.State == Pending {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -202,7 +202,7 @@ func TestKillSwitchCancelsAndAnswersTheHost(t *testing.T) {
 	if d := relayEvents(recs, EventLateDropped); len(d) != 1 || !strings.HasSuffix(d[0], `"k1"`) {
 		t.Errorf("late answer dropped events: %q (the stubborn tool answers after a cancel)", d)
 	}
-	r, _ := k.table.Row(wire.Out, `"k1"`)
+	r, _ := k.table.Row(wire.Out, RequestRef{ID: `"k1"`})
 	if r.CancelledBy != CancelledByProxy {
 		t.Errorf("row k1 cancelled by %q, want proxy", r.CancelledBy)
 	}

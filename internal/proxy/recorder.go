@@ -41,8 +41,15 @@ type Recorder struct {
 	// obsMu guards observers: a relay waiting for room in the queue never
 	// holds up the observers draining it.
 	obsMu     sync.Mutex
-	observers []func(wire.Record)
+	observers []observer
 	idle      []func()
+}
+
+// observer is one of a recorder's observers: plain, or one that gets
+// the record's frame read (Parsed), which is read once for them all.
+type observer struct {
+	plain  func(wire.Record)
+	parsed func(wire.Record, Parsed)
 }
 
 // NewRecorder starts a recorder; Close ends it.
@@ -57,7 +64,16 @@ func NewRecorder() *Recorder {
 // replayed to it. Call it before the relay starts to see everything.
 func (r *Recorder) Observe(f func(wire.Record)) {
 	r.obsMu.Lock()
-	r.observers = append(r.observers, f)
+	r.observers = append(r.observers, observer{plain: f})
+	r.obsMu.Unlock()
+}
+
+// ObserveParsed adds an observer that gets each record with its frame
+// read; the frame is read once for all such observers. Observers of
+// both kinds are called in the order they were added.
+func (r *Recorder) ObserveParsed(f func(wire.Record, Parsed)) {
+	r.obsMu.Lock()
+	r.observers = append(r.observers, observer{parsed: f})
 	r.obsMu.Unlock()
 }
 
@@ -118,7 +134,7 @@ func (r *Recorder) Close() {
 func (r *Recorder) run() {
 	defer close(r.done)
 	var (
-		obs   []func(wire.Record)
+		obs   []observer
 		idle  []func()
 		batch []wire.Record
 		last  = smallBatch // the size of the last batch
@@ -151,8 +167,18 @@ func (r *Recorder) run() {
 			idle = append(idle[:0], r.idle...)
 			r.obsMu.Unlock()
 			for _, rec := range batch {
-				for _, f := range obs {
-					f(rec)
+				var p Parsed
+				read := false
+				for _, o := range obs {
+					switch {
+					case o.plain != nil:
+						o.plain(rec)
+					default:
+						if !read {
+							p, read = Parse(rec), true
+						}
+						o.parsed(rec, p)
+					}
 				}
 			}
 			clear(batch) // the records' data goes with the observers

@@ -2,8 +2,8 @@
 // Desktop, an SDK client, mcpoke itself) and an MCP server and relays
 // their traffic byte for byte, in order, at once. Records of what passed
 // (transcripts, the request table, attach's history) are a side effect
-// made after the bytes went on, on a goroutine of their own: they never
-// bound or re-encode what is relayed.
+// made as the bytes go on and read on a goroutine of their own: they
+// never bound or re-encode what is relayed.
 //
 // Directions are the host's: what the host sends is wire.Out, as if the
 // host were mcpoke, so that a proxy's transcript reads like mcpoke's own
@@ -98,9 +98,16 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 		}
 		return err
 	})
+	// outMu makes passing a chunk to the host and recording it one step
+	// as the host's leaving sees it: a host that got an answer and then
+	// closed its input must not be recorded leaving first, with the
+	// answer still pending (the card would say it left it so).
+	var outMu sync.Mutex
 	out := func(p []byte) {
+		outMu.Lock()
 		hostGate.pass(p)
 		toHost.feed(p)
+		outMu.Unlock()
 	}
 	errOut := func(p []byte) {
 		opts.HostErr.Write(p) // a host that ignores stderr loses nothing else
@@ -122,7 +129,7 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 		k := &stdioKiller{opts: opts.Kill, faults: opts.Faults, toServer: serverGate, toHost: hostGate, event: event}
 		k.watch()
 		if opts.Recorder != nil {
-			opts.Recorder.Observe(k.observe)
+			opts.Recorder.ObserveParsed(k.observe)
 		}
 		// The host's requests are noted on the relay's goroutine, so that
 		// the faults know an answer's method when it comes.
@@ -139,7 +146,13 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 	var stopOnce sync.Once
 	stop := func(why string) {
 		stopOnce.Do(func() {
-			event(why)
+			if why == EventHostClosed {
+				outMu.Lock()
+				event(why)
+				outMu.Unlock()
+			} else {
+				event(why)
+			}
 			go srv.Close()
 		})
 	}
@@ -165,20 +178,23 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 
 // relayHostInput passes the host's bytes to the server's stdin as they
 // come. Once the server stops taking them they are read and dropped, so
-// that the host never blocks on a proxy whose server is gone.
+// that the host never blocks on a proxy whose server is gone. A line is
+// recorded just before its last bytes go on: the server's answer to a
+// request is then never recorded before the request (the records of the
+// two directions are made on two goroutines).
 func relayHostInput(in io.Reader, srv *lineGate, rec *lineSplitter, event func(string)) {
 	buf := make([]byte, 64<<10)
 	serverTakes := true
 	for {
 		n, err := in.Read(buf)
 		if n > 0 {
+			rec.feed(buf[:n])
 			if serverTakes {
 				if werr := srv.pass(buf[:n]); werr != nil {
 					serverTakes = false
 					event(EventServerClosed)
 				}
 			}
-			rec.feed(buf[:n])
 		}
 		if err != nil {
 			rec.flush()

@@ -379,3 +379,42 @@ func (s slowWriter) Write(p []byte) (int, error) {
 	time.Sleep(2 * time.Millisecond)
 	return s.w.Write(p)
 }
+
+// closeOnLine closes the host's input as soon as a whole line reaches it:
+// a host that leaves the moment it has its answer.
+type closeOnLine struct {
+	in   *io.PipeWriter
+	once sync.Once
+}
+
+func (c *closeOnLine) Write(p []byte) (int, error) {
+	if bytes.IndexByte(p, '\n') >= 0 {
+		c.once.Do(func() { c.in.Close() })
+	}
+	return len(p), nil
+}
+
+// The records keep cause before effect although the two directions are
+// recorded on two goroutines: a request before the line that answers it,
+// and that line before the host, which had it, leaves.
+func TestRecordsKeepCauseBeforeEffect(t *testing.T) {
+	for round := range 30 {
+		inR, inW := io.Pipe()
+		go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+		r := runRelay(t, "echo", nil, inR, &closeOnLine{in: inW})
+		var order []string
+		for _, rec := range r.records {
+			switch {
+			case rec.Kind == wire.KindFrame && rec.Dir == wire.Out:
+				order = append(order, "request")
+			case rec.Kind == wire.KindFrame:
+				order = append(order, "answer")
+			case rec.Kind == wire.KindRelay && string(rec.Data) == EventHostClosed:
+				order = append(order, "host left")
+			}
+		}
+		if strings.Join(order, ", ") != "request, answer, host left" {
+			t.Fatalf("round %d: records in the order %q", round, order)
+		}
+	}
+}

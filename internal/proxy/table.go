@@ -3,7 +3,6 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -46,8 +45,11 @@ const maxEndedRows = 10_000
 type Row struct {
 	// ID is the request's id as JSON text: 3 and "3" differ, as they do
 	// to the peers.
-	ID     string
-	Method string
+	ID string
+	// Session is the host session's label over HTTP (s1, s2, ...): two
+	// sessions' requests may share an id. "" on stdio.
+	Session string
+	Method  string
 	// From is wire.Out for the host's requests to the server, wire.In for
 	// the server's requests to the host.
 	From  wire.Direction
@@ -76,9 +78,12 @@ type Table struct {
 	ended  int
 }
 
+// rowKey names a request: who sent it, in which host session (over
+// HTTP, where two sessions may use the same id), and its id.
 type rowKey struct {
-	from wire.Direction
-	id   string
+	from    wire.Direction
+	session string
+	id      string
 }
 
 // NewTable returns an empty table.
@@ -86,23 +91,11 @@ func NewTable() *Table {
 	return &Table{rows: map[rowKey]*Row{}, tokens: map[rowKey]rowKey{}}
 }
 
-// message has the fields that say what a JSON-RPC message is.
-type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
-		RequestID     json.RawMessage `json:"requestId"`
-		Reason        string          `json:"reason"`
-		ProgressToken json.RawMessage `json:"progressToken"`
-		Meta          struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
-	} `json:"params"`
-	Error json.RawMessage `json:"error"`
-}
-
 // Observe takes one record of the relay.
-func (t *Table) Observe(r wire.Record) {
+func (t *Table) Observe(r wire.Record) { t.ObserveParsed(r, Parse(r)) }
+
+// ObserveParsed takes one record of the relay with its frame read.
+func (t *Table) ObserveParsed(r wire.Record, p Parsed) {
 	switch r.Kind {
 	case wire.KindFrame:
 	case wire.KindRelay:
@@ -111,35 +104,35 @@ func (t *Table) Observe(r wire.Record) {
 	default:
 		return
 	}
-	for _, m := range messages(r.Data) {
+	for _, m := range p.ms {
 		t.mu.Lock()
-		t.message(r.Dir, r.At, m)
+		t.message(r.Dir, r.Session, r.At, m)
 		t.mu.Unlock()
 	}
 }
 
-func (t *Table) message(dir wire.Direction, at time.Time, m message) {
+func (t *Table) message(dir wire.Direction, sess string, at time.Time, m message) {
 	other := wire.In
 	if dir == wire.In {
 		other = wire.Out
 	}
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		k := rowKey{dir, compact(m.ID)}
+		k := rowKey{dir, sess, compact(m.ID)}
 		if _, ok := t.rows[k]; ok {
 			return // an id reused while open: the first keeps its row
 		}
-		t.rows[k] = &Row{ID: k.id, Method: m.Method, From: dir, State: Pending, Sent: at}
+		t.rows[k] = &Row{ID: k.id, Session: sess, Method: m.Method, From: dir, State: Pending, Sent: at}
 		t.order = append(t.order, k)
-		if tok := m.Params.Meta.ProgressToken; len(tok) > 0 {
-			t.tokens[rowKey{dir, compact(tok)}] = k
+		if tok := m.p.Meta.ProgressToken; len(tok) > 0 {
+			t.tokens[rowKey{dir, sess, compact(tok)}] = k
 		}
 	case m.Method == "notifications/cancelled":
-		row := t.rows[rowKey{dir, compact(m.Params.RequestID)}]
+		row := t.rows[rowKey{dir, sess, compact(m.p.RequestID)}]
 		if row == nil || row.State != Pending {
 			return
 		}
-		row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, m.Params.Reason, at, at
+		row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, m.p.Reason, at, at
 		row.CancelledBy = CancelledByHost
 		if dir == wire.In {
 			row.CancelledBy = "server"
@@ -147,13 +140,13 @@ func (t *Table) message(dir wire.Direction, at time.Time, m message) {
 		t.ended++
 	case m.Method == "notifications/progress":
 		// Progress goes the other way from the request it is for.
-		if k, ok := t.tokens[rowKey{other, compact(m.Params.ProgressToken)}]; ok {
+		if k, ok := t.tokens[rowKey{other, sess, compact(m.p.ProgressToken)}]; ok {
 			if row := t.rows[k]; row != nil {
 				row.Progress++
 			}
 		}
 	case m.Method == "" && len(m.ID) > 0:
-		k := rowKey{other, compact(m.ID)}
+		k := rowKey{other, sess, compact(m.ID)}
 		row := t.rows[k]
 		if row == nil {
 			return
@@ -180,7 +173,7 @@ func (t *Table) relayEvent(r wire.Record) {
 	defer t.mu.Unlock()
 	event := string(r.Data)
 	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
-		if row := t.rows[rowKey{wire.Out, id}]; row != nil && row.State == Pending {
+		if row := t.rows[rowKey{wire.Out, r.Session, id}]; row != nil && row.State == Pending {
 			row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, "the host closed the request's response stream", r.At, r.At
 			row.CancelledBy = CancelledByHost
 			t.ended++
@@ -188,7 +181,7 @@ func (t *Table) relayEvent(r wire.Record) {
 		return
 	}
 	if id, ok := ProxyCancelledID(event); ok {
-		if row := t.rows[rowKey{wire.Out, id}]; row != nil && row.State == Pending {
+		if row := t.rows[rowKey{wire.Out, r.Session, id}]; row != nil && row.State == Pending {
 			row.State, row.CancelReason, row.CancelAt, row.Ended = Cancelled, "mcpoke proxy's kill switch", r.At, r.At
 			row.CancelledBy = CancelledByProxy
 			t.ended++
@@ -248,25 +241,12 @@ func (t *Table) Rows() []Row {
 	return out
 }
 
-// messages reads a frame: one message, or a batch's.
-func messages(frame []byte) []message {
-	frame = bytes.TrimLeft(frame, " \t\r")
-	if len(frame) > 0 && frame[0] == '[' {
-		var batch []message
-		json.Unmarshal(frame, &batch)
-		return batch
-	}
-	var m message
-	var typeErr *json.UnmarshalTypeError
-	if err := json.Unmarshal(frame, &m); err != nil && !errors.As(err, &typeErr) {
-		return nil // params of another shape still leave id and method read
-	}
-	return []message{m}
-}
-
 // compact is JSON text without insignificant space, so that ids and
 // tokens spelled differently but equal match.
 func compact(b json.RawMessage) string {
+	if !bytes.ContainsAny(b, " \t\r\n") {
+		return string(b) // as Compact would write it: most ids, at no cost
+	}
 	var buf bytes.Buffer
 	if json.Compact(&buf, b) != nil {
 		return string(b)
@@ -274,11 +254,11 @@ func compact(b json.RawMessage) string {
 	return buf.String()
 }
 
-// Row returns the request of id (JSON text) from dir, if the table has it.
-func (t *Table) Row(dir wire.Direction, id string) (Row, bool) {
+// Row returns the request ref from dir, if the table has it.
+func (t *Table) Row(dir wire.Direction, ref RequestRef) (Row, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	r := t.rows[rowKey{dir, id}]
+	r := t.rows[rowKey{dir, ref.Session, ref.ID}]
 	if r == nil {
 		return Row{}, false
 	}

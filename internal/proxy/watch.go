@@ -94,7 +94,7 @@ func (w *Watcher) Line(line []byte) (rec wire.Record, events []session.Event, ok
 		events = w.relay(rec)
 	case wire.KindFrame:
 		for _, raw := range rawMessages(rec.Data) {
-			events = append(events, w.message(rec.Dir, rec.At, raw)...)
+			events = append(events, w.message(rec.Dir, rec.Session, rec.At, raw)...)
 		}
 	}
 	return rec, events, true
@@ -111,11 +111,12 @@ func RecordOfAnyLine(line []byte, start time.Time) (wire.Record, bool) {
 		Relay *string         `json:"relay"`
 		HTTP  *string         `json:"http"`
 		Size  int             `json:"size"`
+		Sess  string          `json:"session"`
 	}
 	if json.Unmarshal(line, &l) != nil {
 		return wire.Record{}, false
 	}
-	r := wire.Record{At: start.Add(time.Duration(l.T * float64(time.Millisecond))), Dir: wire.In}
+	r := wire.Record{At: start.Add(time.Duration(l.T * float64(time.Millisecond))), Dir: wire.In, Session: l.Sess}
 	if l.Dir == "out" {
 		r.Dir = wire.Out
 	}
@@ -173,7 +174,7 @@ type implementation struct {
 
 func (i implementation) String() string { return strings.TrimSpace(i.Name + " " + i.Version) }
 
-func (w *Watcher) message(dir wire.Direction, at time.Time, raw json.RawMessage) []session.Event {
+func (w *Watcher) message(dir wire.Direction, sess string, at time.Time, raw json.RawMessage) []session.Event {
 	var m watchMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
@@ -186,23 +187,23 @@ func (w *Watcher) message(dir wire.Direction, at time.Time, raw json.RawMessage)
 	}
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		return w.request(dir, at, m, p)
+		return w.request(dir, sess, at, m, p)
 	case m.Method == "notifications/cancelled":
-		return w.cancelled(rowKey{dir, compact(p.RequestID)}, at, p.Reason, session.CancelWire{Notified: true})
+		return w.cancelled(rowKey{dir, sess, compact(p.RequestID)}, at, p.Reason, session.CancelWire{Notified: true})
 	case m.Method == "notifications/progress":
-		k, ok := w.tokens[rowKey{other, compact(p.ProgressToken)}]
+		k, ok := w.tokens[rowKey{other, sess, compact(p.ProgressToken)}]
 		if !ok {
 			return nil
 		}
 		return w.progress(k, at, raw, p)
 	case m.Method == "" && len(m.ID) > 0:
-		return w.answer(rowKey{other, compact(m.ID)}, at, raw, m)
+		return w.answer(rowKey{other, sess, compact(m.ID)}, at, raw, m)
 	}
 	return nil
 }
 
-func (w *Watcher) request(dir wire.Direction, at time.Time, m watchMessage, p watchParams) []session.Event {
-	k := rowKey{dir, compact(m.ID)}
+func (w *Watcher) request(dir wire.Direction, sess string, at time.Time, m watchMessage, p watchParams) []session.Event {
+	k := rowKey{dir, sess, compact(m.ID)}
 	if _, open := w.live[k]; open {
 		return nil // an id reused while open: the first keeps its row
 	}
@@ -212,13 +213,13 @@ func (w *Watcher) request(dir wire.Direction, at time.Time, m watchMessage, p wa
 	}
 	w.seq++
 	info := &session.RequestInfo{Seq: w.seq, ID: id, Incoming: dir == wire.In, Method: m.Method,
-		Params: bytes.Clone(m.Params), State: session.Pending, Started: at}
+		Params: bytes.Clone(m.Params), State: session.Pending, Started: at, Session: sess}
 	if m.Method == "tools/call" {
 		info.Tool = p.Name
 	}
 	w.live[k] = &watched{info: info}
 	if tok := p.Meta.ProgressToken; len(tok) > 0 {
-		w.tokens[rowKey{dir, compact(tok)}] = k
+		w.tokens[rowKey{dir, sess, compact(tok)}] = k
 	}
 	w.mu.Lock()
 	switch {
@@ -352,7 +353,7 @@ func (w *Watcher) relay(r wire.Record) []session.Event {
 	}
 	w.mu.Unlock()
 	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
-		return w.cancelled(rowKey{wire.Out, id}, r.At, ReasonStream, session.CancelWire{StreamClosed: true})
+		return w.cancelled(rowKey{wire.Out, r.Session, id}, r.At, ReasonStream, session.CancelWire{StreamClosed: true})
 	}
 	switch {
 	case event == EventHostClosed:
@@ -363,7 +364,7 @@ func (w *Watcher) relay(r wire.Record) []session.Event {
 	// The proxy's own words (kill switch, holds, faults) end no request
 	// but the kill, as in Table.
 	if id, ok := ProxyCancelledID(event); ok {
-		return w.cancelled(rowKey{wire.Out, id}, r.At, ReasonProxyKilled, session.CancelWire{})
+		return w.cancelled(rowKey{wire.Out, r.Session, id}, r.At, ReasonProxyKilled, session.CancelWire{})
 	}
 	if strings.HasPrefix(event, ProxyWords) {
 		return nil

@@ -143,3 +143,28 @@ func TestWatcherProxysOwnWords(t *testing.T) {
 		t.Errorf("request \"4\" reason %q", info.CancelReason)
 	}
 }
+
+// Two HTTP sessions' requests with the same id are two rows, each with
+// its session; one session's cancel and answer reach only its own.
+func TestWatcherKeepsSessionsApart(t *testing.T) {
+	_, events, _ := watchLines(t,
+		`{"t":1,"session":"s1","dir":"out","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep"}}}`,
+		`{"t":2,"session":"s2","dir":"out","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep"}}}`,
+		`{"t":3,"session":"s2","dir":"out","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}}`,
+		`{"t":4,"session":"s1","dir":"in","msg":{"jsonrpc":"2.0","id":2,"result":{}}}`,
+	)
+	state := map[string]session.State{}
+	bySeq := map[uint64]string{}
+	for _, e := range events {
+		switch e := e.(type) {
+		case session.RequestStarted:
+			bySeq[e.Info.Seq] = e.Info.Session
+			state[e.Info.Session] = e.Info.State
+		case session.StateChanged:
+			state[bySeq[e.Ref.Seq]] = e.To
+		}
+	}
+	if len(bySeq) != 2 || state["s1"] != session.Completed || state["s2"] != session.Cancelled {
+		t.Errorf("rows by session: %v, want s1 completed and s2 cancelled", state)
+	}
+}

@@ -11,11 +11,11 @@ import (
 	"path/filepath"
 )
 
-// ErrExists: the path names something already and overwriting was not
+// ErrExists means the path names something already and overwriting was not
 // asked for.
 var ErrExists = errors.New("the file exists")
 
-// ErrNotRegular: the path names a symbolic link, a directory or a device,
+// ErrNotRegular means the path names a symbolic link, a directory or a device,
 // which is never written, not even when overwriting.
 var ErrNotRegular = errors.New("not a regular file")
 
@@ -38,23 +38,27 @@ func refusal(path string, st fs.FileInfo, overwrite bool) error {
 	case st.Mode()&fs.ModeSymlink != 0:
 		return fmt.Errorf("%s is a symbolic link; mcpoke never writes through one: %w (give another name)", path, ErrNotRegular)
 	case !st.Mode().IsRegular():
-		return fmt.Errorf("%s is a %s, %w: give another name", path, kind(st.Mode()), ErrNotRegular)
+		return fmt.Errorf("%s is a %s, %w: give another name", path, Kind(st.Mode()), ErrNotRegular)
 	case !overwrite:
 		return fmt.Errorf("%s: %w; give another name, or --force to replace it", path, ErrExists)
 	}
 	return nil
 }
 
-func kind(m fs.FileMode) string {
+// Kind names what a path that is not a regular file is, for messages
+// that refuse it: "directory", "FIFO", "character device" and so on.
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "directory"
 	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
+		return "FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
 	case m&fs.ModeDevice != 0:
 		return "device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
 	}
 	return "special file"
 }

@@ -92,6 +92,16 @@ func startsSelector(s string) bool {
 	return unicode.Is(unicode.Variation_Selector, r)
 }
 
+// baseBefore is the base for the rune at s[i], which has only runes
+// shown as themselves before it (those before the first escape).
+func baseBefore(s string, i int) rune {
+	if i == 0 {
+		return noBase
+	}
+	last, _ := utf8.DecodeLastRuneInString(s[:i])
+	return nextBase(last, false)
+}
+
 // nextBase is the base for the rune after r, given whether r was escaped.
 func nextBase(r rune, escaped bool) rune {
 	if escaped || r >= 0x180b && unicode.Is(unicode.Variation_Selector, r) {

@@ -87,7 +87,7 @@ func quoteShort(s string) string {
 	return `"` + ClipRunes(s, maxPreview) + `"`
 }
 
-// clipRunes cuts s to at most n runes, marking a cut with "…".
+// ClipRunes cuts s to at most n runes, marking a cut with "…".
 func ClipRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s

@@ -31,12 +31,7 @@ func EscapeJSON(js []byte) (safe []byte, replaced bool) {
 	}
 	out := make([]byte, 0, len(js)+16)
 	out = append(out, s[:first]...)
-	base := noBase
-	if first > 0 {
-		last, _ := utf8.DecodeLastRuneInString(s[:first])
-		base = nextBase(last, false)
-	}
-	for i := first; i < len(s); {
+	for i, base := first, baseBefore(s, first); i < len(s); {
 		r, size, escape := escapeAt(s, i, base)
 		base = nextBase(r, escape)
 		i += size

@@ -34,12 +34,7 @@ func Sanitize(s string, keepNewlines bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	b.WriteString(s[:first])
-	base := noBase
-	if first > 0 {
-		last, _ := utf8.DecodeLastRuneInString(s[:first])
-		base = nextBase(last, false)
-	}
-	for i := first; i < len(s); {
+	for i, base := first, baseBefore(s, first); i < len(s); {
 		r, size, escape := escapeAt(s, i, base)
 		base = nextBase(r, escape)
 		i += size

@@ -14,7 +14,7 @@ const (
 	MaxDepth = 64
 )
 
-// ErrTooBig: a schema over MaxBytes or MaxDepth, refused unread.
+// ErrTooBig means a schema over MaxBytes or MaxDepth, refused unread.
 var ErrTooBig = errors.New("schema over mcpoke's bounds")
 
 // CheckBounds refuses a schema larger than MaxBytes or nested deeper

@@ -7,6 +7,7 @@
 //	{"t":13.200,"dir":"stderr","raw":"server log line"}
 //	{"t":13.300,"dir":"http","http":"POST tools/call id 3 → 200 OK text/event-stream"}
 //	{"t":14.000,"dir":"relay","relay":"the host closed its input"}
+//	{"t":15.000,"session":"s2","dir":"out","msg":{...}}
 //
 // t is milliseconds since the tap started. msg holds a frame as it was on
 // the wire; raw holds a line that is not JSON (noise, the start of an
@@ -39,6 +40,10 @@
 // named and judged as the session does (session.ViolationKind):
 //
 //	{"t":14.1,"dir":"in","msg":{"jsonrpc":"1.0","id":3,...},"violations":["jsonrpc_version"]}
+//
+// "session" (mcpoke proxy over HTTP) names the host session the line
+// belongs to, s1, s2, ... by its Mcp-Session-Id: two sessions' requests
+// may share an id.
 //
 // Notes are derived from the wire order itself, so a transcript explains
 // itself without the session that produced it. The session decides a
@@ -85,6 +90,9 @@ func (tw *Writer) Observe(r wire.Record) {
 	}
 	b := append(tw.buf[:0], `{"t":`...)
 	b = strconv.AppendFloat(b, float64(r.At.Sub(tw.start).Microseconds())/1000, 'f', 3, 64)
+	if r.Session != "" {
+		b = appendString(append(b, `,"session":`...), []byte(r.Session))
+	}
 	switch {
 	case r.Kind == wire.KindRelay:
 		b = appendString(append(b, `,"dir":"relay","relay":`...), r.Data)

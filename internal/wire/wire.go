@@ -98,6 +98,10 @@ type Record struct {
 	// Why says what is wrong with a malformed or oversize line, or that a
 	// byte-order mark was stripped; empty for ordinary items.
 	Why string
+	// Session names the host session a proxied HTTP record belongs to
+	// (mcpoke proxy labels each Mcp-Session-Id s1, s2, ...): requests of
+	// two sessions may use the same id. Empty elsewhere.
+	Session string
 }
 
 // FormatSize says n bytes for people: "512 B", "4 KiB", "33 MiB". Sizes

@@ -35,6 +35,7 @@ const stubbornSeconds = 6
 type tmux struct {
 	t      *testing.T
 	socket string
+	bin    string
 }
 
 func (x *tmux) run(args ...string) (string, error) {
@@ -107,20 +108,36 @@ func buildBinary(t *testing.T) string {
 
 // startTmux opens the UI on the built-in demo server in a 120×35 pane.
 func startTmux(t *testing.T, args ...string) *tmux {
+	return startTmuxUntil(t, []string{"● ready", "TOOLS 9", "Try it: select sleep, press enter twice, then c"}, args...)
+}
+
+// startTmuxUntil opens the UI with args and waits until it shows ready.
+func startTmuxUntil(t *testing.T, ready []string, args ...string) *tmux {
+	x := startTmuxOn(t)
+	x.open(args...)
+	x.waitFor(ready...)
+	return x
+}
+
+// startTmuxOn builds mcpoke and readies a tmux server of its own; open
+// starts mcpoke in it. Without tmux it skips, unless requireTmuxEnv.
+func startTmuxOn(t *testing.T) *tmux {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv(requireTmuxEnv) == "1" {
 			t.Fatalf("tmux is not installed and %s=1", requireTmuxEnv)
 		}
 		t.Skipf("tmux is not installed (set %s=1 to make this a failure)", requireTmuxEnv)
 	}
-	bin := buildBinary(t)
-	x := &tmux{t: t, socket: fmt.Sprintf("mcpoke-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	if out, err := x.run(append([]string{"new-session", "-d", "-x", "120", "-y", "35", "-s", "ui", bin}, args...)...); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
+	return &tmux{t: t, socket: fmt.Sprintf("mcpoke-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), bin: buildBinary(t)}
+}
+
+// open runs mcpoke with args in a 120×35 pane.
+func (x *tmux) open(args ...string) {
+	x.t.Helper()
+	if out, err := x.run(append([]string{"new-session", "-d", "-x", "120", "-y", "35", "-s", "ui", x.bin}, args...)...); err != nil {
+		x.t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
-	t.Cleanup(func() { x.run("kill-server") })
-	x.waitFor("● ready", "TOOLS 9", "Try it: select sleep, press enter twice, then c")
-	return x
+	x.t.Cleanup(func() { x.run("kill-server") })
 }
 
 func TestTmuxSleepCancel(t *testing.T) {

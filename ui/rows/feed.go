@@ -176,21 +176,11 @@ func (b *Batch) fold(e session.Event) {
 		}
 		b.Duplicates[e.Ref.Seq]++
 	case session.StrayArrived:
-		if b.strays < batchStrays {
-			b.strays++
-			b.Items = append(b.Items, e)
-		} else {
-			b.StrayDropped++
-		}
+		b.keepCapped(e, &b.strays, batchStrays, &b.StrayDropped)
 	case session.StderrLine:
 		b.foldStderr(e)
 	case session.NotificationArrived:
-		if b.notifications < batchNotifications {
-			b.notifications++
-			b.Items = append(b.Items, e)
-		} else {
-			b.NotificationsDropped++
-		}
+		b.keepCapped(e, &b.notifications, batchNotifications, &b.NotificationsDropped)
 	case session.NoiseArrived:
 		b.Noise++
 	case session.Violation:
@@ -201,16 +191,21 @@ func (b *Batch) fold(e session.Event) {
 	}
 }
 
+// keepCapped adds e to the items while fewer than most of its kind are
+// kept, counting it in kept; past that it only counts it in dropped.
+func (b *Batch) keepCapped(e any, kept *int, most int, dropped *int) {
+	if *kept >= most {
+		*dropped++
+		return
+	}
+	*kept++
+	b.Items = append(b.Items, e)
+}
+
 // foldProgress adds a progress update to its request's run, which keeps
 // the newest batchRecentProgress.
 func (b *Batch) foldProgress(e session.ProgressUpdated) {
-	i, ok := b.progressAt[e.Ref.Seq]
-	if !ok {
-		i = len(b.Items)
-		b.progressAt[e.Ref.Seq] = i
-		b.Items = append(b.Items, &ProgressRun{Ref: e.Ref})
-	}
-	run := b.Items[i].(*ProgressRun)
+	run := runOf(b, b.progressAt, e.Ref.Seq, func() *ProgressRun { return &ProgressRun{Ref: e.Ref} })
 	run.Latest = e.Progress
 	run.Count++
 	if len(run.Recent) == batchRecentProgress {
@@ -227,18 +222,24 @@ func (b *Batch) foldLate(e session.LateArrived) {
 		b.Items = append(b.Items, e)
 		return
 	}
-	i, ok := b.lateAt[e.Ref.Seq]
-	if !ok {
-		i = len(b.Items)
-		b.lateAt[e.Ref.Seq] = i
-		b.Items = append(b.Items, &LateRun{Ref: e.Ref})
-	}
-	run := b.Items[i].(*LateRun)
+	run := runOf(b, b.lateAt, e.Ref.Seq, func() *LateRun { return &LateRun{Ref: e.Ref} })
 	run.Count++
 	run.Last = e.Late
 	if len(run.Frames) < batchLateFrames {
 		run.Frames = append(run.Frames, e.Late)
 	}
+}
+
+// runOf is the run of request seq among the items, at its index in at;
+// the first time, fresh makes it and it goes at the end of the items.
+func runOf[R any](b *Batch, at map[uint64]int, seq uint64, fresh func() R) R {
+	i, ok := at[seq]
+	if !ok {
+		i = len(b.Items)
+		at[seq] = i
+		b.Items = append(b.Items, fresh())
+	}
+	return b.Items[i].(R)
 }
 
 // foldStderr keeps the newest batchStderr lines (up to twice that

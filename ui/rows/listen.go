@@ -24,10 +24,7 @@ func (s *Store) listened(e session.SubscriptionNotified) *Row {
 	if r == nil {
 		return nil
 	}
-	if r.Listen == nil {
-		r.Listen = &Listening{}
-	}
-	l := r.Listen
+	l := part(&r.Listen)
 	if e.Note.Method == "notifications/subscriptions/acknowledged" {
 		l.Acked = true
 		l.Filter = ackedFilter(e.Note.Params)

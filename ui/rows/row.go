@@ -34,6 +34,11 @@ type Row struct {
 	Timeout, MaxTimeout time.Duration
 	// Reason is the cancel or timeout reason, or why it failed.
 	Reason string
+	// Trace is the request's traceparent (--trace), to find its spans.
+	Trace *session.TraceParent
+	// HostSession is the host session of a proxied request over HTTP
+	// (s1, s2, ...; attach): sessions may share ids.
+	HostSession string
 
 	Progress *Progress
 	// Cancel is set once the request is being cancelled or timed out.
@@ -188,6 +193,9 @@ func (r *Row) Ref() session.Ref {
 func (r *Row) Label() string {
 	// A server chooses the ids of incoming and stray traffic.
 	id := termtext.Line(r.ID.String())
+	if r.HostSession != "" {
+		id = termtext.Line(r.HostSession) + ":" + id // as the ID column shows it
+	}
 	s := "#" + id
 	if r.IsStray() {
 		return "stray " + r.Method

@@ -75,7 +75,8 @@ func (s *Store) started(info session.RequestInfo) *Row {
 	}
 	r := &Row{Seq: info.Seq, ID: info.ID, Incoming: info.Incoming, Method: info.Method,
 		Tool: info.Tool, Params: mcp.ElideState(info.Params), State: info.State, Started: info.Started,
-		Timeout: info.Timeout, MaxTimeout: info.MaxTimeout, Resets: info.ResetsOnProgress}
+		Timeout: info.Timeout, MaxTimeout: info.MaxTimeout, Resets: info.ResetsOnProgress, Trace: info.TraceParent,
+		HostSession: info.Session}
 	if info.Round.Retry() {
 		round := info.Round
 		r.Retry = &round
@@ -206,10 +207,7 @@ func (s *Store) progressed(run *ProgressRun) *Row {
 	if r == nil {
 		return nil
 	}
-	if r.Progress == nil {
-		r.Progress = &Progress{}
-	}
-	p := r.Progress
+	p := part(&r.Progress)
 	p.Latest = run.Latest
 	p.Count += run.Count
 	p.History = append(p.History, run.Recent...)
@@ -225,10 +223,7 @@ func (s *Store) lateArrived(ref session.Ref, frames []session.LateFrame, last se
 	if r == nil {
 		return nil
 	}
-	if r.Late == nil {
-		r.Late = &Late{}
-	}
-	l := r.Late
+	l := part(&r.Late)
 	if last.At.After(l.Last.At) {
 		l.Last = last
 	}
@@ -336,8 +331,14 @@ func (s *Store) Trim() bool {
 
 // cancel is r.Cancel, made when it is the first news of a cancel.
 func (r *Row) cancel() *Cancel {
-	if r.Cancel == nil {
-		r.Cancel = &Cancel{}
+	return part(&r.Cancel)
+}
+
+// part is the part of a row that p holds, made on first use: most rows
+// never have a cancel, late traffic, progress, a task or a listen.
+func part[T any](p **T) *T {
+	if *p == nil {
+		*p = new(T)
 	}
-	return r.Cancel
+	return *p
 }

@@ -35,10 +35,7 @@ func (r *Row) CancelRefused() bool { return r.Task != nil && r.Task.Cancel.Refus
 
 // task is r.Task, made when it is the first news of one.
 func (r *Row) task() *Task {
-	if r.Task == nil {
-		r.Task = &Task{}
-	}
-	return r.Task
+	return part(&r.Task)
 }
 
 // taskUpdated applies a status the session took for a task row.
@@ -56,10 +53,7 @@ func (s *Store) taskUpdated(e session.TaskUpdated) *Row {
 		t.Updates = append(t.Updates, e.Update)
 	}
 	if e.Update.Late && e.Update.Status != session.TaskCancelled {
-		if r.Late == nil {
-			r.Late = &Late{}
-		}
-		r.Late.OddStatuses++
+		part(&r.Late).OddStatuses++
 	}
 	r.Touch()
 	return r

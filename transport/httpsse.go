@@ -15,10 +15,15 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// LegacySSE is the HTTP+SSE transport of protocol 2024-11-05: one GET
+// ErrNoSSEEndpoint is wrapped in the error of a dial whose event stream
+// sent no endpoint event in time: an HTTP+SSE (2024-11-05) server sends
+// it first, so the server is likely of another kind (Streamable HTTP).
+var ErrNoSSEEndpoint = errors.New("it does not seem to be an HTTP+SSE (2024-11-05) server, which sends that event first")
+
+// HTTPSSE is the HTTP+SSE transport of protocol 2024-11-05: one GET
 // stream carries everything the server sends; its first event, endpoint,
 // says where to POST our frames, each answered by 202.
-type LegacySSE struct {
+type HTTPSSE struct {
 	opts     HTTPOptions
 	q        *inbox
 	endpoint string
@@ -33,16 +38,16 @@ type LegacySSE struct {
 
 // DialSSE opens the SSE stream at opts.URL and waits up to
 // opts.ConnectTimeout for the endpoint event.
-func DialSSE(opts HTTPOptions) (*LegacySSE, error) {
+func DialSSE(opts HTTPOptions) (*HTTPSSE, error) {
 	if err := opts.defaults(); err != nil {
 		return nil, err
 	}
 	return dialSSE(opts, newInbox())
 }
 
-func dialSSE(opts HTTPOptions, q *inbox) (*LegacySSE, error) {
+func dialSSE(opts HTTPOptions, q *inbox) (*HTTPSSE, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	l := &LegacySSE{opts: opts, q: q, ctx: ctx, cancel: cancel}
+	l := &HTTPSSE{opts: opts, q: q, ctx: ctx, cancel: cancel}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, opts.URL, nil)
 	if err != nil {
 		cancel()
@@ -57,7 +62,7 @@ func dialSSE(opts HTTPOptions, q *inbox) (*LegacySSE, error) {
 	req.Header.Set("Accept", "text/event-stream")
 	// The connect timeout covers the headers and the endpoint event.
 	timer := time.AfterFunc(opts.ConnectTimeout, cancel)
-	fail := func(err error) (*LegacySSE, error) {
+	fail := func(err error) (*HTTPSSE, error) {
 		timer.Stop()
 		cancel()
 		opts.Client.CloseIdleConnections()
@@ -85,8 +90,8 @@ func dialSSE(opts HTTPOptions, q *inbox) (*LegacySSE, error) {
 		if err != nil {
 			resp.Body.Close()
 			if ctx.Err() != nil {
-				return fail(fmt.Errorf("the server at %s sent no endpoint event within %s; is it a legacy (2024-11-05) SSE server? Try --transport http",
-					RedactURL(opts.URL), opts.ConnectTimeout))
+				return fail(fmt.Errorf("the server at %s sent no endpoint event within %s: %w",
+					RedactURL(opts.URL), opts.ConnectTimeout, ErrNoSSEEndpoint))
 			}
 			return fail(fmt.Errorf("the SSE stream at %s ended before its endpoint event: %v", RedactURL(opts.URL), err))
 		}
@@ -132,7 +137,7 @@ func resolveEndpoint(base, ref string) (string, error) {
 
 // read delivers the stream's message events until it ends, which ends the
 // connection.
-func (l *LegacySSE) read(sr *sseReader) {
+func (l *HTTPSSE) read(sr *sseReader) {
 	for {
 		ev, err := sr.next()
 		if f := sseFact(ev); f != "" {
@@ -162,14 +167,14 @@ func (l *LegacySSE) read(sr *sseReader) {
 }
 
 // Kind names the transport: "sse".
-func (l *LegacySSE) Kind() string { return "sse" }
+func (l *HTTPSSE) Kind() string { return "sse" }
 
 // Recv implements Conn.
-func (l *LegacySSE) Recv() (Message, error) { return l.q.recv() }
+func (l *HTTPSSE) Recv() (Message, error) { return l.q.recv() }
 
 // Send implements Conn: it POSTs frame to the endpoint and waits for the
 // 202 (the answer comes on the stream). A refused request fails at once.
-func (l *LegacySSE) Send(frame []byte) error {
+func (l *HTTPSSE) Send(frame []byte) error {
 	l.mu.Lock()
 	closed := l.closed
 	l.mu.Unlock()
@@ -223,10 +228,10 @@ func (l *LegacySSE) Send(frame []byte) error {
 
 // CloseRequestStream implements RequestStreamCloser: requests have no
 // stream of their own here.
-func (l *LegacySSE) CloseRequestStream([]byte) (bool, error) { return false, nil }
+func (l *HTTPSSE) CloseRequestStream([]byte) (bool, error) { return false, nil }
 
 // Close implements Conn.
-func (l *LegacySSE) Close() error {
+func (l *HTTPSSE) Close() error {
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()

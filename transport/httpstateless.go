@@ -13,40 +13,31 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// Protocol 2026-07-28 ("modern") on Streamable HTTP: each request stands
+// Protocol 2026-07-28 on Streamable HTTP, stateless: each request stands
 // alone, with no session, no GET stream and no resumption; its POST
 // mirrors the body's protocol version, method and name in headers, so
-// that intermediaries can route it without reading the body. The
-// transport reads them from the frame it sends: the version from
-// params._meta, which the session writes.
+// that intermediaries can route it without reading the body. The session,
+// which wrote the body, says what they are (Outgoing.Mirror); the
+// transport reads them from the frame only when it was sent bare (Send).
 
-// Header names of the modern Streamable HTTP transport.
+// Header names of the stateless (2026-07-28) Streamable HTTP transport.
 const (
 	HeaderMethod      = "Mcp-Method"
 	HeaderName        = "Mcp-Name"
 	HeaderParamPrefix = "Mcp-Param-"
 )
 
-// metaProtocolVersion is the _meta key that declares a request modern.
+// metaProtocolVersion is the _meta key that declares a request of a stateless (2026-07-28 and later) version.
 const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
 
-// modernFirst is the first modern protocol version; versions are dates,
+// firstStatelessVersion is the first stateless protocol version; versions are dates,
 // so they order as text.
-const modernFirst = "2026-07-28"
+const firstStatelessVersion = "2026-07-28"
 
-// IsModernVersion reports whether a protocol version is 2026-07-28 or
+// IsStatelessVersion reports whether a protocol version is 2026-07-28 or
 // later, for the transport's own rules.
-func IsModernVersion(v string) bool {
-	return len(v) == len(modernFirst) && v[4] == '-' && v[7] == '-' && v >= modernFirst
-}
-
-// modernHeaders are the headers a modern request's POST carries; version
-// is "" for a legacy request.
-type modernHeaders struct {
-	version, method, name string
-	hasName               bool
-	// params are the Mcp-Param headers, by name, values not encoded.
-	params map[string]string
+func IsStatelessVersion(v string) bool {
+	return len(v) == len(firstStatelessVersion) && v[4] == '-' && v[7] == '-' && v >= firstStatelessVersion
 }
 
 // namedMethods are those whose Mcp-Name header mirrors params.name,
@@ -54,12 +45,31 @@ type modernHeaders struct {
 var namedMethods = map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri",
 	"tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
 
-// peekModern reads what a request's POST must mirror in headers: the
-// protocol version in params._meta and, for named methods, the name or
-// URI. Legacy requests (no such version) need nothing.
-func peekModern(frame []byte, method string) modernHeaders {
+// readOutgoing reads what a frame sent with no description is (Send):
+// its id and method when it is one message, and what its POST mirrors
+// in headers when it is a request of protocol 2026-07-28 or later. The
+// session describes what it sends (SendOutgoing); this is for bare
+// bytes. batch is how many messages the frame holds.
+func readOutgoing(frame []byte) (o Outgoing, batch int) {
+	o.Frame = frame
+	envs := peekEnvelopes(frame)
+	if len(envs) != 1 {
+		return o, len(envs)
+	}
+	o.ID, o.Method = idKey(envs[0].ID), envs[0].Method
+	if envs[0].isRequest() {
+		o.Mirror = readMirror(frame, o.Method)
+	}
+	return o, 1
+}
+
+// readMirror reads what a request's POST must mirror in headers from its
+// body: the protocol version in params._meta and, for named methods, the
+// name or URI. nil for a request of an earlier version, which mirrors
+// nothing.
+func readMirror(frame []byte, method string) *Mirror {
 	if !bytes.Contains(frame, []byte(metaProtocolVersion)) {
-		return modernHeaders{}
+		return nil
 	}
 	var m struct {
 		Params struct {
@@ -71,72 +81,67 @@ func peekModern(frame []byte, method string) modernHeaders {
 			} `json:"_meta"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(frame, &m) != nil || !IsModernVersion(m.Params.Meta.Version) {
-		return modernHeaders{}
+	if json.Unmarshal(frame, &m) != nil || !IsStatelessVersion(m.Params.Meta.Version) {
+		return nil
 	}
-	h := modernHeaders{version: m.Params.Meta.Version, method: method}
+	h := &Mirror{Version: m.Params.Meta.Version}
+	var name *string
 	switch namedMethods[method] {
 	case "name":
-		if m.Params.Name != nil {
-			h.name, h.hasName = *m.Params.Name, true
-		}
+		name = m.Params.Name
 	case "uri":
-		if m.Params.URI != nil {
-			h.name, h.hasName = *m.Params.URI, true
-		}
+		name = m.Params.URI
 	case "taskId":
-		if m.Params.Task != nil {
-			h.name, h.hasName = *m.Params.Task, true
-		}
+		name = m.Params.Task
+	}
+	if name != nil {
+		h.Name, h.HasName = *name, true
 	}
 	return h
 }
 
-// apply sets the headers on a POST.
-func (m modernHeaders) apply(h http.Header) {
-	if m.version == "" {
+// NamedParam is the member of params whose value a request of method
+// mirrors in its Mcp-Name header ("name", "uri" or "taskId"), or "" when
+// the method has none.
+func NamedParam(method string) string { return namedMethods[method] }
+
+// apply sets the headers on a POST of method; a nil Mirror sets none.
+func (m *Mirror) apply(h http.Header, method string) {
+	if m == nil {
 		return
 	}
-	h.Set(HeaderProtocolVersion, m.version)
-	h.Set(HeaderMethod, m.method)
-	if m.hasName {
-		h.Set(HeaderName, EncodeHeaderValue(m.name))
+	h.Set(HeaderProtocolVersion, m.Version)
+	h.Set(HeaderMethod, method)
+	if m.HasName {
+		h.Set(HeaderName, EncodeHeaderValue(m.Name))
 	}
-	for name, v := range m.params {
+	for name, v := range m.Params {
 		h.Set(HeaderParamPrefix+name, EncodeHeaderValue(v))
 	}
 }
 
 // describe lists the mirrored headers for the wire log, "" when there
 // are none to show: "Mcp-Name: echo, Mcp-Param-Text: hi".
-func (m modernHeaders) describe() string {
-	var parts []string
-	if m.hasName {
-		parts = append(parts, HeaderName+": "+EncodeHeaderValue(m.name))
+func (m *Mirror) describe() string {
+	if m == nil {
+		return ""
 	}
-	names := make([]string, 0, len(m.params))
-	for n := range m.params {
+	var parts []string
+	if m.HasName {
+		parts = append(parts, HeaderName+": "+EncodeHeaderValue(m.Name))
+	}
+	names := make([]string, 0, len(m.Params))
+	for n := range m.Params {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		parts = append(parts, HeaderParamPrefix+n+": "+EncodeHeaderValue(m.params[n]))
+		parts = append(parts, HeaderParamPrefix+n+": "+EncodeHeaderValue(m.Params[n]))
 	}
 	return strings.Join(parts, ", ")
 }
 
-// SetParamHeaders implements ParamHeaderSetter: the next Send of request
-// id (a modern one) carries these Mcp-Param headers.
-func (h *HTTP) SetParamHeaders(id []byte, params map[string]string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.params == nil {
-		h.params = map[string]map[string]string{}
-	}
-	h.params[idKey(id)] = params
-}
-
-// EncodeHeaderValue is v as a header value of the modern transport: as it
+// EncodeHeaderValue is v as a header value of the stateless transport: as it
 // is when it is plain visible ASCII (spaces and tabs inside allowed),
 // else in the base64 sentinel form =?base64?...?= of its UTF-8 bytes,
 // which is also used for a plain value that looks like that form.
@@ -176,16 +181,16 @@ func headerSafe(v string) bool {
 // has no resumption. The request must be re-issued under a new id.
 const StreamBroke = "stream broke"
 
-// lost fails a modern request whose stream ended without its answer,
+// lost fails a 2026-07-28 request whose stream ended without its answer,
 // unless we closed it (a cancel) or are closing.
 func (h *HTTP) lost(ctx context.Context, st *requestStream, what string) {
 	if st.answered.Load() || st.byUs.Load() || ctx.Err() != nil || h.ctx.Err() != nil {
 		return
 	}
 	h.q.push(Message{Kind: wire.KindRequestError, ID: st.id, Why: StreamBroke,
-		Data: []byte(fmt.Sprintf("request %s lost: %s, and protocol %s has no resumption; re-issue it under a new id", idKey(st.id), what, modernFirst))})
+		Data: []byte(fmt.Sprintf("request %s lost: %s, and protocol %s has no resumption; re-issue it under a new id", idKey(st.id), what, firstStatelessVersion))})
 }
 
 // HasRequestStreams implements RequestStreams: every request has its own
 // response stream, until a fallback to the legacy HTTP+SSE transport.
-func (h *HTTP) HasRequestStreams() bool { return h.legacy.Load() == nil }
+func (h *HTTP) HasRequestStreams() bool { return h.fellBack.Load() == nil }

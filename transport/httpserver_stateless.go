@@ -13,23 +13,23 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// The modern leg of HTTPServer (protocol 2026-07-28): each POST carries
+// The stateless leg of HTTPServer (protocol 2026-07-28): each POST carries
 // one request that stands alone, with no session. Its answer is one JSON
 // body, or an SSE stream once the request has something to say before the
 // result (progress); nothing is kept for resumption. A client that closes
 // the response has cancelled the request: the peer's Recv ends with
 // ErrStreamClosed, and the peer stops the handler.
 
-// ModernHTTPVersions are the protocol versions the modern leg speaks.
-var ModernHTTPVersions = []string{modernFirst}
+// StatelessVersions are the protocol versions the stateless leg speaks.
+var StatelessVersions = []string{firstStatelessVersion}
 
-// ErrStreamClosed ends the conn of one modern request when the client
+// ErrStreamClosed ends the conn of one 2026-07-28 request when the client
 // closed that request's response stream: under protocol 2026-07-28 that
 // is the request's cancellation.
 var ErrStreamClosed = errors.New("the client closed the request's response stream")
 
-// modernPost is the part of a modern POST the server reads.
-type modernPost struct {
+// statelessPost is the part of a stateless POST the server reads.
+type statelessPost struct {
 	id, method string
 	version    string // params._meta's protocolVersion
 	name       string // params.name or params.uri, for Mcp-Name
@@ -37,12 +37,12 @@ type modernPost struct {
 	token      string // params._meta.progressToken, raw
 	// hasMeta and hasCaps: params._meta is an object, and it holds
 	// io.modelcontextprotocol/clientCapabilities (required with the
-	// version in every modern request).
+	// version in every 2026-07-28 request).
 	hasMeta, hasCaps bool
 }
 
-// readModernPost reads what validating and routing a modern POST need.
-func readModernPost(frame []byte) (modernPost, bool) {
+// readStatelessPost reads what validating and routing a stateless POST need.
+func readStatelessPost(frame []byte) (statelessPost, bool) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -58,9 +58,9 @@ func readModernPost(frame []byte) (modernPost, bool) {
 		} `json:"params"`
 	}
 	if json.Unmarshal(frame, &m) != nil {
-		return modernPost{}, false
+		return statelessPost{}, false
 	}
-	p := modernPost{id: string(bytes.TrimSpace(m.ID)), method: m.Method}
+	p := statelessPost{id: string(bytes.TrimSpace(m.ID)), method: m.Method}
 	if meta := m.Params.Meta; meta != nil {
 		p.hasMeta = true
 		p.version, p.token = meta.Version, string(bytes.TrimSpace(meta.ProgressToken))
@@ -84,28 +84,28 @@ func readModernPost(frame []byte) (modernPost, bool) {
 	return p, true
 }
 
-// isModernPost reports whether a POST is of the modern era: by its
+// isStatelessPost reports whether a POST is of the stateless era: by its
 // MCP-Protocol-Version header, or, with no session, by the version in its
 // body's _meta (whose header is then checked, and found wanting).
-func isModernPost(r *http.Request, msgs []json.RawMessage) bool {
-	if v := r.Header.Get(HeaderProtocolVersion); IsModernVersion(v) || unknownVersion(v) && r.Header.Get(HeaderSessionID) == "" {
-		return true // an unknown version gets the modern refusal, which lists every version
+func isStatelessPost(r *http.Request, msgs []json.RawMessage) bool {
+	if v := r.Header.Get(HeaderProtocolVersion); IsStatelessVersion(v) || unknownVersion(v) && r.Header.Get(HeaderSessionID) == "" {
+		return true // an unknown version gets the stateless refusal, which lists every version
 	}
 	if r.Header.Get(HeaderSessionID) != "" || len(msgs) != 1 || !bytes.Contains(msgs[0], []byte(metaProtocolVersion)) {
 		return false
 	}
-	p, ok := readModernPost(msgs[0])
-	return ok && IsModernVersion(p.version)
+	p, ok := readStatelessPost(msgs[0])
+	return ok && IsStatelessVersion(p.version)
 }
 
-// postModern answers one modern POST.
-func (h *HTTPServer) postModern(w http.ResponseWriter, r *http.Request, msgs []json.RawMessage, batch bool) {
+// postStateless answers one stateless POST.
+func (h *HTTPServer) postStateless(w http.ResponseWriter, r *http.Request, msgs []json.RawMessage, batch bool) {
 	if batch || len(msgs) != 1 {
 		httpRPCError(w, http.StatusBadRequest, codeInvalidRequest, "protocol 2026-07-28 takes one message per POST, not a batch")
 		return
 	}
 	frame := msgs[0]
-	p, ok := readModernPost(frame)
+	p, ok := readStatelessPost(frame)
 	if !ok {
 		httpRPCError(w, http.StatusBadRequest, codeInvalidRequest, "invalid request: not a JSON-RPC message")
 		return
@@ -124,7 +124,7 @@ func (h *HTTPServer) postModern(w http.ResponseWriter, r *http.Request, msgs []j
 		return
 	}
 	id := json.RawMessage(p.id)
-	if hv := r.Header.Get(HeaderProtocolVersion); unknownVersion(hv) || IsModernVersion(hv) && !slices.Contains(ModernHTTPVersions, hv) {
+	if hv := r.Header.Get(HeaderProtocolVersion); unknownVersion(hv) || IsStatelessVersion(hv) && !slices.Contains(StatelessVersions, hv) {
 		if p.version != "" && p.version != hv {
 			h.refuseMismatch(w, id, p, "MCP-Protocol-Version header "+hv+" does not match the body's "+p.version)
 			return
@@ -153,18 +153,18 @@ func (h *HTTPServer) postModern(w http.ResponseWriter, r *http.Request, msgs []j
 		h.refuseMismatch(w, id, p, why)
 		return
 	}
-	if !slices.Contains(ModernHTTPVersions, p.version) || h.cfg.ServeModern == nil {
+	if !slices.Contains(StatelessVersions, p.version) || h.cfg.ServeStateless == nil {
 		h.refuseVersion(w, id, p.version)
 		return
 	}
 	x := newExchange(frame, p.id)
-	peer := h.cfg.ServeModern(x)
+	peer := h.cfg.ServeStateless(x)
 	defer peer.Close()
 	sse, _ := accepts(r.Header.Get("Accept"))
-	h.answerModern(w, r, x, sse)
+	h.answerStateless(w, r, x, sse)
 }
 
-// JSON-RPC codes of the modern revision the server answers with itself.
+// JSON-RPC codes of 2026-07-28 the server answers with itself.
 const (
 	codeInvalidParams      = -32602
 	codeMethodNotFound     = -32601
@@ -176,15 +176,15 @@ const (
 // unknownVersion reports whether v, an MCP-Protocol-Version header, names
 // a version of neither era: "" (2025-03-26 by the spec's default) is known.
 func unknownVersion(v string) bool {
-	return v != "" && !IsModernVersion(v) && !slices.Contains(StreamableHTTPVersions, v)
+	return v != "" && !IsStatelessVersion(v) && !slices.Contains(StreamableHTTPVersions, v)
 }
 
-// missingMeta says which field every modern request's _meta must carry is
+// missingMeta says which field every 2026-07-28 request's _meta must carry is
 // missing, "" when none is.
-func missingMeta(p modernPost) string {
+func missingMeta(p statelessPost) string {
 	switch {
 	case !p.hasMeta:
-		return "params._meta is missing; every request of protocol " + modernFirst +
+		return "params._meta is missing; every request of protocol " + firstStatelessVersion +
 			" carries io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities in it"
 	case p.version == "":
 		return "params._meta has no io.modelcontextprotocol/protocolVersion"
@@ -195,7 +195,7 @@ func missingMeta(p modernPost) string {
 }
 
 // refuseMismatch answers HeaderMismatch (-32020, 400).
-func (h *HTTPServer) refuseMismatch(w http.ResponseWriter, id json.RawMessage, p modernPost, why string) {
+func (h *HTTPServer) refuseMismatch(w http.ResponseWriter, id json.RawMessage, p statelessPost, why string) {
 	if h.cfg.Logger != nil {
 		h.cfg.Logger.Info("refused a request: Header mismatch", "id", p.id, "method", p.method, "why", why)
 	}
@@ -203,21 +203,21 @@ func (h *HTTPServer) refuseMismatch(w http.ResponseWriter, id json.RawMessage, p
 }
 
 // refuseVersion answers UnsupportedProtocolVersion (-32022, 400) with the
-// versions this server speaks, modern first, and the one requested.
+// versions this server speaks, stateless first, and the one requested.
 func (h *HTTPServer) refuseVersion(w http.ResponseWriter, id json.RawMessage, requested string) {
 	supported := slices.Clone(StreamableHTTPVersions)
-	if h.cfg.ServeModern != nil {
-		supported = append(slices.Clone(ModernHTTPVersions), supported...)
+	if h.cfg.ServeStateless != nil {
+		supported = append(slices.Clone(StatelessVersions), supported...)
 	}
 	writeRPCError(w, http.StatusBadRequest, id, codeUnsupportedVersion,
 		"Unsupported protocol version: "+requested+"; this server speaks "+strings.Join(supported, ", "),
 		map[string]any{"supported": supported, "requested": requested})
 }
 
-// modernErrorStatus is the HTTP status of a modern request's JSON-RPC
+// statelessErrorStatus is the HTTP status of a 2026-07-28 request's JSON-RPC
 // error: 404 for a method the server does not implement, 400 for the
 // protocol's own refusals, 200 for the rest, which are answers.
-func modernErrorStatus(code int) int {
+func statelessErrorStatus(code int) int {
 	switch code {
 	case codeMethodNotFound:
 		return http.StatusNotFound
@@ -227,10 +227,10 @@ func modernErrorStatus(code int) int {
 	return http.StatusOK
 }
 
-// headerMismatch says how a modern POST's headers fail to mirror its
+// headerMismatch says how a stateless POST's headers fail to mirror its
 // body, "" when they match: MCP-Protocol-Version, Mcp-Method and, for
 // tools/call, prompts/get and resources/read, Mcp-Name (decoded).
-func headerMismatch(r *http.Request, p modernPost) string {
+func headerMismatch(r *http.Request, p statelessPost) string {
 	hv := r.Header.Get(HeaderProtocolVersion)
 	switch {
 	case hv == "":
@@ -273,11 +273,11 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 	_, _ = w.Write(body)
 }
 
-// answerModern writes what the peer sends for the request: a JSON body
+// answerStateless writes what the peer sends for the request: a JSON body
 // with the response, or once a notification comes first and the client
 // takes SSE, a stream of them ending with the response. A client that
 // goes away cancels the request.
-func (h *HTTPServer) answerModern(w http.ResponseWriter, r *http.Request, x *exchange, sseOK bool) {
+func (h *HTTPServer) answerStateless(w http.ResponseWriter, r *http.Request, x *exchange, sseOK bool) {
 	rc := http.NewResponseController(w)
 	streaming := false
 	keepAlive := time.NewTicker(h.cfg.KeepAlive)
@@ -338,7 +338,7 @@ func (h *HTTPServer) answerModern(w http.ResponseWriter, r *http.Request, x *exc
 	}
 }
 
-// exchange is the Conn of one modern request: Recv yields the request,
+// exchange is the Conn of one 2026-07-28 request: Recv yields the request,
 // then waits until the client goes away (ErrStreamClosed) or the
 // exchange is closed; Send hands frames to the HTTP response.
 type exchange struct {
@@ -425,8 +425,8 @@ func paramHeaders(h http.Header) (params map[string]string, bad string) {
 	return params, ""
 }
 
-// responseStatus is the HTTP status of a modern request's response sent
-// as a JSON body: modernErrorStatus of its error, 200 for a result.
+// responseStatus is the HTTP status of a 2026-07-28 request's response sent
+// as a JSON body: statelessErrorStatus of its error, 200 for a result.
 func responseStatus(frame []byte) int {
 	if !bytes.Contains(frame, []byte(`"error"`)) {
 		return http.StatusOK
@@ -439,5 +439,5 @@ func responseStatus(frame []byte) int {
 	if json.Unmarshal(frame, &m) != nil || m.Error == nil {
 		return http.StatusOK
 	}
-	return modernErrorStatus(m.Error.Code)
+	return statelessErrorStatus(m.Error.Code)
 }

@@ -168,7 +168,7 @@ func (p *recordingPeer) Close() error { return p.conn.Close() }
 
 func newModernServer(t *testing.T) (*testHTTPServer, chan *recordingPeer) {
 	peers := make(chan *recordingPeer, 8)
-	s := newTestHTTPServer(t, HTTPServerConfig{ServeModern: func(conn Conn) io.Closer {
+	s := newTestHTTPServer(t, HTTPServerConfig{ServeStateless: func(conn Conn) io.Closer {
 		p := &recordingPeer{conn: conn, ended: make(chan error, 1)}
 		go p.run()
 		peers <- p
