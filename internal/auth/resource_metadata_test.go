@@ -1,0 +1,28 @@
+package auth
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// When every place for protected resource metadata fails, discovery
+// stops with the failures only if the server's challenge named where
+// the metadata is; otherwise it falls back (nil, nil) as for a server
+// that has none.
+func TestResourceMetadataFailsOnlyWhereTheChallengeNamedIt(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	prm, err := resourceMetadata(ctx, srv.Client(), srv.URL+"/mcp", srv.URL+"/.well-known/oauth-protected-resource/mcp")
+	if err == nil || prm != nil {
+		t.Errorf("with a challenge: %v, %v; want the failures", prm, err)
+	}
+	prm, err = resourceMetadata(ctx, srv.Client(), srv.URL+"/mcp", "")
+	if err != nil || prm != nil {
+		t.Errorf("without a challenge: %v, %v; want nil, nil", prm, err)
+	}
+}
