@@ -26,3 +26,11 @@ func TestResourceMetadataFailsOnlyWhereTheChallengeNamedIt(t *testing.T) {
 		t.Errorf("without a challenge: %v, %v; want nil, nil", prm, err)
 	}
 }
+
+// The resource sent to the authorization server is the server's URL in
+// RFC 8707's form: lower-case scheme and host, no query or fragment.
+func TestCanonicalResource(t *testing.T) {
+	if got, want := canonicalResource("HTTPS://Example.COM:8443/MCP?x=1#top"), "https://example.com:8443/MCP"; got != want {
+		t.Errorf("canonicalResource = %q, want %q", got, want)
+	}
+}
