@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -32,5 +33,25 @@ func TestResourceMetadataFailsOnlyWhereTheChallengeNamedIt(t *testing.T) {
 func TestCanonicalResource(t *testing.T) {
 	if got, want := canonicalResource("HTTPS://Example.COM:8443/MCP?x=1#top"), "https://example.com:8443/MCP"; got != want {
 		t.Errorf("canonicalResource = %q, want %q", got, want)
+	}
+}
+
+// Legacy (2025-03-26) metadata without an issuer stands for the server's
+// origin; one with an issuer keeps it.
+func TestLegacyMetadataIssuer(t *testing.T) {
+	for _, issuer := range []string{"", "https://as.example"} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"issuer":%q,"authorization_endpoint":"https://as.example/a","token_endpoint":"https://as.example/t"}`, issuer)
+		}))
+		asm, err := legacyMetadata(context.Background(), srv.Client(), srv.URL)
+		srv.Close()
+		want := issuer
+		if want == "" {
+			want = srv.URL
+		}
+		if err != nil || asm == nil || asm.Issuer != want {
+			t.Errorf("issuer %q: %+v, %v; want issuer %s", issuer, asm, err, want)
+		}
 	}
 }
