@@ -125,7 +125,8 @@ func (s *syncBuffer) String() string {
 // server that never sends the second is on the screen while mcpoke
 // waits for it.
 func TestListPrintsEachPageAsItComes(t *testing.T) {
-	out := &syncBuffer{want: "demo://r/0/0 — r0", seen: make(chan struct{})}
+	seen := make(chan struct{}) // read here, not through out: Write sets out.seen to nil
+	out := &syncBuffer{want: "demo://r/0/0 — r0", seen: seen}
 	var errOut bytes.Buffer
 	ctx, cancel := context.WithCancel(testContext(t))
 	defer cancel()
@@ -134,7 +135,7 @@ func TestListPrintsEachPageAsItComes(t *testing.T) {
 		done <- runResources(ctx, out, &errOut, testGlobals(), misbehavingSpec(t, "stallpages"), "", false, timeoutFlags{timeout: time.Minute})
 	}()
 	select {
-	case <-out.seen:
+	case <-seen:
 	case err := <-done:
 		t.Fatalf("the list ended (%v) before its first page was printed:\n%.500s", err, out.String())
 	case <-time.After(20 * time.Second):
