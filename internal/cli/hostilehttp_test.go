@@ -14,14 +14,10 @@ import (
 	"github.com/mcpoke/mcpoke/internal/connect"
 )
 
-// hostileHTTPServer is a Streamable HTTP server of protocol 2026-07-28
-// with bad text in discover, that misbehaves on tools/call by mode:
-//
-//	lost       opens an SSE stream and closes it with no event
-//	badstatus  answers HTTP 500 with bad text and a megabyte in the body
-//	badsse     sends an SSE event whose data is not JSON, with escapes
-//	2025shape  answers in a 2025 shape: an initialize result
-func hostileHTTPServer(t *testing.T, mode string) connect.Spec {
+// era2026HTTPServer is a Streamable HTTP server of protocol 2026-07-28
+// whose server/discover names it name and offers tools; toolsCall
+// answers each tools/call, reply writes a JSON result for its id.
+func era2026HTTPServer(t *testing.T, name string, toolsCall func(w http.ResponseWriter, id json.RawMessage, reply func(any))) connect.Spec {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.WriteHeader(http.StatusMethodNotAllowed)
@@ -46,27 +42,42 @@ func hostileHTTPServer(t *testing.T, mode string) connect.Spec {
 		case "server/discover":
 			reply(map[string]any{"resultType": "complete", "supportedVersions": []any{"2026-07-28"},
 				"capabilities": map[string]any{"tools": map[string]any{}},
-				"_meta":        map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": bad("web"), "version": "1"}}})
+				"_meta":        map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": name, "version": "1"}}})
 		case "tools/call":
-			switch mode {
-			case "lost":
-				w.Header().Set("Content-Type", "text/event-stream")
-				w.WriteHeader(http.StatusOK)
-			case "badstatus":
-				w.WriteHeader(http.StatusInternalServerError)
-				io.WriteString(w, bad("boom")+strings.Repeat("x", 1<<20))
-			case "badsse":
-				w.Header().Set("Content-Type", "text/event-stream")
-				io.WriteString(w, "event: message\ndata: "+bad("not json")+"\n\n")
-			case "2025shape":
-				reply(map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": bad("x")}, "capabilities": map[string]any{}})
-			}
+			toolsCall(w, msg.ID, reply)
 		default:
 			reply(map[string]any{"resultType": "complete"})
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return connect.Spec{Name: "hostile-http-" + mode, URL: srv.URL, Transport: "http"}
+	return connect.Spec{Name: name, URL: srv.URL, Transport: "http"}
+}
+
+// hostileHTTPServer is a Streamable HTTP server of protocol 2026-07-28
+// with bad text in discover, that misbehaves on tools/call by mode:
+//
+//	lost       opens an SSE stream and closes it with no event
+//	badstatus  answers HTTP 500 with bad text and a megabyte in the body
+//	badsse     sends an SSE event whose data is not JSON, with escapes
+//	2025shape  answers in a 2025 shape: an initialize result
+func hostileHTTPServer(t *testing.T, mode string) connect.Spec {
+	spec := era2026HTTPServer(t, bad("web"), func(w http.ResponseWriter, _ json.RawMessage, reply func(any)) {
+		switch mode {
+		case "lost":
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+		case "badstatus":
+			w.WriteHeader(http.StatusInternalServerError)
+			io.WriteString(w, bad("boom")+strings.Repeat("x", 1<<20))
+		case "badsse":
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: message\ndata: "+bad("not json")+"\n\n")
+		case "2025shape":
+			reply(map[string]any{"protocolVersion": "2025-11-25", "serverInfo": map[string]any{"name": bad("x")}, "capabilities": map[string]any{}})
+		}
+	})
+	spec.Name = "hostile-http-" + mode
+	return spec
 }
 
 // Over Streamable HTTP in protocol 2026-07-28, a lost stream, an HTTP

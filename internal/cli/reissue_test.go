@@ -3,9 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -24,44 +22,18 @@ type losingServer struct {
 }
 
 func (l *losingServer) spec(t *testing.T) connect.Spec {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.Unmarshal(body, &msg)
-		if r.Method != http.MethodPost || msg.ID == nil {
-			w.WriteHeader(http.StatusAccepted)
+	return era2026HTTPServer(t, "losing", func(w http.ResponseWriter, id json.RawMessage, reply func(any)) {
+		l.mu.Lock()
+		l.ids = append(l.ids, string(id))
+		lose := len(l.ids) <= l.losses
+		l.mu.Unlock()
+		if lose {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK) // and the stream ends with no event
 			return
 		}
-		reply := func(result any) {
-			w.Header().Set("Content-Type", "application/json")
-			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": result})
-			w.Write(b)
-		}
-		switch msg.Method {
-		case "server/discover":
-			reply(map[string]any{"resultType": "complete", "supportedVersions": []any{"2026-07-28"},
-				"capabilities": map[string]any{"tools": map[string]any{}},
-				"_meta":        map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "losing", "version": "1"}}})
-		case "tools/call":
-			l.mu.Lock()
-			l.ids = append(l.ids, string(msg.ID))
-			lose := len(l.ids) <= l.losses
-			l.mu.Unlock()
-			if lose {
-				w.Header().Set("Content-Type", "text/event-stream")
-				w.WriteHeader(http.StatusOK) // and the stream ends with no event
-				return
-			}
-			reply(map[string]any{"resultType": "complete", "content": []any{map[string]any{"type": "text", "text": "answered"}}})
-		default:
-			reply(map[string]any{"resultType": "complete"})
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return connect.Spec{Name: "losing", URL: srv.URL, Transport: "http"}
+		reply(map[string]any{"resultType": "complete", "content": []any{map[string]any{"type": "text", "text": "answered"}}})
+	})
 }
 
 func (l *losingServer) calls() []string {
