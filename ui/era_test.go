@@ -1,18 +1,17 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/clocktest"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/demo"
@@ -22,9 +21,9 @@ import (
 
 // demoOverHTTP serves the demo server over Streamable HTTP, both eras,
 // through wrap when given; its log is returned as it grows.
-func demoOverHTTP(t *testing.T, wrap func(http.Handler) http.Handler) (url string, log *syncBuffer) {
+func demoOverHTTP(t *testing.T, wrap func(http.Handler) http.Handler) (url string, log *buffertest.Buffer) {
 	t.Helper()
-	log = &syncBuffer{}
+	log = &buffertest.Buffer{}
 	h := demo.HTTPHandler(log, demo.Options{}, false)
 	var handler http.Handler = h
 	if wrap != nil {
@@ -33,24 +32,6 @@ func demoOverHTTP(t *testing.T, wrap func(http.Handler) http.Handler) (url strin
 	srv := httptest.NewServer(handler)
 	t.Cleanup(func() { h.Close(); srv.Close() })
 	return srv.URL + "/mcp", log
-}
-
-// syncBuffer is a log many goroutines write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // httpModel runs the UI on url, with the protocol chosen.
