@@ -11,7 +11,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -32,9 +31,6 @@ func formatDuration(d time.Duration) string {
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	}
 }
-
-// thousands renders n with thousands separators: 10,000.
-var thousands = english.Thousands
 
 // fit truncates s (which may hold styles) to w cells with an ellipsis and
 // pads it to exactly w.

@@ -568,7 +568,7 @@ func (m *Model) helpNotes() string {
 		"✗ tool error is a result with isError: the server answered, the tool failed. " +
 			"C cancels every pending request, or, with a filter, only the pending rows it shows.",
 		"L lists the tools again (so does the server's tools/list_changed). W writes the transcript (NDJSON); " +
-			"the wire log keeps the last " + thousands(wireLogSize) + " frames.",
+			"the wire log keeps the last " + english.Thousands(wireLogSize) + " frames.",
 		"2 and 3 list resources and prompts when first shown. enter reads a resource or fills a template's or " +
 			"prompt's form, where ctrl+n puts a completion in the field; enter on a read's detail saves it, and on a tool result's detail its image, audio or blob.",
 		"The header's \"tools ⇄ roots,sampling,…\" is what the server declared ⇄ what mcpoke declared. A request the server " +

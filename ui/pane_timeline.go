@@ -177,7 +177,7 @@ func (t *timeline) content() []string {
 	l, ok := t.f.Life(t.options())
 	if !ok {
 		return wrapLines(st.Muted.Render("the wire log no longer holds this request's frames (it keeps the last "+
-			thousands(wireLogSize)+"); W writes what it has"), t.width)
+			english.Thousands(wireLogSize)+"); W writes what it has"), t.width)
 	}
 	var out []string
 	if t.skipped > 0 {

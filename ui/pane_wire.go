@@ -206,7 +206,7 @@ func (w *wireLog) View() string {
 	st := w.c.Styles
 	title := "WIRE LOG " + english.Plural(w.list.Len()+w.dropped, "frame")
 	if w.dropped > 0 {
-		title += " · keeps the last " + thousands(wireLogSize) + "; " + thousands(w.dropped) + " older not shown"
+		title += " · keeps the last " + english.Thousands(wireLogSize) + "; " + english.Thousands(w.dropped) + " older not shown"
 	}
 	if w.expanded {
 		title += " · esc back"

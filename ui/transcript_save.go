@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/transcript"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/session"
@@ -86,10 +87,10 @@ func (m *Model) transcriptWritten(msg transcriptWrittenMsg) tea.Cmd {
 	if abs, err := filepath.Abs(msg.path); err == nil {
 		where = abs
 	}
-	s := "wrote " + thousands(msg.n) + " items to " + where
+	s := "wrote " + english.Thousands(msg.n) + " items to " + where
 	_, dropped := m.wire.Records()
 	if lost := dropped + m.stderr.dropped; lost > 0 {
-		s += fmt.Sprintf(" (the wire log keeps the last %s frames: %s older not in it)", thousands(wireLogSize), thousands(lost))
+		s += fmt.Sprintf(" (the wire log keeps the last %s frames: %s older not in it)", english.Thousands(wireLogSize), english.Thousands(lost))
 	}
 	m.setStatus(s, false)
 	return nil
