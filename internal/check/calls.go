@@ -87,16 +87,25 @@ func (r *runner) ping(ctx context.Context) (time.Duration, error) {
 // then stopped). what is what the part will do to the call's stream.
 func (r *runner) callUnderway(ctx context.Context, what string) (c *session.Call, ref session.Request, skip string) {
 	r.wire.start()
+	c, ref, skip = r.startCall(ctx, "its stream could be "+what)
+	if skip != "" {
+		r.wire.stop()
+	}
+	return c, ref, skip
+}
+
+// startCall calls the tool and waits until the call is under way; skip
+// says why it is not: it could not be sent, or it ended first (before says what the
+// part was to do to it).
+func (r *runner) startCall(ctx context.Context, before string) (c *session.Call, ref session.Request, skip string) {
 	c, err := r.call(ctx)
 	if err != nil {
-		r.wire.stop()
 		return nil, ref, fmt.Sprintf("tools/call could not be sent: %v", err)
 	}
 	ref = r.s.Request(c.Ref())
 	if !r.underway(ctx, c) {
-		r.wire.stop()
 		info, _ := ref.Info()
-		return nil, ref, fmt.Sprintf("the call ended %s after %s, before its stream could be %s", info.State, human(info.Elapsed(time.Now())), what)
+		return nil, ref, fmt.Sprintf("the call ended %s after %s, before %s", info.State, human(info.Elapsed(time.Now())), before)
 	}
 	return c, ref, ""
 }

@@ -91,15 +91,9 @@ func (r *runner) stopsWork(ctx context.Context, res *Result) {
 		e.fact("the server kept burning %.2f CPU for %s before the call, with nothing asked of it: that is the baseline", idle, cpuSettle)
 	}
 	samples = samples[len(samples)-1:]
-	c, err := r.call(ctx)
-	if err != nil {
-		res.Status, res.Reason = Skip, "tools/call could not be sent: "+err.Error()
-		return
-	}
-	ref := r.s.Request(c.Ref())
-	if !r.underway(ctx, c) {
-		info, _ := ref.Info()
-		res.Status, res.Reason = Skip, fmt.Sprintf("the call ended %s after %s, before it could be cancelled", info.State, human(info.Elapsed(time.Now())))
+	_, ref, skip := r.startCall(ctx, "it could be cancelled")
+	if skip != "" {
+		res.Status, res.Reason = Skip, skip
 		return
 	}
 	workFrom := len(samples)

@@ -96,15 +96,9 @@ func spanFact(sp otlprecv.Span, info session.RequestInfo, cancelAt time.Time) st
 func (r *runner) stopsWorkBySpans(ctx context.Context, res *Result, noCPU string) {
 	e := &res.Evidence
 	e.fact("evidence: the server's own spans (OTLP), not its CPU: %s", noCPU)
-	c, err := r.call(ctx)
-	if err != nil {
-		res.Status, res.Reason = Skip, "tools/call could not be sent: "+err.Error()
-		return
-	}
-	ref := r.s.Request(c.Ref())
-	if !r.underway(ctx, c) {
-		info, _ := ref.Info()
-		res.Status, res.Reason = Skip, fmt.Sprintf("the call ended %s after %s, before it could be cancelled", info.State, human(info.Elapsed(time.Now())))
+	_, ref, skip := r.startCall(ctx, "it could be cancelled")
+	if skip != "" {
+		res.Status, res.Reason = Skip, skip
 		return
 	}
 	r.sleep(ctx, cpuWorking) // at work for a while, as when the CPU is read
