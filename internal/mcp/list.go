@@ -257,3 +257,22 @@ func byteSize(n int) string {
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
+
+// streamPages lists method's pages, reading each with read and handing
+// its items to page as the page is read (more: another follows), keeping
+// none; count is how many there were, incomplete why the list stopped
+// short, if it did.
+func streamPages[T any](ctx context.Context, s *session.Session, method string, opts ListOptions, pages *int,
+	read func(json.RawMessage, *listBudget) ([]T, string, error), page func([]T, bool)) (count int, incomplete, err error) {
+	err = listPages(ctx, s, method, opts, pages, func(raw json.RawMessage, keep *listBudget) (string, error) {
+		got, next, err := read(raw, keep)
+		if err != nil {
+			return "", err
+		}
+		count += len(got)
+		page(got, next != "")
+		return next, nil
+	})
+	incomplete, err = stoppedEarly(err)
+	return count, incomplete, err
+}

@@ -91,16 +91,8 @@ func ListPrompts(ctx context.Context, s *session.Session, opts ListOptions) (Pro
 // none: the list's Count says how many there were.
 func StreamPrompts(ctx context.Context, s *session.Session, opts ListOptions, page func(ps []Prompt, more bool)) (PromptList, error) {
 	var list PromptList
-	err := listPages(ctx, s, "prompts/list", opts, &list.Pages, func(raw json.RawMessage, keep *listBudget) (string, error) {
-		got, next, err := readPromptsPage(raw, keep)
-		if err != nil {
-			return "", err
-		}
-		list.Count += len(got)
-		page(got, next != "")
-		return next, nil
-	})
-	list.Incomplete, err = stoppedEarly(err)
+	var err error
+	list.Count, list.Incomplete, err = streamPages(ctx, s, "prompts/list", opts, &list.Pages, readPromptsPage, page)
 	return list, err
 }
 

@@ -41,16 +41,8 @@ func ListResources(ctx context.Context, s *session.Session, opts ListOptions) (R
 // bounds hold as in ListResources.
 func StreamResources(ctx context.Context, s *session.Session, opts ListOptions, page func(rs []Resource, more bool)) (ResourceList, error) {
 	var list ResourceList
-	err := listPages(ctx, s, "resources/list", opts, &list.Pages, func(raw json.RawMessage, keep *listBudget) (string, error) {
-		got, next, err := readResourcesPage(raw, keep)
-		if err != nil {
-			return "", err
-		}
-		list.Count += len(got)
-		page(got, next != "")
-		return next, nil
-	})
-	list.Incomplete, err = stoppedEarly(err)
+	var err error
+	list.Count, list.Incomplete, err = streamPages(ctx, s, "resources/list", opts, &list.Pages, readResourcesPage, page)
 	return list, err
 }
 
