@@ -21,10 +21,7 @@ func BenchmarkEchoVersusSDK(b *testing.B) {
 	if everything == "" {
 		b.Skip("reference server not installed; see .ci/run")
 	}
-	bin := filepath.Join(b.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(b)
 	server := []string{"--", "node", everything, "stdio"}
 	args := []string{"--args", `{"message":"hi"}`, "-n", "2000"}
 	var ours, theirs benchFigures
@@ -47,10 +44,7 @@ func BenchmarkEchoVersusSDKOverHTTP(b *testing.B) {
 	if _, err := os.Stat(sdk); err != nil {
 		b.Skipf("the TypeScript SDK is not installed in %s (.ci/run installs it)", peersDir())
 	}
-	bin := filepath.Join(b.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(b)
 	gosdk := buildGoSDKBench(b)
 	servers := []struct {
 		name, args string

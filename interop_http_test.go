@@ -22,10 +22,7 @@ func TestGoSDKClientAgainstDemoServerOverHTTP(t *testing.T) {
 	if client == "" {
 		t.Skip("the Go SDK client peer does not build here (no module proxy?)")
 	}
-	bin := filepath.Join(t.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(t)
 	for _, c := range []struct{ name, flag, path, protocol, signal string }{
 		{"http", "--http", "/mcp", "2025-11-25", "signal=notifications/cancelled"},
 		// The SDK speaks 2026-07-28 too: its cancel is closing the stream.
@@ -150,10 +147,7 @@ func TestTypeScriptClientAgainstDemoServerOverHTTP(t *testing.T) {
 		}
 		t.Skipf("the TypeScript SDK is not installed in %s (.ci/run installs it)", peersDir())
 	}
-	bin := filepath.Join(t.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(t)
 	for _, flag := range []string{"--http", "--sse"} {
 		t.Run(strings.TrimPrefix(flag, "--"), func(t *testing.T) {
 			url, stderr := startDemoServer(t, bin, flag)

@@ -25,10 +25,7 @@ type stormPeerResult struct {
 // against the demo over stdio, small: every call ends completed or
 // cancelled, half of them cancelled 10 to 40 ms into a 100 ms sleep.
 func TestSDKStormsAgainstDemoServer(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(t)
 	t.Run("ts-sdk", func(t *testing.T) {
 		sdk := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "sdk")
 		if _, err := os.Stat(sdk); err != nil {

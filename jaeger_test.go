@@ -34,10 +34,7 @@ func TestJaegerReadsBackCancelledCall(t *testing.T) {
 		}
 		t.Skip("no jaeger binary (MCPOKE_JAEGER, ~/.cache/mcpoke-jaeger/jaeger): .ci/run builds it")
 	}
-	bin := filepath.Join(t.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(t)
 	j := startJaeger(t, jaeger)
 	// Both ends export there: mcpoke by --trace and the environment, the
 	// demo (a child over stdio, or started here over HTTP) by the environment.

@@ -90,11 +90,12 @@ func BenchmarkProxyProgressFlood(b *testing.B) {
 	}
 }
 
-func buildMcpoke(b *testing.B) string {
-	b.Helper()
-	bin := filepath.Join(b.TempDir(), "mcpoke")
+// buildMcpoke builds this module's mcpoke into a temporary directory.
+func buildMcpoke(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "mcpoke")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
+		tb.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
 }

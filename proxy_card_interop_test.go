@@ -23,10 +23,7 @@ func TestGoSDKClientReportCard(t *testing.T) {
 	if client == "" {
 		t.Skip("the Go SDK client peer does not build here (no module proxy?)")
 	}
-	bin := filepath.Join(t.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(t)
 	for _, c := range []struct{ protocol, form string }{
 		{"2025-11-25", "notifications/cancelled"},
 		{"2026-07-28", "notifications/cancelled and closed its response stream"},

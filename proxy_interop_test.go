@@ -22,10 +22,7 @@ func TestGoSDKClientThroughProxyOverHTTP(t *testing.T) {
 	if client == "" {
 		t.Skip("the Go SDK client peer does not build here (no module proxy?)")
 	}
-	bin := filepath.Join(t.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(t)
 	for _, c := range []struct{ name, protocol, cancel string }{
 		{"2025-11-25", "2025-11-25", `"method":"notifications/cancelled"`},
 		{"2026-07-28", "", `"relay":"the host closed the response stream of request `},
@@ -108,10 +105,7 @@ func TestGoSDKClientThroughProxyOverStdio(t *testing.T) {
 	if client == "" {
 		t.Skip("the Go SDK client peer does not build here (no module proxy?)")
 	}
-	bin := filepath.Join(t.TempDir(), "mcpoke")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildMcpoke(t)
 	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(protocol, func(t *testing.T) {
 			records := filepath.Join(t.TempDir(), "proxy.ndjson")
