@@ -87,7 +87,10 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 					w.Header().Set("Content-Type", "application/json")
 					w.Write(ans)
 				} else {
-					<-f.host.Done() // silent: the host waits until it gives up
+					// Silent: the host waits until it gives up, and its
+					// giving up is its own cancel.
+					<-f.host.Done()
+					emit(wire.Record{At: now(), Dir: wire.Out, Kind: wire.KindRelay, Data: []byte(EventStreamClosed + f.id), Session: sess})
 				}
 				return
 			}

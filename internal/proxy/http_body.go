@@ -323,10 +323,13 @@ func (b *recordingBody) Close() error {
 }
 
 // closedByHost records the host closing the response stream of a
-// request whose answer it has not got, once.
+// request whose answer it has not got, once. A request the proxy killed
+// silently is one the host still waits on: its closing the stream then
+// is its own cancel, and is recorded too (with --on-kill error the host
+// got the proxy's answer instead).
 func (b *recordingBody) closedByHost() {
 	b.mu.Lock()
-	cut := !b.ended && !b.answered && b.id != "" && !b.inflight.isKilled()
+	cut := !b.ended && !b.answered && b.id != "" && (!b.inflight.isKilled() || b.killer.opts.Silent)
 	b.ended = true
 	b.mu.Unlock()
 	if cut {

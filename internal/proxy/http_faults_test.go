@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -211,5 +213,113 @@ func TestHTTPGatedHostClosingAStreamIsRecorded(t *testing.T) {
 	cancel()
 	if r := rig.waitRow(RequestRef{"s1", "2"}, Cancelled); r.CancelReason != "the host closed the request's response stream" {
 		t.Errorf("s1:2 cancelled for %q, want the closed stream", r.CancelReason)
+	}
+}
+
+// With --on-kill silent the host still waits on a killed request: when
+// it gives up and closes the stream, that is its own cancel (in
+// 2026-07-28 the only one it makes), and the records and the card say
+// so rather than that the host never cancelled.
+func TestHTTPSilentKillThenTheHostClosingItsStream(t *testing.T) {
+	rig := startHTTPProxyRig(t, KillOptions{Silent: true}, Faults{})
+	s := rig.session()
+	req, _ := http.NewRequest(http.MethodPost, rig.url, strings.NewReader(slowCall))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(transport.HeaderSessionID, s.sid)
+	req.Header.Set(transport.HeaderProtocolVersion, "2025-11-25")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan string, 1)
+	go func() {
+		defer close(got)
+		if resp, err := rig.client.Do(req.WithContext(ctx)); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			got <- string(b)
+		}
+	}()
+	ref := RequestRef{"s1", "2"}
+	rig.waitRow(ref, Pending)
+	if rep := rig.controls.Handle(ControlRequest{Control: ControlKill, Session: "s1", ID: json.RawMessage(`2`)}); rep.Error != "" {
+		t.Fatalf("kill: %+v", rep)
+	}
+	select {
+	case b := <-got:
+		t.Fatalf("silent, the host got %q", b)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if ev := relayEvents(rig.recs.all(), EventStreamClosed); len(ev) != 0 {
+		t.Fatalf("a closed stream recorded before the host closed it: %q", ev)
+	}
+	cancel() // the host's own timeout
+	deadline := time.Now().Add(10 * time.Second)
+	for len(relayEvents(rig.recs.all(), EventStreamClosed)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no record that the host closed the stream of its killed request: %q", relayEvents(rig.recs.all(), ""))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	form := rig.controls.Card.Report().Lines[0]
+	if len(form.Facts) != 1 || !strings.Contains(form.Facts[0], "request s1:2 (tools/call): closed its response stream") {
+		t.Errorf("the card's form line: %s %q, want the host's closed stream", form.Status, form.Facts)
+	}
+}
+
+// The same when the kill comes before the upstream's answer began (a
+// server that sends its headers only with its answer): the host's
+// giving up is recorded as its closed stream.
+func TestHTTPSilentKillBeforeTheAnswerBegan(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(b), `"tools/call"`) {
+			<-r.Context().Done() // no headers until an answer that never comes
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	recs := &recordList{}
+	rec := NewRecorder()
+	rec.Observe(recs.observe)
+	controls := &Controls{Card: NewCard("http"), Table: NewTable()}
+	rec.ObserveParsed(controls.Table.ObserveParsed)
+	px := httptest.NewServer(NewHTTPHandler(HTTPOptions{Upstream: u, Recorder: rec, Controls: controls, Kill: KillOptions{Silent: true}}))
+	defer func() { px.CloseClientConnections(); px.Close(); rec.Close() }()
+
+	req, _ := http.NewRequest(http.MethodPost, px.URL+"/mcp", strings.NewReader(slowCall))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(transport.HeaderProtocolVersion, "2026-07-28")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		if resp, err := http.DefaultClient.Do(req.WithContext(ctx)); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if r, ok := controls.Table.Row(wire.Out, RequestRef{"", "2"}); ok && r.State == Pending {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("waited 10s for the call to be pending")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if rep := controls.Handle(ControlRequest{Control: ControlKill, ID: json.RawMessage(`2`)}); rep.Error != "" {
+		t.Fatalf("kill: %+v", rep)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if ev := relayEvents(recs.all(), EventStreamClosed); len(ev) != 0 {
+		t.Fatalf("a closed stream recorded before the host closed it: %q", ev)
+	}
+	cancel()
+	for deadline = time.Now().Add(10 * time.Second); len(relayEvents(recs.all(), EventStreamClosed)) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no record that the host closed the stream of its killed request: %q", relayEvents(recs.all(), ""))
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
