@@ -62,6 +62,8 @@ type sdkHost struct {
 	lines chan string
 	done  chan struct{} // closed when its stdout ends
 
+	quitOnce sync.Once
+
 	mu  sync.Mutex
 	out []string // every line so far, for failure messages
 	err bytes.Buffer
@@ -154,6 +156,10 @@ func (h *sdkHost) quiet(re string, d time.Duration) {
 
 // quit closes the session and waits up to d for the host to exit.
 func (h *sdkHost) quit(d time.Duration) {
+	h.quitOnce.Do(func() { h.wait(d) })
+}
+
+func (h *sdkHost) wait(d time.Duration) {
 	h.stdin.Close()
 	exited := make(chan error, 1)
 	go func() { <-h.done; exited <- h.cmd.Wait() }()

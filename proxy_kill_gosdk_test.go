@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,11 +38,12 @@ func TestGoSDKHostKillSwitch(t *testing.T) {
 func killGoSDKCall(t *testing.T, bin, host, transport, era, mode string) {
 	env := proxyEnv(t)
 	dir := t.TempDir()
-	records := filepath.Join(dir, "proxy.ndjson")
+	records, card := filepath.Join(dir, "proxy.ndjson"), filepath.Join(dir, "card.json")
 	name := "gosdk-kill"
-	flags := []string{"--name", name, "--on-kill", mode, "--transcript", records}
+	flags := []string{"--name", name, "--on-kill", mode, "--transcript", records, "--report", card}
 	var h *sdkHost
 	var serverLog func() string
+	stopProxy := func() {} // over stdio the host's leaving ends it
 	if transport == "stdio" {
 		args := append([]string{"-stdio", "-protocol", era, bin, "proxy"}, flags...)
 		h = startSDKHost(t, host, env, append(args, "--", bin, "demo-server")...)
@@ -49,7 +51,8 @@ func killGoSDKCall(t *testing.T, bin, host, transport, era, mode string) {
 	} else {
 		var upstream string
 		upstream, serverLog = startDemoServer(t, bin, "--http")
-		url, _ := startNamedHTTPProxy(t, bin, env, upstream, flags...)
+		var url string
+		url, stopProxy = startNamedHTTPProxy(t, bin, env, upstream, flags...)
 		h = startSDKHost(t, host, env, "-url", url, "-protocol", era)
 	}
 	// Silent, the call's own deadline ends it: long enough to see that
@@ -102,7 +105,65 @@ func killGoSDKCall(t *testing.T, bin, host, transport, era, mode string) {
 	// The session goes on: a call after the kill is answered.
 	h.send(`call b echo {"text":"after the kill"}`)
 	h.expect(`^b answered: after the kill `, 20*time.Second)
-	t.Logf("%s %s %s: records:\n%s", transport, era, mode, mustRead(t, records))
+	h.quit(20 * time.Second)
+	stopProxy()
+	text = mustRead(t, records)
+	// Silent, the SDK gives up at its deadline and cancels the request
+	// itself, as it would any other: a notification (over 2026-07-28
+	// HTTP it closes the stream too). The proxy passes it on, and the
+	// card grades it as the host's cancel.
+	hostCancels := countRecords(text, `"dir":"out","msg":\{"jsonrpc":"2.0","method":"notifications/cancelled","params":\{"reason":"context deadline exceeded","requestId":\d+\}`)
+	closed := countRecords(text, `"relay":"the host closed the response stream of request `)
+	wantClosed := 0
+	if mode == "silent" && transport == "http" {
+		wantClosed = 1
+	}
+	if hostCancels != map[string]int{"error": 0, "silent": 1}[mode] || closed != wantClosed {
+		t.Errorf("--on-kill %s: the host sent %d notifications/cancelled and closed %d streams, want %d and %d",
+			mode, hostCancels, closed, map[string]int{"error": 0, "silent": 1}[mode], wantClosed)
+	}
+	rep := readCard(t, card)
+	form, close := rep.line("Cancels in the form its era and transport call for"), rep.line("Cancels what is pending before it leaves")
+	if mode == "error" {
+		if form.Status != "skip" {
+			t.Errorf("--on-kill error: the host never cancelled, yet the form line says %s %q", form.Status, form.Facts)
+		}
+	} else {
+		how := "notifications/cancelled"
+		if transport == "http" {
+			how = "notifications/cancelled and closed its response stream"
+		}
+		if form.Status != "pass" || len(form.Facts) != 1 || !regexp.MustCompile(`^request (s1:)?\d+ \(tools/call\): `+how+`$`).MatchString(form.Facts[0]) {
+			t.Errorf("--on-kill silent: the form line says %s %q, want pass for %s", form.Status, form.Facts, how)
+		}
+	}
+	// Over stdio the host leaves by closing the proxy's input; over HTTP
+	// the proxy does not know when a host has left.
+	closeStatus := map[string]string{"stdio": "pass", "http": "skip"}[transport]
+	if close.Status != closeStatus || len(close.Facts) != 2 || !regexp.MustCompile(`^the proxy cancelled 1 requests on the host's behalf \((s1:)?\d+\); they are not graded$`).MatchString(close.Facts[1]) {
+		t.Errorf("the on-close line says %s %q, want %s and the proxy's kill", close.Status, close.Facts, closeStatus)
+	}
+	t.Logf("%s %s %s: records:\n%s\ncard: %+v", transport, era, mode, text, rep)
+}
+
+// readCard reads the card --report wrote as JSON.
+func readCard(t *testing.T, file string) cardFile {
+	t.Helper()
+	var rep cardFile
+	if err := json.Unmarshal([]byte(mustRead(t, file)), &rep); err != nil {
+		t.Fatalf("card %s: %v", file, err)
+	}
+	return rep
+}
+
+// line is the card's line titled title (zero when it has none).
+func (c cardFile) line(title string) cardLine {
+	for _, l := range c.Lines {
+		if l.Title == title {
+			return l
+		}
+	}
+	return cardLine{}
 }
 
 func mustRead(t *testing.T, file string) string {
