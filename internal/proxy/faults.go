@@ -42,6 +42,11 @@ const (
 	EventHeld     = "mcpoke proxy holds the answer to request "
 	EventReleased = "mcpoke proxy passed on the held answer to request "
 	EventDropped  = "mcpoke proxy dropped the held answer to request "
+	// EventProgressDropped follows each progress notification
+	// --drop-progress kept from the host (its token follows): the frame
+	// is recorded as the server sent it, and this says the host never
+	// got it.
+	EventProgressDropped = "mcpoke proxy dropped (--drop-progress) the server's notifications/progress with token "
 )
 
 // heldAnswer is an answer line the proxy keeps from the host for now.
@@ -60,6 +65,9 @@ func (k *stdioKiller) filter(line []byte) bool {
 	}
 	m := ms[0]
 	if m.Method == "notifications/progress" {
+		if k.faults.DropProgress {
+			k.event(EventProgressDropped + compact(m.p.ProgressToken))
+		}
 		return k.faults.DropProgress
 	}
 	if m.Method != "" || len(m.ID) == 0 {

@@ -53,6 +53,10 @@ func TestDropProgressTouchesNothingElse(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(kept, "\n") {
 		t.Errorf("the host got\n%s\nwant the server's other lines unchanged:\n%s", strings.Join(got, "\n"), strings.Join(kept, "\n"))
 	}
+	// The records say that each was dropped, not only that it came.
+	if ev := relayEvents(k.recs.all(), EventProgressDropped); len(ev) != 3 || ev[0] != EventProgressDropped+`"p"` {
+		t.Errorf("the records say %q of the dropped progress, want 3 drops of token \"p\"", ev)
+	}
 }
 
 // --answer-after-cancel keeps an answer until the host cancels, then

@@ -78,6 +78,9 @@ func (k *httpKiller) fate(f *httpInflight, session string, data []byte) (drop bo
 	}
 	m := ms[0]
 	if m.Method == "notifications/progress" {
+		if k.faults.DropProgress {
+			k.event(session, EventProgressDropped+compact(m.p.ProgressToken))
+		}
 		return k.faults.DropProgress, nil
 	}
 	if f == nil || m.Method != "" || len(m.ID) == 0 || compact(m.ID) != f.id || f.isKilled() {

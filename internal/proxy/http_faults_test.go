@@ -53,6 +53,10 @@ func TestHTTPDropProgressTouchesNothingElse(t *testing.T) {
 	if len(got) != 1 || got[0] != answer {
 		t.Errorf("the host got %q, want only the server's answer unchanged: %s", got, answer)
 	}
+	// The records say that each was dropped, not only that it came.
+	if ev := relayEvents(rig.recs.all(), EventProgressDropped); len(ev) != 3 || ev[0] != EventProgressDropped+`"p"` {
+		t.Errorf("the records say %q of the dropped progress, want 3 drops of token \"p\"", ev)
+	}
 }
 
 // --delay over HTTP holds the answer, then passes it on unchanged.

@@ -11,6 +11,7 @@
 //	call LABEL TOOL ARGSJSON [timeout=D] [progress]
 //	                 call TOOL in the background; timeout=D gives the call a
 //	                 context deadline, progress asks for progress (token LABEL)
+//	list LABEL       tools/list in the background
 //	cancel LABEL     cancel the call's context (the user pressed Stop)
 //	quit             close the session and exit (so does EOF)
 //
@@ -118,6 +119,22 @@ func run(transport mcp.Transport, protocol string) error {
 		case len(f) == 0:
 		case f[0] == "quit":
 			return nil
+		case f[0] == "list" && len(f) == 2:
+			label := f[1]
+			calls.Add(1)
+			go func() {
+				defer calls.Done()
+				ctx, stop := context.WithTimeout(context.Background(), 30*time.Second)
+				defer stop()
+				start := time.Now()
+				tools, err := cs.ListTools(ctx, nil)
+				took := fmt.Sprintf("(after %s)", time.Since(start).Round(time.Millisecond))
+				if err != nil {
+					say("%s error: %v %s", label, err, took)
+					return
+				}
+				say("%s answered: %d tools %s", label, len(tools.Tools), took)
+			}()
 		case f[0] == "cancel" && len(f) == 2:
 			if c := cancels[f[1]]; c != nil {
 				c()
