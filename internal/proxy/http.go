@@ -95,7 +95,14 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 				return
 			}
 			if r.Context().Err() != nil {
-				return // the host went away; nothing to answer
+				// The host went away; nothing to answer. Before the
+				// upstream's answer began (a server that sends its headers
+				// with its answer) that is still the host closing the
+				// request's stream: in 2026-07-28, its cancel.
+				if id := post.requestID(); id != "" {
+					emit(wire.Record{At: now(), Dir: wire.Out, Kind: wire.KindRelay, Data: []byte(EventStreamClosed + id), Session: sess})
+				}
+				return
 			}
 			emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindHTTP, Session: sess,
 				Data: []byte(fmt.Sprintf("%s %s → upstream unreachable: %v", r.Method, transport.RedactURL(r.URL.String()), err))})

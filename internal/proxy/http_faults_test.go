@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -326,4 +327,72 @@ func TestHTTPSilentKillBeforeTheAnswerBegan(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// A host that closes the stream of a call before the upstream's answer
+// began (a 2026-07-28 server that sends its headers with its answer) has
+// cancelled it, and the records say so, with the kill switch on or off.
+func TestHTTPHostClosingBeforeTheAnswerBegan(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		<-r.Context().Done() // no headers until an answer that never comes
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	for _, withControls := range []bool{false, true} {
+		t.Run(fmt.Sprintf("controls=%v", withControls), func(t *testing.T) {
+			recs := &recordList{}
+			rec := NewRecorder()
+			rec.Observe(recs.observe)
+			card := NewCard("http")
+			rec.ObserveParsed(card.ObserveParsed)
+			opts := HTTPOptions{Upstream: u, Recorder: rec}
+			if withControls {
+				opts.Controls = &Controls{Card: card, Table: NewTable()}
+			}
+			px := httptest.NewServer(NewHTTPHandler(opts))
+			defer func() { px.CloseClientConnections(); px.Close(); rec.Close() }()
+			req, _ := http.NewRequest(http.MethodPost, px.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"sleep","arguments":{}}}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set(transport.HeaderProtocolVersion, "2026-07-28")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				if resp, err := http.DefaultClient.Do(req.WithContext(ctx)); err == nil {
+					resp.Body.Close()
+				}
+			}()
+			deadline := time.Now().Add(10 * time.Second)
+			for !strings.Contains(strings.Join(frames(recs.all()), "\n"), `"tools/call"`) {
+				if time.Now().After(deadline) {
+					t.Fatal("waited 10s for the call to be recorded")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			cancel()
+			<-done
+			for deadline = time.Now().Add(10 * time.Second); len(relayEvents(recs.all(), EventStreamClosed)) == 0; {
+				if time.Now().After(deadline) {
+					t.Fatalf("no record that the host closed the call's stream: %q", relayEvents(recs.all(), ""))
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if ev := relayEvents(recs.all(), EventStreamClosed); len(ev) != 1 || ev[0] != EventStreamClosed+`"c1"` {
+				t.Errorf("relay events %q, want the host closing the stream of \"c1\" once", ev)
+			}
+		})
+	}
+}
+
+// frames is every frame of the records, as text.
+func frames(recs []wire.Record) []string {
+	var out []string
+	for _, r := range recs {
+		if r.Kind == wire.KindFrame {
+			out = append(out, string(r.Data))
+		}
+	}
+	return out
 }
