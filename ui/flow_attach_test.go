@@ -199,9 +199,16 @@ func TestFlowAttachCardScrolls(t *testing.T) {
 	feed <- attachLive
 	f.waitScreen("1/30")
 	f.keys("i")
-	s := f.waitScreen("card line 01", "the host's report card")
+	s := f.waitScreen("card line 01", "the host's report card", "CARD 1-")
 	if strings.Contains(s, "card line 80") {
 		t.Fatalf("the whole card fits: the test needs a longer one\n%s", s)
+	}
+	// The pane is the card's, and enter there calls nothing: the help
+	// does not offer it.
+	for _, no := range []string{"TOOLS", "call tool"} {
+		if strings.Contains(s, no) {
+			t.Fatalf("attached, the card's pane shows %q:\n%s", no, s)
+		}
 	}
 	f.keys("G")
 	s = f.waitScreen("card line 80")
