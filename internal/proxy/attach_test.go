@@ -173,3 +173,28 @@ func TestPeerUIDIsOurs(t *testing.T) {
 		t.Errorf("peerUID = %d, %v; want %d", uid, err, os.Getuid())
 	}
 }
+
+// A host that starts its servers with a bare environment (no
+// XDG_RUNTIME_DIR: the TypeScript SDK's default) has its proxy listen in
+// the temporary dir; mcpoke attach, run where XDG_RUNTIME_DIR is set,
+// finds it there too, and only in a dir of the user's alone.
+func TestListRunningFindsAProxyStartedWithoutTheRuntimeDir(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv("XDG_RUNTIME_DIR", "") // the host's bare environment
+	l, _, err := listen("bare-host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir()) // the user's terminal
+	running, err := ListRunning()
+	if err != nil || len(running) != 1 || running[0].Name != "bare-host" || running[0].Pid != os.Getpid() {
+		t.Fatalf("ListRunning = %+v, %v; want the proxy in the temporary dir", running, err)
+	}
+	// A temporary dir that others may enter is not trusted.
+	os.Chmod(filepath.Join(tmp, "mcpoke-"+strconv.Itoa(os.Getuid())), 0o755)
+	if running, err := ListRunning(); err != nil || len(running) != 0 {
+		t.Errorf("ListRunning = %+v, %v; want nothing from a 0755 dir", running, err)
+	}
+}

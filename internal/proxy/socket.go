@@ -25,12 +25,30 @@ func SocketDir() string {
 	return filepath.Join(os.TempDir(), "mcpoke-"+strconv.Itoa(os.Getuid()))
 }
 
+// socketDirs are where mcpoke attach looks for proxies: SocketDir, and
+// with a runtime dir also the temporary one, where a proxy listens that
+// a host started with a bare environment (the TypeScript SDK's default
+// passes no XDG_RUNTIME_DIR, and neither do hosts built on it).
+func socketDirs() []string {
+	dirs := []string{SocketDir()}
+	if tmp := filepath.Join(os.TempDir(), "mcpoke-"+strconv.Itoa(os.Getuid())); tmp != dirs[0] {
+		dirs = append(dirs, tmp)
+	}
+	return dirs
+}
+
 // ensureSocketDir makes SocketDir, or checks that the one there is a
 // directory (not a link) of this user's that nobody else can enter.
 func ensureSocketDir(dir string) error {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("attach socket dir: %w", err)
 	}
+	return checkSocketDir(dir)
+}
+
+// checkSocketDir says whether dir is a directory (not a link) of this
+// user's that nobody else can enter.
+func checkSocketDir(dir string) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
 		return fmt.Errorf("attach socket dir: %w", err)
@@ -114,11 +132,29 @@ type Running struct {
 	Path string
 }
 
-// ListRunning returns the proxies listening in SocketDir, by name and
-// pid. Sockets whose proxy is gone (killed before it could remove them)
-// are removed.
+// ListRunning returns the proxies listening in SocketDir (and the
+// temporary dir's, see socketDirs), by name and pid. Sockets whose proxy
+// is gone (killed before it could remove them) are removed.
 func ListRunning() ([]Running, error) {
-	dir := SocketDir()
+	var out []Running
+	for i, dir := range socketDirs() {
+		if i > 0 && checkSocketDir(dir) != nil {
+			continue // absent, or not a dir of ours alone: not to be trusted
+		}
+		found, err := listRunning(dir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, found...)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Name < out[j].Name || out[i].Name == out[j].Name && out[i].Pid < out[j].Pid
+	})
+	return out, nil
+}
+
+// listRunning lists the proxies listening in dir.
+func listRunning(dir string) ([]Running, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -144,8 +180,5 @@ func ListRunning() ([]Running, error) {
 		}
 		out = append(out, Running{Name: base[:i], Pid: pid, Path: path})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Name < out[j].Name || out[i].Name == out[j].Name && out[i].Pid < out[j].Pid
-	})
 	return out, nil
 }
