@@ -53,6 +53,7 @@ func TestHistoryKeepsTheLastLinesAndEveryOpenRequest(t *testing.T) {
 
 func TestAttachServesHistoryThenLiveAndSurvivesClients(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("TMPDIR", t.TempDir()) // ListRunning looks there too: no other proxy of this user's
 	table := NewTable()
 	h := NewHistory(table)
 	feedLine(table, h, wire.Out, `{"jsonrpc":"2.0","id":1,"method":"tools/call"}`)
