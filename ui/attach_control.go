@@ -30,7 +30,13 @@ func (m *Model) attachControlKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	rq := m.c.Keys.Requests
 	switch {
 	case key.Matches(k, rq.Card):
-		return m.attachSend(AttachControl{Control: "card"}), true
+		// The selected row's host session's card: over HTTP one proxy
+		// may serve several hosts, each graded on its own.
+		req := AttachControl{Control: "card"}
+		if r := m.table.Selected(); r != nil {
+			req.Session = r.HostSession
+		}
+		return m.attachSend(req), true
 	case key.Matches(k, rq.CancelAll):
 		return m.attachSend(AttachControl{Control: "kill-all", Reason: reasonUser}), true
 	case key.Matches(k, rq.Cancel):
@@ -113,7 +119,11 @@ func (m *Model) attachReplied(msg attachRepliedMsg) {
 	case "card":
 		m.tools.note = termtext.Sanitize(strings.TrimSpace(msg.reply), true)
 		m.setFocus(focusTools)
-		m.setStatus("the host's report card, from the proxy (i again refreshes it)", false)
+		what := "the host's report card"
+		if msg.req.Session != "" {
+			what = "the report card of host session " + termtext.Line(msg.req.Session) + " (the selected row's)"
+		}
+		m.setStatus(what+", from the proxy (i again refreshes it)", false)
 		return
 	case "hold":
 		if m.attachHeld == nil {
