@@ -56,9 +56,10 @@ func (m *Model) attachControlKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return m.attachSend(AttachControl{Control: c, ID: r.ID.String(), Session: r.HostSession}), true
 	case key.Matches(k, rq.Release) && m.focus == focusRequests:
-		// enter releases only a row held from here; elsewhere it opens.
+		// enter releases only a row held from here, or one whose answer
+		// the proxy holds now; elsewhere it opens.
 		r := m.table.Selected()
-		if r == nil || !m.attachHeld[heldKey(r.HostSession, r.ID.String())] {
+		if r == nil || !m.attachHeld[heldKey(r.HostSession, r.ID.String())] && !r.Holding() {
 			return nil, false
 		}
 		return m.attachSend(AttachControl{Control: "release", ID: r.ID.String(), Session: r.HostSession}), true

@@ -14,7 +14,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/proxy"
 	"github.com/mcpoke/mcpoke/internal/wire"
-	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // A proxy's attach stream, as mcpoke attach reads it: a host
@@ -55,20 +55,27 @@ func attachedFlowWith(t *testing.T, control func(context.Context, AttachControl)
 	w := proxy.NewWatcher(start)
 	feed := make(chan []string)
 	a := &Attached{Name: "demo", Start: start,
-		Run: func(ctx context.Context, record func(wire.Record), event func(session.Event)) error {
+		Run: func(ctx context.Context, record func(wire.Record), item func(any)) error {
+			holds := func() {
+				for _, h := range w.Holds() {
+					item(rows.HoldChanged{Ref: h.Ref, Hold: rows.Hold{At: h.At, Ended: h.Ended, Dropped: h.Dropped}})
+				}
+			}
 			for lines := range feed {
 				for _, l := range lines {
 					if rec, events, ok := w.Line([]byte(l)); ok {
 						record(rec)
 						for _, e := range events {
-							event(e)
+							item(e)
 						}
+						holds()
 					}
 				}
 			}
 			for _, e := range w.End(start.Add(4 * time.Second)) {
-				event(e)
+				item(e)
 			}
+			holds()
 			return nil
 		},
 		Info: w.Info,
@@ -119,6 +126,31 @@ func TestFlowAttach(t *testing.T) {
 	f.keys("k")
 	f.golden("ended", "the proxy ended", "the host disconnected with th",
 		"the server exited with the re", "sent no cancel")
+}
+
+// TestFlowAttachHeld: an answer the proxy holds shows as held, with its
+// age, not as completed; once passed on the row completes and says how
+// long it was held; a dropped answer leaves the host waiting, and the
+// row says the proxy dropped it.
+func TestFlowAttachHeld(t *testing.T) {
+	f, feed := attachedFlow(t)
+	feed <- append(attachLive,
+		`{"t":1000.000,"dir":"out","msg":{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}}`,
+		`{"t":1100.000,"dir":"out","msg":{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}}`,
+		`{"t":1500.000,"dir":"relay","relay":"mcpoke proxy holds the answer to request 7 (until released, at most 5m0s)"}`,
+		`{"t":1500.100,"dir":"in","msg":{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"x"}]}}}`,
+		`{"t":1600.000,"dir":"relay","relay":"mcpoke proxy holds the answer to request 8 (for --delay, at most 10s)"}`,
+		`{"t":1600.100,"dir":"in","msg":{"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"3"}]}}}`,
+	)
+	f.golden("held", "⏸ held by proxy", "answer held by proxy 1.0s", "answer held by proxy 0.9s")
+	if s := f.p.screen(); strings.Contains(s, "tools/call echo ✓") {
+		t.Fatalf("a held answer shows as completed:\n%s", s)
+	}
+	feed <- []string{
+		`{"t":2000.000,"dir":"relay","relay":"mcpoke proxy passed on the held answer to request 7"}`,
+		`{"t":2200.000,"dir":"relay","relay":"mcpoke proxy dropped the held answer to request 8"}`,
+	}
+	f.golden("released-dropped", "held by proxy 0.5s", "∅ answer dropped", "dropped after 0.6s")
 }
 
 // TestFlowAttachControl: with a control channel, the keys that act on
