@@ -119,6 +119,7 @@ func (m *Model) attachReplied(msg attachRepliedMsg) {
 	switch msg.req.Control {
 	case "card":
 		m.tools.note = termtext.Sanitize(strings.TrimSpace(msg.reply), true)
+		m.tools.noteTitle = "CARD"
 		m.setFocus(focusTools)
 		what := "the host's report card"
 		if msg.req.Session != "" {
