@@ -183,6 +183,12 @@ func printRequests(w io.Writer, rows []proxy.Row) {
 		if r.Progress > 0 {
 			fmt.Fprintf(w, ", %d progress", r.Progress)
 		}
+		switch r.Hold {
+		case proxy.HoldHeld:
+			fmt.Fprint(w, ", its answer still held by the proxy (the host has not got it)")
+		case proxy.HoldPassed, proxy.HoldDropped:
+			fmt.Fprintf(w, ", its answer held by the proxy %s, then %s", r.HoldEnded.Sub(r.HeldAt).Round(time.Millisecond), r.Hold)
+		}
 		fmt.Fprintln(w)
 	}
 }
