@@ -221,6 +221,34 @@ func TestFlowAttachControl(t *testing.T) {
 	}
 }
 
+// TestFlowAttachCardOfTheSelectedSession: over HTTP one proxy serves
+// several host sessions, graded each on its own: i asks for the card of
+// the selected row's session.
+func TestFlowAttachCardOfTheSelectedSession(t *testing.T) {
+	sent := make(chan AttachControl, 4)
+	control := func(ctx context.Context, req AttachControl) (string, error) {
+		sent <- req
+		return "Report card of silent-host 1, host session " + req.Session, nil
+	}
+	f, feed := attachedFlowWith(t, control)
+	feed <- []string{
+		`{"t":0.000,"dir":"relay","relay":"mcpoke proxy demo (pid 42) relays to: http://127.0.0.1:9/mcp"}`,
+		`{"t":5.000,"session":"s1","dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep"}}}`,
+		`{"t":6.000,"session":"s2","dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}}`,
+	}
+	f.waitScreen("s2:1", "s1:1")
+	f.keys("G", "i")
+	select {
+	case got := <-sent:
+		if got != (AttachControl{Control: "card", Session: "s2"}) {
+			t.Fatalf("sent %+v, want the card of s2", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("waited 5s for the card to be asked for")
+	}
+	f.waitScreen("silent-host 1, host", "the report card of host session s2 (the selected row's)")
+}
+
 // TestFlowAttachCardScrolls: the report card is longer than the tools
 // pane it shows in; the pane's keys scroll it to its last line and back.
 func TestFlowAttachCardScrolls(t *testing.T) {
