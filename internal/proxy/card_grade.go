@@ -161,28 +161,27 @@ func summary(transport string, cards []SessionCard, ungraded int) *CardReport {
 	rep.Protocol = strings.Join(eras, ", ")
 	for i, l := range cards[0].Lines {
 		sum := CardLine{Section: l.Section, Title: l.Title, Rule: l.Rule, Status: check.Skip}
-		var levels []check.Level
+		differ := false
 		for _, s := range cards {
 			sl := s.Lines[i]
 			if worse(sl.Status, sum.Status) {
 				sum.Status = sl.Status
 			}
-			if !slices.Contains(levels, sl.Level) {
-				levels = append(levels, sl.Level)
+			if sl.Sentence != l.Sentence || sl.Spec != l.Spec {
+				differ = true
+			}
+			if sl.Level == check.Must {
+				sum.Level = check.Must
 			}
 			for _, f := range sl.Facts {
 				sum.Facts = append(sum.Facts, SessionName(s.Session)+": "+f)
 			}
 		}
-		if len(levels) > 1 {
-			// The sessions' eras grade this line against different
-			// sentences: each session's card says which.
-			sum.Rule = check.Rule{Level: l.Level, Sentence: "(the sessions' eras differ: each session's card names its sentence)", Spec: l.Spec}
-			for _, lv := range levels {
-				if lv == check.Must {
-					sum.Level = check.Must
-				}
-			}
+		if differ {
+			// The sessions' eras or transports grade this line against
+			// different sentences: each session's card says which.
+			sum.Sentence = "(the sessions' eras differ: each session's card quotes the sentence it is graded against)"
+			sum.Spec, sum.Versions = "", nil
 		}
 		rep.Lines = append(rep.Lines, sum)
 	}
