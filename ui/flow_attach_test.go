@@ -150,6 +150,8 @@ func TestFlowAttachHeld(t *testing.T) {
 	if s := f.p.screen(); strings.Contains(s, "tools/call echo ✓") {
 		t.Fatalf("a held answer shows as completed:\n%s", s)
 	}
+	f.keys("G")
+	f.waitScreen("DETAIL #8", "the proxy holds the server's answer")
 	feed <- []string{
 		`{"t":2000.000,"dir":"relay","relay":"mcpoke proxy passed on the held answer to request 7"}`,
 		`{"t":2200.000,"dir":"relay","relay":"mcpoke proxy dropped the held answer to request 8"}`,
