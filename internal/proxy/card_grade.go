@@ -189,10 +189,11 @@ func summary(transport string, cards []SessionCard, ungraded int) *CardReport {
 }
 
 // SessionName is how the card names a host session: its label, or
-// "no session" for requests without a session id.
+// "stateless" for requests without a session id (2026-07-28 HTTP, or a
+// 2025 host before initialize gave it one).
 func SessionName(label string) string {
 	if label == "" {
-		return "no session"
+		return "stateless"
 	}
 	return label
 }
@@ -422,7 +423,7 @@ func (c *hostCard) whenLines() []CardLine {
 		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 		t = sorted[len(sorted)/2]
 		timeout.Status = Info
-		timeout.Facts = append([]string{fmt.Sprintf("median %s over %d cancels (a cancel on the user's Stop counts too: read the reasons)", ms(t), len(plain))}, plainFacts...)
+		timeout.Facts = append([]string{fmt.Sprintf("median %s over %s (a cancel on the user's Stop counts too: read the reasons)", ms(t), english.Plural(len(plain), "cancel"))}, plainFacts...)
 		// A request far past that timeout with no cancel: the host may
 		// have stopped waiting without saying so.
 		now := c.last
@@ -444,8 +445,8 @@ func (c *hostCard) whenLines() []CardLine {
 		resets.Status, maximum.Status = Info, Info
 		reset := false
 		for _, p := range prog {
-			f := fmt.Sprintf("request %s (%s): %d progress notifications, cancelled %s after it was sent and %s after its last progress",
-				p.id, c.method(p.id), p.n, ms(p.total), ms(p.sinceLP))
+			f := fmt.Sprintf("request %s (%s): %s, cancelled %s after it was sent and %s after its last progress",
+				p.id, c.method(p.id), english.Count(p.n, "progress notification", "progress notifications"), ms(p.total), ms(p.sinceLP))
 			resets.Facts = append(resets.Facts, f)
 			if t > 0 && p.total > t+t/4 {
 				reset = true

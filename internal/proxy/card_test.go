@@ -98,7 +98,7 @@ func TestCardGradesAStdioHost(t *testing.T) {
 	}
 	wantLine(t, rep, "Never cancels initialize", check.Pass)
 	wantLine(t, rep, "Cancels only requests", check.Fail, "request 99: the host never sent it")
-	wantLine(t, rep, "Effective timeout", Info, "median 2s over 1 cancels", `reason "Request timed out"`,
+	wantLine(t, rep, "Effective timeout", Info, "median 2s over 1 cancel", `reason "Request timed out"`,
 		"request 4 (tools/call): no answer and no cancel 6s after it was sent, past twice the timeout")
 	wantLine(t, rep, "Progress resets", Info, "yes: calls with progress ran past the 2s timeout", "request 3 (tools/call): 6 progress notifications, cancelled 8s after it was sent and 2s after its last progress")
 	wantLine(t, rep, "Asks for progress", Info, "3 of 4 tools/call carried a progressToken")
@@ -227,7 +227,7 @@ func TestCardGradesEachHTTPSessionOnItsOwn(t *testing.T) {
 	}{
 		{"s1", "Cancels in the form", check.Pass, "request s1:2 (tools/call): notifications/cancelled 2s after sending it (POSTed)"},
 		{"s2", "Cancels in the form", check.Skip, "no cancel seen"},
-		{"s1", "Effective timeout", Info, "median 2s over 1 cancels"},
+		{"s1", "Effective timeout", Info, "median 2s over 1 cancel"},
 		{"s2", "Effective timeout", check.Skip, "no request without progress was cancelled"},
 		{"s1", "Asks for progress", Info, "0 of 1 tools/call carried a progressToken"},
 		{"s2", "Asks for progress", Info, "1 of 1 tools/call carried a progressToken"},
