@@ -86,7 +86,7 @@ func TestGoSDKHostReportCardOverStdio(t *testing.T) {
 			if timeout.Status != "info" || len(timeout.Facts) != 2 {
 				t.Fatalf("timeout line: %s %q", timeout.Status, timeout.Facts)
 			}
-			median := factDuration(t, timeout.Facts[0], `^median (\S+) over 1 cancels`)
+			median := factDuration(t, timeout.Facts[0], `^median (\S+) over 1 cancel \(`)
 			if median < 800*time.Millisecond || median > 3*time.Second {
 				t.Errorf("the effective timeout reads %v, want about the SDK's 1s", median)
 			}

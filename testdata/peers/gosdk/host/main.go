@@ -153,19 +153,25 @@ func run(transport mcp.Transport, protocol string) error {
 				continue
 			}
 			params := &mcp.CallToolParams{Name: tool, Arguments: args}
-			callCtx, cancel := context.WithCancel(context.Background())
+			var timeout time.Duration
+			var bad error
 			for _, opt := range strings.Fields(rest[dec.InputOffset():]) {
 				switch {
 				case opt == "progress":
 					params.SetProgressToken(label)
 				case strings.HasPrefix(opt, "timeout="):
-					d, err := time.ParseDuration(strings.TrimPrefix(opt, "timeout="))
-					if err != nil {
-						say("%s error: %v", label, err)
-						continue
-					}
-					callCtx, cancel = context.WithTimeout(callCtx, d)
+					timeout, bad = time.ParseDuration(strings.TrimPrefix(opt, "timeout="))
+				default:
+					bad = fmt.Errorf("unknown option %q", opt)
 				}
+			}
+			if bad != nil {
+				say("%s error: %v", label, bad)
+				continue
+			}
+			callCtx, cancel := context.WithCancel(context.Background())
+			if timeout > 0 {
+				callCtx, cancel = context.WithTimeout(context.Background(), timeout)
 			}
 			cancels[label] = cancel
 			calls.Add(1)
