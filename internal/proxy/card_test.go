@@ -173,3 +173,21 @@ func TestCardGradesALegacyHTTPHost(t *testing.T) {
 	s.event(6*sec, EventHostClosed)
 	wantLine(t, s.card.Report(), "Cancels what is pending", check.Pass, "the proxy cancelled 1 requests on the host's behalf (5)")
 }
+
+// Progress that crosses the host's cancel on the wire (the server sent
+// it before the cancel reached it) is not progress the host's clock saw:
+// the card counts what came before the cancel, and never says a cancel
+// came a negative time after the last progress.
+func TestCardProgressAfterTheCancelIsNotBeforeIt(t *testing.T) {
+	s := newCardScript("stdio")
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ts2-host","version":"2.4.0"}`
+	s.host(0, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"seconds":30,"steps":1},`+meta+`}}}`)
+	s.host(400*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"SdkError: Request timed out"}}`)
+	s.host(sec, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"seconds":30,"steps":300},`+meta+`,"progressToken":2}}}`)
+	s.server(sec+100*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1}}`)
+	s.server(sec+200*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":2}}`)
+	s.host(sec+300*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user pressed stop"}}`)
+	s.server(sec+302*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":3}}`)
+	wantLine(t, s.card.Report(), "Progress resets", Info,
+		"request 2 (tools/call): 2 progress notifications, cancelled 300ms after it was sent and 100ms after its last progress")
+}
