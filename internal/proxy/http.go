@@ -87,7 +87,7 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 					w.Header().Set("Content-Type", "application/json")
 					w.Write(ans)
 				} else {
-					<-f.host.Done() // silent: the host waits until it gives up
+					killer.silentUntilTheHostGivesUp(f)
 				}
 				return
 			}

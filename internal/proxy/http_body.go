@@ -74,7 +74,7 @@ func (b *recordingBody) Read(p []byte) (int, error) {
 // readInjected hands the host the proxy's answer to a killed request.
 func (b *recordingBody) readInjected(p []byte) (int, error) {
 	if b.inject == nil {
-		<-b.inflight.host.Done() // silent: the host waits until it gives up
+		b.killer.silentUntilTheHostGivesUp(b.inflight)
 		return 0, io.EOF
 	}
 	n := copy(p, b.inject)
