@@ -24,6 +24,8 @@ func (m *Model) attachInit() tea.Cmd {
 	m.header.attached, m.header.state = true, connReady
 	m.header.label = a.Name
 	m.header.transport = "proxy"
+	m.tools.noteTitle = "PROXY"
+	m.detail.watching = true
 	m.tools.note = "Attached to mcpoke proxy " + termtext.Line(a.Name) +
 		": the requests are the host's, and the server's to the host. Nothing is sent from here."
 	if a.Control != nil {

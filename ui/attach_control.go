@@ -112,6 +112,7 @@ func (m *Model) attachReplied(msg attachRepliedMsg) {
 	switch msg.req.Control {
 	case "card":
 		m.tools.note = termtext.Sanitize(strings.TrimSpace(msg.reply), true)
+		m.tools.noteTitle = "CARD"
 		m.setFocus(focusTools)
 		m.setStatus("the host's report card, from the proxy (i again refreshes it)", false)
 		return

@@ -109,7 +109,11 @@ func TestFlowAttach(t *testing.T) {
 	// The stubborn call: cancelled by the host, with its reason; the
 	// answer that came 750ms later went on to the host.
 	f.keys("j")
-	f.golden("cancelled", `cancel "user pressed Stop"`, "passed on to its sender", "+0.8s   response")
+	s = f.golden("cancelled", `cancel "user pressed Stop"`, "passed on to its sender", "+0.8s   response")
+	// The host's timeout is the host's: the proxy cannot see it.
+	if strings.Contains(s, "timeout none") {
+		t.Fatalf("attached, the detail claims the host's request has no timeout:\n%s", s)
+	}
 	f.keys("d")
 	f.golden("timeline", "host", "result · passed on (cancel +750ms)", "went on to its sender")
 	f.keys("d")
@@ -199,9 +203,16 @@ func TestFlowAttachCardScrolls(t *testing.T) {
 	feed <- attachLive
 	f.waitScreen("1/30")
 	f.keys("i")
-	s := f.waitScreen("card line 01", "the host's report card")
+	s := f.waitScreen("card line 01", "the host's report card", "CARD 1-")
 	if strings.Contains(s, "card line 80") {
 		t.Fatalf("the whole card fits: the test needs a longer one\n%s", s)
+	}
+	// The pane is the card's, and enter there calls nothing: the help
+	// does not offer it.
+	for _, no := range []string{"TOOLS", "call tool"} {
+		if strings.Contains(s, no) {
+			t.Fatalf("attached, the card's pane shows %q:\n%s", no, s)
+		}
 	}
 	f.keys("G")
 	s = f.waitScreen("card line 80")

@@ -24,9 +24,12 @@ type detail struct {
 	// transport is the connection's ("http": cancels say what they did
 	// on the wire, where --cancel-mode makes a difference).
 	transport string
-	scroll    scroller
-	width     int
-	height    int
+	// watching: the rows are a proxied host's, whose timeouts the proxy
+	// cannot see (attached), so no timeout line claims there is none.
+	watching bool
+	scroll   scroller
+	width    int
+	height   int
 
 	focusable
 	lines []string
@@ -151,7 +154,7 @@ func (d *detail) content() []string {
 		out = append(out, st.Muted.Render("re-issue of lost request #"+termtext.Line(link.Of.String())))
 	}
 	// initialize is bounded by the connection's own --init-timeout.
-	if t := timeoutLine(r); t != "" && !r.Incoming && r.Method != "initialize" {
+	if t := timeoutLine(r); t != "" && !r.Incoming && r.Method != "initialize" && !d.watching {
 		out = append(out, st.Muted.Render(t))
 	}
 	if note := d.cancel; note != "" {
