@@ -105,6 +105,7 @@ func (tw *Writer) Observe(r wire.Record) {
 		b = appendNote(b, noteNoise)
 	case r.Dir == wire.Out:
 		b = appendMsg(append(b, `,"dir":"out"`...), r.Data)
+		tw.notes.in(r.Session)
 		b = appendNote(b, tw.notes.sent(r.Data))
 	case r.Kind == wire.KindStderr:
 		b = appendRaw(append(b, `,"dir":"stderr"`...), r.Data)
@@ -119,6 +120,7 @@ func (tw *Writer) Observe(r wire.Record) {
 			// Kept cut short (the TUI's W): the full length, as for oversize.
 			b = strconv.AppendInt(append(b, `,"size":`...), int64(r.Size), 10)
 		}
+		tw.notes.in(r.Session)
 		note, violations := tw.notes.received(r.Data)
 		b = appendViolations(appendNote(b, note), violations)
 	case r.Kind == wire.KindOversize:
