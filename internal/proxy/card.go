@@ -203,7 +203,11 @@ func (c *hostCard) fromServer(at time.Time, session string, m message) {
 		for i := len(c.order) - 1; i >= 0; i-- {
 			q := c.reqs[c.order[i]]
 			if q.token != "" && q.token == tok && q.session == session {
-				q.progress = append(q.progress, at)
+				// Progress that crossed the host's cancel on the wire is
+				// not what its clock saw before it gave up.
+				if q.cancel == nil {
+					q.progress = append(q.progress, at)
+				}
 				return
 			}
 		}

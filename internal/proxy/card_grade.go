@@ -437,21 +437,58 @@ func (c *hostCard) whenLines() []CardLine {
 			}
 		}
 	}
+	// Calls with progress that the host never cancelled but went on
+	// waiting for past the timeout: progress reset its clock, or it gave
+	// up without a cancel. The wire cannot tell which.
+	var uncancelled []string
+	if t > 0 {
+		now := c.last
+		if !c.closedAt.IsZero() {
+			now = c.closedAt
+		}
+		for _, id := range c.order {
+			q := c.reqs[id]
+			if q.method == "tools/call" && q.cancel == nil && !q.killed && len(q.progress) > 0 {
+				end := q.answered
+				if end.IsZero() {
+					end = now
+				}
+				if end.Sub(q.sent) > t+t/4 {
+					uncancelled = append(uncancelled, fmt.Sprintf("request %s (%s): %s and no cancel %s after it was sent: progress reset the timeout, or the host stopped waiting without a cancel (the wire cannot tell which)",
+						id, q.method, english.Count(len(q.progress), "progress notification", "progress notifications"), ms(end.Sub(q.sent))))
+				}
+			}
+		}
+	}
 	switch {
 	case len(prog) == 0:
 		resets.Status, resets.Facts = check.Skip, []string{"no cancelled request had progress: let a call of the demo's progress tool time out"}
 		maximum.Status, maximum.Facts = check.Skip, []string{"needs a cancelled request that had progress"}
+		if len(uncancelled) > 0 {
+			resets.Status, resets.Facts = Info, uncancelled
+		}
 	default:
 		resets.Status, maximum.Status = Info, Info
-		reset := false
+		// A call cancelled well before the timeout was stopped (the
+		// user's Stop): it says nothing of what progress does to the
+		// clock. One cancelled near the timeout despite its progress
+		// says no; one past it says yes.
+		reset, atTimeout := false, false
 		for _, p := range prog {
 			f := fmt.Sprintf("request %s (%s): %s, cancelled %s after it was sent and %s after its last progress",
 				p.id, c.method(p.id), english.Count(p.n, "progress notification", "progress notifications"), ms(p.total), ms(p.sinceLP))
-			resets.Facts = append(resets.Facts, f)
-			if t > 0 && p.total > t+t/4 {
+			switch {
+			case t == 0:
+			case p.total > t+t/4:
 				reset = true
+			case p.total >= t-t/4:
+				atTimeout = true
+			default:
+				f += fmt.Sprintf(": before the %s timeout, a stop rather than a timeout", ms(t))
 			}
+			resets.Facts = append(resets.Facts, f)
 		}
+		resets.Facts = append(resets.Facts, uncancelled...)
 		switch {
 		case t == 0:
 			resets.Facts = append([]string{"no cancel without progress to compare with"}, resets.Facts...)
@@ -463,9 +500,17 @@ func (c *hostCard) whenLines() []CardLine {
 				longest = max(longest, p.total)
 			}
 			maximum.Facts = []string{fmt.Sprintf("the longest call with progress was cancelled %s after it was sent; whether that was a maximum or the server's progress stopping, its facts above say (time since the last progress)", ms(longest))}
-		default:
-			resets.Facts = append([]string{fmt.Sprintf("no: calls with progress were cancelled within the %s timeout", ms(t))}, resets.Facts...)
+		case atTimeout:
+			resets.Facts = append([]string{fmt.Sprintf("no: calls with progress were cancelled at the %s timeout", ms(t))}, resets.Facts...)
 			maximum.Status, maximum.Facts = check.Pass, []string{"progress does not extend the timeout, so the timeout is the maximum"}
+		default:
+			resets.Status = check.Skip
+			resets.Facts = append([]string{fmt.Sprintf("no call with progress was cancelled at or after the %s timeout: let a call of the demo's sleep tool (with steps) time out", ms(t))}, resets.Facts...)
+			maximum.Status, maximum.Facts = check.Skip, []string{"needs a call with progress that timed out"}
+			if len(uncancelled) > 0 {
+				resets.Status = Info
+				maximum.Facts = append(maximum.Facts, "calls with progress ran past the timeout with no cancel (facts above): if the host gave up on them, it did not say so")
+			}
 		}
 	}
 	return []CardLine{timeout, resets, maximum}

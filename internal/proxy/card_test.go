@@ -307,3 +307,64 @@ func TestCardOfOneHTTPSessionKeepsItsShape(t *testing.T) {
 		t.Errorf("markdown of one session:\n%s", md.String())
 	}
 }
+
+// Progress that crosses the host's cancel on the wire (the server sent
+// it before the cancel reached it) is not progress the host's clock saw:
+// the card counts what came before the cancel, and never says a cancel
+// came a negative time after the last progress.
+func TestCardProgressAfterTheCancelIsNotBeforeIt(t *testing.T) {
+	s := newCardScript("stdio")
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ts2-host","version":"2.4.0"}`
+	s.host(0, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"seconds":30,"steps":1},`+meta+`}}}`)
+	s.host(400*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"SdkError: Request timed out"}}`)
+	s.host(sec, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"seconds":30,"steps":300},`+meta+`,"progressToken":2}}}`)
+	s.server(sec+100*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1}}`)
+	s.server(sec+200*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":2}}`)
+	s.host(sec+300*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user pressed stop"}}`)
+	s.server(sec+302*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":3}}`)
+	wantLine(t, s.card.Report(), "Progress resets", Info,
+		"request 2 (tools/call): 2 progress notifications, cancelled 300ms after it was sent and 100ms after its last progress")
+}
+
+// The TypeScript SDK v2's client: a plain call times out at 500 ms with
+// a cancel; a call whose progress reset its timeout passes its
+// maxTotalTimeout and is given up with no cancel at all; a Stop cancels
+// a third call 100 ms in. The Stop says nothing of what progress does
+// to the timeout, and the call given up silently is no evidence that
+// the timeout is the maximum: the card must not say "no" and pass the
+// maximum.
+func TestCardAStopIsNoEvidenceThatProgressDoesNotResetTheTimeout(t *testing.T) {
+	s := newCardScript("stdio")
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ts2-host","version":"2.4.0"}`
+	s.host(0, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"steps":1},`+meta+`}}}`)
+	s.host(500*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"SdkError: Request timed out"}}`)
+	s.host(sec, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"steps":300},`+meta+`,"progressToken":2}}}`)
+	for i := 1; i <= 18; i++ {
+		s.server(sec+time.Duration(i)*100*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1}}`)
+	}
+	s.host(3*sec, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sleep","arguments":{"steps":299},`+meta+`,"progressToken":3}}}`)
+	s.server(3*sec+100*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3,"progress":1}}`)
+	s.host(3*sec+103*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"the user pressed stop"}}`)
+	s.event(3*sec+500*time.Millisecond, EventHostClosed)
+	rep := s.card.Report()
+	wantLine(t, rep, "Progress resets", Info,
+		"no call with progress was cancelled at or after the 500ms timeout",
+		"request 3 (tools/call): 1 progress notification, cancelled 103ms after it was sent and 3ms after its last progress: before the 500ms timeout, a stop rather than a timeout",
+		"request 2 (tools/call): 18 progress notifications and no cancel 2.5s after it was sent: progress reset the timeout, or the host stopped waiting without a cancel")
+	wantLine(t, rep, "A maximum timeout", check.Skip, "needs a call with progress that timed out", "if the host gave up on them, it did not say so")
+	wantLine(t, rep, "Cancels what is pending", check.Warn, "request 2 (tools/call): pending 2.5s with no cancel when the host left")
+}
+
+// A call cancelled at its timeout despite its progress says progress
+// does not reset the clock.
+func TestCardProgressThatDoesNotResetTheTimeout(t *testing.T) {
+	s := newCardScript("stdio")
+	s.host(0, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep"}}`)
+	s.host(sec, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	s.host(2*sec, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","_meta":{"progressToken":2}}}`)
+	s.server(2*sec+500*time.Millisecond, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1}}`)
+	s.host(3*sec, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	rep := s.card.Report()
+	wantLine(t, rep, "Progress resets", Info, "no: calls with progress were cancelled at the 1s timeout")
+	wantLine(t, rep, "A maximum timeout", check.Pass, "progress does not extend the timeout")
+}

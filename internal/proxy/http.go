@@ -87,18 +87,15 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 					w.Header().Set("Content-Type", "application/json")
 					w.Write(ans)
 				} else {
-					// Silent: the host waits until it gives up, and its
-					// giving up is its own cancel.
-					<-f.host.Done()
-					emit(wire.Record{At: now(), Dir: wire.Out, Kind: wire.KindRelay, Data: []byte(EventStreamClosed + f.id), Session: sess})
+					killer.silentUntilTheHostGivesUp(f)
 				}
 				return
 			}
 			if r.Context().Err() != nil {
-				// The host went away; nothing to answer. Before the
-				// upstream's answer began (a server that sends its headers
-				// with its answer) that is still the host closing the
-				// request's stream: in 2026-07-28, its cancel.
+				// The host went away before the upstream's answer began
+				// (a modern server may send no headers until the work
+				// ends): nothing to answer, but for a request that is the
+				// host closing its stream, as after the headers.
 				if id := post.requestID(); id != "" {
 					emit(wire.Record{At: now(), Dir: wire.Out, Kind: wire.KindRelay, Data: []byte(EventStreamClosed + id), Session: sess})
 				}

@@ -74,7 +74,7 @@ func (b *recordingBody) Read(p []byte) (int, error) {
 // readInjected hands the host the proxy's answer to a killed request.
 func (b *recordingBody) readInjected(p []byte) (int, error) {
 	if b.inject == nil {
-		<-b.inflight.host.Done() // silent: the host waits until it gives up
+		b.killer.silentUntilTheHostGivesUp(b.inflight)
 		return 0, io.EOF
 	}
 	n := copy(p, b.inject)
@@ -324,13 +324,10 @@ func (b *recordingBody) Close() error {
 }
 
 // closedByHost records the host closing the response stream of a
-// request whose answer it has not got, once. A request the proxy killed
-// silently is one the host still waits on: its closing the stream then
-// is its own cancel, and is recorded too (with --on-kill error the host
-// got the proxy's answer instead).
+// request whose answer it has not got, once.
 func (b *recordingBody) closedByHost() {
 	b.mu.Lock()
-	cut := !b.ended && !b.answered && b.id != "" && (!b.inflight.isKilled() || b.killer.opts.Silent)
+	cut := !b.ended && !b.answered && b.id != "" && !b.inflight.isKilled()
 	b.ended = true
 	b.mu.Unlock()
 	if cut {
