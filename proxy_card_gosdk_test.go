@@ -95,11 +95,11 @@ func TestGoSDKHostReportCardOverStdio(t *testing.T) {
 			// Progress does not move the SDK's deadline: the call with
 			// progress ended within the timeout, so that is the maximum.
 			resets := rep.line("Progress resets the timeout")
-			if resets.Status != "info" || len(resets.Facts) != 3 || !strings.HasPrefix(resets.Facts[0], "no: calls with progress were cancelled within the ") {
+			if resets.Status != "info" || len(resets.Facts) != 3 || !regexp.MustCompile(`^no: calls with progress were cancelled at the [\d.]+m?s timeout$`).MatchString(resets.Facts[0]) {
 				t.Fatalf("resets line: %s %q", resets.Status, resets.Facts)
 			}
 			for i, id := range []string{prog, stop} {
-				m := regexp.MustCompile(`^request ` + id + ` \(tools/call\): (\d+) progress notifications?, cancelled (\S+) after it was sent and (\S+) after its last progress$`).FindStringSubmatch(resets.Facts[i+1])
+				m := regexp.MustCompile(`^request ` + id + ` \(tools/call\): (\d+) progress notifications?, cancelled (\S+) after it was sent and (\S+) after its last progress(: .*)?$`).FindStringSubmatch(resets.Facts[i+1])
 				if m == nil {
 					t.Fatalf("resets line fact %q", resets.Facts[i+1])
 				}
@@ -110,6 +110,10 @@ func TestGoSDKHostReportCardOverStdio(t *testing.T) {
 				sinceLast, _ := time.ParseDuration(m[3])
 				wire.agrees(t, total, id, "sent to cancel")
 				wire.agrees(t, sinceLast, id, "last progress to cancel")
+			}
+			// The user's Stop, well before the timeout, is told from one.
+			if !strings.HasSuffix(resets.Facts[2], ", a stop rather than a timeout") || strings.Contains(resets.Facts[1], "a stop") {
+				t.Errorf("resets line: the stop (%s) and the timeout with progress (%s) are not told apart: %q", stop, prog, resets.Facts)
 			}
 			if l := rep.line("A maximum timeout despite progress"); l.Status != "pass" {
 				t.Errorf("maximum line: %s %q", l.Status, l.Facts)
