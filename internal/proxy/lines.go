@@ -18,13 +18,15 @@ const (
 )
 
 // lineSplitter cuts the bytes that passed one way into the lines a record
-// is made of, keeping only a bounded head and tail of each. It is fed on
-// the relay's goroutine after the bytes went on, so it never delays them.
+// is made of, keeping only a bounded head and tail of each. The stdio
+// relay's are fed on the recorder's goroutine (Recorder.lines), so that
+// they never delay the bytes.
 type lineSplitter struct {
 	dir    wire.Direction
 	stderr bool // the server's stderr: each line is a KindStderr record
 	now    func() time.Time
 	emit   func(wire.Record)
+	at     time.Time // the time of the chunk being fed (Recorder.lines)
 
 	head []byte // the line's first bytes, up to headKeep
 	tail []byte // its latest bytes past head, up to 2*tailKeep
