@@ -1,11 +1,10 @@
 package proxy
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
-	"sync"
-	"unicode/utf8"
+
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
@@ -84,13 +83,13 @@ func validMessages(frame []byte) []message {
 	}
 	if i < len(frame) && frame[i] == '[' {
 		var ms []message
-		for j := skipSpace(frame, i+1); j < len(frame) && frame[j] != ']'; {
-			end := skipValue(frame, j)
+		for j := jsonscan.SkipSpace(frame, i+1); j < len(frame) && frame[j] != ']'; {
+			end := jsonscan.SkipValue(frame, j)
 			ms = append(ms, message{})
 			readMessage(frame[j:end], &ms[len(ms)-1])
-			j = skipSpace(frame, end)
+			j = jsonscan.SkipSpace(frame, end)
 			if j < len(frame) && frame[j] == ',' {
-				j = skipSpace(frame, j+1)
+				j = jsonscan.SkipSpace(frame, j+1)
 			}
 		}
 		if ms == nil {
@@ -128,22 +127,22 @@ func messagesStd(v []byte, m *message) {
 // readEnvelope reads a message's id, method, params and error. false:
 // a key needs encoding/json.
 func readEnvelope(v []byte, m *message) bool {
-	var o objectMembers
-	if !o.start(v) {
+	var o jsonscan.Members
+	if !o.Start(v) {
 		return true // not an object: no field is read
 	}
-	for o.next() {
-		switch string(o.key) {
+	for o.Next() {
+		switch string(o.Key) {
 		case "id":
-			m.ID = o.val
+			m.ID = o.Val
 		case "method":
-			readString(o.val, &m.Method)
+			jsonscan.String(o.Val, &m.Method)
 		case "params":
-			m.Params = o.val
+			m.Params = o.Val
 		case "error":
-			m.Error = o.val
+			m.Error = o.Val
 		default:
-			if o.odd || foldsTo(o.key, "id", "method", "params", "error") {
+			if o.Odd || jsonscan.FoldsTo(o.Key, "id", "method", "params", "error") {
 				return false
 			}
 		}
@@ -154,34 +153,34 @@ func readEnvelope(v []byte, m *message) bool {
 // readParams reads the params fields the observers need; false: a key
 // needs encoding/json.
 func readParams(v []byte, p *msgParams) bool {
-	var o objectMembers
-	if !o.start(v) {
+	var o jsonscan.Members
+	if !o.Start(v) {
 		return true
 	}
-	for o.next() {
-		switch string(o.key) {
+	for o.Next() {
+		switch string(o.Key) {
 		case "requestId":
-			p.RequestID = o.val
+			p.RequestID = o.Val
 		case "reason":
-			readString(o.val, &p.Reason)
+			jsonscan.String(o.Val, &p.Reason)
 		case "progressToken":
-			p.ProgressToken = o.val
+			p.ProgressToken = o.Val
 		case "protocolVersion":
-			readString(o.val, &p.ProtocolVersion)
+			jsonscan.String(o.Val, &p.ProtocolVersion)
 		case "clientInfo":
-			if !readImpl(o.val, &p.ClientInfo) {
+			if !readImpl(o.Val, &p.ClientInfo) {
 				return false
 			}
 		case "name":
-			readString(o.val, &p.Name)
+			jsonscan.String(o.Val, &p.Name)
 		case "arguments":
-			p.Arguments = o.val
+			p.Arguments = o.Val
 		case "_meta":
-			if !readMeta(o.val, p) {
+			if !readMeta(o.Val, p) {
 				return false
 			}
 		default:
-			if o.odd || foldsTo(o.key, "requestId", "reason", "progressToken", "protocolVersion", "clientInfo", "name", "arguments", "_meta") {
+			if o.Odd || jsonscan.FoldsTo(o.Key, "requestId", "reason", "progressToken", "protocolVersion", "clientInfo", "name", "arguments", "_meta") {
 				return false
 			}
 		}
@@ -190,22 +189,22 @@ func readParams(v []byte, p *msgParams) bool {
 }
 
 func readMeta(v []byte, p *msgParams) bool {
-	var o objectMembers
-	if !o.start(v) {
+	var o jsonscan.Members
+	if !o.Start(v) {
 		return true // null, or another type: left as it was
 	}
-	for o.next() {
-		switch string(o.key) {
+	for o.Next() {
+		switch string(o.Key) {
 		case "progressToken":
-			p.Meta.ProgressToken = o.val
+			p.Meta.ProgressToken = o.Val
 		case "io.modelcontextprotocol/protocolVersion":
-			readString(o.val, &p.Meta.Version)
+			jsonscan.String(o.Val, &p.Meta.Version)
 		case "io.modelcontextprotocol/clientInfo":
-			if !readImpl(o.val, &p.Meta.ClientInfo) {
+			if !readImpl(o.Val, &p.Meta.ClientInfo) {
 				return false
 			}
 		default:
-			if o.odd || foldsTo(o.key, "progressToken", "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo") {
+			if o.Odd || jsonscan.FoldsTo(o.Key, "progressToken", "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientInfo") {
 				return false
 			}
 		}
@@ -224,18 +223,18 @@ func readImpl(v []byte, to **cardImpl) bool {
 	if *to == nil {
 		*to = &cardImpl{}
 	}
-	var o objectMembers
-	if !o.start(v) {
+	var o jsonscan.Members
+	if !o.Start(v) {
 		return true
 	}
-	for o.next() {
-		switch string(o.key) {
+	for o.Next() {
+		switch string(o.Key) {
 		case "name":
-			readString(o.val, &(*to).Name)
+			jsonscan.String(o.Val, &(*to).Name)
 		case "version":
-			readString(o.val, &(*to).Version)
+			jsonscan.String(o.Val, &(*to).Version)
 		default:
-			if o.odd || foldsTo(o.key, "name", "version") {
+			if o.Odd || jsonscan.FoldsTo(o.Key, "name", "version") {
 				return false
 			}
 		}
@@ -243,175 +242,3 @@ func readImpl(v []byte, to **cardImpl) bool {
 	return true
 }
 
-// readString sets *s to a JSON string's value; another type (null, a
-// number...) leaves it as it was.
-func readString(v []byte, s *string) {
-	if len(v) < 2 || v[0] != '"' {
-		return
-	}
-	raw := v[1 : len(v)-1]
-	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-		*s = intern(raw)
-		return
-	}
-	var t string
-	if json.Unmarshal(v, &t) == nil {
-		*s = t
-	}
-}
-
-// objectMembers walks the members of a valid JSON object.
-type objectMembers struct {
-	b        []byte
-	i        int
-	key, val []byte
-	// odd: the key has an escape or a byte past ASCII, so that it may
-	// match a field only as encoding/json unescapes and folds it.
-	odd bool
-}
-
-// start begins at v, false when v is not an object.
-func (o *objectMembers) start(v []byte) bool {
-	if len(v) == 0 || v[0] != '{' {
-		return false
-	}
-	o.b, o.i = v, skipSpace(v, 1)
-	return true
-}
-
-func (o *objectMembers) next() bool {
-	b, i := o.b, o.i
-	if i >= len(b) || b[i] != '"' {
-		return false // the object's end
-	}
-	o.odd = false
-	j := i + 1
-	for ; j < len(b) && b[j] != '"'; j++ {
-		if b[j] == '\\' {
-			o.odd = true
-			j++
-		} else if b[j] >= utf8.RuneSelf {
-			o.odd = true
-		}
-	}
-	o.key = b[i+1 : min(j, len(b))]
-	i = skipSpace(b, j+1)
-	i = skipSpace(b, i+1) // the colon
-	end := skipValue(b, i)
-	o.val = b[i:end:end]
-	i = skipSpace(b, end)
-	if i < len(b) && b[i] == ',' {
-		i = skipSpace(b, i+1)
-	}
-	o.i = i
-	return true
-}
-
-// foldsTo says whether an ASCII key equals one of names but for case:
-// encoding/json matches such a key, so it is left to it.
-func foldsTo(key []byte, names ...string) bool {
-	for _, n := range names {
-		if len(n) == len(key) && asciiEqualFold(key, n) {
-			return true
-		}
-	}
-	return false
-}
-
-func asciiEqualFold(b []byte, s string) bool {
-	for i := range b {
-		x, y := b[i], s[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the index after the valid JSON value at b[i].
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = skipString(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-		j++
-	}
-	return j
-}
-
-// skipString returns the index after the string that starts at b[i].
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(b)
-}
-
-// Interned strings: the same few methods, tool names and client names
-// come in every frame; reading them allocates once. Bounded, so that a
-// host sending ever new names costs an allocation each, not memory.
-var (
-	internMu  sync.Mutex
-	interned  = map[string]string{}
-	maxIntern = 4096
-)
-
-const maxInternLen = 64
-
-func intern(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if len(b) > maxInternLen {
-		return string(b)
-	}
-	internMu.Lock()
-	defer internMu.Unlock()
-	if s, ok := interned[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(interned) < maxIntern {
-		interned[s] = s
-	}
-	return s
-}
