@@ -241,4 +241,3 @@ func readImpl(v []byte, to **cardImpl) bool {
 	}
 	return true
 }
-
