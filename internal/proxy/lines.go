@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -101,7 +103,7 @@ func (l *lineSplitter) end() {
 	default:
 		r.Data = bytes.Clone(line)
 		r.Size = size
-		r.Kind, r.Why = transport.Classify(line)
+		r.Kind, r.Why = classify(line)
 	}
 	l.reset()
 	l.emit(r)
@@ -124,4 +126,14 @@ func isBlankLine(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// classify is transport.Classify, with its common case, a valid frame,
+// found in one fast pass (the records check every line).
+func classify(line []byte) (wire.Kind, string) {
+	i := jsonscan.SkipSpace(line, 0)
+	if i < len(line) && (line[i] == '{' || line[i] == '[') && jsonscan.Valid(line) && utf8.Valid(line) {
+		return wire.KindFrame, ""
+	}
+	return transport.Classify(line)
 }

@@ -136,7 +136,7 @@ func (n *notes) received(frame []byte) (string, []string) {
 			}
 			continue
 		}
-		for _, k := range session.CheckMessage(raw) {
+		for _, k := range session.CheckValidMessage(raw) {
 			vs = append(vs, k.String())
 		}
 		one, flaw := n.receivedOne(m)
@@ -375,6 +375,9 @@ func readProgressParams(v []byte, p *progressParams) bool {
 // compact returns JSON text without insignificant space, so ids compare
 // as values of the same type: 3 and "3" stay apart.
 func compact(raw json.RawMessage) string {
+	if !bytes.ContainsAny(raw, " \t\r\n") {
+		return string(raw) // as Compact writes it: most ids, at no cost
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
 		return string(raw)

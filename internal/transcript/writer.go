@@ -59,6 +59,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
@@ -104,7 +105,7 @@ func (tw *Writer) Observe(r wire.Record) {
 		}
 		b = appendNote(b, noteNoise)
 	case r.Dir == wire.Out:
-		valid := json.Valid(r.Data)
+		valid := jsonscan.Valid(r.Data)
 		b = appendMsg(append(b, `,"dir":"out"`...), r.Data, valid)
 		if valid {
 			b = appendNote(b, tw.notes.sent(r.Data))
@@ -117,7 +118,7 @@ func (tw *Writer) Observe(r wire.Record) {
 		b = appendRaw(append(b, `,"dir":"in"`...), r.Data)
 		b = appendNote(b, noteRequestError)
 	case r.Kind == wire.KindFrame:
-		valid := json.Valid(r.Data)
+		valid := jsonscan.Valid(r.Data)
 		b = appendMsg(append(b, `,"dir":"in"`...), r.Data, valid)
 		if r.Size > len(r.Data) {
 			// Kept cut short (the TUI's W): the full length, as for oversize.
