@@ -237,6 +237,7 @@ func (b *recordingBody) awaitHeld() {
 			// A held answer to a killed request is late: dropped, or
 			// passed on before the proxy's answer with --forward-late.
 			if b.killer.opts.ForwardLate {
+				b.killer.event(b.session, EventReleased+b.id)
 				b.out = append(b.out, b.waitBytes...)
 			} else {
 				b.killer.event(b.session, EventLateDropped+b.id)

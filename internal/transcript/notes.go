@@ -39,23 +39,62 @@ type requestState struct {
 
 // notes follows our requests and cancellations on the wire, to say what
 // each inbound message is. Keys are ids as JSON text, so 3 and "3" stay
-// different, as they are to the peer.
+// different, as they are to the peer; over a proxy's HTTP, after the host
+// session's label (s2), as two sessions may use the same ids and tokens.
 type notes struct {
 	requests map[string]*requestState
-	order    []string // ids in the order sent, for forgetting
+	order    []string // keys in the order sent, for forgetting
 	tokens   map[string]string
-	tasks    map[string]string // task id → the id of the request that made it
+	tasks    map[string]string // task id → the key of the request that made it
 	limit    int
 
-	// initID is our initialize's id; peer what its answer said (the
-	// version offered until then), for batches and capabilities.
+	// sess is the host session of the frame being read ("" but over a
+	// proxy's HTTP): every key is in it.
+	sess string
+	// eras is what each session's initialize said, by session.
+	eras map[string]*eraState
+}
+
+// eraState is one session's initialize: initID is its id; peer what its
+// answer said (the version offered until then), for batches and
+// capabilities.
+type eraState struct {
 	initID  string
 	offered string
 	peer    session.PeerInfo
 }
 
+// maxEras bounds the sessions whose initialize notes remember; past it
+// they start afresh.
+const maxEras = 1024
+
 func newNotes() notes {
-	return notes{requests: map[string]*requestState{}, tokens: map[string]string{}, tasks: map[string]string{}, limit: maxTracked}
+	return notes{requests: map[string]*requestState{}, tokens: map[string]string{}, tasks: map[string]string{}, limit: maxTracked,
+		eras: map[string]*eraState{}}
+}
+
+// in sets the host session the next frame belongs to.
+func (n *notes) in(sess string) { n.sess = sess }
+
+// key is an id or token as JSON text, in the current session.
+func (n *notes) key(raw json.RawMessage) string {
+	if n.sess == "" {
+		return compact(raw)
+	}
+	return n.sess + " " + compact(raw)
+}
+
+// era is the current session's initialize state.
+func (n *notes) era() *eraState {
+	e := n.eras[n.sess]
+	if e == nil {
+		if len(n.eras) >= maxEras {
+			clear(n.eras)
+		}
+		e = &eraState{}
+		n.eras[n.sess] = e
+	}
+	return e
 }
 
 // wireMsg has the fields that say what a JSON-RPC message is.
@@ -83,28 +122,26 @@ func (n *notes) sent(frame []byte) (note string) {
 	for _, m := range messages(frame) {
 		switch {
 		case m.Method != "" && m.ID != nil:
-			id := compact(m.ID)
+			id := n.key(m.ID)
 			if m.Method == "initialize" {
-				n.initID = id
 				var p struct {
 					Version string `json:"protocolVersion"`
 				}
 				_ = json.Unmarshal(m.Params, &p)
-				n.peer = session.PeerInfo{}
-				n.offered = p.Version
-			} else if mcp.CheckDeclared(n.peer, m.Method) != nil {
+				*n.era() = eraState{initID: id, offered: p.Version}
+			} else if mcp.CheckDeclared(n.era().peer, m.Method) != nil {
 				note = noteForced
 			}
 			r := n.track(id)
 			var p idParams
 			if readIDParams(m.Params, &p) && p.Meta.ProgressToken != nil {
-				r.token = compact(p.Meta.ProgressToken)
+				r.token = n.key(p.Meta.ProgressToken)
 				n.tokens[r.token] = id
 			}
 		case m.Method == "notifications/cancelled":
 			var p idParams
 			if readIDParams(m.Params, &p) && p.RequestID != nil {
-				if r := n.requests[compact(p.RequestID)]; r != nil {
+				if r := n.requests[n.key(p.RequestID)]; r != nil {
 					r.cancelled = true
 				}
 			}
@@ -153,16 +190,17 @@ func (n *notes) received(frame []byte) (string, []string) {
 // version is the protocol version the wire follows: the one negotiated,
 // or the one offered while initialize is answered.
 func (n *notes) version() string {
-	if n.peer.ProtocolVersion != "" {
-		return n.peer.ProtocolVersion
+	e := n.era()
+	if e.peer.ProtocolVersion != "" {
+		return e.peer.ProtocolVersion
 	}
-	return n.offered
+	return e.offered
 }
 
 func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 	switch {
 	case m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil):
-		id := compact(m.ID)
+		id := n.key(m.ID)
 		r := n.requests[id]
 		switch {
 		case r == nil:
@@ -174,11 +212,11 @@ func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 		}
 		r.answered = true
 		if task := createdTask(m.Result); task != "" {
-			r.task = task
-			n.tasks[task] = id
+			r.task = n.sess + " " + task
+			n.tasks[r.task] = id
 		}
-		if id == n.initID && m.Result != nil {
-			_ = json.Unmarshal(m.Result, &n.peer)
+		if e := n.era(); id == e.initID && m.Result != nil {
+			_ = json.Unmarshal(m.Result, &e.peer)
 		}
 		return "", 0
 	case m.Method == "notifications/progress":
@@ -186,7 +224,7 @@ func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 		if !readProgressParams(m.Params, &p) || p.Token == nil {
 			return noteNoise, 0
 		}
-		r := n.requests[n.tokens[compact(p.Token)]]
+		r := n.requests[n.tokens[n.key(p.Token)]]
 		switch {
 		case r == nil:
 			return noteStray, 0
@@ -409,7 +447,8 @@ func (n *notes) taskStatus(params json.RawMessage) {
 	if err != nil || !session.TaskStatusTerminal(st.Status) {
 		return
 	}
-	if r := n.requests[n.tasks[st.ID]]; r != nil && r.task == st.ID {
+	task := n.sess + " " + st.ID
+	if r := n.requests[n.tasks[task]]; r != nil && r.task == task {
 		r.taskEnded = true
 	}
 }

@@ -107,6 +107,7 @@ func (tw *Writer) Observe(r wire.Record) {
 	case r.Dir == wire.Out:
 		valid := jsonscan.Valid(r.Data)
 		b = appendMsg(append(b, `,"dir":"out"`...), r.Data, valid)
+		tw.notes.in(r.Session)
 		if valid {
 			b = appendNote(b, tw.notes.sent(r.Data))
 		}
@@ -124,6 +125,7 @@ func (tw *Writer) Observe(r wire.Record) {
 			// Kept cut short (the TUI's W): the full length, as for oversize.
 			b = strconv.AppendInt(append(b, `,"size":`...), int64(r.Size), 10)
 		}
+		tw.notes.in(r.Session)
 		note, violations := noteNoise, []string(nil)
 		if valid {
 			note, violations = tw.notes.received(r.Data)
