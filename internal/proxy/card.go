@@ -52,17 +52,20 @@ type hostCard struct {
 
 // hostRequest is one of the host's requests, as the card sees it.
 type hostRequest struct {
-	id       string // cardID: the id, after its session's label over HTTP
-	session  string
-	method   string
-	key      string // method and params without _meta: the same call again
-	sent     time.Time
-	token    string // its progressToken as JSON text, "" without
-	progress []time.Time
-	answered time.Time // zero while pending
-	late     []time.Duration
-	cancel   *hostCancel
-	killed   bool
+	id      string // cardID: the id, after its session's label over HTTP
+	session string
+	method  string
+	key     string // method and params without _meta: the same call again
+	sent    time.Time
+	token   string // its progressToken as JSON text, "" without
+	// progress counts its progress notifications; lastProgress is the
+	// latest's time (a flood of them costs no memory).
+	progress     int
+	lastProgress time.Time
+	answered     time.Time // zero while pending
+	late         []time.Duration
+	cancel       *hostCancel
+	killed       bool
 	// held: the proxy holds its answer (a fault); the host sees it only
 	// when it is released, and that is when the card counts it.
 	held bool
@@ -206,7 +209,8 @@ func (c *hostCard) fromServer(at time.Time, session string, m message) {
 				// Progress that crossed the host's cancel on the wire is
 				// not what its clock saw before it gave up.
 				if q.cancel == nil {
-					q.progress = append(q.progress, at)
+					q.progress++
+					q.lastProgress = at
 				}
 				return
 			}

@@ -408,11 +408,11 @@ func (c *hostCard) whenLines() []CardLine {
 			continue
 		}
 		total := q.cancel.at.Sub(q.sent)
-		if len(q.progress) == 0 {
+		if q.progress == 0 {
 			plain = append(plain, total)
 			plainFacts = append(plainFacts, fmt.Sprintf("request %s (%s): cancelled %s after it was sent%s", id, q.method, ms(total), reasonNote(q.cancel.reason)))
 		} else {
-			prog = append(prog, withProgress{id, total, q.cancel.at.Sub(q.progress[len(q.progress)-1]), len(q.progress)})
+			prog = append(prog, withProgress{id, total, q.cancel.at.Sub(q.lastProgress), q.progress})
 		}
 	}
 	var t time.Duration

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -113,9 +114,10 @@ type idParams struct {
 	} `json:"_meta"`
 }
 
-// sent records a frame we wrote: a request, or our cancellation of one.
-// It returns noteForced for a request the server declared no capability
-// for (mcpoke sends one only when told to, with --force).
+// sent records a frame we wrote (valid JSON): a request, or our
+// cancellation of one. It returns noteForced for a request the server
+// declared no capability for (mcpoke sends one only when told to, with
+// --force).
 func (n *notes) sent(frame []byte) (note string) {
 	for _, m := range messages(frame) {
 		switch {
@@ -132,13 +134,13 @@ func (n *notes) sent(frame []byte) (note string) {
 			}
 			r := n.track(id)
 			var p idParams
-			if json.Unmarshal(m.Params, &p) == nil && p.Meta.ProgressToken != nil {
+			if readIDParams(m.Params, &p) && p.Meta.ProgressToken != nil {
 				r.token = n.key(p.Meta.ProgressToken)
 				n.tokens[r.token] = id
 			}
 		case m.Method == "notifications/cancelled":
 			var p idParams
-			if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
+			if readIDParams(m.Params, &p) && p.RequestID != nil {
 				if r := n.requests[n.key(p.RequestID)]; r != nil {
 					r.cancelled = true
 				}
@@ -148,7 +150,7 @@ func (n *notes) sent(frame []byte) (note string) {
 	return note
 }
 
-// received says what an inbound frame is ("" for ordinary traffic) and
+// received says what an inbound frame (valid JSON) is ("" for ordinary traffic) and
 // which rules it broke (session.Violation kinds). A batch gets the first
 // note any of its messages has, and every violation.
 func (n *notes) received(frame []byte) (string, []string) {
@@ -165,13 +167,13 @@ func (n *notes) received(frame []byte) (string, []string) {
 	note := ""
 	for _, raw := range raws {
 		var m wireMsg
-		if json.Unmarshal(raw, &m) != nil {
+		if !readWireMsg(raw, &m) {
 			if note == "" {
 				note = noteNoise
 			}
 			continue
 		}
-		for _, k := range session.CheckMessage(raw) {
+		for _, k := range session.CheckValidMessage(raw) {
 			vs = append(vs, k.String())
 		}
 		one, flaw := n.receivedOne(m)
@@ -218,11 +220,8 @@ func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 		}
 		return "", 0
 	case m.Method == "notifications/progress":
-		var p struct {
-			Token    json.RawMessage `json:"progressToken"`
-			Progress json.RawMessage `json:"progress"`
-		}
-		if json.Unmarshal(m.Params, &p) != nil || p.Token == nil {
+		var p progressParams
+		if !readProgressParams(m.Params, &p) || p.Token == nil {
 			return noteNoise, 0
 		}
 		r := n.requests[n.tokens[n.key(p.Token)]]
@@ -270,44 +269,153 @@ func (n *notes) track(id string) *requestState {
 	return r
 }
 
-// rawMessages splits a frame into its messages: one, or a batch's. nil
-// means the frame is not JSON, or an empty batch.
+// rawMessages splits a frame (valid JSON) into its messages: one, or a
+// batch's. nil means an empty batch.
 func rawMessages(frame []byte) []json.RawMessage {
 	trimmed := bytes.TrimSpace(frame)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var batch []json.RawMessage
-		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
-			return nil
-		}
-		return batch
+	var e jsonscan.Elements
+	if !e.Start(trimmed) {
+		return []json.RawMessage{trimmed}
 	}
-	if !json.Valid(trimmed) {
-		return nil
+	var batch []json.RawMessage
+	for e.Next() {
+		batch = append(batch, e.Val)
 	}
-	return []json.RawMessage{trimmed}
+	return batch
 }
 
-// messages decodes a frame into its messages: one, or a batch. nil means
-// the frame is not JSON-RPC.
+// messages decodes a frame (valid JSON) into its messages: one, or a
+// batch. nil means the frame is not JSON-RPC: an empty batch, or a
+// member of another type than wireMsg's.
 func messages(frame []byte) []wireMsg {
 	trimmed := bytes.TrimSpace(frame)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var batch []wireMsg
-		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
+	var e jsonscan.Elements
+	if !e.Start(trimmed) {
+		var m wireMsg
+		if !readWireMsg(trimmed, &m) {
 			return nil
 		}
-		return batch
+		return []wireMsg{m}
 	}
-	var m wireMsg
-	if json.Unmarshal(trimmed, &m) != nil {
-		return nil
+	var batch []wireMsg
+	for e.Next() {
+		batch = append(batch, wireMsg{})
+		if !readWireMsg(e.Val, &batch[len(batch)-1]) {
+			return nil
+		}
 	}
-	return []wireMsg{m}
+	return batch
+}
+
+// readWireMsg reads one message (valid JSON) as json.Unmarshal would,
+// false where it would fail (a member of another type). Read by hand:
+// every frame of a transcript goes through it; a key that encoding/json
+// would match only by unescaping or folding it is left to encoding/json.
+func readWireMsg(v []byte, m *wireMsg) bool {
+	var o jsonscan.Members
+	if !o.Start(v) {
+		return jsonscan.IsNull(v) // null leaves m as it is; another type fails
+	}
+	for o.Next() {
+		switch string(o.Key) {
+		case "id":
+			m.ID = o.Val
+		case "method":
+			if !jsonscan.String(o.Val, &m.Method) && !jsonscan.IsNull(o.Val) {
+				return false
+			}
+		case "params":
+			m.Params = o.Val
+		case "result":
+			m.Result = o.Val
+		case "error":
+			m.Error = o.Val
+		default:
+			if o.Odd || jsonscan.FoldsTo(o.Key, "id", "method", "params", "result", "error") {
+				*m = wireMsg{}
+				return json.Unmarshal(v, m) == nil
+			}
+		}
+	}
+	return true
+}
+
+// readIDParams reads params as json.Unmarshal would into idParams, false
+// where it would fail.
+func readIDParams(v []byte, p *idParams) bool {
+	var o jsonscan.Members
+	if !o.Start(v) {
+		return jsonscan.IsNull(v)
+	}
+	for o.Next() {
+		switch string(o.Key) {
+		case "requestId":
+			p.RequestID = o.Val
+		case "progressToken":
+			p.Token = o.Val
+		case "_meta":
+			var meta jsonscan.Members
+			if !meta.Start(o.Val) {
+				if !jsonscan.IsNull(o.Val) {
+					return false
+				}
+				continue
+			}
+			for meta.Next() {
+				switch {
+				case string(meta.Key) == "progressToken":
+					p.Meta.ProgressToken = meta.Val
+				case meta.Odd || jsonscan.FoldsTo(meta.Key, "progressToken"):
+					*p = idParams{}
+					return json.Unmarshal(v, p) == nil
+				}
+			}
+		default:
+			if o.Odd || jsonscan.FoldsTo(o.Key, "requestId", "progressToken", "_meta") {
+				*p = idParams{}
+				return json.Unmarshal(v, p) == nil
+			}
+		}
+	}
+	return true
+}
+
+// progressParams are the params of notifications/progress that notes
+// reads.
+type progressParams struct {
+	Token    json.RawMessage `json:"progressToken"`
+	Progress json.RawMessage `json:"progress"`
+}
+
+// readProgressParams reads params as json.Unmarshal would into
+// progressParams, false where it would fail.
+func readProgressParams(v []byte, p *progressParams) bool {
+	var o jsonscan.Members
+	if !o.Start(v) {
+		return jsonscan.IsNull(v)
+	}
+	for o.Next() {
+		switch string(o.Key) {
+		case "progressToken":
+			p.Token = o.Val
+		case "progress":
+			p.Progress = o.Val
+		default:
+			if o.Odd || jsonscan.FoldsTo(o.Key, "progressToken", "progress") {
+				*p = progressParams{}
+				return json.Unmarshal(v, p) == nil
+			}
+		}
+	}
+	return true
 }
 
 // compact returns JSON text without insignificant space, so ids compare
 // as values of the same type: 3 and "3" stay apart.
 func compact(raw json.RawMessage) string {
+	if !bytes.ContainsAny(raw, " \t\r\n") {
+		return string(raw) // as Compact writes it: most ids, at no cost
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
 		return string(raw)
