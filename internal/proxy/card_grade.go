@@ -448,14 +448,14 @@ func (c *hostCard) whenLines() []CardLine {
 		}
 		for _, id := range c.order {
 			q := c.reqs[id]
-			if q.method == "tools/call" && q.cancel == nil && !q.killed && len(q.progress) > 0 {
+			if q.method == "tools/call" && q.cancel == nil && !q.killed && q.progress > 0 {
 				end := q.answered
 				if end.IsZero() {
 					end = now
 				}
 				if end.Sub(q.sent) > t+t/4 {
 					uncancelled = append(uncancelled, fmt.Sprintf("request %s (%s): %s and no cancel %s after it was sent: progress reset the timeout, or the host stopped waiting without a cancel (the wire cannot tell which)",
-						id, q.method, english.Count(len(q.progress), "progress notification", "progress notifications"), ms(end.Sub(q.sent))))
+						id, q.method, english.Count(q.progress, "progress notification", "progress notifications"), ms(end.Sub(q.sent))))
 				}
 			}
 		}
