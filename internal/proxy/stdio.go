@@ -105,12 +105,14 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 	// outMu makes passing a chunk to the host and recording it one step
 	// as the host's leaving sees it: a host that got an answer and then
 	// closed its input must not be recorded leaving first, with the
-	// answer still pending (the card would say it left it so).
+	// answer still pending (the card would say it left it so). The chunk
+	// is recorded before it goes on, so that what the host sends on
+	// reading it (a cancel on a progress) is recorded after it.
 	var outMu sync.Mutex
 	out := func(p []byte) {
 		outMu.Lock()
-		hostGate.pass(p)
 		seen(toHost, p)
+		hostGate.pass(p)
 		outMu.Unlock()
 	}
 	errOut := func(p []byte) {
