@@ -293,7 +293,10 @@ func (c *hostCard) relayEvent(r wire.Record) {
 		}
 		switch p {
 		case EventHeld:
+			// Over stdio the answer is recorded just before the proxy
+			// says it holds it: the host has not got it after all.
 			q.held = true
+			q.answered = time.Time{}
 		case EventReleased:
 			q.held = false
 			c.answer(q, r.At)
