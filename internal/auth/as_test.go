@@ -32,6 +32,7 @@ type testAS struct {
 	registrations []url.Values // client_name and redirect URI of each DCR
 	authRequests  []url.Values
 	tokenRequests []url.Values
+	tokenAuth     []string // the Authorization header of every token request
 	clientIDsSeen []string // client_id of every authorize and token request
 	challenges    map[string]string
 	n             int
@@ -138,6 +139,7 @@ func (a *testAS) token(w http.ResponseWriter, r *http.Request) {
 	r.ParseForm()
 	f := r.PostForm
 	a.tokenRequests = append(a.tokenRequests, f)
+	a.tokenAuth = append(a.tokenAuth, r.Header.Get("Authorization"))
 	a.clientIDsSeen = append(a.clientIDsSeen, f.Get("client_id"))
 	fail := func(code string) {
 		w.WriteHeader(http.StatusBadRequest)
