@@ -28,6 +28,7 @@ type testAS struct {
 	refusePKCE    bool // refuse every code challenge, as if it were not S256
 	refreshFails  bool
 	scopes        []string // the resource's scopes_supported
+	granted       string   // the scope the token response grants; "" the one asked for
 	// what happened
 	registrations []url.Values // client_name and redirect URI of each DCR
 	authRequests  []url.Values
@@ -155,6 +156,9 @@ func (a *testAS) token(w http.ResponseWriter, r *http.Request) {
 		}
 		delete(a.challenges, f.Get("code"))
 		scope = a.authRequests[len(a.authRequests)-1].Get("scope")
+		if a.granted != "" {
+			scope = a.granted
+		}
 	case "refresh_token":
 		if a.refreshFails || !a.refresh[f.Get("refresh_token")] {
 			fail("invalid_grant")

@@ -193,3 +193,18 @@ func TestLoginWarnsWhenTheTokensCannotBeSaved(t *testing.T) {
 		})
 	}
 }
+
+// The scopes a login holds are those the token response grants, when it
+// names any, not those asked for.
+func TestLoginKeepsTheGrantedScopes(t *testing.T) {
+	a := newTestAS(t)
+	a.granted = "read"
+	p, store := newTestProvider(t, a, &browser{})
+	mustLogIn(t, p, `scope="read write"`)
+	if st := p.State(); len(st.Scopes) != 1 || st.Scopes[0] != "read" {
+		t.Errorf("state scopes %q; want the granted [read]", st.Scopes)
+	}
+	if e, err := store.Lookup("", a.serverURL()); err != nil || len(e.Scopes) != 1 || e.Scopes[0] != "read" {
+		t.Errorf("saved scopes %q (%v); want the granted [read]", e.Scopes, err)
+	}
+}
