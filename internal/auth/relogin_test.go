@@ -208,3 +208,23 @@ func TestLoginKeepsTheGrantedScopes(t *testing.T) {
 		t.Errorf("saved scopes %q (%v); want the granted [read]", e.Scopes, err)
 	}
 }
+
+// LoginFailures counts failed logins alone: a login that works adds
+// nothing, one the server refuses adds one.
+func TestLoginFailuresCountsFailuresOnly(t *testing.T) {
+	a := newTestAS(t)
+	p, _ := newTestProvider(t, a, &browser{})
+	mustLogIn(t, p, "")
+	if n := p.LoginFailures(); n != 0 {
+		t.Errorf("LoginFailures after a login that worked = %d; want 0", n)
+	}
+	a.mu.Lock()
+	a.refusePKCE = true
+	a.mu.Unlock()
+	if _, err := p.Challenged(loginCtx(t), p.Authorization(context.Background()), forbidden(`error="insufficient_scope", scope="more"`)); err == nil {
+		t.Fatal("the step-up the server refused did not fail")
+	}
+	if n := p.LoginFailures(); n != 1 {
+		t.Errorf("LoginFailures after a refused login = %d; want 1", n)
+	}
+}
