@@ -228,3 +228,22 @@ func TestLoginFailuresCountsFailuresOnly(t *testing.T) {
 		t.Errorf("LoginFailures after a refused login = %d; want 1", n)
 	}
 }
+
+// A token that expires within 10 seconds is refreshed before it is
+// sent: it could expire on the way. One with longer to live is sent.
+func TestTokenNearExpiryIsRefreshed(t *testing.T) {
+	a := newTestAS(t)
+	now := time.Now()
+	p, _ := newTestProvider(t, a, &browser{})
+	p.cfg.Now = func() time.Time { return now }
+	mustLogIn(t, p, "")
+	first := p.Authorization(context.Background())
+	now = p.entry.Expiry.Add(-time.Minute)
+	if h := p.Authorization(context.Background()); h != first {
+		t.Errorf("a minute before expiry: Authorization = %q; want the same %q", h, first)
+	}
+	now = p.entry.Expiry.Add(-5 * time.Second)
+	if h := p.Authorization(context.Background()); h == first || !strings.HasPrefix(h, "Bearer at-") {
+		t.Errorf("5s before expiry: Authorization = %q; want a refreshed token, not %q", h, first)
+	}
+}
