@@ -259,3 +259,12 @@ func BenchmarkFindHiddenInjected(b *testing.B) {
 		FindHidden(entry)
 	}
 }
+
+// A raw DEL byte is hidden text too: JSON allows it unescaped, and the
+// quick scan that skips clean tools must not skip it.
+func TestFindHiddenSeesARawDEL(t *testing.T) {
+	h := FindHidden(json.RawMessage("{\"name\":\"t\",\"description\":\"a\x7fb\"}"))
+	if h.Chars != 1 || len(h.Runs) != 1 || h.Runs[0].Field != "description" {
+		t.Errorf("FindHidden of a raw DEL = %+v; want 1 character in description", h)
+	}
+}
