@@ -1,0 +1,43 @@
+package mcp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A list keeps at most MaxEntries entries and MaxBytes bytes of them,
+// an entry that fits exactly included, and says where it stopped.
+func TestListToolsKeepsWithinItsBudget(t *testing.T) {
+	s := pagedServer(t, func(cursor string) any {
+		n := len(cursor)
+		return map[string]any{"tools": []any{toolEntry(fmt.Sprint("a", n)), toolEntry(fmt.Sprint("b", n))}, "nextCursor": cursor + "."}
+	})
+	list, err := ListTools(testContext(t), s, ListOptions{MaxEntries: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(list.Tools); got != "a0,b0,a1" || !errors.Is(list.Incomplete, ErrListTooLong) ||
+		!strings.Contains(list.Incomplete.Error(), "kept the first 3 entries") {
+		t.Errorf("MaxEntries 3: tools %s, Incomplete %v; want a0,b0,a1, cut at 3 entries", got, list.Incomplete)
+	}
+
+	raw, _ := json.Marshal(toolEntry("a0")) // every entry here is this long
+	list, err = ListTools(testContext(t), s, ListOptions{MaxBytes: 3 * len(raw)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(list.Tools); got != "a0,b0,a1" || !errors.Is(list.Incomplete, ErrListTooLong) {
+		t.Errorf("MaxBytes of 3 entries: tools %s, Incomplete %v; want a0,b0,a1, cut there", got, list.Incomplete)
+	}
+}
+
+func TestByteSize(t *testing.T) {
+	for n, want := range map[int]string{999: "999 B", 1000: "1.0 kB", 999_999: "1000.0 kB", 1_000_000: "1.0 MB"} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
