@@ -41,3 +41,24 @@ func TestByteSize(t *testing.T) {
 		}
 	}
 }
+
+// StreamTools hands each page on as it comes, saying whether another
+// follows: every page but the last says so.
+func TestStreamToolsSaysWhetherMoreFollow(t *testing.T) {
+	s := pagedServer(t, func(cursor string) any {
+		if cursor == "" {
+			return map[string]any{"tools": []any{toolEntry("a")}, "nextCursor": "p2"}
+		}
+		return map[string]any{"tools": []any{toolEntry("b")}}
+	})
+	var got []string
+	list, err := StreamTools(testContext(t), s, ListOptions{}, func(ts []Tool, more bool) {
+		got = append(got, fmt.Sprint(names(ts), " more=", more))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "; ") != "a more=true; b more=false" || list.Count != 2 || list.Tools != nil {
+		t.Errorf("pages %q, count %d, kept %d; want a more=true; b more=false, 2 counted, none kept", got, list.Count, len(list.Tools))
+	}
+}
