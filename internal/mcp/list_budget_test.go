@@ -1,11 +1,15 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mcpoke/mcpoke/internal/transporttest"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // A list keeps at most MaxEntries entries and MaxBytes bytes of them,
@@ -60,5 +64,32 @@ func TestStreamToolsSaysWhetherMoreFollow(t *testing.T) {
 	}
 	if strings.Join(got, "; ") != "a more=true; b more=false" || list.Count != 2 || list.Tools != nil {
 		t.Errorf("pages %q, count %d, kept %d; want a more=true; b more=false, 2 counted, none kept", got, list.Count, len(list.Tools))
+	}
+}
+
+// StreamPrompts (through streamPages, as StreamResources) says the same.
+func TestStreamPromptsSaysWhetherMoreFollow(t *testing.T) {
+	a, b := transporttest.Pipe()
+	srv := session.New(b, session.Config{Handlers: map[string]session.Handler{
+		"prompts/list": func(_ context.Context, in *session.Incoming) (any, error) {
+			if !strings.Contains(string(in.Params), `"p2"`) {
+				return map[string]any{"prompts": []any{map[string]any{"name": "a"}}, "nextCursor": "p2"}, nil
+			}
+			return map[string]any{"prompts": []any{map[string]any{"name": "b"}}}, nil
+		},
+	}})
+	s := session.New(a, session.Config{})
+	t.Cleanup(func() { s.Close(); srv.Close() })
+	var got []string
+	list, err := StreamPrompts(testContext(t), s, ListOptions{Force: true}, func(ps []Prompt, more bool) {
+		for _, p := range ps {
+			got = append(got, fmt.Sprint(p.Name, " more=", more))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "; ") != "a more=true; b more=false" || list.Count != 2 {
+		t.Errorf("pages %q, count %d; want a more=true; b more=false, 2 counted", got, list.Count)
 	}
 }
