@@ -236,6 +236,9 @@ func TestReadInputRequired(t *testing.T) {
 		{`{"resultType":"input_required","requestState":"x"}`, true, false},
 		{`{"resultType":"input_required"}`, true, true},
 		{`{"resultType":"input_required","requestState":7}`, true, true},
+		{`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{}}}}`, true, false},
+		{`{"resultType":"input_required","inputRequests":{"q":{"params":{}}}}`, true, false}, // no method: refused as no request a server may make when answered
+		{`{"resultType":"input_required","inputRequests":{"q":{"method":7}}}`, true, true},
 	} {
 		_, ok, err := ReadInputRequired(json.RawMessage(tc.raw))
 		if ok != tc.ok || (err != nil) != tc.bad {
