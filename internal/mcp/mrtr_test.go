@@ -269,3 +269,23 @@ func TestInputRequiredOnlyWhereAllowed(t *testing.T) {
 		t.Fatalf("FollowRounds = %d rounds, %v; want ErrInputRequiredNotAllowed and no retry", len(rounds), err)
 	}
 }
+
+// RetryParams drops the progress token from _meta and keeps the rest of
+// it (no _meta left when the token was all), and retries a request sent
+// without params with the answers and state alone.
+func TestRetryParamsMetaAndNoParams(t *testing.T) {
+	answers := map[string]json.RawMessage{"q": json.RawMessage(`{"action":"accept"}`)}
+	for _, tc := range []struct{ sent, want string }{
+		{`{"name":"t","_meta":{"progressToken":1,"trace":"x"}}`, `{"_meta":{"trace":"x"},"inputResponses":{"q":{"action":"accept"}},"name":"t","requestState":"s"}`},
+		{`{"name":"t","_meta":{"progressToken":1}}`, `{"inputResponses":{"q":{"action":"accept"}},"name":"t","requestState":"s"}`},
+		{``, `{"inputResponses":{"q":{"action":"accept"}},"requestState":"s"}`},
+	} {
+		got, err := RetryParams(json.RawMessage(tc.sent), answers, json.RawMessage(`"s"`))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("RetryParams(%s) = %s, %v; want %s", tc.sent, got, err, tc.want)
+		}
+	}
+	if got, err := RetryParams(nil, nil, json.RawMessage(`"s"`)); err != nil || string(got) != `{"requestState":"s"}` {
+		t.Errorf("RetryParams of no params and no answers = %s, %v; want the state alone", got, err)
+	}
+}
