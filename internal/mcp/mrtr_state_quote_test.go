@@ -115,7 +115,7 @@ func TestStateSizeAgreesWithDecoding(t *testing.T) {
 			t.Errorf("StateSize(%s) = %d; decoded it is %d bytes", raw, got, len(s))
 		}
 	}
-	for _, raw := range []string{`"`, `x"`, `"x`, `'x'`} {
+	for _, raw := range []string{`"`, `x"`, `"x`, `'x'`, `"\"`, `"\u123"`, `"\u"`, `"\uzzzz"`} {
 		if got := StateSize(json.RawMessage(raw)); got != -1 {
 			t.Errorf("StateSize(%s) = %d; want -1, not a JSON string", raw, got)
 		}
