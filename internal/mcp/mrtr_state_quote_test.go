@@ -134,6 +134,12 @@ func TestQuoteStateEdge(t *testing.T) {
 	if got := ElideState(body); string(got) != string(body) {
 		t.Errorf("ElideState changed a state of %d bytes: %s", len(whole), got)
 	}
+	// Kept as sent, escapes and all, up to the same edge: 130 bytes of
+	// JSON string, quotes included.
+	escaped := json.RawMessage(`{"requestState":"\u0041` + strings.Repeat("a", 2*StateQuoteEdge-6) + `"}`)
+	if got := ElideState(escaped); string(got) != string(escaped) {
+		t.Errorf("ElideState changed a short state with an escape: %s", got)
+	}
 	long := "H" + strings.Repeat("m", 2*StateQuoteEdge-1) + "T"
 	raw, _ = json.Marshal(long)
 	want := long[:StateQuoteEdge] + "…[129 bytes in all]…" + long[len(long)-StateQuoteEdge:]
