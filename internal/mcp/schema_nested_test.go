@@ -1,0 +1,37 @@
+package mcp
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// A property is nested (the form cannot show it as one field) when it
+// has properties, items, oneOf, anyOf, allOf or a $ref; a plain one is
+// not.
+func TestPropertyNested(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"type":"string"}`:                          false,
+		`{"type":"object","properties":{}}`:          true,
+		`{"type":"array","items":{"type":"string"}}`: true,
+		`{"oneOf":[{"type":"string"}]}`:              true,
+		`{"anyOf":[{"type":"string"}]}`:              true,
+		`{"allOf":[{"type":"string"}]}`:              true,
+		`{"$ref":"#/$defs/x"}`:                       true,
+	} {
+		if got := readProperty("p", json.RawMessage(raw)).Nested; got != want {
+			t.Errorf("%s: Nested = %v; want %v", raw, got, want)
+		}
+	}
+}
+
+// A schema with no type, or type "object", is for an object.
+func TestInputSchemaIsObject(t *testing.T) {
+	for _, tc := range []struct {
+		types []string
+		want  bool
+	}{{nil, true}, {[]string{"object"}, true}, {[]string{"string"}, false}, {[]string{"object", "null"}, false}} {
+		if got := (InputSchema{Type: tc.types}).IsObject(); got != tc.want {
+			t.Errorf("type %q: IsObject = %v; want %v", tc.types, got, tc.want)
+		}
+	}
+}
