@@ -35,3 +35,14 @@ func TestInputSchemaIsObject(t *testing.T) {
 		}
 	}
 }
+
+// A property whose type is not a string or a list of strings carries
+// the error; a well-typed one none.
+func TestPropertyTypeError(t *testing.T) {
+	if p := readProperty("p", json.RawMessage(`{"type":7}`)); p.Err == nil {
+		t.Errorf("type 7: no error (%+v)", p)
+	}
+	if p := readProperty("p", json.RawMessage(`{"type":["string","null"]}`)); p.Err != nil || len(p.Type) != 2 {
+		t.Errorf("type [string null]: %v, %q; want no error and both types", p.Err, p.Type)
+	}
+}
