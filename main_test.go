@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	everything := referenceServer()
 	gosdk := buildGoSDKPeer(t)
-	ts2, inspector := tsV2Peer(), inspectorCLI()
+	ts2, ts2client, inspector := tsV2Peer(), tsV2Client(), inspectorCLI()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("testdata", "script"),
 		RequireExplicitExec: true,
@@ -53,8 +53,8 @@ func TestScripts(t *testing.T) {
 				}
 				return ok, nil
 			}
-			if cond == "ts2" || cond == "inspector" {
-				path := map[string]string{"ts2": ts2, "inspector": inspector}[cond]
+			if cond == "ts2" || cond == "ts2client" || cond == "inspector" {
+				path := map[string]string{"ts2": ts2, "ts2client": ts2client, "inspector": inspector}[cond]
 				if path == "" && os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
 					t.Errorf("MCPOKE_REQUIRE_PEERS=1 but the %s peer is not installed (.ci/run installs it)", cond)
 				}
@@ -120,6 +120,21 @@ func tsV2Peer() string {
 	}
 	p, err := filepath.Abs(filepath.Join("testdata", "peers", "ts", "v2_server.mjs"))
 	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// tsV2Client returns the entry point of the TypeScript SDK v2's client
+// (@modelcontextprotocol/client 2.4.0, installed by .ci/run into
+// peersDir), a host for the proxy scripts, or "" when it or node is
+// missing.
+func tsV2Client() string {
+	p := filepath.Join(peersDir(), "node_modules", "@modelcontextprotocol", "client", "dist", "index.mjs")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	if _, err := exec.LookPath("node"); err != nil {
 		return ""
 	}
 	return p

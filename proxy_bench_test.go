@@ -16,31 +16,44 @@ import (
 )
 
 // BenchmarkProxyVersusDirect runs `mcpoke bench` on the demo's echo
-// directly and through `mcpoke proxy`, alternating, in one run, at
-// concurrency 1 and 64, and reports the proxy's p50 and calls/s as
-// ratios to the direct ones (medians over the rounds). Run with
-// -benchtime 1x: each iteration is 5 rounds of 10,000 calls per side.
+// directly, through `mcpoke proxy`, and through the least a relay can do
+// (testdata/floorrelay: copy bytes both ways, record nothing), taking
+// turns, in one run, at concurrency 1 and 64, and reports the proxy's
+// and the floor's p50 and calls/s as ratios to the direct ones (medians
+// over the rounds). Run with -benchtime 1x: each iteration is 5 rounds
+// of 10,000 calls per side.
 func BenchmarkProxyVersusDirect(b *testing.B) {
 	bin := buildMcpoke(b)
+	floor := filepath.Join(b.TempDir(), "floorrelay")
+	if out, err := exec.Command("go", "build", "-o", floor, "./testdata/floorrelay").CombinedOutput(); err != nil {
+		b.Fatalf("go build floorrelay: %v\n%s", err, out)
+	}
 	for _, conc := range []int{1, 64} {
 		b.Run("concurrency="+strconv.Itoa(conc), func(b *testing.B) {
 			args := []string{"bench", "--json", "-n", "10000", "--cancel-probes", "0", "--concurrency", strconv.Itoa(conc), "--"}
-			var p50, cps []float64
-			var direct, proxied benchFigures
+			var p50, cps, floorP50, floorCPS []float64
+			var direct, proxied, relayed benchFigures
 			for b.Loop() {
 				for range 5 {
 					direct = runBench(b, bin, append(args, bin, "demo-server")...)
 					proxied = runBench(b, bin, append(args, bin, "proxy", "--", bin, "demo-server")...)
+					relayed = runBench(b, bin, append(args, floor, bin, "demo-server")...)
 					p50 = append(p50, proxied.P50Ms/direct.P50Ms)
 					cps = append(cps, proxied.CallsPerSec/direct.CallsPerSec)
+					floorP50 = append(floorP50, relayed.P50Ms/direct.P50Ms)
+					floorCPS = append(floorCPS, relayed.CallsPerSec/direct.CallsPerSec)
 				}
 			}
 			b.ReportMetric(median(p50), "p50-ratio")
 			b.ReportMetric(median(cps), "calls/s-ratio")
+			b.ReportMetric(median(floorP50), "floor-p50-ratio")
+			b.ReportMetric(median(floorCPS), "floor-calls/s-ratio")
 			b.ReportMetric(direct.P50Ms, "direct-p50-ms")
 			b.ReportMetric(proxied.P50Ms, "proxy-p50-ms")
+			b.ReportMetric(relayed.P50Ms, "floor-p50-ms")
 			b.ReportMetric(direct.CallsPerSec, "direct-calls/s")
 			b.ReportMetric(proxied.CallsPerSec, "proxy-calls/s")
+			b.ReportMetric(relayed.CallsPerSec, "floor-calls/s")
 		})
 	}
 }

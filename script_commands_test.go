@@ -177,11 +177,13 @@ func checkValue(ts *testscript.TestScript, v any, found bool, op string, vals []
 		need(1)
 		n, err := strconv.Atoi(vals[0])
 		ts.Check(err)
+		// The value itself goes with a wrong length: which element is
+		// missing or extra is what a failure needs.
 		switch x := v.(type) {
 		case []any:
-			return len(x) == n, fmt.Sprintf("of length %d", len(x))
+			return len(x) == n, fmt.Sprintf("of length %d: %.4000s", len(x), text)
 		case map[string]any:
-			return len(x) == n, fmt.Sprintf("of length %d", len(x))
+			return len(x) == n, fmt.Sprintf("of length %d: %.4000s", len(x), text)
 		}
 		return false, desc
 	case ">", "<":

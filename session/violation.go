@@ -137,8 +137,17 @@ func envelopeViolations(m *wireMessage) (kinds []ViolationKind, details []string
 // malformed error object. The transcript writer notes them with the same
 // rules as the session. frame must be one message, not a batch.
 func CheckMessage(frame []byte) []ViolationKind {
+	if !json.Valid(frame) {
+		return nil
+	}
+	return CheckValidMessage(frame)
+}
+
+// CheckValidMessage is CheckMessage for a frame already known to be
+// valid JSON (a transcript checks each frame once).
+func CheckValidMessage(frame []byte) []ViolationKind {
 	var m wireMessage
-	if !json.Valid(frame) || parseEnvelope(frame, &m) != nil {
+	if parseEnvelope(frame, &m) != nil {
 		return nil
 	}
 	kinds, _ := envelopeViolations(&m)

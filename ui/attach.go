@@ -24,6 +24,8 @@ func (m *Model) attachInit() tea.Cmd {
 	m.header.attached, m.header.state = true, connReady
 	m.header.label = a.Name
 	m.header.transport = "proxy"
+	m.tools.noteTitle = "PROXY"
+	m.detail.watching = true
 	m.tools.note = "Attached to mcpoke proxy " + termtext.Line(a.Name) +
 		": the requests are the host's, and the server's to the host. Nothing is sent from here."
 	if a.Control != nil {
@@ -45,8 +47,8 @@ func (m *Model) attachInit() tea.Cmd {
 	for _, b := range []*key.Binding{&rq.Cancel, &rq.CancelAll, &rq.CancelWithReason, &rq.Hold, &rq.Release, &rq.Drop, &rq.Card} {
 		b.SetEnabled(a.Control != nil)
 	}
-	events := make(chan session.Event, attachQueue)
-	feed := rows.NewFeed(events, m.opts.frameInterval)
+	events := make(chan any, attachQueue)
+	feed := rows.NewItemFeed(events, m.opts.frameInterval)
 	m.feed = feed
 	record := func(r wire.Record) {
 		if r.Kind == wire.KindStderr {
@@ -57,7 +59,7 @@ func (m *Model) attachInit() tea.Cmd {
 		feed.AddRecord(r)
 	}
 	go func() {
-		err := a.Run(context.Background(), record, func(e session.Event) { events <- e })
+		err := a.Run(context.Background(), record, func(item any) { events <- item })
 		events <- session.Closed{Err: err, ByPeer: true}
 		close(events)
 	}()

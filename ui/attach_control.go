@@ -30,7 +30,13 @@ func (m *Model) attachControlKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	rq := m.c.Keys.Requests
 	switch {
 	case key.Matches(k, rq.Card):
-		return m.attachSend(AttachControl{Control: "card"}), true
+		// The selected row's host session's card: over HTTP one proxy
+		// may serve several hosts, each graded on its own.
+		req := AttachControl{Control: "card"}
+		if r := m.table.Selected(); r != nil {
+			req.Session = r.HostSession
+		}
+		return m.attachSend(req), true
 	case key.Matches(k, rq.CancelAll):
 		return m.attachSend(AttachControl{Control: "kill-all", Reason: reasonUser}), true
 	case key.Matches(k, rq.Cancel):
@@ -50,9 +56,10 @@ func (m *Model) attachControlKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return m.attachSend(AttachControl{Control: c, ID: r.ID.String(), Session: r.HostSession}), true
 	case key.Matches(k, rq.Release) && m.focus == focusRequests:
-		// enter releases only a row held from here; elsewhere it opens.
+		// enter releases only a row held from here, or one whose answer
+		// the proxy holds now; elsewhere it opens.
 		r := m.table.Selected()
-		if r == nil || !m.attachHeld[heldKey(r.HostSession, r.ID.String())] {
+		if r == nil || !m.attachHeld[heldKey(r.HostSession, r.ID.String())] && !r.Holding() {
 			return nil, false
 		}
 		return m.attachSend(AttachControl{Control: "release", ID: r.ID.String(), Session: r.HostSession}), true
@@ -112,8 +119,13 @@ func (m *Model) attachReplied(msg attachRepliedMsg) {
 	switch msg.req.Control {
 	case "card":
 		m.tools.note = termtext.Sanitize(strings.TrimSpace(msg.reply), true)
+		m.tools.noteTitle = "CARD"
 		m.setFocus(focusTools)
-		m.setStatus("the host's report card, from the proxy (i again refreshes it)", false)
+		what := "the host's report card"
+		if msg.req.Session != "" {
+			what = "the report card of host session " + termtext.Line(msg.req.Session) + " (the selected row's)"
+		}
+		m.setStatus(what+", from the proxy (i again refreshes it)", false)
 		return
 	case "hold":
 		if m.attachHeld == nil {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/proxy"
 	"github.com/mcpoke/mcpoke/internal/wire"
-	"github.com/mcpoke/mcpoke/session"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // A proxy's attach stream, as mcpoke attach reads it: a host
@@ -55,20 +55,27 @@ func attachedFlowWith(t *testing.T, control func(context.Context, AttachControl)
 	w := proxy.NewWatcher(start)
 	feed := make(chan []string)
 	a := &Attached{Name: "demo", Start: start,
-		Run: func(ctx context.Context, record func(wire.Record), event func(session.Event)) error {
+		Run: func(ctx context.Context, record func(wire.Record), item func(any)) error {
+			holds := func() {
+				for _, h := range w.Holds() {
+					item(rows.HoldChanged{Ref: h.Ref, Hold: rows.Hold{At: h.At, Ended: h.Ended, Dropped: h.Dropped}})
+				}
+			}
 			for lines := range feed {
 				for _, l := range lines {
 					if rec, events, ok := w.Line([]byte(l)); ok {
 						record(rec)
 						for _, e := range events {
-							event(e)
+							item(e)
 						}
+						holds()
 					}
 				}
 			}
 			for _, e := range w.End(start.Add(4 * time.Second)) {
-				event(e)
+				item(e)
 			}
+			holds()
 			return nil
 		},
 		Info: w.Info,
@@ -109,7 +116,11 @@ func TestFlowAttach(t *testing.T) {
 	// The stubborn call: cancelled by the host, with its reason; the
 	// answer that came 750ms later went on to the host.
 	f.keys("j")
-	f.golden("cancelled", `cancel "user pressed Stop"`, "passed on to its sender", "+0.8s   response")
+	s = f.golden("cancelled", `cancel "user pressed Stop"`, "passed on to its sender", "+0.8s   response")
+	// The host's timeout is the host's: the proxy cannot see it.
+	if strings.Contains(s, "timeout none") {
+		t.Fatalf("attached, the detail claims the host's request has no timeout:\n%s", s)
+	}
 	f.keys("d")
 	f.golden("timeline", "host", "result · passed on (cancel +750ms)", "went on to its sender")
 	f.keys("d")
@@ -119,6 +130,33 @@ func TestFlowAttach(t *testing.T) {
 	f.keys("k")
 	f.golden("ended", "the proxy ended", "the host disconnected with th",
 		"the server exited with the re", "sent no cancel")
+}
+
+// TestFlowAttachHeld: an answer the proxy holds shows as held, with its
+// age, not as completed; once passed on the row completes and says how
+// long it was held; a dropped answer leaves the host waiting, and the
+// row says the proxy dropped it.
+func TestFlowAttachHeld(t *testing.T) {
+	f, feed := attachedFlow(t)
+	feed <- append(attachLive,
+		`{"t":1000.000,"dir":"out","msg":{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}}`,
+		`{"t":1100.000,"dir":"out","msg":{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}}`,
+		`{"t":1500.000,"dir":"relay","relay":"mcpoke proxy holds the answer to request 7 (until released, at most 5m0s)"}`,
+		`{"t":1500.100,"dir":"in","msg":{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"x"}]}}}`,
+		`{"t":1600.000,"dir":"relay","relay":"mcpoke proxy holds the answer to request 8 (for --delay, at most 10s)"}`,
+		`{"t":1600.100,"dir":"in","msg":{"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"3"}]}}}`,
+	)
+	f.golden("held", "⏸ held by proxy", "answer held by proxy 1.0s", "answer held by proxy 0.9s")
+	if s := f.p.screen(); strings.Contains(s, "tools/call echo ✓") {
+		t.Fatalf("a held answer shows as completed:\n%s", s)
+	}
+	f.keys("G")
+	f.waitScreen("DETAIL #8", "the proxy holds the server's answer")
+	feed <- []string{
+		`{"t":2000.000,"dir":"relay","relay":"mcpoke proxy passed on the held answer to request 7"}`,
+		`{"t":2200.000,"dir":"relay","relay":"mcpoke proxy dropped the held answer to request 8"}`,
+	}
+	f.golden("released-dropped", "held by proxy 0.5s", "∅ answer dropped", "dropped after 0.6s")
 }
 
 // TestFlowAttachControl: with a control channel, the keys that act on
@@ -185,6 +223,34 @@ func TestFlowAttachControl(t *testing.T) {
 	}
 }
 
+// TestFlowAttachCardOfTheSelectedSession: over HTTP one proxy serves
+// several host sessions, graded each on its own: i asks for the card of
+// the selected row's session.
+func TestFlowAttachCardOfTheSelectedSession(t *testing.T) {
+	sent := make(chan AttachControl, 4)
+	control := func(ctx context.Context, req AttachControl) (string, error) {
+		sent <- req
+		return "Report card of silent-host 1, host session " + req.Session, nil
+	}
+	f, feed := attachedFlowWith(t, control)
+	feed <- []string{
+		`{"t":0.000,"dir":"relay","relay":"mcpoke proxy demo (pid 42) relays to: http://127.0.0.1:9/mcp"}`,
+		`{"t":5.000,"session":"s1","dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep"}}}`,
+		`{"t":6.000,"session":"s2","dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}}`,
+	}
+	f.waitScreen("s2:1", "s1:1")
+	f.keys("G", "i")
+	select {
+	case got := <-sent:
+		if got != (AttachControl{Control: "card", Session: "s2"}) {
+			t.Fatalf("sent %+v, want the card of s2", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("waited 5s for the card to be asked for")
+	}
+	f.waitScreen("silent-host 1, host", "the report card of host session s2 (the selected row's)")
+}
+
 // TestFlowAttachCardScrolls: the report card is longer than the tools
 // pane it shows in; the pane's keys scroll it to its last line and back.
 func TestFlowAttachCardScrolls(t *testing.T) {
@@ -199,9 +265,16 @@ func TestFlowAttachCardScrolls(t *testing.T) {
 	feed <- attachLive
 	f.waitScreen("1/30")
 	f.keys("i")
-	s := f.waitScreen("card line 01", "the host's report card")
+	s := f.waitScreen("card line 01", "the host's report card", "CARD 1-")
 	if strings.Contains(s, "card line 80") {
 		t.Fatalf("the whole card fits: the test needs a longer one\n%s", s)
+	}
+	// The pane is the card's, and enter there calls nothing: the help
+	// does not offer it.
+	for _, no := range []string{"TOOLS", "call tool"} {
+		if strings.Contains(s, no) {
+			t.Fatalf("attached, the card's pane shows %q:\n%s", no, s)
+		}
 	}
 	f.keys("G")
 	s = f.waitScreen("card line 80")

@@ -145,11 +145,13 @@ func (f *flow) waitScreen(subs ...string) string {
 	return ""
 }
 
-// golden compares the settled screen with testdata/<test>/<name>.golden.
-func (f *flow) golden(name string, subs ...string) {
+// golden compares the settled screen with testdata/<test>/<name>.golden
+// and returns it.
+func (f *flow) golden(name string, subs ...string) string {
 	f.t.Helper()
 	s := f.waitScreen(subs...)
 	f.t.Run(name, func(t *testing.T) { golden.RequireEqual(t, []byte(s)) })
+	return s
 }
 
 // keys sends key presses, one by one.

@@ -32,9 +32,12 @@ func (m *Model) shortHelpView(km help.KeyMap) string {
 
 // openBinding is enter as the focused pane takes it: the help said "call
 // tool" wherever the focus was, while enter on a request opens its
-// detail and on the wire log a frame's JSON.
+// detail and on the wire log a frame's JSON. Attached to a proxy, enter
+// on the tools does nothing, so it is not offered.
 func (m *Model) openBinding(b key.Binding) key.Binding {
 	switch {
+	case m.focus == focusTools && m.opts.Attached != nil:
+		b.SetEnabled(false) // attached, the host calls the tools
 	case m.timelineOn, m.focus == focusTools:
 		return b
 	case m.focus == focusRequests:

@@ -96,10 +96,11 @@ type Attached struct {
 	// Start is when the proxy started: the wire log counts from it.
 	Start time.Time
 	// Run reads the proxy's stream, handing on each record (the wire log)
-	// and the session events it makes (the rows), until the stream ends
-	// or ctx is done; its error says why the stream ended early. The UI
-	// calls it once, on a goroutine of its own.
-	Run func(ctx context.Context, record func(wire.Record), event func(session.Event)) error
+	// and the items it makes for the rows, in order: session events, and
+	// rows.HoldChanged for the proxy's holds on answers. It runs until the
+	// stream ends or ctx is done; its error says why the stream ended
+	// early. The UI calls it once, on a goroutine of its own.
+	Run func(ctx context.Context, record func(wire.Record), item func(any)) error
 	// Info is the full record of a request, as the session would give it.
 	Info func(seq uint64) (session.RequestInfo, bool)
 	// Header says who the host and the server are, and how they talk.

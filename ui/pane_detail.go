@@ -24,9 +24,12 @@ type detail struct {
 	// transport is the connection's ("http": cancels say what they did
 	// on the wire, where --cancel-mode makes a difference).
 	transport string
-	scroll    scroller
-	width     int
-	height    int
+	// watching: the rows are a proxied host's, whose timeouts the proxy
+	// cannot see (attached), so no timeout line claims there is none.
+	watching bool
+	scroll   scroller
+	width    int
+	height   int
 
 	focusable
 	lines []string
@@ -151,7 +154,7 @@ func (d *detail) content() []string {
 		out = append(out, st.Muted.Render("re-issue of lost request #"+termtext.Line(link.Of.String())))
 	}
 	// initialize is bounded by the connection's own --init-timeout.
-	if t := timeoutLine(r); t != "" && !r.Incoming && r.Method != "initialize" {
+	if t := timeoutLine(r); t != "" && !r.Incoming && r.Method != "initialize" && !d.watching {
 		out = append(out, st.Muted.Render(t))
 	}
 	if note := d.cancel; note != "" {
@@ -162,6 +165,9 @@ func (d *detail) content() []string {
 	}
 	if r.Incoming {
 		out = append(out, d.askDetail()...)
+	}
+	if h := r.Hold; h != nil {
+		out = append(out, st.Muted.Render(holdLine(h, d.c.Now(), r.Started)))
 	}
 	if !r.CancelOrNone().At.IsZero() {
 		out = append(out, d.cancelLines()...)
@@ -350,6 +356,21 @@ func cancelWireText(transport string, w session.CancelWire) string {
 		return " as notification"
 	}
 	return ""
+}
+
+// holdLine says what the proxy did with the answer it held (mcpoke
+// attach), with times from the request's start.
+func holdLine(h *rows.Hold, now, started time.Time) string {
+	at := "+" + formatDuration(h.At.Sub(started))
+	switch {
+	case h.Ended.IsZero():
+		return "the proxy holds the server's answer (it came at " + at + ") from the host: held " +
+			formatDuration(now.Sub(h.At)) + " so far; enter passes it on, x drops it"
+	case h.Dropped:
+		return "the proxy held the server's answer from " + at + " for " + formatDuration(h.Ended.Sub(h.At)) +
+			", then dropped it: the host never got it"
+	}
+	return "the proxy held the server's answer from " + at + " for " + formatDuration(h.Ended.Sub(h.At)) + ", then passed it on to the host"
 }
 
 // lateFate says what became of a request's late traffic: mcpoke's own

@@ -21,9 +21,10 @@ type toolList struct {
 	// note takes the list's place, muted: attached to a proxy, the
 	// tools are the host's to call, and the host's report card shows
 	// here. noteTop is its first line shown: a card is longer than the
-	// pane, and scrolls.
-	note    string
-	noteTop int
+	// pane, and scrolls. noteTitle names the pane while a note shows.
+	note      string
+	noteTitle string
+	noteTop   int
 
 	width, height int
 	focusable
@@ -158,13 +159,16 @@ func (t *toolList) draw() (lines []string, of []int) {
 	st := t.c.Styles
 	l := t.list
 	title := "TOOLS" + filterCount(l.Query(), l.Shown(), l.Len(), t.loading)
+	if t.note != "" && t.noteTitle != "" {
+		title = t.noteTitle
+	}
 	lines = []string{leftTitle(st, t.focused, title, 1, t.width)}
 	switch {
 	case t.note != "":
 		note := t.noteLines()
 		top := max(min(t.noteTop, len(note)-(t.height-1)), 0)
 		if top > 0 || len(note) > t.height-1 {
-			lines[0] = leftTitle(st, t.focused, fmt.Sprintf("TOOLS %d-%d/%d", top+1, min(top+t.height-1, len(note)), len(note)), 1, t.width)
+			lines[0] = leftTitle(st, t.focused, fmt.Sprintf("%s %d-%d/%d", title, top+1, min(top+t.height-1, len(note)), len(note)), 1, t.width)
 		}
 		lines = append(lines, note[top:]...)
 	case t.loading:

@@ -96,6 +96,9 @@ func badges(r *rows.Row, now time.Time) []badge {
 	if b, ok := lateStatusBadge(r); ok {
 		out = append(out, b)
 	}
+	if b, ok := holdBadge(r, now); ok {
+		out = append(out, b)
+	}
 	if r.Duplicates > 0 {
 		s := "duplicate"
 		if r.Duplicates > 1 {
@@ -104,6 +107,28 @@ func badges(r *rows.Row, now time.Time) []badge {
 		out = append(out, badge{text: s, short: []string{s, "dup" + strings.TrimPrefix(s, "duplicate")}})
 	}
 	return out
+}
+
+// holdBadge says what a proxy did with the row's answer (mcpoke attach):
+// holds it (for how long so far), held it then passed it on, or
+// dropped it.
+func holdBadge(r *rows.Row, now time.Time) (badge, bool) {
+	h := r.Hold
+	switch {
+	case h == nil:
+		return badge{}, false
+	case r.Holding():
+		age := formatDuration(now.Sub(h.At))
+		return badge{text: "answer held by proxy " + age + " (enter passes it on)",
+			short: []string{"answer held by proxy " + age, "held " + age}, warn: true}, true
+	case h.Dropped:
+		took := formatDuration(h.Ended.Sub(h.At))
+		return badge{text: "answer dropped by proxy after " + took + " held: the host never got it",
+			short: []string{"answer dropped by proxy after " + took, "dropped after " + took}, warn: true}, true
+	}
+	took := formatDuration(h.Ended.Sub(h.At))
+	return badge{text: "answer held by proxy " + took + ", then passed on",
+		short: []string{"held by proxy " + took, "held " + took}}, true
 }
 
 // progressView is a small bar with its numbers: "████░░░░ 4/10".

@@ -86,7 +86,35 @@ func rowStateWord(r *rows.Row) string {
 	if w, ok := taskStateWord(r); ok {
 		return w
 	}
+	if w, _, ok := holdState(r); ok {
+		return w
+	}
 	return stateWord(r.State)
+}
+
+// A proxy's hold on an answer (mcpoke attach): while it holds it, or
+// once it dropped it, the host is still waiting, which the state says;
+// the age of the hold is in the row's notes (holdBadge).
+const (
+	heldWord     = "held by proxy"
+	heldGlyph    = "⏸"
+	droppedWord  = "answer dropped"
+	droppedGlyph = "∅"
+)
+
+// holdState is the state a pending row shows while a proxy holds its
+// answer, or after it dropped it.
+func holdState(r *rows.Row) (word, glyph string, ok bool) {
+	if r.Hold == nil || r.State != session.Pending {
+		return "", "", false
+	}
+	if r.Holding() {
+		return heldWord, heldGlyph, true
+	}
+	if r.Hold.Dropped {
+		return droppedWord, droppedGlyph, true
+	}
+	return "", "", false
 }
 
 // rowStateGlyph is stateGlyph for a row.
@@ -99,6 +127,9 @@ func rowStateGlyph(c *common, r *rows.Row) string {
 	}
 	if r.ToolError {
 		return toolErrorGlyph
+	}
+	if _, g, ok := holdState(r); ok {
+		return g
 	}
 	return stateGlyph(c, r.State)
 }

@@ -86,7 +86,7 @@ func newAttachCommand() *cobra.Command {
 			}
 			switch {
 			case card:
-				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlCard}, asJSON)
+				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlCard, Session: sess}, asJSON)
 			case killAll:
 				return attachControl(cmd, match[0], proxy.ControlRequest{Control: proxy.ControlKillAll, Reason: reason}, asJSON)
 			case holdID != "":
@@ -111,7 +111,7 @@ func newAttachCommand() *cobra.Command {
 	cmd.Flags().StringVar(&reason, "reason", "", "with --kill or --kill-all: the reason the cancel carries")
 	cmd.Flags().BoolVar(&textOnly, "text", false, "follow as text lines even in a terminal, instead of opening the TUI")
 	cmd.Flags().BoolVar(&requests, "requests", false, "when the proxy ends (or on Ctrl-C), list the requests that passed, each with its state")
-	cmd.Flags().StringVar(&sess, "session", "", "with --kill, --hold, --release or --drop over HTTP: the host session (s1, s2, ... as --requests and the records name them) whose request ID is meant")
+	cmd.Flags().StringVar(&sess, "session", "", "with --kill, --hold, --release or --drop over HTTP: the host session (s1, s2, ... as --requests and the records name them) whose request ID is meant; with --card, the session whose card alone is printed")
 	cmd.Flags().StringVar(&holdID, "hold", "", "hold the answer to the host's pending request ID when it comes, then leave")
 	cmd.Flags().StringVar(&releaseID, "release", "", "pass the held answer to request ID on to the host, then leave")
 	cmd.Flags().StringVar(&dropID, "drop", "", "drop the held answer to request ID: the host never gets it")
@@ -182,6 +182,12 @@ func printRequests(w io.Writer, rows []proxy.Row) {
 		}
 		if r.Progress > 0 {
 			fmt.Fprintf(w, ", %d progress", r.Progress)
+		}
+		switch r.Hold {
+		case proxy.HoldHeld:
+			fmt.Fprint(w, ", its answer still held by the proxy (the host has not got it)")
+		case proxy.HoldPassed, proxy.HoldDropped:
+			fmt.Fprintf(w, ", its answer held by the proxy %s, then %s", r.HoldEnded.Sub(r.HeldAt).Round(time.Millisecond), r.Hold)
 		}
 		fmt.Fprintln(w)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/proxy"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 	"github.com/mcpoke/mcpoke/ui"
@@ -103,17 +104,39 @@ func tuiControl(r proxy.Running) func(context.Context, ui.AttachControl) (string
 }
 
 // cardText is the report card for the TUI's narrow pane: a line a
-// grade, its facts under it; the UI makes it safe for the terminal.
+// grade, its facts under it; the UI makes it safe for the terminal. A
+// card of several host sessions gives each session's card in turn; one
+// session's card (the selected row's) names the others.
 func cardText(rep *proxy.CardReport) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Report card of %s\n%s over %s, %d requests from the host\n", rep.Host, rep.Protocol, rep.Transport, rep.Requests)
-	for _, l := range rep.Lines {
-		fmt.Fprintf(&b, "\n%s · %s: %s\n", l.Status, l.Section, l.Title)
-		for _, f := range l.Facts {
-			fmt.Fprintf(&b, "  %s\n", f)
+	if len(rep.Sessions) == 0 {
+		title := "Report card of " + rep.Host
+		if rep.Session != "" {
+			title += ", host session " + rep.Session
 		}
+		writeCardText(&b, title, rep.Protocol, rep.Transport, rep.Requests, rep.Lines)
+		if len(rep.OtherSessions) > 0 {
+			fmt.Fprintf(&b, "\nThe proxy has other host sessions, each graded on its own: %s (select one of their rows and ask again)\n",
+				strings.Join(rep.OtherSessions, ", "))
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Report cards of %d host sessions, each graded on its own\n", len(rep.Sessions))
+	for _, s := range rep.Sessions {
+		b.WriteString("\n")
+		writeCardText(&b, "── host session "+proxy.SessionName(s.Session)+": "+s.Host, s.Protocol, rep.Transport, s.Requests, s.Lines)
 	}
 	return b.String()
+}
+
+func writeCardText(b *strings.Builder, title, protocol, transport string, requests int, lines []proxy.CardLine) {
+	fmt.Fprintf(b, "%s\n%s over %s, %s from the host\n", title, protocol, transport, english.Plural(requests, "request"))
+	for _, l := range lines {
+		fmt.Fprintf(b, "\n%s · %s: %s\n", l.Status, l.Section, l.Title)
+		for _, f := range l.Facts {
+			fmt.Fprintf(b, "  %s\n", f)
+		}
+	}
 }
 
 // doneText says what a control message did, by the ids it acted on.

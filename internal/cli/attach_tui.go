@@ -15,8 +15,8 @@ import (
 
 	"github.com/mcpoke/mcpoke/internal/proxy"
 	"github.com/mcpoke/mcpoke/internal/wire"
-	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui"
+	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
 // attachIsInteractive: with a terminal on both ends, attach opens the TUI.
@@ -49,7 +49,7 @@ func attachedProxy(name string, start time.Time, stream io.ReadCloser) *ui.Attac
 	return &ui.Attached{
 		Name:  name,
 		Start: start,
-		Run: func(ctx context.Context, record func(wire.Record), event func(session.Event)) error {
+		Run: func(ctx context.Context, record func(wire.Record), item func(any)) error {
 			stop := context.AfterFunc(ctx, func() { stream.Close() })
 			defer stop()
 			br := bufio.NewReaderSize(stream, 64<<10)
@@ -58,13 +58,15 @@ func attachedProxy(name string, start time.Time, stream io.ReadCloser) *ui.Attac
 				if rec, events, ok := w.Line(line); ok {
 					record(rec)
 					for _, e := range events {
-						event(e)
+						item(e)
 					}
+					holds(w, item)
 				}
 				if err == io.EOF {
 					for _, e := range w.End(time.Now()) {
-						event(e)
+						item(e)
 					}
+					holds(w, item)
 					return nil
 				}
 				if ctx.Err() != nil {
@@ -80,6 +82,14 @@ func attachedProxy(name string, start time.Time, stream io.ReadCloser) *ui.Attac
 			h := w.Header()
 			return ui.AttachedHeader{Host: h.Host, Server: h.Server, Version: h.Version, Transport: h.Transport}
 		},
+	}
+}
+
+// holds hands on the proxy's holds on answers that the watcher's last
+// line began or ended, for the rows to show.
+func holds(w *proxy.Watcher, item func(any)) {
+	for _, h := range w.Holds() {
+		item(rows.HoldChanged{Ref: h.Ref, Hold: rows.Hold{At: h.At, Ended: h.Ended, Dropped: h.Dropped}})
 	}
 }
 

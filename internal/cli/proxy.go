@@ -56,8 +56,8 @@ with its direction and time in mcpoke's transcript format (NDJSON, as call
 "in", its stderr as "stderr". "mcpoke diagram FILE" draws the host's requests from
 it, with cancellations and late answers. Lines that are not JSON-RPC frames are
 noted "noise"; a line over 1 MiB is recorded by its first 1 MiB and last 4 KiB with
-its size (the relay passed it whole). Records never slow the relay down beyond a
-queue of 4,096 lines.
+its size (the relay passed it whole). Records are made off the relay's path and
+never slow it down beyond a queue of 4,096 reads or 4 MiB.
 
 Over HTTP, "mcpoke proxy --url UPSTREAM --listen 127.0.0.1:PORT" is a reverse proxy
 for Streamable HTTP and legacy HTTP+SSE: point the host at http://127.0.0.1:PORT with

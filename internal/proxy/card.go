@@ -16,9 +16,26 @@ import (
 // whether it asks for progress, what it does after a cancel and when it
 // leaves. It is a Recorder observer, like the Table, and safe for
 // concurrent use; Report makes the card at any moment.
+//
+// Over Streamable HTTP one proxy serves several host sessions (s1, s2,
+// ...), which may be different hosts on different eras: each is graded
+// on its own (hostCard), by its own clientInfo, era, cancels and close.
 type Card struct {
 	mu        sync.Mutex
 	transport string // "stdio" or "http"
+	sessions  map[string]*hostCard
+	labels    []string  // the sessions in the order first seen
+	last      time.Time // the latest record's time: the card's "now"
+	requests  int       // the requests kept over all sessions
+	cancelled int       // the cancels kept over all sessions
+	ignored   int       // sessions past maxCardSessions, not graded
+}
+
+// hostCard grades one host session: the whole host on stdio, one
+// Mcp-Session-Id's over HTTP.
+type hostCard struct {
+	label     string // the session's label, "" on stdio or without a session id
+	transport string
 	era       string // the protocol version the host asked for
 	host      string // clientInfo's name and version
 	reqs      map[string]*hostRequest
@@ -26,23 +43,29 @@ type Card struct {
 	cancels   []hostCancel
 	kills     []string // ids the proxy cancelled on the host's behalf
 	closedAt  time.Time
-	last      time.Time // the latest record's time: the card's "now"
+	last      time.Time // the card's "now", set before grading
 	abandoned []string  // ids pending with no cancel when the host left
+	// budget and cancelBudget are the Card's counts of requests and
+	// cancels kept, shared by its sessions.
+	budget, cancelBudget *int
 }
 
 // hostRequest is one of the host's requests, as the card sees it.
 type hostRequest struct {
-	id       string // cardID: the id, after its session's label over HTTP
-	session  string
-	method   string
-	key      string // method and params without _meta: the same call again
-	sent     time.Time
-	token    string // its progressToken as JSON text, "" without
-	progress []time.Time
-	answered time.Time // zero while pending
-	late     []time.Duration
-	cancel   *hostCancel
-	killed   bool
+	id      string // cardID: the id, after its session's label over HTTP
+	session string
+	method  string
+	key     string // method and params without _meta: the same call again
+	sent    time.Time
+	token   string // its progressToken as JSON text, "" without
+	// progress counts its progress notifications; lastProgress is the
+	// latest's time (a flood of them costs no memory).
+	progress     int
+	lastProgress time.Time
+	answered     time.Time // zero while pending
+	late         []time.Duration
+	cancel       *hostCancel
+	killed       bool
 	// held: the proxy holds its answer (a fault); the host sees it only
 	// when it is released, and that is when the card counts it.
 	held bool
@@ -65,9 +88,29 @@ type hostCancel struct {
 // are enough to grade it, and the counts go on.
 const maxCardRequests = 20_000
 
+// maxCardSessions bounds the host sessions a card grades; later ones are
+// counted (Card.ignored), not graded.
+const maxCardSessions = 1_000
+
 // NewCard grades a host over transport ("stdio" or "http").
 func NewCard(transport string) *Card {
-	return &Card{transport: transport, reqs: map[string]*hostRequest{}}
+	return &Card{transport: transport, sessions: map[string]*hostCard{}}
+}
+
+// session is the card of host session label, made when first seen; nil
+// past maxCardSessions.
+func (c *Card) session(label string) *hostCard {
+	if h := c.sessions[label]; h != nil {
+		return h
+	}
+	if len(c.sessions) >= maxCardSessions {
+		c.ignored++
+		return nil
+	}
+	h := &hostCard{label: label, transport: c.transport, reqs: map[string]*hostRequest{}, budget: &c.requests, cancelBudget: &c.cancelled}
+	c.sessions[label] = h
+	c.labels = append(c.labels, label)
+	return h
 }
 
 // Observe takes one record of the relay.
@@ -82,17 +125,42 @@ func (c *Card) ObserveParsed(r wire.Record, p Parsed) {
 	}
 	switch r.Kind {
 	case wire.KindRelay:
-		c.relayEvent(r)
+		if string(r.Data) == EventHostClosed {
+			// stdio's host leaving: every session it had (the one) ends.
+			for _, label := range c.labels {
+				c.sessions[label].hostClosed(r.At)
+			}
+			return
+		}
+		if h := c.sessions[r.Session]; h != nil {
+			h.relayEvent(r)
+		}
+		return
+	case wire.KindHTTP:
+		// A host's DELETE ends its session over HTTP: what it left
+		// pending then, it left without a cancel.
+		if h := c.sessions[r.Session]; h != nil && r.Session != "" && bytes.HasPrefix(r.Data, []byte("DELETE ")) {
+			h.hostClosed(r.At)
+		}
 		return
 	case wire.KindFrame:
 	default:
 		return
 	}
+	var h *hostCard
+	if r.Dir == wire.Out {
+		h = c.session(r.Session) // a host's frame begins its session
+	} else {
+		h = c.sessions[r.Session]
+	}
+	if h == nil {
+		return
+	}
 	for _, m := range p.ms {
 		if r.Dir == wire.Out {
-			c.fromHost(r.At, r.Session, m)
+			h.fromHost(r.At, r.Session, m)
 		} else {
-			c.fromServer(r.At, r.Session, m)
+			h.fromServer(r.At, r.Session, m)
 		}
 	}
 }
@@ -103,14 +171,15 @@ func cardID(session string, id json.RawMessage) string {
 	return RequestRef{session, compact(id)}.String()
 }
 
-func (c *Card) fromHost(at time.Time, session string, m message) {
+func (c *hostCard) fromHost(at time.Time, session string, m message) {
 	p := &m.p
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
 		id := cardID(session, m.ID)
-		if _, ok := c.reqs[id]; ok || len(c.reqs) >= maxCardRequests {
+		if _, ok := c.reqs[id]; ok || *c.budget >= maxCardRequests {
 			return
 		}
+		*c.budget++
 		if m.Method == "initialize" && p.ProtocolVersion != "" {
 			c.era = p.ProtocolVersion
 		}
@@ -130,14 +199,19 @@ func (c *Card) fromHost(at time.Time, session string, m message) {
 	}
 }
 
-func (c *Card) fromServer(at time.Time, session string, m message) {
+func (c *hostCard) fromServer(at time.Time, session string, m message) {
 	switch {
 	case m.Method == "notifications/progress":
 		tok := compact(m.p.ProgressToken)
 		for i := len(c.order) - 1; i >= 0; i-- {
 			q := c.reqs[c.order[i]]
 			if q.token != "" && q.token == tok && q.session == session {
-				q.progress = append(q.progress, at)
+				// Progress that crossed the host's cancel on the wire is
+				// not what its clock saw before it gave up.
+				if q.cancel == nil {
+					q.progress++
+					q.lastProgress = at
+				}
 				return
 			}
 		}
@@ -151,7 +225,7 @@ func (c *Card) fromServer(at time.Time, session string, m message) {
 }
 
 // answer notes the answer to q reaching the host at at.
-func (c *Card) answer(q *hostRequest, at time.Time) {
+func (c *hostCard) answer(q *hostRequest, at time.Time) {
 	{
 		switch {
 		case q.cancel != nil || q.killed:
@@ -164,7 +238,7 @@ func (c *Card) answer(q *hostRequest, at time.Time) {
 	}
 }
 
-func (c *Card) cancel(hc hostCancel) {
+func (c *hostCard) cancel(hc hostCancel) {
 	q := c.reqs[hc.id]
 	switch {
 	case q == nil:
@@ -183,16 +257,17 @@ func (c *Card) cancel(hc hostCancel) {
 	default:
 		hc.state = "pending"
 	}
+	if *c.cancelBudget >= maxCardRequests {
+		return // the first cancels are enough to grade the host
+	}
+	*c.cancelBudget++
 	c.cancels = append(c.cancels, hc)
 	if q != nil && q.cancel == nil && q.answered.IsZero() && !q.killed {
 		q.cancel = &c.cancels[len(c.cancels)-1]
 	}
-	if len(c.cancels) > maxCardRequests {
-		c.cancels = c.cancels[:maxCardRequests]
-	}
 }
 
-func (c *Card) relayEvent(r wire.Record) {
+func (c *hostCard) relayEvent(r wire.Record) {
 	event := string(r.Data)
 	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
 		c.cancel(hostCancel{id: RequestRef{r.Session, id}.String(), at: r.At, stream: true})
@@ -225,12 +300,18 @@ func (c *Card) relayEvent(r wire.Record) {
 		}
 		return
 	}
-	if event == EventHostClosed && c.closedAt.IsZero() {
-		c.closedAt = r.At
-		for _, id := range c.order {
-			if q := c.reqs[id]; q.answered.IsZero() && q.cancel == nil && !q.killed {
-				c.abandoned = append(c.abandoned, id)
-			}
+}
+
+// hostClosed: the host left (stdio's input closed, or its DELETE over
+// HTTP); what it had pending then, it left without a cancel.
+func (c *hostCard) hostClosed(at time.Time) {
+	if !c.closedAt.IsZero() {
+		return
+	}
+	c.closedAt = at
+	for _, id := range c.order {
+		if q := c.reqs[id]; q.answered.IsZero() && q.cancel == nil && !q.killed {
+			c.abandoned = append(c.abandoned, id)
 		}
 	}
 }

@@ -2,21 +2,48 @@ package proxy
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/check"
+	"github.com/mcpoke/mcpoke/internal/english"
 )
 
 // CardReport is the host's report card: who the host is, on which era
 // and transport, and one graded line per thing the spec asks of a host.
+//
+// With one host session (always on stdio) that is all. Over HTTP with
+// several host sessions, which may be different hosts, Sessions grades
+// each on its own, and the fields above sum them up: Host and Protocol
+// name them all, and each of Lines has the worst status any session got
+// on it, with every session's facts after its label.
 type CardReport struct {
 	Host      string     `json:"host"`
 	Protocol  string     `json:"protocol"`
 	Transport string     `json:"transport"`
 	Requests  int        `json:"requests"`
 	Lines     []CardLine `json:"lines"`
+	// Session is the host session's label when the card is one
+	// session's (over HTTP); OtherSessions, for a card asked for one
+	// session of several (ReportSession), the others' labels.
+	Session       string   `json:"session,omitempty"`
+	OtherSessions []string `json:"other_sessions,omitempty"`
+	// Sessions is each host session's own card, when there are several.
+	Sessions []SessionCard `json:"sessions,omitempty"`
+	// Ungraded counts the sessions past the card's bound, not graded.
+	Ungraded int `json:"ungraded_sessions,omitempty"`
+}
+
+// SessionCard is one host session's card: its label (s1, s2, ...; ""
+// for requests without a session id), its host and era, its grades.
+type SessionCard struct {
+	Session  string     `json:"session"`
+	Host     string     `json:"host"`
+	Protocol string     `json:"protocol"`
+	Requests int        `json:"requests"`
+	Lines    []CardLine `json:"lines"`
 }
 
 // Info is the status of a card line that measures rather than grades
@@ -52,10 +79,55 @@ func modernEra(v string) bool { return v >= "2026-07-28" }
 // knew was done.
 const raceWindow = time.Second
 
-// Report grades the host from what the card has seen so far.
+// Report grades the host from what the card has seen so far: each host
+// session on its own, summed up when there are several.
 func (c *Card) Report() *CardReport {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var cards []SessionCard
+	for _, label := range c.labels {
+		h := c.sessions[label]
+		if len(h.order) == 0 && len(h.cancels) == 0 {
+			continue // a session that sent nothing to grade
+		}
+		h.last = c.last
+		cards = append(cards, h.report())
+	}
+	switch len(cards) {
+	case 0:
+		h := &hostCard{transport: c.transport, reqs: map[string]*hostRequest{}, last: c.last, budget: new(int), cancelBudget: new(int)}
+		cards = append(cards, h.report())
+		fallthrough
+	case 1:
+		s := cards[0]
+		return &CardReport{Host: s.Host, Protocol: s.Protocol, Transport: c.transport, Requests: s.Requests, Lines: s.Lines,
+			Session: s.Session, Ungraded: c.ignored}
+	}
+	return summary(c.transport, cards, c.ignored)
+}
+
+// ReportSession is the card of host session label alone, as Report
+// gives a proxy that had only that session; false if it had none such.
+func (c *Card) ReportSession(label string) (*CardReport, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := c.sessions[label]
+	if h == nil {
+		return nil, false
+	}
+	h.last = c.last
+	s := h.report()
+	rep := &CardReport{Host: s.Host, Protocol: s.Protocol, Transport: c.transport, Requests: s.Requests, Lines: s.Lines, Session: label}
+	for _, other := range c.labels {
+		if o := c.sessions[other]; other != label && (len(o.order) > 0 || len(o.cancels) > 0) {
+			rep.OtherSessions = append(rep.OtherSessions, SessionName(other))
+		}
+	}
+	return rep, true
+}
+
+// report grades one host session.
+func (c *hostCard) report() SessionCard {
 	era := c.era
 	if era == "" {
 		era = "unknown"
@@ -64,12 +136,73 @@ func (c *Card) Report() *CardReport {
 	if host == "" {
 		host = "unknown host (no clientInfo seen)"
 	}
-	rep := &CardReport{Host: host, Protocol: era, Transport: c.transport, Requests: len(c.order)}
-	rep.Lines = append(rep.Lines, c.formLine(), c.initializeLine(), c.inProgressLine())
-	rep.Lines = append(rep.Lines, c.whenLines()...)
-	rep.Lines = append(rep.Lines, c.progressLine(), c.lateLine(), c.resendLine(), c.closeLine())
+	s := SessionCard{Session: c.label, Host: host, Protocol: era, Requests: len(c.order)}
+	s.Lines = append(s.Lines, c.formLine(), c.initializeLine(), c.inProgressLine())
+	s.Lines = append(s.Lines, c.whenLines()...)
+	s.Lines = append(s.Lines, c.progressLine(), c.lateLine(), c.resendLine(), c.closeLine())
+	return s
+}
+
+// summary sums up several sessions' cards: the hosts and eras they
+// were, and each line at the worst status a session got on it, with
+// every session's facts after its label. Every session's card has the
+// same lines in the same order.
+func summary(transport string, cards []SessionCard, ungraded int) *CardReport {
+	rep := &CardReport{Transport: transport, Sessions: cards, Ungraded: ungraded}
+	var hosts, eras []string
+	for _, s := range cards {
+		hosts = append(hosts, s.Host+" ("+SessionName(s.Session)+")")
+		if !slices.Contains(eras, s.Protocol) {
+			eras = append(eras, s.Protocol)
+		}
+		rep.Requests += s.Requests
+	}
+	rep.Host = english.Count(len(cards), "host session", "host sessions") + ": " + strings.Join(hosts, ", ")
+	rep.Protocol = strings.Join(eras, ", ")
+	for i, l := range cards[0].Lines {
+		sum := CardLine{Section: l.Section, Title: l.Title, Rule: l.Rule, Status: check.Skip}
+		differ := false
+		for _, s := range cards {
+			sl := s.Lines[i]
+			if worse(sl.Status, sum.Status) {
+				sum.Status = sl.Status
+			}
+			if sl.Sentence != l.Sentence || sl.Spec != l.Spec {
+				differ = true
+			}
+			if sl.Level == check.Must {
+				sum.Level = check.Must
+			}
+			for _, f := range sl.Facts {
+				sum.Facts = append(sum.Facts, SessionName(s.Session)+": "+f)
+			}
+		}
+		if differ {
+			// The sessions' eras or transports grade this line against
+			// different sentences: each session's card says which.
+			sum.Sentence = "(the sessions' eras differ: each session's card quotes the sentence it is graded against)"
+			sum.Spec, sum.Versions = "", nil
+		}
+		rep.Lines = append(rep.Lines, sum)
+	}
 	return rep
 }
+
+// SessionName is how the card names a host session: its label, or
+// "stateless" for requests without a session id (2026-07-28 HTTP, or a
+// 2025 host before initialize gave it one).
+func SessionName(label string) string {
+	if label == "" {
+		return "stateless"
+	}
+	return label
+}
+
+// statusRank orders statuses from the best news to the worst, for a
+// summary line: skip (nothing seen), info, pass, warn, fail.
+var statusRank = map[check.Status]int{check.Skip: 0, Info: 1, check.Pass: 2, check.Warn: 3, check.Fail: 4}
+
+func worse(a, b check.Status) bool { return statusRank[a] > statusRank[b] }
 
 func spec(era, page string) (string, []string) {
 	if modernEra(era) {
@@ -83,7 +216,7 @@ func rule(era, page string, level check.Level, sentence string) check.Rule {
 	return check.Rule{Level: level, Sentence: sentence, Spec: s, Versions: v}
 }
 
-func (c *Card) formLine() CardLine {
+func (c *hostCard) formLine() CardLine {
 	l := CardLine{Section: SectionForm, Title: "Cancels in the form its era and transport call for"}
 	modern := modernEra(c.era)
 	var right, wrong []string
@@ -153,7 +286,7 @@ func (c *Card) formLine() CardLine {
 }
 
 // cancelFact says how one request was cancelled and when.
-func (c *Card) cancelFact(id string, note, stream bool) string {
+func (c *hostCard) cancelFact(id string, note, stream bool) string {
 	var how []string
 	if note {
 		how = append(how, "notifications/cancelled")
@@ -174,14 +307,14 @@ func (c *Card) cancelFact(id string, note, stream bool) string {
 	return fmt.Sprintf("request %s (%s): %s", id, c.method(id), what)
 }
 
-func (c *Card) method(id string) string {
+func (c *hostCard) method(id string) string {
 	if q := c.reqs[id]; q != nil {
 		return q.method
 	}
 	return "unknown"
 }
 
-func (c *Card) initializeLine() CardLine {
+func (c *hostCard) initializeLine() CardLine {
 	l := CardLine{Section: SectionForm, Title: "Never cancels initialize",
 		Rule: rule("2025-11-25", "cancellation.mdx (Behavior Requirements)", check.Must,
 			"The initialize request MUST NOT be cancelled by clients")}
@@ -208,7 +341,7 @@ func (c *Card) initializeLine() CardLine {
 	return l
 }
 
-func (c *Card) inProgressLine() CardLine {
+func (c *hostCard) inProgressLine() CardLine {
 	l := CardLine{Section: SectionForm, Title: "Cancels only requests it sent that are still in progress",
 		Rule: rule(c.era, "cancellation.mdx (Behavior Requirements)", check.Must,
 			"Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress")}
@@ -245,7 +378,7 @@ func (c *Card) inProgressLine() CardLine {
 	return l
 }
 
-func (c *Card) whenLines() []CardLine {
+func (c *hostCard) whenLines() []CardLine {
 	timeout := CardLine{Section: SectionWhen, Title: "Effective timeout (request to cancel, no progress)",
 		Rule: rule(c.era, "cancellation.mdx (Timeouts)", check.Should,
 			"Implementations SHOULD establish timeouts for all sent requests, to prevent hung connections and resource exhaustion.")}
@@ -275,11 +408,11 @@ func (c *Card) whenLines() []CardLine {
 			continue
 		}
 		total := q.cancel.at.Sub(q.sent)
-		if len(q.progress) == 0 {
+		if q.progress == 0 {
 			plain = append(plain, total)
 			plainFacts = append(plainFacts, fmt.Sprintf("request %s (%s): cancelled %s after it was sent%s", id, q.method, ms(total), reasonNote(q.cancel.reason)))
 		} else {
-			prog = append(prog, withProgress{id, total, q.cancel.at.Sub(q.progress[len(q.progress)-1]), len(q.progress)})
+			prog = append(prog, withProgress{id, total, q.cancel.at.Sub(q.lastProgress), q.progress})
 		}
 	}
 	var t time.Duration
@@ -290,7 +423,7 @@ func (c *Card) whenLines() []CardLine {
 		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 		t = sorted[len(sorted)/2]
 		timeout.Status = Info
-		timeout.Facts = append([]string{fmt.Sprintf("median %s over %d cancels (a cancel on the user's Stop counts too: read the reasons)", ms(t), len(plain))}, plainFacts...)
+		timeout.Facts = append([]string{fmt.Sprintf("median %s over %s (a cancel on the user's Stop counts too: read the reasons)", ms(t), english.Plural(len(plain), "cancel"))}, plainFacts...)
 		// A request far past that timeout with no cancel: the host may
 		// have stopped waiting without saying so.
 		now := c.last
@@ -304,21 +437,58 @@ func (c *Card) whenLines() []CardLine {
 			}
 		}
 	}
+	// Calls with progress that the host never cancelled but went on
+	// waiting for past the timeout: progress reset its clock, or it gave
+	// up without a cancel. The wire cannot tell which.
+	var uncancelled []string
+	if t > 0 {
+		now := c.last
+		if !c.closedAt.IsZero() {
+			now = c.closedAt
+		}
+		for _, id := range c.order {
+			q := c.reqs[id]
+			if q.method == "tools/call" && q.cancel == nil && !q.killed && q.progress > 0 {
+				end := q.answered
+				if end.IsZero() {
+					end = now
+				}
+				if end.Sub(q.sent) > t+t/4 {
+					uncancelled = append(uncancelled, fmt.Sprintf("request %s (%s): %s and no cancel %s after it was sent: progress reset the timeout, or the host stopped waiting without a cancel (the wire cannot tell which)",
+						id, q.method, english.Count(q.progress, "progress notification", "progress notifications"), ms(end.Sub(q.sent))))
+				}
+			}
+		}
+	}
 	switch {
 	case len(prog) == 0:
 		resets.Status, resets.Facts = check.Skip, []string{"no cancelled request had progress: let a call of the demo's progress tool time out"}
 		maximum.Status, maximum.Facts = check.Skip, []string{"needs a cancelled request that had progress"}
+		if len(uncancelled) > 0 {
+			resets.Status, resets.Facts = Info, uncancelled
+		}
 	default:
 		resets.Status, maximum.Status = Info, Info
-		reset := false
+		// A call cancelled well before the timeout was stopped (the
+		// user's Stop): it says nothing of what progress does to the
+		// clock. One cancelled near the timeout despite its progress
+		// says no; one past it says yes.
+		reset, atTimeout := false, false
 		for _, p := range prog {
-			f := fmt.Sprintf("request %s (%s): %d progress notifications, cancelled %s after it was sent and %s after its last progress",
-				p.id, c.method(p.id), p.n, ms(p.total), ms(p.sinceLP))
-			resets.Facts = append(resets.Facts, f)
-			if t > 0 && p.total > t+t/4 {
+			f := fmt.Sprintf("request %s (%s): %s, cancelled %s after it was sent and %s after its last progress",
+				p.id, c.method(p.id), english.Count(p.n, "progress notification", "progress notifications"), ms(p.total), ms(p.sinceLP))
+			switch {
+			case t == 0:
+			case p.total > t+t/4:
 				reset = true
+			case p.total >= t-t/4:
+				atTimeout = true
+			default:
+				f += fmt.Sprintf(": before the %s timeout, a stop rather than a timeout", ms(t))
 			}
+			resets.Facts = append(resets.Facts, f)
 		}
+		resets.Facts = append(resets.Facts, uncancelled...)
 		switch {
 		case t == 0:
 			resets.Facts = append([]string{"no cancel without progress to compare with"}, resets.Facts...)
@@ -330,9 +500,17 @@ func (c *Card) whenLines() []CardLine {
 				longest = max(longest, p.total)
 			}
 			maximum.Facts = []string{fmt.Sprintf("the longest call with progress was cancelled %s after it was sent; whether that was a maximum or the server's progress stopping, its facts above say (time since the last progress)", ms(longest))}
-		default:
-			resets.Facts = append([]string{fmt.Sprintf("no: calls with progress were cancelled within the %s timeout", ms(t))}, resets.Facts...)
+		case atTimeout:
+			resets.Facts = append([]string{fmt.Sprintf("no: calls with progress were cancelled at the %s timeout", ms(t))}, resets.Facts...)
 			maximum.Status, maximum.Facts = check.Pass, []string{"progress does not extend the timeout, so the timeout is the maximum"}
+		default:
+			resets.Status = check.Skip
+			resets.Facts = append([]string{fmt.Sprintf("no call with progress was cancelled at or after the %s timeout: let a call of the demo's sleep tool (with steps) time out", ms(t))}, resets.Facts...)
+			maximum.Status, maximum.Facts = check.Skip, []string{"needs a call with progress that timed out"}
+			if len(uncancelled) > 0 {
+				resets.Status = Info
+				maximum.Facts = append(maximum.Facts, "calls with progress ran past the timeout with no cancel (facts above): if the host gave up on them, it did not say so")
+			}
 		}
 	}
 	return []CardLine{timeout, resets, maximum}
@@ -345,7 +523,7 @@ func reasonNote(r string) string {
 	return fmt.Sprintf(" (reason %q)", r)
 }
 
-func (c *Card) progressLine() CardLine {
+func (c *hostCard) progressLine() CardLine {
 	l := CardLine{Section: SectionProgress, Title: "Asks for progress (a progressToken) on its calls",
 		Rule: rule(c.era, "progress.mdx (Progress Flow)", check.May,
 			"When a party wants to receive progress updates for a request, it includes a progressToken in the request metadata.")}
@@ -374,7 +552,7 @@ func (c *Card) progressLine() CardLine {
 	return l
 }
 
-func (c *Card) lateLine() CardLine {
+func (c *hostCard) lateLine() CardLine {
 	l := CardLine{Section: SectionAfter, Title: "Late answers after its cancel",
 		Rule: rule(c.era, "cancellation.mdx (Behavior Requirements)", check.Should,
 			"The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward")}
@@ -392,7 +570,7 @@ func (c *Card) lateLine() CardLine {
 	return l
 }
 
-func (c *Card) resendLine() CardLine {
+func (c *hostCard) resendLine() CardLine {
 	l := CardLine{Section: SectionAfter, Title: "Does not send a call again after cancelling it (duplicate execution)",
 		Rule: rule(c.era, "cancellation.mdx (Timing Considerations)", "",
 			"Due to network latency, cancellation notifications may arrive after request processing has completed")}
@@ -423,7 +601,7 @@ func (c *Card) resendLine() CardLine {
 	return l
 }
 
-func (c *Card) closeLine() CardLine {
+func (c *hostCard) closeLine() CardLine {
 	l := CardLine{Section: SectionClose, Title: "Cancels what is pending before it leaves",
 		Rule: rule(c.era, "cancellation.mdx (Timeouts)", check.Should,
 			"When the request has not received a success or error response within the timeout period, the sender SHOULD cancel the request and stop waiting for a response.")}
@@ -443,7 +621,12 @@ func (c *Card) closeLine() CardLine {
 		}
 	}
 	if len(c.kills) > 0 {
-		l.Facts = append(l.Facts, fmt.Sprintf("the proxy cancelled %d requests on the host's behalf (%s); they are not graded", len(c.kills), strings.Join(c.kills, ", ")))
+		notGraded := "they are not graded"
+		if len(c.kills) == 1 {
+			notGraded = "it is not graded"
+		}
+		l.Facts = append(l.Facts, fmt.Sprintf("the proxy cancelled %s on the host's behalf (%s); %s",
+			english.Plural(len(c.kills), "request"), strings.Join(c.kills, ", "), notGraded))
 	}
 	return l
 }

@@ -13,6 +13,7 @@ import (
 // TUI) may write, one JSON object a line, at any time:
 //
 //	{"control":"card"}                           the host's report card now
+//	{"control":"card","session":"s2"}            the card of host session s2 alone
 //	{"control":"kill","id":3,"reason":"why"}     cancel the host's pending request 3
 //	{"control":"kill-all","reason":"why"}        cancel all of the host's pending requests
 //	{"control":"hold","id":3}                    hold the answer to pending request 3 when it comes
@@ -124,7 +125,16 @@ func (c *Controls) Handle(req ControlRequest) ControlReply {
 			rep.Error = "this proxy keeps no report card"
 			return rep
 		}
-		rep.Card = c.Card.Report()
+		if req.Session == "" {
+			rep.Card = c.Card.Report()
+			return rep
+		}
+		card, ok := c.Card.ReportSession(req.Session)
+		if !ok {
+			rep.Error = fmt.Sprintf("the card has no host session %q", req.Session)
+			return rep
+		}
+		rep.Card = card
 	case ControlKill:
 		if len(req.ID) == 0 {
 			rep.Error = `kill needs the request's "id"`

@@ -87,12 +87,19 @@ func NewHTTPHandler(opts HTTPOptions) http.Handler {
 					w.Header().Set("Content-Type", "application/json")
 					w.Write(ans)
 				} else {
-					<-f.host.Done() // silent: the host waits until it gives up
+					killer.silentUntilTheHostGivesUp(f)
 				}
 				return
 			}
 			if r.Context().Err() != nil {
-				return // the host went away; nothing to answer
+				// The host went away before the upstream's answer began
+				// (a modern server may send no headers until the work
+				// ends): nothing to answer, but for a request that is the
+				// host closing its stream, as after the headers.
+				if id := post.requestID(); id != "" {
+					emit(wire.Record{At: now(), Dir: wire.Out, Kind: wire.KindRelay, Data: []byte(EventStreamClosed + id), Session: sess})
+				}
+				return
 			}
 			emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindHTTP, Session: sess,
 				Data: []byte(fmt.Sprintf("%s %s → upstream unreachable: %v", r.Method, transport.RedactURL(r.URL.String()), err))})

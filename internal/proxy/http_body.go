@@ -74,7 +74,7 @@ func (b *recordingBody) Read(p []byte) (int, error) {
 // readInjected hands the host the proxy's answer to a killed request.
 func (b *recordingBody) readInjected(p []byte) (int, error) {
 	if b.inject == nil {
-		<-b.inflight.host.Done() // silent: the host waits until it gives up
+		b.killer.silentUntilTheHostGivesUp(b.inflight)
 		return 0, io.EOF
 	}
 	n := copy(p, b.inject)
@@ -237,6 +237,7 @@ func (b *recordingBody) awaitHeld() {
 			// A held answer to a killed request is late: dropped, or
 			// passed on before the proxy's answer with --forward-late.
 			if b.killer.opts.ForwardLate {
+				b.killer.event(b.session, EventReleased+b.id)
 				b.out = append(b.out, b.waitBytes...)
 			} else {
 				b.killer.event(b.session, EventLateDropped+b.id)

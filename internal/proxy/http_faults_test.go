@@ -213,3 +213,78 @@ func TestHTTPGatedHostClosingAStreamIsRecorded(t *testing.T) {
 		t.Errorf("s1:2 cancelled for %q, want the closed stream", r.CancelReason)
 	}
 }
+
+// --on-kill silent over HTTP: the host hears nothing, and when it gives
+// up and closes its stream, the records say so, as over stdio they hold
+// the notifications/cancelled a host sends then. The TypeScript SDK v2
+// client does that on its own timeout; before, its close went unrecorded.
+func TestHTTPSilentKillRecordsTheHostGivingUp(t *testing.T) {
+	for _, c := range []struct {
+		name, version, body string
+	}{
+		// 2025-11-25: the demo's SSE stream began before the kill.
+		{"streaming", "2025-11-25", slowCall},
+		// 2026-07-28: the demo sends no headers before its answer.
+		{"before the answer began", "2026-07-28", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sleep","arguments":{"seconds":5,"steps":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rig := startHTTPProxyRig(t, KillOptions{Silent: true}, Faults{})
+			sess, ref := "", RequestRef{"", "2"}
+			req, _ := http.NewRequest(http.MethodPost, rig.url, strings.NewReader(c.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set(transport.HeaderProtocolVersion, c.version)
+			if c.version < "2026-07-28" {
+				s := rig.session()
+				req.Header.Set(transport.HeaderSessionID, s.sid)
+				sess, ref = "s1", RequestRef{"s1", "2"}
+			} else {
+				req.Header.Set("Mcp-Method", "tools/call")
+				req.Header.Set("Mcp-Name", "sleep")
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				if resp, err := rig.client.Do(req.WithContext(ctx)); err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}()
+			rig.waitRow(ref, Pending)
+			if rep := rig.controls.Handle(ControlRequest{Control: ControlKill, Session: sess, ID: json.RawMessage(`2`)}); rep.Error != "" {
+				t.Fatalf("kill: %+v", rep)
+			}
+			rig.waitRow(ref, Cancelled)
+			if n := len(relayEvents(rig.recs.all(), EventStreamClosed)); n != 0 {
+				t.Fatalf("%d closed streams recorded before the host gave up", n)
+			}
+			cancel() // the host's own timeout
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("waited 10s for the host's request to end")
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				var got []string
+				for _, r := range rig.recs.all() {
+					if r.Kind == wire.KindRelay && string(r.Data) == EventStreamClosed+"2" && r.Session == sess {
+						got = append(got, string(r.Data))
+					}
+				}
+				if len(got) == 1 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("relay events %q: want one record that the host closed request 2's stream", relayEvents(rig.recs.all(), ""))
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			if r := rig.waitRow(ref, Cancelled); r.CancelledBy != CancelledByProxy {
+				t.Errorf("row cancelled by %q, want the proxy still", r.CancelledBy)
+			}
+		})
+	}
+}

@@ -144,6 +144,16 @@ func (k *httpKiller) killedAnswer(f *httpInflight, sse bool) []byte {
 	return ans
 }
 
+// silentUntilTheHostGivesUp answers a request killed silently with
+// nothing until the host closes its response stream, and records that
+// close: what a host does without an answer is what --on-kill silent is
+// for, and in 2026-07-28 that close is its cancel (over stdio its
+// notifications/cancelled is recorded as any frame is).
+func (k *httpKiller) silentUntilTheHostGivesUp(f *httpInflight) {
+	<-f.host.Done()
+	k.event(f.ref.Session, EventStreamClosed+f.id)
+}
+
 func (f *httpInflight) isKilled() bool {
 	if f == nil {
 		return false

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/check"
 	"github.com/mcpoke/mcpoke/internal/demo"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
@@ -70,15 +71,23 @@ func startHTTPProxyRig(t *testing.T, kill KillOptions, faults Faults) *httpProxy
 
 // hostSession is one host's session through the proxy.
 type hostSession struct {
-	rig *httpProxyRig
-	sid string
+	rig     *httpProxyRig
+	sid     string
+	version string
 }
 
 // session initializes a session with request id 1, as every host does.
 func (rig *httpProxyRig) session() *hostSession {
 	rig.t.Helper()
-	s := &hostSession{rig: rig}
-	resp := s.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"two-sessions","version":"1"}}}`)
+	return rig.sessionAs("two-sessions", "2025-11-25")
+}
+
+// sessionAs initializes a session as host name (its clientInfo) on
+// protocol version.
+func (rig *httpProxyRig) sessionAs(name, version string) *hostSession {
+	rig.t.Helper()
+	s := &hostSession{rig: rig, version: version}
+	resp := s.post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"` + name + `","version":"1"}}}`)
 	s.sid = resp.Header.Get(transport.HeaderSessionID)
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
@@ -96,13 +105,27 @@ func (s *hostSession) post(body string) *http.Response {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if s.sid != "" {
 		req.Header.Set(transport.HeaderSessionID, s.sid)
-		req.Header.Set(transport.HeaderProtocolVersion, "2025-11-25")
+		req.Header.Set(transport.HeaderProtocolVersion, s.version)
 	}
 	resp, err := s.rig.client.Do(req)
 	if err != nil {
 		s.rig.t.Fatal(err)
 	}
 	return resp
+}
+
+// end ends the session, as a host that leaves does: DELETE.
+func (s *hostSession) end() {
+	s.rig.t.Helper()
+	req, _ := http.NewRequest(http.MethodDelete, s.rig.url, nil)
+	req.Header.Set(transport.HeaderSessionID, s.sid)
+	req.Header.Set(transport.HeaderProtocolVersion, s.version)
+	resp, err := s.rig.client.Do(req)
+	if err != nil {
+		s.rig.t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
 }
 
 // call posts a request and hands on the messages of its response, each
@@ -225,5 +248,48 @@ func TestHTTPSessionsReusingIDsKeepTheirOwnRows(t *testing.T) {
 	}
 	if !strings.Contains(facts, "s2:2") || !strings.Contains(facts, "s1:2") {
 		t.Errorf("the card does not name the sessions' requests s1:2 and s2:2:\n%s", facts)
+	}
+}
+
+// Two hosts through one proxy run: one cancels its call as its era asks,
+// the other never cancels and leaves with its call pending. Each gets a
+// card of its own, by its own clientInfo and era, and the grades differ.
+func TestHTTPSessionsAreGradedEachOnItsOwn(t *testing.T) {
+	rig := startHTTPProxyRig(t, KillOptions{}, Faults{})
+	good, silent := rig.sessionAs("good-host", "2025-11-25"), rig.sessionAs("silent-host", "2025-06-18")
+	callGood, callSilent := good.call(slowCall), silent.call(slowCall)
+	rig.waitRow(RequestRef{"s1", "2"}, Pending)
+	rig.waitRow(RequestRef{"s2", "2"}, Pending)
+	good.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"Stop"}}`).Body.Close()
+	rig.waitRow(RequestRef{"s1", "2"}, Cancelled)
+	silent.end()
+	go func() {
+		for range callGood {
+		}
+	}()
+	go func() {
+		for range callSilent {
+		}
+	}()
+	rig.rec.Close() // every record is with the card now
+
+	rep := rig.controls.Card.Report()
+	if len(rep.Sessions) != 2 {
+		t.Fatalf("%d session cards, want 2: %+v", len(rep.Sessions), rep)
+	}
+	if s := rep.Sessions[0]; s.Session != "s1" || s.Host != "good-host 1" || s.Protocol != "2025-11-25" {
+		t.Errorf("s1's card is of %s %s %s", s.Session, s.Host, s.Protocol)
+	}
+	if s := rep.Sessions[1]; s.Session != "s2" || s.Host != "silent-host 1" || s.Protocol != "2025-06-18" {
+		t.Errorf("s2's card is of %s %s %s", s.Session, s.Host, s.Protocol)
+	}
+	goodForm, silentForm := sessionLine(t, rep, "s1", "Cancels in the form"), sessionLine(t, rep, "s2", "Cancels in the form")
+	if goodForm.Status != check.Pass || silentForm.Status != check.Skip {
+		t.Errorf("form: s1 %s %q, s2 %s %q; want pass and skip", goodForm.Status, goodForm.Facts, silentForm.Status, silentForm.Facts)
+	}
+	goodClose, silentClose := sessionLine(t, rep, "s1", "Cancels what is pending"), sessionLine(t, rep, "s2", "Cancels what is pending")
+	if goodClose.Status != check.Skip || silentClose.Status != check.Warn ||
+		!strings.Contains(strings.Join(silentClose.Facts, " "), "request s2:2 (tools/call): pending") {
+		t.Errorf("on close: s1 %s %q, s2 %s %q; want skip (still there) and warn for s2:2", goodClose.Status, goodClose.Facts, silentClose.Status, silentClose.Facts)
 	}
 }

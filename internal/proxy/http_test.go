@@ -3,6 +3,7 @@ package proxy
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -153,6 +154,75 @@ func TestHTTPHostClosingAStreamClosesTheUpstreamsAtOnce(t *testing.T) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("rows %+v, want the call cancelled by its closed stream", rows)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A host that closes its request before the upstream's answer has begun
+// (a 2026-07-28 server may send no headers until the work ends: the
+// TypeScript SDK v2 client's timeout on the demo's sleep does this) has
+// cancelled it as surely as one that closes a stream already open: the
+// records, the table and the card say so.
+func TestHTTPHostClosingARequestBeforeItsAnswerBeganIsItsCancel(t *testing.T) {
+	upstreamSawClose := make(chan struct{}, 1)
+	rig := newHTTPRig(t, func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		select { // no headers until the work ends
+		case <-r.Context().Done():
+			upstreamSawClose <- struct{}{}
+		case <-time.After(10 * time.Second):
+		}
+	})
+	card, recs := NewCard("http"), &recordList{}
+	rig.rec.Observe(card.Observe)
+	rig.rec.Observe(recs.observe)
+	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sleep","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", rig.proxy.URL+"/mcp", strings.NewReader(body))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(rig.table.Rows()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("waited 10s for the call's row")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel() // the host's timeout: it aborts its fetch
+	<-done
+	select {
+	case <-upstreamSawClose:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the upstream's request stayed open after the host closed its own")
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		rows := rig.table.Rows()
+		if len(rows) == 1 && rows[0].State == Cancelled && strings.Contains(rows[0].CancelReason, "closed") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rows %+v, want the call cancelled by its closed stream", rows)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for { // the card and the list observe after the table
+		form := card.Report().Lines[0]
+		ev := relayEvents(recs.all(), EventStreamClosed)
+		if form.Status == "pass" && len(ev) == 1 {
+			if ev[0] != EventStreamClosed+"7" || len(form.Facts) != 1 || !strings.Contains(form.Facts[0], "request 7 (tools/call): closed its response stream") {
+				t.Errorf("relay events %q, form line %q: want request 7's closed stream", ev, form.Facts)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("relay events %q, form line %s %q: want one closed stream of request 7, graded pass", ev, form.Status, form.Facts)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -125,6 +125,7 @@ func (k *stdioKiller) Kill(ref RequestRef, reason string) error {
 		delete(k.held, id)
 		h.timer.Stop()
 		if k.opts.ForwardLate {
+			k.event(EventReleased + id)
 			defer k.toHost.inject(h.line)
 		} else {
 			delete(k.killed, id)

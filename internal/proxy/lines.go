@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -18,13 +20,15 @@ const (
 )
 
 // lineSplitter cuts the bytes that passed one way into the lines a record
-// is made of, keeping only a bounded head and tail of each. It is fed on
-// the relay's goroutine after the bytes went on, so it never delays them.
+// is made of, keeping only a bounded head and tail of each. The stdio
+// relay's are fed on the recorder's goroutine (Recorder.lines), so that
+// they never delay the bytes.
 type lineSplitter struct {
 	dir    wire.Direction
 	stderr bool // the server's stderr: each line is a KindStderr record
 	now    func() time.Time
 	emit   func(wire.Record)
+	at     time.Time // the time of the chunk being fed (Recorder.lines)
 
 	head []byte // the line's first bytes, up to headKeep
 	tail []byte // its latest bytes past head, up to 2*tailKeep
@@ -99,7 +103,7 @@ func (l *lineSplitter) end() {
 	default:
 		r.Data = bytes.Clone(line)
 		r.Size = size
-		r.Kind, r.Why = transport.Classify(line)
+		r.Kind, r.Why = classify(line)
 	}
 	l.reset()
 	l.emit(r)
@@ -122,4 +126,14 @@ func isBlankLine(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// classify is transport.Classify, with its common case, a valid frame,
+// found in one fast pass (the records check every line).
+func classify(line []byte) (wire.Kind, string) {
+	i := jsonscan.SkipSpace(line, 0)
+	if i < len(line) && (line[i] == '{' || line[i] == '[') && jsonscan.Valid(line) && utf8.Valid(line) {
+		return wire.KindFrame, ""
+	}
+	return transport.Classify(line)
 }

@@ -7,10 +7,14 @@ import (
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
-// recordQueue is how many records may wait for the observers. When they
-// fall behind the relay waits for them rather than memory growing: at
-// most headKeep+tailKeep bytes each, a bounded amount.
-const recordQueue = 4096
+// recordQueue is how many records (or chunks of a stream) may wait for
+// the observers, and queueBytes how many bytes of chunks. When they fall
+// behind the relay waits for them rather than memory growing: a record
+// holds at most headKeep+tailKeep bytes, the chunks queueBytes.
+const (
+	recordQueue = 4096
+	queueBytes  = 4 << 20
+)
 
 // gatherDelay is how long the recorder waits, woken by a record after a
 // quiet spell, for the records that follow it before it hands them on.
@@ -30,10 +34,12 @@ const smallBatch = 64
 // the relay's goroutines.
 type Recorder struct {
 	// mu orders the two directions' records into one queue and guards
-	// queue and closed; space is signalled when the queue was taken.
+	// queue, chunks and closed; space is signalled when the queue was
+	// taken.
 	mu     sync.Mutex
 	space  *sync.Cond
-	queue  []wire.Record
+	queue  []queued
+	chunks []byte // the bytes of the queue's chunks, one after another
 	closed bool
 	wake   chan struct{} // capacity 1: the queue has something, or closed
 	done   chan struct{}
@@ -43,6 +49,20 @@ type Recorder struct {
 	obsMu     sync.Mutex
 	observers []observer
 	idle      []func()
+
+	obs []observer // the observers of the batch being handed on (run's)
+}
+
+// queued is one item of the queue: a record, or a chunk of bytes of a
+// stream that the recorder cuts into lines (records) itself, off the
+// relay's goroutine.
+type queued struct {
+	rec wire.Record
+	// lines, if set, is the stream rec.At's chunk, chunks[off:off+n],
+	// belongs to; with end, the stream ended.
+	lines  *lineSplitter
+	off, n int
+	end    bool
 }
 
 // observer is one of a recorder's observers: plain, or one that gets
@@ -90,16 +110,42 @@ func (r *Recorder) OnIdle(f func()) {
 // directions record from two goroutines: the mutex makes their records
 // one sequence in the order they were made. A full queue makes the
 // relay wait for the observers rather than memory grow.
-func (r *Recorder) record(rec wire.Record) {
+func (r *Recorder) record(rec wire.Record) { r.put(queued{rec: rec}, nil) }
+
+// Lines returns a stream whose chunks (Chunk) the recorder cuts into
+// line records on its own goroutine: the relay only copies the bytes.
+func (r *Recorder) lines(dir wire.Direction, stderr bool) *lineSplitter {
+	l := &lineSplitter{dir: dir, stderr: stderr, emit: r.deliver}
+	l.now = func() time.Time { return l.at }
+	return l
+}
+
+// chunk queues the bytes of one read of stream l (from lines), which
+// arrived at at; p may be reused once it returns.
+func (r *Recorder) chunk(l *lineSplitter, at time.Time, p []byte) {
+	r.put(queued{rec: wire.Record{At: at}, lines: l}, p)
+}
+
+// endLines queues the end of stream l: a last line without a newline is
+// recorded.
+func (r *Recorder) endLines(l *lineSplitter, at time.Time) {
+	r.put(queued{rec: wire.Record{At: at}, lines: l, end: true}, nil)
+}
+
+func (r *Recorder) put(e queued, p []byte) {
 	r.mu.Lock()
-	for len(r.queue) >= recordQueue && !r.closed {
+	for !r.closed && (len(r.queue) >= recordQueue || len(r.chunks) > 0 && len(r.chunks)+len(p) > queueBytes) {
 		r.space.Wait()
 	}
 	if r.closed {
 		r.mu.Unlock()
 		return
 	}
-	r.queue = append(r.queue, rec)
+	if p != nil {
+		e.off, e.n = len(r.chunks), len(p)
+		r.chunks = append(r.chunks, p...)
+	}
+	r.queue = append(r.queue, e)
 	first := len(r.queue) == 1
 	r.mu.Unlock()
 	if first {
@@ -134,10 +180,10 @@ func (r *Recorder) Close() {
 func (r *Recorder) run() {
 	defer close(r.done)
 	var (
-		obs   []observer
-		idle  []func()
-		batch []wire.Record
-		last  = smallBatch // the size of the last batch
+		idle   []func()
+		batch  []queued
+		chunks []byte
+		last   = smallBatch // the size of the last batch
 	)
 	for {
 		<-r.wake
@@ -152,6 +198,7 @@ func (r *Recorder) run() {
 		for {
 			r.mu.Lock()
 			batch, r.queue = r.queue, batch[:0]
+			chunks, r.chunks = r.chunks, chunks[:0]
 			closed := r.closed
 			r.space.Broadcast()
 			r.mu.Unlock()
@@ -163,28 +210,45 @@ func (r *Recorder) run() {
 			}
 			last = len(batch)
 			r.obsMu.Lock()
-			obs = append(obs[:0], r.observers...)
+			r.obs = append(r.obs[:0], r.observers...)
 			idle = append(idle[:0], r.idle...)
 			r.obsMu.Unlock()
-			for _, rec := range batch {
-				var p Parsed
-				read := false
-				for _, o := range obs {
-					switch {
-					case o.plain != nil:
-						o.plain(rec)
-					default:
-						if !read {
-							p, read = Parse(rec), true
-						}
-						o.parsed(rec, p)
-					}
+			for _, e := range batch {
+				switch {
+				case e.lines == nil:
+					r.deliver(e.rec)
+				case e.end:
+					e.lines.at = e.rec.At
+					e.lines.flush()
+				default:
+					e.lines.at = e.rec.At
+					e.lines.feed(chunks[e.off : e.off+e.n])
 				}
 			}
 			clear(batch) // the records' data goes with the observers
+			if cap(chunks) > queueBytes {
+				chunks = nil // one huge chunk does not pin its buffer
+			}
 		}
 		for _, f := range idle {
 			f()
+		}
+	}
+}
+
+// deliver hands one record to the observers; run's goroutine calls it.
+func (r *Recorder) deliver(rec wire.Record) {
+	var p Parsed
+	read := false
+	for _, o := range r.obs {
+		switch {
+		case o.plain != nil:
+			o.plain(rec)
+		default:
+			if !read {
+				p, read = Parse(rec), true
+			}
+			o.parsed(rec, p)
 		}
 	}
 }

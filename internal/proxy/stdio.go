@@ -76,16 +76,20 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 	if now == nil {
 		now = time.Now
 	}
+	// The relay hands each read's bytes to the recorder, which cuts them
+	// into line records on its own goroutine: all the relay does for the
+	// records is copy the bytes and read the clock.
 	emit := func(wire.Record) {}
-	if opts.Recorder != nil {
-		emit = opts.Recorder.record
+	seen := func(*lineSplitter, []byte) {}
+	var fromHost, toHost, serverErr *lineSplitter
+	if rec := opts.Recorder; rec != nil {
+		emit = rec.record
+		seen = func(l *lineSplitter, p []byte) { rec.chunk(l, now(), p) }
+		fromHost, toHost, serverErr = rec.lines(wire.Out, false), rec.lines(wire.In, false), rec.lines(wire.In, true)
 	}
 	event := func(text string) {
 		emit(wire.Record{At: now(), Dir: wire.In, Kind: wire.KindRelay, Data: []byte(text)})
 	}
-	fromHost := &lineSplitter{dir: wire.Out, now: now, emit: emit}
-	toHost := &lineSplitter{dir: wire.In, now: now, emit: emit}
-	serverErr := &lineSplitter{dir: wire.In, stderr: true, now: now, emit: emit}
 
 	var hostGone atomic.Bool
 	hostGate := newLineGate(func(p []byte) error {
@@ -101,17 +105,19 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 	// outMu makes passing a chunk to the host and recording it one step
 	// as the host's leaving sees it: a host that got an answer and then
 	// closed its input must not be recorded leaving first, with the
-	// answer still pending (the card would say it left it so).
+	// answer still pending (the card would say it left it so). The chunk
+	// is recorded before it goes on, so that what the host sends on
+	// reading it (a cancel on a progress) is recorded after it.
 	var outMu sync.Mutex
 	out := func(p []byte) {
 		outMu.Lock()
+		seen(toHost, p)
 		hostGate.pass(p)
-		toHost.feed(p)
 		outMu.Unlock()
 	}
 	errOut := func(p []byte) {
 		opts.HostErr.Write(p) // a host that ignores stderr loses nothing else
-		serverErr.feed(p)
+		seen(serverErr, p)
 	}
 	srv, err := transport.StartStdio(transport.StdioOptions{
 		Command: opts.Command, Args: opts.Args, Env: opts.Env, Dir: opts.Dir,
@@ -131,11 +137,17 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 		if opts.Recorder != nil {
 			opts.Recorder.ObserveParsed(k.observe)
 		}
-		// The host's requests are noted on the relay's goroutine, so that
-		// the faults know an answer's method when it comes.
-		fromHost.emit = func(r wire.Record) {
-			k.noteHost(r)
-			emit(r)
+		if opts.Faults.AnswerAfterCancel {
+			// The host's requests are noted on the relay's goroutine, so
+			// that the faults know an answer's method when it comes.
+			notes := &lineSplitter{dir: wire.Out, now: now, emit: k.noteHost}
+			record := seen
+			seen = func(l *lineSplitter, p []byte) {
+				if l == fromHost {
+					notes.feed(p)
+				}
+				record(l, p)
+			}
 		}
 		if opts.Controls != nil {
 			opts.Controls.SetSwitch(k)
@@ -157,7 +169,10 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 		})
 	}
 	go func() {
-		relayHostInput(opts.HostIn, serverGate, fromHost, event)
+		relayHostInput(opts.HostIn, serverGate, func(p []byte) { seen(fromHost, p) }, event)
+		if opts.Recorder != nil {
+			opts.Recorder.endLines(fromHost, now())
+		}
 		stop(EventHostClosed)
 	}()
 	go func() {
@@ -169,8 +184,10 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 	}()
 
 	exit := srv.Wait()
-	toHost.flush()
-	serverErr.flush()
+	if opts.Recorder != nil {
+		opts.Recorder.endLines(toHost, now())
+		opts.Recorder.endLines(serverErr, now())
+	}
 	event(exitEvent(exit))
 	srv.Close() // unregisters it; the server is gone already
 	return exitStatus(exit), nil
@@ -178,17 +195,17 @@ func RunStdio(ctx context.Context, opts StdioOptions) (int, error) {
 
 // relayHostInput passes the host's bytes to the server's stdin as they
 // come. Once the server stops taking them they are read and dropped, so
-// that the host never blocks on a proxy whose server is gone. A line is
-// recorded just before its last bytes go on: the server's answer to a
-// request is then never recorded before the request (the records of the
-// two directions are made on two goroutines).
-func relayHostInput(in io.Reader, srv *lineGate, rec *lineSplitter, event func(string)) {
+// that the host never blocks on a proxy whose server is gone. The bytes
+// are handed to the records (seen) just before they go on: the server's
+// answer to a request is then never recorded before the request (the
+// two directions are relayed on two goroutines).
+func relayHostInput(in io.Reader, srv *lineGate, seen func([]byte), event func(string)) {
 	buf := make([]byte, 64<<10)
 	serverTakes := true
 	for {
 		n, err := in.Read(buf)
 		if n > 0 {
-			rec.feed(buf[:n])
+			seen(buf[:n])
 			if serverTakes {
 				if werr := srv.pass(buf[:n]); werr != nil {
 					serverTakes = false
@@ -197,7 +214,6 @@ func relayHostInput(in io.Reader, srv *lineGate, rec *lineSplitter, event func(s
 			}
 		}
 		if err != nil {
-			rec.flush()
 			return
 		}
 	}

@@ -418,3 +418,50 @@ func TestRecordsKeepCauseBeforeEffect(t *testing.T) {
 		}
 	}
 }
+
+// replyOnLine is a host that answers the first line it gets at once (as a
+// host cancels on a progress it just read), then leaves.
+type replyOnLine struct {
+	in    *io.PipeWriter
+	reply string
+	once  sync.Once
+}
+
+func (c *replyOnLine) Write(p []byte) (int, error) {
+	if bytes.IndexByte(p, '\n') >= 0 {
+		c.once.Do(func() {
+			io.WriteString(c.in, c.reply)
+			c.in.Close()
+		})
+	}
+	return len(p), nil
+}
+
+// What the host sends on reading a server's line is recorded after that
+// line: the card counts a call's progress only up to the host's cancel,
+// so a cancel recorded before the progress that prompted it would lose
+// it (the TS SDK v2 host's Stop-after-first-progress did).
+func TestRecordsKeepServerLineBeforeTheHostsReply(t *testing.T) {
+	for round := range 30 {
+		inR, inW := io.Pipe()
+		go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+		host := &replyOnLine{in: inW, reply: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}` + "\n"}
+		r := runRelay(t, "echo", nil, inR, host)
+		var order []string
+		for _, rec := range r.records {
+			switch {
+			case rec.Kind != wire.KindFrame:
+			case rec.Dir == wire.In:
+				order = append(order, "server's line")
+			case bytes.Contains(rec.Data, []byte("notifications/cancelled")):
+				order = append(order, "host's reply")
+			default:
+				order = append(order, "request")
+			}
+		}
+		// The echo server echoes the reply too.
+		if strings.Join(order, ", ") != "request, server's line, host's reply, server's line" {
+			t.Fatalf("round %d: records in the order %q", round, order)
+		}
+	}
+}

@@ -66,7 +66,22 @@ type Row struct {
 	LateBy      time.Duration
 	Progress    int // progress notifications for it
 	Duplicates  int // answers after the first
+	// Hold says what the proxy did with its answer as a fault (the hold
+	// key, --delay, --answer-after-cancel): HoldHeld while it keeps it
+	// from the host (the state says the server answered; the host waits
+	// still), then HoldPassed or HoldDropped; "" for none. HeldAt and
+	// HoldEnded time it.
+	Hold      string
+	HeldAt    time.Time
+	HoldEnded time.Time
 }
+
+// What the proxy did with a request's answer (Row.Hold).
+const (
+	HoldHeld    = "held"
+	HoldPassed  = "passed on"
+	HoldDropped = "dropped"
+)
 
 // Table is the proxy's model of the requests it relays, fed the records
 // of both directions (Observe). It is safe for concurrent use.
@@ -188,8 +203,11 @@ func (t *Table) relayEvent(r wire.Record) {
 		}
 		return
 	}
+	if t.holdEvent(r, event) {
+		return
+	}
 	if strings.HasPrefix(event, ProxyWords) {
-		return // the proxy's own words: its start, holds, injected frames
+		return // the proxy's own words: its start, injected frames
 	}
 	for _, k := range t.order {
 		row := t.rows[k]
@@ -204,6 +222,30 @@ func (t *Table) relayEvent(r wire.Record) {
 			t.ended++
 		}
 	}
+}
+
+// holdEvent notes the proxy's holds on answers; false for another event.
+func (t *Table) holdEvent(r wire.Record, event string) bool {
+	for _, p := range []string{EventHeld, EventReleased, EventDropped, EventLateDropped} {
+		rest, ok := strings.CutPrefix(event, p)
+		if !ok {
+			continue
+		}
+		id, _, _ := strings.Cut(rest, " (")
+		row := t.rows[rowKey{wire.Out, r.Session, id}]
+		switch {
+		case row == nil:
+		case p == EventHeld:
+			row.Hold, row.HeldAt, row.HoldEnded = HoldHeld, r.At, time.Time{}
+		case row.Hold != HoldHeld:
+		case p == EventReleased:
+			row.Hold, row.HoldEnded = HoldPassed, r.At
+		default:
+			row.Hold, row.HoldEnded = HoldDropped, r.At
+		}
+		return true
+	}
+	return false
 }
 
 // trim forgets the oldest ended requests beyond maxEndedRows, a quarter

@@ -158,3 +158,29 @@ func TestTableKeepsOpenRequestsAndBoundsEndedOnes(t *testing.T) {
 		t.Errorf("second row %+v, want the server's request, answered by the host", rows[1])
 	}
 }
+
+// The table notes what the proxy did with an answer it held: the state
+// follows the wire (the server answered), Hold what the host got.
+func TestTableNotesHeldAnswers(t *testing.T) {
+	tb := NewTable()
+	start := time.Unix(1000, 0)
+	rec := func(ms int, dir wire.Direction, kind wire.Kind, data string) {
+		tb.Observe(wire.Record{At: start.Add(time.Duration(ms) * time.Millisecond), Dir: dir, Kind: kind, Data: []byte(data), Session: "s1"})
+	}
+	for _, id := range []string{"1", "2", "3"} {
+		rec(0, wire.Out, wire.KindFrame, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"a"}}`)
+		rec(10, wire.In, wire.KindRelay, EventHeld+id+" (until released, at most 5m0s)")
+		rec(11, wire.In, wire.KindFrame, `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`)
+	}
+	rec(100, wire.In, wire.KindRelay, EventReleased+"1")
+	rec(200, wire.In, wire.KindRelay, EventDropped+"2")
+	for id, want := range map[string]string{"1": HoldPassed, "2": HoldDropped, "3": HoldHeld} {
+		r, ok := tb.Row(wire.Out, RequestRef{"s1", id})
+		if !ok || r.Hold != want || r.State != Answered || !r.HeldAt.Equal(start.Add(10*time.Millisecond)) {
+			t.Errorf("request %s: %+v, want its answer %s", id, r, want)
+		}
+	}
+	if r, _ := tb.Row(wire.Out, RequestRef{"s1", "1"}); r.HoldEnded.Sub(r.HeldAt) != 90*time.Millisecond {
+		t.Errorf("held %s, want 90ms", r.HoldEnded.Sub(r.HeldAt))
+	}
+}

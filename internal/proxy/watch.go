@@ -36,6 +36,10 @@ type Watcher struct {
 	// tokens maps a progress token to its request.
 	tokens map[rowKey]rowKey
 
+	// holds are the changes to the proxy's holds made by the lines read
+	// since Holds was last called.
+	holds []Hold
+
 	mu     sync.Mutex
 	infos  map[uint64]session.RequestInfo // every request seen, by Seq
 	order  []uint64                       // Seqs in order, to bound infos
@@ -56,6 +60,28 @@ type WatchHeader struct {
 type watched struct {
 	info      *session.RequestInfo
 	cancelled bool
+	// hold is the proxy's hold on its answer, while it holds it.
+	hold *watchHold
+}
+
+// watchHold is a hold on an answer: since when, and the answer once it
+// came (the host gets it when the hold ends, if it is passed on).
+type watchHold struct {
+	at     time.Time
+	answer json.RawMessage
+	msg    watchMessage
+}
+
+// Hold is the proxy holding the answer to one of the host's requests
+// (a fault: the hold key, --delay, --answer-after-cancel): it kept the
+// server's answer from the host from At until Ended (zero while it still
+// holds it), then passed it on, or dropped it (Dropped): the host never
+// got it. The watcher hands one on when a hold begins and when it ends.
+type Hold struct {
+	Ref     session.Ref
+	At      time.Time
+	Ended   time.Time
+	Dropped bool
 }
 
 // maxWatchedInfos bounds the requests whose full record a Watcher keeps.
@@ -72,6 +98,15 @@ func (w *Watcher) Header() WatchHeader {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.header
+}
+
+// Holds returns the changes to the proxy's holds made by the lines read
+// since it was last called, in order: call it after each Line, and hand
+// them on after that line's events.
+func (w *Watcher) Holds() []Hold {
+	h := w.holds
+	w.holds = nil
+	return h
 }
 
 // Info is the record of request seq, as the session would give it.
@@ -249,6 +284,10 @@ func (w *Watcher) cancelled(k rowKey, at time.Time, reason string, how session.C
 		return nil
 	}
 	row.cancelled = true
+	if how.StreamClosed {
+		// The host closed the stream its held answer was to come on.
+		w.endHold(k, at, false)
+	}
 	i := row.info
 	ref := refOf(i)
 	i.CancelReason, i.CancelAt, i.CancelSentAt, i.CancelWire, i.Ended = reason, at, at, how, at
@@ -286,6 +325,12 @@ func (w *Watcher) progress(k rowKey, at time.Time, raw json.RawMessage, p watchP
 func (w *Watcher) answer(k rowKey, at time.Time, raw json.RawMessage, m watchMessage) []session.Event {
 	row := w.live[k]
 	if row == nil {
+		return nil
+	}
+	if h := row.hold; h != nil && h.answer == nil {
+		// The proxy keeps it from the host: the host gets it, if at all,
+		// when the hold ends.
+		h.answer, h.msg = bytes.Clone(raw), m
 		return nil
 	}
 	i := row.info
@@ -366,10 +411,59 @@ func (w *Watcher) relay(r wire.Record) []session.Event {
 	if id, ok := ProxyCancelledID(event); ok {
 		return w.cancelled(rowKey{wire.Out, r.Session, id}, r.At, ReasonProxyKilled, session.CancelWire{})
 	}
+	if events, ok := w.holdEvent(r, event); ok {
+		return events
+	}
 	if strings.HasPrefix(event, ProxyWords) {
 		return nil
 	}
 	return w.end(r.At, ReasonServerGone+": "+event, func(rowKey) bool { return true })
+}
+
+// holdEvent reads the proxy's holds: one begins, or ends with the answer
+// passed on (its events then) or dropped. ok is false for another event.
+func (w *Watcher) holdEvent(r wire.Record, event string) (events []session.Event, ok bool) {
+	for _, p := range []string{EventHeld, EventReleased, EventDropped, EventLateDropped} {
+		rest, found := strings.CutPrefix(event, p)
+		if !found {
+			continue
+		}
+		id, _, _ := strings.Cut(rest, " (")
+		k := rowKey{wire.Out, r.Session, id}
+		row := w.live[k]
+		if row == nil {
+			return nil, true
+		}
+		switch p {
+		case EventHeld:
+			if row.hold == nil {
+				row.hold = &watchHold{at: r.At}
+				w.holds = append(w.holds, Hold{Ref: refOf(row.info), At: r.At})
+			}
+			return nil, true
+		case EventReleased:
+			return w.endHold(k, r.At, true), true
+		default:
+			return w.endHold(k, r.At, false), true
+		}
+	}
+	return nil, false
+}
+
+// endHold ends the hold on request k's answer at at: passed on to the
+// host (its answer's events, if it came), or dropped.
+func (w *Watcher) endHold(k rowKey, at time.Time, passed bool) []session.Event {
+	row := w.live[k]
+	if row == nil || row.hold == nil {
+		return nil
+	}
+	h := row.hold
+	row.hold = nil
+	w.holds = append(w.holds, Hold{Ref: refOf(row.info), At: h.at, Ended: at, Dropped: !passed})
+	if !passed || h.answer == nil {
+		return nil
+	}
+	return w.answer(k, at, h.answer, h.msg)
 }
 
 // End is the stream's end: a request still pending then was left so by a
@@ -391,6 +485,7 @@ func (w *Watcher) end(at time.Time, reason string, which func(rowKey) bool) []se
 	sort.Slice(ended, func(a, b int) bool { return w.live[ended[a]].info.Seq < w.live[ended[b]].info.Seq })
 	var out []session.Event
 	for _, k := range ended {
+		w.endHold(k, at, false) // the host will never get it now
 		i := w.live[k].info
 		i.State, i.Ended, i.Failure = session.Failed, at, reason
 		delete(w.live, k)

@@ -168,3 +168,50 @@ func TestWatcherKeepsSessionsApart(t *testing.T) {
 		t.Errorf("rows by session: %v, want s1 completed and s2 cancelled", state)
 	}
 }
+
+// An answer the proxy holds reaches the host only when the hold ends:
+// the row stays pending until then. Held until the host cancels
+// (--answer-after-cancel), it is late; dropped, the host never gets it.
+func TestWatcherHoldsAnswersUntilReleased(t *testing.T) {
+	w := NewWatcher(time.Unix(1000, 0))
+	var events []session.Event
+	var holds []Hold
+	feed := func(l string) {
+		_, ev, _ := w.Line([]byte(l))
+		events = append(events, ev...)
+		holds = append(holds, w.Holds()...)
+	}
+	feed(`{"t":1,"dir":"out","msg":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}}`)
+	feed(`{"t":2,"dir":"out","msg":{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b"}}}`)
+	feed(`{"t":3,"dir":"out","msg":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"c"}}}`)
+	for _, id := range []string{"1", "2", "3"} {
+		feed(`{"t":10,"dir":"relay","relay":"` + EventHeld + id + ` (until released, at most 5m0s)"}`)
+		feed(`{"t":11,"dir":"in","msg":{"jsonrpc":"2.0","id":` + id + `,"result":{}}}`)
+	}
+	if st := states(events); st["1"] != session.Pending || st["2"] != session.Pending || st["3"] != session.Pending {
+		t.Fatalf("held answers show as %v, want all pending", st)
+	}
+	if len(holds) != 3 || !holds[0].Ended.IsZero() || holds[0].At != time.Unix(1000, 10*int64(time.Millisecond)) {
+		t.Fatalf("holds begun: %+v", holds)
+	}
+	feed(`{"t":50,"dir":"relay","relay":"` + EventReleased + `1"}`)
+	feed(`{"t":60,"dir":"out","msg":{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}}`)
+	feed(`{"t":70,"dir":"relay","relay":"` + EventReleased + `2"}`)
+	feed(`{"t":80,"dir":"relay","relay":"` + EventDropped + `3"}`)
+	st := states(events)
+	if st["1"] != session.Completed || st["2"] != session.Cancelled || st["3"] != session.Pending {
+		t.Errorf("after the holds: %v, want 1 completed, 2 cancelled, 3 still pending", st)
+	}
+	var late []session.LateArrived
+	for _, e := range events {
+		if l, ok := e.(session.LateArrived); ok {
+			late = append(late, l)
+		}
+	}
+	if len(late) != 1 || late[0].Ref.ID.String() != "2" || late[0].Late.AfterCancel != 10*time.Millisecond {
+		t.Errorf("late answers: %+v, want 2's, 10ms after its cancel", late)
+	}
+	if len(holds) != 6 || holds[3].Dropped || holds[3].Ended.Sub(holds[3].At) != 40*time.Millisecond || !holds[5].Dropped {
+		t.Errorf("holds ended: %+v", holds[3:])
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -38,23 +39,62 @@ type requestState struct {
 
 // notes follows our requests and cancellations on the wire, to say what
 // each inbound message is. Keys are ids as JSON text, so 3 and "3" stay
-// different, as they are to the peer.
+// different, as they are to the peer; over a proxy's HTTP, after the host
+// session's label (s2), as two sessions may use the same ids and tokens.
 type notes struct {
 	requests map[string]*requestState
-	order    []string // ids in the order sent, for forgetting
+	order    []string // keys in the order sent, for forgetting
 	tokens   map[string]string
-	tasks    map[string]string // task id → the id of the request that made it
+	tasks    map[string]string // task id → the key of the request that made it
 	limit    int
 
-	// initID is our initialize's id; peer what its answer said (the
-	// version offered until then), for batches and capabilities.
+	// sess is the host session of the frame being read ("" but over a
+	// proxy's HTTP): every key is in it.
+	sess string
+	// eras is what each session's initialize said, by session.
+	eras map[string]*eraState
+}
+
+// eraState is one session's initialize: initID is its id; peer what its
+// answer said (the version offered until then), for batches and
+// capabilities.
+type eraState struct {
 	initID  string
 	offered string
 	peer    session.PeerInfo
 }
 
+// maxEras bounds the sessions whose initialize notes remember; past it
+// they start afresh.
+const maxEras = 1024
+
 func newNotes() notes {
-	return notes{requests: map[string]*requestState{}, tokens: map[string]string{}, tasks: map[string]string{}, limit: maxTracked}
+	return notes{requests: map[string]*requestState{}, tokens: map[string]string{}, tasks: map[string]string{}, limit: maxTracked,
+		eras: map[string]*eraState{}}
+}
+
+// in sets the host session the next frame belongs to.
+func (n *notes) in(sess string) { n.sess = sess }
+
+// key is an id or token as JSON text, in the current session.
+func (n *notes) key(raw json.RawMessage) string {
+	if n.sess == "" {
+		return compact(raw)
+	}
+	return n.sess + " " + compact(raw)
+}
+
+// era is the current session's initialize state.
+func (n *notes) era() *eraState {
+	e := n.eras[n.sess]
+	if e == nil {
+		if len(n.eras) >= maxEras {
+			clear(n.eras)
+		}
+		e = &eraState{}
+		n.eras[n.sess] = e
+	}
+	return e
 }
 
 // wireMsg has the fields that say what a JSON-RPC message is.
@@ -74,35 +114,34 @@ type idParams struct {
 	} `json:"_meta"`
 }
 
-// sent records a frame we wrote: a request, or our cancellation of one.
-// It returns noteForced for a request the server declared no capability
-// for (mcpoke sends one only when told to, with --force).
+// sent records a frame we wrote (valid JSON): a request, or our
+// cancellation of one. It returns noteForced for a request the server
+// declared no capability for (mcpoke sends one only when told to, with
+// --force).
 func (n *notes) sent(frame []byte) (note string) {
 	for _, m := range messages(frame) {
 		switch {
 		case m.Method != "" && m.ID != nil:
-			id := compact(m.ID)
+			id := n.key(m.ID)
 			if m.Method == "initialize" {
-				n.initID = id
 				var p struct {
 					Version string `json:"protocolVersion"`
 				}
 				_ = json.Unmarshal(m.Params, &p)
-				n.peer = session.PeerInfo{}
-				n.offered = p.Version
-			} else if mcp.CheckDeclared(n.peer, m.Method) != nil {
+				*n.era() = eraState{initID: id, offered: p.Version}
+			} else if mcp.CheckDeclared(n.era().peer, m.Method) != nil {
 				note = noteForced
 			}
 			r := n.track(id)
 			var p idParams
-			if json.Unmarshal(m.Params, &p) == nil && p.Meta.ProgressToken != nil {
-				r.token = compact(p.Meta.ProgressToken)
+			if readIDParams(m.Params, &p) && p.Meta.ProgressToken != nil {
+				r.token = n.key(p.Meta.ProgressToken)
 				n.tokens[r.token] = id
 			}
 		case m.Method == "notifications/cancelled":
 			var p idParams
-			if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
-				if r := n.requests[compact(p.RequestID)]; r != nil {
+			if readIDParams(m.Params, &p) && p.RequestID != nil {
+				if r := n.requests[n.key(p.RequestID)]; r != nil {
 					r.cancelled = true
 				}
 			}
@@ -111,7 +150,7 @@ func (n *notes) sent(frame []byte) (note string) {
 	return note
 }
 
-// received says what an inbound frame is ("" for ordinary traffic) and
+// received says what an inbound frame (valid JSON) is ("" for ordinary traffic) and
 // which rules it broke (session.Violation kinds). A batch gets the first
 // note any of its messages has, and every violation.
 func (n *notes) received(frame []byte) (string, []string) {
@@ -128,13 +167,13 @@ func (n *notes) received(frame []byte) (string, []string) {
 	note := ""
 	for _, raw := range raws {
 		var m wireMsg
-		if json.Unmarshal(raw, &m) != nil {
+		if !readWireMsg(raw, &m) {
 			if note == "" {
 				note = noteNoise
 			}
 			continue
 		}
-		for _, k := range session.CheckMessage(raw) {
+		for _, k := range session.CheckValidMessage(raw) {
 			vs = append(vs, k.String())
 		}
 		one, flaw := n.receivedOne(m)
@@ -151,16 +190,17 @@ func (n *notes) received(frame []byte) (string, []string) {
 // version is the protocol version the wire follows: the one negotiated,
 // or the one offered while initialize is answered.
 func (n *notes) version() string {
-	if n.peer.ProtocolVersion != "" {
-		return n.peer.ProtocolVersion
+	e := n.era()
+	if e.peer.ProtocolVersion != "" {
+		return e.peer.ProtocolVersion
 	}
-	return n.offered
+	return e.offered
 }
 
 func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 	switch {
 	case m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil):
-		id := compact(m.ID)
+		id := n.key(m.ID)
 		r := n.requests[id]
 		switch {
 		case r == nil:
@@ -172,22 +212,19 @@ func (n *notes) receivedOne(m wireMsg) (string, session.ViolationKind) {
 		}
 		r.answered = true
 		if task := createdTask(m.Result); task != "" {
-			r.task = task
-			n.tasks[task] = id
+			r.task = n.sess + " " + task
+			n.tasks[r.task] = id
 		}
-		if id == n.initID && m.Result != nil {
-			_ = json.Unmarshal(m.Result, &n.peer)
+		if e := n.era(); id == e.initID && m.Result != nil {
+			_ = json.Unmarshal(m.Result, &e.peer)
 		}
 		return "", 0
 	case m.Method == "notifications/progress":
-		var p struct {
-			Token    json.RawMessage `json:"progressToken"`
-			Progress json.RawMessage `json:"progress"`
-		}
-		if json.Unmarshal(m.Params, &p) != nil || p.Token == nil {
+		var p progressParams
+		if !readProgressParams(m.Params, &p) || p.Token == nil {
 			return noteNoise, 0
 		}
-		r := n.requests[n.tokens[compact(p.Token)]]
+		r := n.requests[n.tokens[n.key(p.Token)]]
 		switch {
 		case r == nil:
 			return noteStray, 0
@@ -232,44 +269,153 @@ func (n *notes) track(id string) *requestState {
 	return r
 }
 
-// rawMessages splits a frame into its messages: one, or a batch's. nil
-// means the frame is not JSON, or an empty batch.
+// rawMessages splits a frame (valid JSON) into its messages: one, or a
+// batch's. nil means an empty batch.
 func rawMessages(frame []byte) []json.RawMessage {
 	trimmed := bytes.TrimSpace(frame)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var batch []json.RawMessage
-		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
-			return nil
-		}
-		return batch
+	var e jsonscan.Elements
+	if !e.Start(trimmed) {
+		return []json.RawMessage{trimmed}
 	}
-	if !json.Valid(trimmed) {
-		return nil
+	var batch []json.RawMessage
+	for e.Next() {
+		batch = append(batch, e.Val)
 	}
-	return []json.RawMessage{trimmed}
+	return batch
 }
 
-// messages decodes a frame into its messages: one, or a batch. nil means
-// the frame is not JSON-RPC.
+// messages decodes a frame (valid JSON) into its messages: one, or a
+// batch. nil means the frame is not JSON-RPC: an empty batch, or a
+// member of another type than wireMsg's.
 func messages(frame []byte) []wireMsg {
 	trimmed := bytes.TrimSpace(frame)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var batch []wireMsg
-		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
+	var e jsonscan.Elements
+	if !e.Start(trimmed) {
+		var m wireMsg
+		if !readWireMsg(trimmed, &m) {
 			return nil
 		}
-		return batch
+		return []wireMsg{m}
 	}
-	var m wireMsg
-	if json.Unmarshal(trimmed, &m) != nil {
-		return nil
+	var batch []wireMsg
+	for e.Next() {
+		batch = append(batch, wireMsg{})
+		if !readWireMsg(e.Val, &batch[len(batch)-1]) {
+			return nil
+		}
 	}
-	return []wireMsg{m}
+	return batch
+}
+
+// readWireMsg reads one message (valid JSON) as json.Unmarshal would,
+// false where it would fail (a member of another type). Read by hand:
+// every frame of a transcript goes through it; a key that encoding/json
+// would match only by unescaping or folding it is left to encoding/json.
+func readWireMsg(v []byte, m *wireMsg) bool {
+	var o jsonscan.Members
+	if !o.Start(v) {
+		return jsonscan.IsNull(v) // null leaves m as it is; another type fails
+	}
+	for o.Next() {
+		switch string(o.Key) {
+		case "id":
+			m.ID = o.Val
+		case "method":
+			if !jsonscan.String(o.Val, &m.Method) && !jsonscan.IsNull(o.Val) {
+				return false
+			}
+		case "params":
+			m.Params = o.Val
+		case "result":
+			m.Result = o.Val
+		case "error":
+			m.Error = o.Val
+		default:
+			if o.Odd || jsonscan.FoldsTo(o.Key, "id", "method", "params", "result", "error") {
+				*m = wireMsg{}
+				return json.Unmarshal(v, m) == nil
+			}
+		}
+	}
+	return true
+}
+
+// readIDParams reads params as json.Unmarshal would into idParams, false
+// where it would fail.
+func readIDParams(v []byte, p *idParams) bool {
+	var o jsonscan.Members
+	if !o.Start(v) {
+		return jsonscan.IsNull(v)
+	}
+	for o.Next() {
+		switch string(o.Key) {
+		case "requestId":
+			p.RequestID = o.Val
+		case "progressToken":
+			p.Token = o.Val
+		case "_meta":
+			var meta jsonscan.Members
+			if !meta.Start(o.Val) {
+				if !jsonscan.IsNull(o.Val) {
+					return false
+				}
+				continue
+			}
+			for meta.Next() {
+				switch {
+				case string(meta.Key) == "progressToken":
+					p.Meta.ProgressToken = meta.Val
+				case meta.Odd || jsonscan.FoldsTo(meta.Key, "progressToken"):
+					*p = idParams{}
+					return json.Unmarshal(v, p) == nil
+				}
+			}
+		default:
+			if o.Odd || jsonscan.FoldsTo(o.Key, "requestId", "progressToken", "_meta") {
+				*p = idParams{}
+				return json.Unmarshal(v, p) == nil
+			}
+		}
+	}
+	return true
+}
+
+// progressParams are the params of notifications/progress that notes
+// reads.
+type progressParams struct {
+	Token    json.RawMessage `json:"progressToken"`
+	Progress json.RawMessage `json:"progress"`
+}
+
+// readProgressParams reads params as json.Unmarshal would into
+// progressParams, false where it would fail.
+func readProgressParams(v []byte, p *progressParams) bool {
+	var o jsonscan.Members
+	if !o.Start(v) {
+		return jsonscan.IsNull(v)
+	}
+	for o.Next() {
+		switch string(o.Key) {
+		case "progressToken":
+			p.Token = o.Val
+		case "progress":
+			p.Progress = o.Val
+		default:
+			if o.Odd || jsonscan.FoldsTo(o.Key, "progressToken", "progress") {
+				*p = progressParams{}
+				return json.Unmarshal(v, p) == nil
+			}
+		}
+	}
+	return true
 }
 
 // compact returns JSON text without insignificant space, so ids compare
 // as values of the same type: 3 and "3" stay apart.
 func compact(raw json.RawMessage) string {
+	if !bytes.ContainsAny(raw, " \t\r\n") {
+		return string(raw) // as Compact writes it: most ids, at no cost
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
 		return string(raw)
@@ -301,7 +447,8 @@ func (n *notes) taskStatus(params json.RawMessage) {
 	if err != nil || !session.TaskStatusTerminal(st.Status) {
 		return
 	}
-	if r := n.requests[n.tasks[st.ID]]; r != nil && r.task == st.ID {
+	task := n.sess + " " + st.ID
+	if r := n.requests[n.tasks[task]]; r != nil && r.task == task {
 		r.taskEnded = true
 	}
 }

@@ -186,3 +186,39 @@ func TestTaskProgressAfterCreateTaskResult(t *testing.T) {
 		}
 	}
 }
+
+// Over HTTP a proxy's host sessions (s1, s2) may use the same ids and
+// tokens: s1's cancel of its request 1 says nothing of s2's request 1,
+// whose answer is no more late than s2's progress is, and an id only
+// s1 sent is stray in s2.
+func TestNotesKeepHostSessionsApart(t *testing.T) {
+	var out bytes.Buffer
+	start := time.Now()
+	w := New(&out, start)
+	at := start
+	rec := func(sess string, dir wire.Direction, data string) {
+		at = at.Add(time.Millisecond)
+		w.Observe(wire.Record{At: at, Dir: dir, Kind: wire.KindFrame, Data: []byte(data), Size: len(data), Session: sess})
+	}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","_meta":{"progressToken":"t"}}}`
+	rec("s1", wire.Out, call)
+	rec("s2", wire.Out, call)
+	rec("s1", wire.Out, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	rec("s1", wire.Out, `{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	rec("s2", wire.In, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}`)
+	rec("s2", wire.In, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+	rec("s1", wire.In, `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+	rec("s2", wire.In, `{"jsonrpc":"2.0","id":5,"result":{}}`)
+	rec("s1", wire.In, `{"jsonrpc":"2.0","id":5,"result":{}}`)
+	want := []string{"", "", "", "", "", "", "late", "stray", ""}
+	sc := bufio.NewScanner(strings.NewReader(out.String()))
+	for i := 0; sc.Scan(); i++ {
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || i >= len(want) {
+			t.Fatalf("line %d %s: %v", i, sc.Text(), err)
+		}
+		if l.Note != want[i] {
+			t.Errorf("line %d %s: note %q, want %q", i, sc.Text(), l.Note, want[i])
+		}
+	}
+}

@@ -59,6 +59,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
@@ -104,8 +105,12 @@ func (tw *Writer) Observe(r wire.Record) {
 		}
 		b = appendNote(b, noteNoise)
 	case r.Dir == wire.Out:
-		b = appendMsg(append(b, `,"dir":"out"`...), r.Data)
-		b = appendNote(b, tw.notes.sent(r.Data))
+		valid := jsonscan.Valid(r.Data)
+		b = appendMsg(append(b, `,"dir":"out"`...), r.Data, valid)
+		tw.notes.in(r.Session)
+		if valid {
+			b = appendNote(b, tw.notes.sent(r.Data))
+		}
 	case r.Kind == wire.KindStderr:
 		b = appendRaw(append(b, `,"dir":"stderr"`...), r.Data)
 	case r.Kind == wire.KindHTTP:
@@ -114,12 +119,17 @@ func (tw *Writer) Observe(r wire.Record) {
 		b = appendRaw(append(b, `,"dir":"in"`...), r.Data)
 		b = appendNote(b, noteRequestError)
 	case r.Kind == wire.KindFrame:
-		b = appendMsg(append(b, `,"dir":"in"`...), r.Data)
+		valid := jsonscan.Valid(r.Data)
+		b = appendMsg(append(b, `,"dir":"in"`...), r.Data, valid)
 		if r.Size > len(r.Data) {
 			// Kept cut short (the TUI's W): the full length, as for oversize.
 			b = strconv.AppendInt(append(b, `,"size":`...), int64(r.Size), 10)
 		}
-		note, violations := tw.notes.received(r.Data)
+		tw.notes.in(r.Session)
+		note, violations := noteNoise, []string(nil)
+		if valid {
+			note, violations = tw.notes.received(r.Data)
+		}
 		b = appendViolations(appendNote(b, note), violations)
 	case r.Kind == wire.KindOversize:
 		b = appendRaw(append(b, `,"dir":"in"`...), r.Data)
@@ -145,9 +155,10 @@ func (tw *Writer) Err() error {
 }
 
 // appendMsg adds "msg" with the frame as it was, or "raw" when it is not
-// JSON, or not on one line (which would break NDJSON).
-func appendMsg(b, frame []byte) []byte {
-	if !json.Valid(frame) || hasNewline(frame) {
+// JSON (valid says whether it is), or not on one line (which would break
+// NDJSON).
+func appendMsg(b, frame []byte, valid bool) []byte {
+	if !valid || hasNewline(frame) {
 		return appendRaw(b, frame)
 	}
 	b = append(b, `,"msg":`...)

@@ -45,6 +45,14 @@ func (s *Store) Apply(item any) Effect {
 		return Effect{Row: s.listened(e)}
 	case session.AnswerWithheld:
 		return s.applyWithheld(e)
+	case HoldChanged:
+		r := s.Get(e.Ref.Seq)
+		if r != nil {
+			h := e.Hold
+			r.Hold = &h
+			r.Touch()
+		}
+		return Effect{Row: r}
 	}
 	return Effect{}
 }

@@ -122,25 +122,56 @@ func SubscribeFeed(s *session.Session, records RecordSource, interval time.Durat
 
 // NewFeed drains events until the channel closes.
 func NewFeed(events <-chan session.Event, interval time.Duration) *Feed {
+	f := newFeed(interval)
+	go func() {
+		for e := range events {
+			f.add(e)
+		}
+		f.end()
+	}()
+	return f
+}
+
+// NewItemFeed drains items until the channel closes: session events,
+// and items of the rows' own kept in order with them (HoldChanged, from
+// an attached proxy).
+func NewItemFeed(items <-chan any, interval time.Duration) *Feed {
+	f := newFeed(interval)
+	go func() {
+		for item := range items {
+			if e, ok := item.(session.Event); ok {
+				f.add(e)
+				continue
+			}
+			f.mu.Lock()
+			f.cur.Events++
+			f.cur.Items = append(f.cur.Items, item)
+			f.mu.Unlock()
+			f.signal()
+		}
+		f.end()
+	}()
+	return f
+}
+
+func newFeed(interval time.Duration) *Feed {
 	if interval <= 0 {
 		interval = defaultFrameInterval
 	}
-	f := &Feed{
+	return &Feed{
 		interval: interval,
 		cur:      newBatch(),
 		notify:   make(chan struct{}, 1),
 		stop:     make(chan struct{}),
 	}
-	go func() {
-		for e := range events {
-			f.add(e)
-		}
-		f.mu.Lock()
-		f.ended = true
-		f.mu.Unlock()
-		f.signal()
-	}()
-	return f
+}
+
+// end marks the source drained: the next batch is the last.
+func (f *Feed) end() {
+	f.mu.Lock()
+	f.ended = true
+	f.mu.Unlock()
+	f.signal()
 }
 
 // Stop ends delivery: Next returns nil from now on.

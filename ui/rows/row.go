@@ -63,6 +63,9 @@ type Row struct {
 	Rounds *Rounds
 	// Reissue links a request lost with its stream and its re-issue.
 	Reissue *Reissue
+	// Hold is a proxy's hold on the answer (mcpoke attach), from when
+	// it began.
+	Hold *Hold
 
 	ord     uint64 // place in the table, by arrival
 	version uint64 // changes whenever the row does, so views can cache
@@ -79,6 +82,26 @@ type Row struct {
 	// Relayed: the request passed a proxy (mcpoke attach), which passed
 	// its late answer on to its sender.
 	Relayed bool
+}
+
+// Hold is a proxy's hold on the answer to a row's request (mcpoke
+// attach: the hold key, --delay, --answer-after-cancel): it kept the
+// server's answer from the host from At until Ended (zero while it still
+// holds it), then passed it on, or dropped it (Dropped): the host never
+// got it.
+type Hold struct {
+	At, Ended time.Time
+	Dropped   bool
+}
+
+// Holding reports whether the proxy holds the row's answer now.
+func (r *Row) Holding() bool { return r.Hold != nil && r.Hold.Ended.IsZero() }
+
+// HoldChanged is a Batch item of an attached proxy's: its hold on the
+// answer to request Ref began, or ended.
+type HoldChanged struct {
+	Ref  session.Ref
+	Hold Hold
 }
 
 // Progress is a row's progress notifications.
