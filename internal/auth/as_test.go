@@ -28,10 +28,12 @@ type testAS struct {
 	refusePKCE    bool // refuse every code challenge, as if it were not S256
 	refreshFails  bool
 	scopes        []string // the resource's scopes_supported
+	granted       string   // the scope the token response grants; "" the one asked for
 	// what happened
 	registrations []url.Values // client_name and redirect URI of each DCR
 	authRequests  []url.Values
 	tokenRequests []url.Values
+	tokenAuth     []string // the Authorization header of every token request
 	clientIDsSeen []string // client_id of every authorize and token request
 	challenges    map[string]string
 	n             int
@@ -138,6 +140,7 @@ func (a *testAS) token(w http.ResponseWriter, r *http.Request) {
 	r.ParseForm()
 	f := r.PostForm
 	a.tokenRequests = append(a.tokenRequests, f)
+	a.tokenAuth = append(a.tokenAuth, r.Header.Get("Authorization"))
 	a.clientIDsSeen = append(a.clientIDsSeen, f.Get("client_id"))
 	fail := func(code string) {
 		w.WriteHeader(http.StatusBadRequest)
@@ -153,6 +156,9 @@ func (a *testAS) token(w http.ResponseWriter, r *http.Request) {
 		}
 		delete(a.challenges, f.Get("code"))
 		scope = a.authRequests[len(a.authRequests)-1].Get("scope")
+		if a.granted != "" {
+			scope = a.granted
+		}
 	case "refresh_token":
 		if a.refreshFails || !a.refresh[f.Get("refresh_token")] {
 			fail("invalid_grant")

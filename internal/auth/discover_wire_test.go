@@ -168,3 +168,16 @@ func TestLoginNamesWhereTheBrowserGoes(t *testing.T) {
 		t.Fatalf("the login named %q; want the browser's host %q, not the claimed issuer", b.hosts, want)
 	}
 }
+
+// A server with no metadata at all (404 for every well-known URL) is a
+// 2025-03-26 server: its origin's default endpoints.
+func TestDiscoveryDefaultsWithoutAnyMetadata(t *testing.T) {
+	n := &fakeNet{by: map[string]http.HandlerFunc{"https://mcp.example": http.NotFound}}
+	s, err := discover(context.Background(), n.client(), "https://mcp.example/mcp", challenge{})
+	if err != nil {
+		t.Fatalf("discover: %v; want the default endpoints", err)
+	}
+	if !s.Legacy || s.AS.AuthorizationEndpoint != "https://mcp.example/authorize" || s.AS.TokenEndpoint != "https://mcp.example/token" {
+		t.Errorf("discovered %+v (legacy %v); want the origin's /authorize and /token", s.AS, s.Legacy)
+	}
+}

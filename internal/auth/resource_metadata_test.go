@@ -26,6 +26,15 @@ func TestResourceMetadataFailsOnlyWhereTheChallengeNamedIt(t *testing.T) {
 	if err != nil || prm != nil {
 		t.Errorf("without a challenge: %v, %v; want nil, nil", prm, err)
 	}
+
+	// A 404 is no failure: no metadata there, as for a server without
+	// any, even where the challenge pointed.
+	none := httptest.NewServer(http.NotFoundHandler())
+	defer none.Close()
+	prm, err = resourceMetadata(ctx, none.Client(), none.URL+"/mcp", none.URL+"/.well-known/oauth-protected-resource/mcp")
+	if err != nil || prm != nil {
+		t.Errorf("404 everywhere, with a challenge: %v, %v; want nil, nil", prm, err)
+	}
 }
 
 // The resource sent to the authorization server is the server's URL in

@@ -69,3 +69,24 @@ func TestStoreWritesOwnerOnly(t *testing.T) {
 		}
 	}
 }
+
+// Logging out of one server counts its entries alone and keeps the
+// other servers' entries.
+func TestStoreDeleteCountsOnlyThatServer(t *testing.T) {
+	s := &Store{Path: filepath.Join(t.TempDir(), "c.json")}
+	for _, e := range []Entry{
+		{Issuer: "https://a", Resource: "https://r/mcp", Server: "https://r/mcp"},
+		{Issuer: "https://a", Resource: "https://other/mcp", Server: "https://other/mcp"},
+		{Issuer: "https://b", Resource: "https://other/mcp", Server: "https://other/mcp"},
+	} {
+		if err := s.Save(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.Delete("https://r/mcp"); n != 1 || err != nil {
+		t.Errorf("logout of https://r/mcp removed %d entries (%v); want its 1", n, err)
+	}
+	if left, _ := s.List(); len(left) != 2 || left[0].Server != "https://other/mcp" || left[1].Server != "https://other/mcp" {
+		t.Errorf("entries left %+v; want the other server's 2", left)
+	}
+}

@@ -259,3 +259,22 @@ func BenchmarkFindHiddenInjected(b *testing.B) {
 		FindHidden(entry)
 	}
 }
+
+// A raw DEL byte is hidden text too: JSON allows it unescaped, and the
+// quick scan that skips clean tools must not skip it.
+func TestFindHiddenSeesARawDEL(t *testing.T) {
+	h := FindHidden(json.RawMessage("{\"name\":\"t\",\"description\":\"a\x7fb\"}"))
+	if h.Chars != 1 || len(h.Runs) != 1 || h.Runs[0].Field != "description" {
+		t.Errorf("FindHidden of a raw DEL = %+v; want 1 character in description", h)
+	}
+}
+
+// A key of letters, digits, _, - and $ reads after a dot, whichever end
+// of each range its characters are at; any other key is quoted.
+func TestFindHiddenPlainKeys(t *testing.T) {
+	raw := `{"AZaz09_-$":{"description":"\u202e"},"Z.":"\u202e"}`
+	h := FindHidden(json.RawMessage(raw))
+	if len(h.Runs) != 2 || h.Runs[0].Field != "AZaz09_-$.description" || h.Runs[1].Field != `["Z."]` {
+		t.Errorf("runs %+v; want fields AZaz09_-$.description and [\"Z.\"]", h.Runs)
+	}
+}

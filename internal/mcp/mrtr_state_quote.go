@@ -49,7 +49,7 @@ func StateSize(raw json.RawMessage) int {
 		r := rune(u)
 		i += 4
 		switch {
-		case r >= 0xD800 && r < 0xDC00 && i+6 < len(body) && body[i+1] == '\\' && body[i+2] == 'u':
+		case r >= 0xD800 && r < 0xDC00 && lowSurrogateAt(body, i+1):
 			n += 4 // a surrogate pair: one rune of four bytes
 			i += 6
 		case r >= 0xD800 && r < 0xE000:
@@ -59,6 +59,17 @@ func StateSize(raw json.RawMessage) int {
 		}
 	}
 	return n
+}
+
+// lowSurrogateAt reports whether body holds a \u escape of a low
+// surrogate at i: only that pairs with a high one before it (anything
+// else leaves the high one alone, U+FFFD, as encoding/json decodes it).
+func lowSurrogateAt(body []byte, i int) bool {
+	if i+6 > len(body) || body[i] != '\\' || body[i+1] != 'u' {
+		return false
+	}
+	u, err := strconv.ParseUint(string(body[i+2:i+6]), 16, 32)
+	return err == nil && u >= 0xDC00 && u < 0xE000
 }
 
 // QuoteState is a bounded quote of the JSON string raw: whole when

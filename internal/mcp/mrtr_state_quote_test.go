@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -94,4 +95,79 @@ func TestRoundsLetGoOfEarlierStates(t *testing.T) {
 	if kept > 8<<10 {
 		t.Errorf("the earlier rounds keep %d bytes; want their states let go", kept)
 	}
+}
+
+// StateSize agrees with decoding on every kind of escape: one byte, two,
+// three, a pair, a lone surrogate of either half, the edges of the
+// surrogate ranges, and escapes at the very start and end.
+func TestStateSizeAgreesWithDecoding(t *testing.T) {
+	for _, raw := range []string{
+		`""`, `"a"`, `"\n"`, `"\\"`, `"\/"`, `"\u0041"`, `"\u00e9"`, `"\u07ff"`, `"\u0800"`, `"\uffff"`,
+		`"\ud83d\ude00"`, `"\ud800\udc00"`, `"\udbff\udfff"`, `"\ud83d"`, `"\ude00"`, `"\ud7ff"`, `"\ue000"`,
+		`"\udc00"`, `"\udfff"`, `"x\ud83dy"`, `"\ud83d\n"`, `"\ud83d\u0041"`, `"\ud83d\ud83d\ude00"`, `"é\u0041é"`,
+		`"\ud800"`, `"\udc00\udc00"`, `"\ud83d\ud83d"`, `"\ud83d\u00e9"`, `"\ud83d\ue000"`,
+	} {
+		var s string
+		if err := json.Unmarshal([]byte(raw), &s); err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if got := StateSize(json.RawMessage(raw)); got != len(s) {
+			t.Errorf("StateSize(%s) = %d; decoded it is %d bytes", raw, got, len(s))
+		}
+	}
+	for _, raw := range []string{`"`, `x"`, `"x`, `'x'`, `"\"`, `"\u123"`, `"\u"`, `"\uzzzz"`} {
+		if got := StateSize(json.RawMessage(raw)); got != -1 {
+			t.Errorf("StateSize(%s) = %d; want -1, not a JSON string", raw, got)
+		}
+	}
+}
+
+// A state of up to 2×StateQuoteEdge bytes is quoted whole, and kept as
+// it is in a body; one byte more is cut to its head and tail.
+func TestQuoteStateEdge(t *testing.T) {
+	whole := strings.Repeat("a", 2*StateQuoteEdge)
+	raw, _ := json.Marshal(whole)
+	if got := QuoteState(raw); got != whole {
+		t.Errorf("QuoteState of %d bytes = %q; want it whole", len(whole), got)
+	}
+	body := json.RawMessage(`{"requestState":` + string(raw) + `}`)
+	if got := ElideState(body); string(got) != string(body) {
+		t.Errorf("ElideState changed a state of %d bytes: %s", len(whole), got)
+	}
+	// Kept as sent, escapes and all, up to the same edge: 130 bytes of
+	// JSON string, quotes included.
+	escaped := json.RawMessage(`{"requestState":"\u0041` + strings.Repeat("a", 2*StateQuoteEdge-6) + `"}`)
+	if got := ElideState(escaped); string(got) != string(escaped) {
+		t.Errorf("ElideState changed a short state with an escape: %s", got)
+	}
+	long := "H" + strings.Repeat("m", 2*StateQuoteEdge-1) + "T"
+	raw, _ = json.Marshal(long)
+	want := long[:StateQuoteEdge] + "…[129 bytes in all]…" + long[len(long)-StateQuoteEdge:]
+	if got := QuoteState(raw); got != want {
+		t.Errorf("QuoteState of 129 bytes = %q; want %q", got, want)
+	}
+	if got := ElideState(json.RawMessage(`{"requestState":` + string(raw) + `}`)); !strings.Contains(string(got), "[129 bytes in all]") {
+		t.Errorf("ElideState kept a state of 129 bytes: %s", got)
+	}
+	if QuoteState(nil) != "" {
+		t.Error("QuoteState(nil) is not empty")
+	}
+}
+
+// FuzzStateSize: on any JSON string of valid UTF-8, StateSize counts
+// what decoding it gives. (Raw invalid UTF-8 decodes to U+FFFD, which
+// StateSize counts as the one byte sent.)
+func FuzzStateSize(f *testing.F) {
+	for _, s := range []string{`"\ud83d\ude00"`, `"\ud83d\ud83d"`, `"\udc00\u0041"`, `"a\\b"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var s string
+		if !utf8.ValidString(raw) || json.Unmarshal([]byte(raw), &s) != nil || !strings.HasPrefix(raw, `"`) || !strings.HasSuffix(raw, `"`) {
+			return
+		}
+		if got := StateSize(json.RawMessage(raw)); got != len(s) {
+			t.Fatalf("StateSize(%s) = %d; decoded it is %d bytes", raw, got, len(s))
+		}
+	})
 }

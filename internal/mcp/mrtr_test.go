@@ -236,6 +236,9 @@ func TestReadInputRequired(t *testing.T) {
 		{`{"resultType":"input_required","requestState":"x"}`, true, false},
 		{`{"resultType":"input_required"}`, true, true},
 		{`{"resultType":"input_required","requestState":7}`, true, true},
+		{`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{}}}}`, true, false},
+		{`{"resultType":"input_required","inputRequests":{"q":{"params":{}}}}`, true, false}, // no method: refused as no request a server may make when answered
+		{`{"resultType":"input_required","inputRequests":{"q":{"method":7}}}`, true, true},
 	} {
 		_, ok, err := ReadInputRequired(json.RawMessage(tc.raw))
 		if ok != tc.ok || (err != nil) != tc.bad {
@@ -264,5 +267,25 @@ func TestInputRequiredOnlyWhereAllowed(t *testing.T) {
 	rounds, err := cs.FollowRounds(context.Background(), client, first, session.CallOptions{}, nil)
 	if !errors.Is(err, ErrInputRequiredNotAllowed) || len(rounds) != 1 {
 		t.Fatalf("FollowRounds = %d rounds, %v; want ErrInputRequiredNotAllowed and no retry", len(rounds), err)
+	}
+}
+
+// RetryParams drops the progress token from _meta and keeps the rest of
+// it (no _meta left when the token was all), and retries a request sent
+// without params with the answers and state alone.
+func TestRetryParamsMetaAndNoParams(t *testing.T) {
+	answers := map[string]json.RawMessage{"q": json.RawMessage(`{"action":"accept"}`)}
+	for _, tc := range []struct{ sent, want string }{
+		{`{"name":"t","_meta":{"progressToken":1,"trace":"x"}}`, `{"_meta":{"trace":"x"},"inputResponses":{"q":{"action":"accept"}},"name":"t","requestState":"s"}`},
+		{`{"name":"t","_meta":{"progressToken":1}}`, `{"inputResponses":{"q":{"action":"accept"}},"name":"t","requestState":"s"}`},
+		{``, `{"inputResponses":{"q":{"action":"accept"}},"requestState":"s"}`},
+	} {
+		got, err := RetryParams(json.RawMessage(tc.sent), answers, json.RawMessage(`"s"`))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("RetryParams(%s) = %s, %v; want %s", tc.sent, got, err, tc.want)
+		}
+	}
+	if got, err := RetryParams(nil, nil, json.RawMessage(`"s"`)); err != nil || string(got) != `{"requestState":"s"}` {
+		t.Errorf("RetryParams of no params and no answers = %s, %v; want the state alone", got, err)
 	}
 }
