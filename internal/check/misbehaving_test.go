@@ -79,6 +79,10 @@ type misbehaviour struct {
 	// a client that counts its ids has its calls "answered" before the
 	// server read them (issue 27).
 	forgeNextIDs bool
+	// quickFrom and quickTo number the tools/calls (from 1, the probe's
+	// first) that answer at once, with no progress: a call that ends
+	// before check 1 can cancel it.
+	quickFrom, quickTo int
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -103,6 +107,7 @@ type misbehavingServer struct {
 	deaf    bool // see deafAfterUnknownCancel
 	maxID   int64
 	forging bool // from the first tools/list on: after the handshake
+	nCalls  int  // tools/calls of the work tool so far
 }
 
 func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
@@ -249,6 +254,10 @@ func (m *misbehavingServer) startCall(r rawMessage) {
 	cancel := make(chan struct{})
 	m.mu.Lock()
 	m.calls[m.key(r.ID)] = cancel
+	m.nCalls++
+	if m.nCalls >= m.bad.quickFrom && m.nCalls <= m.bad.quickTo {
+		seconds = 0
+	}
 	m.mu.Unlock()
 	go m.work(r.ID, p.Meta.ProgressToken, int(seconds*float64(time.Second)/float64(workStep)), cancel)
 }
