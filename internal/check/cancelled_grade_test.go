@@ -158,3 +158,21 @@ func TestGradeProgressStops(t *testing.T) {
 		}
 	}
 }
+
+// Check 1 listens Options.Listen after the cancel, and when the call's
+// run time is known, until a second past when it would have ended.
+func TestListenUntilWaitsOutAKnownCall(t *testing.T) {
+	info := session.RequestInfo{Started: started, CancelSentAt: started.Add(300 * time.Millisecond)}
+	r := &runner{opts: Options{Listen: 300 * time.Millisecond}}
+	if got := r.listenUntil(info); !got.Equal(started.Add(600 * time.Millisecond)) {
+		t.Errorf("run time unknown: listens until %s in; want 600ms (Listen after the cancel)", got.Sub(started))
+	}
+	r.duration = 2 * time.Second
+	if got := r.listenUntil(info); !got.Equal(started.Add(3 * time.Second)) {
+		t.Errorf("a 2 s call: listens until %s in; want 3s (its end and a second)", got.Sub(started))
+	}
+	r.opts.Listen = 5 * time.Second
+	if got := r.listenUntil(info); !got.Equal(started.Add(5300 * time.Millisecond)) {
+		t.Errorf("a 2 s call, Listen 5 s: listens until %s in; want 5.3s", got.Sub(started))
+	}
+}
