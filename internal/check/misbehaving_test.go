@@ -83,6 +83,9 @@ type misbehaviour struct {
 	// first) that answer at once, with no progress: a call that ends
 	// before check 1 can cancel it.
 	quickFrom, quickTo int
+	// dieOnCancelN closes the connection on the Nth cancel (from 1): the
+	// probe's is the first, check 1's the second.
+	dieOnCancelN int
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -108,6 +111,7 @@ type misbehavingServer struct {
 	maxID   int64
 	forging bool // from the first tools/list on: after the handshake
 	nCalls  int  // tools/calls of the work tool so far
+	nCancel int  // cancels so far
 }
 
 func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
@@ -322,7 +326,11 @@ func (m *misbehavingServer) cancelled(params json.RawMessage) {
 		RequestID json.RawMessage `json:"requestId"`
 	}
 	_ = json.Unmarshal(params, &p)
-	if m.bad.dieOnCancel {
+	m.mu.Lock()
+	m.nCancel++
+	n := m.nCancel
+	m.mu.Unlock()
+	if m.bad.dieOnCancel || n == m.bad.dieOnCancelN {
 		m.conn.Close()
 		return
 	}

@@ -50,3 +50,17 @@ func TestCheck1SkipsAfterTwoCallsEndTooSoon(t *testing.T) {
 		t.Errorf("the server got %d work calls; want 3 (the probe's and two tries)", calls)
 	}
 }
+
+// A server that dies on the cancel fails checks 1 and 2 on the race
+// conditions' MUST, though nothing came for the call after its cancel.
+func TestChecks1And2FailAServerThatDiesOnTheCancel(t *testing.T) {
+	t.Parallel()
+	for _, id := range []int{1, 2} {
+		// One run each: the other would be skipped, the connection gone.
+		rep := run(t, misbehaviour{dieOnCancelN: 2}, testOptions(id))
+		c := expect(t, rep, id, Fail, Must)
+		if c.Sentence != ruleGraceful.Sentence || !factContains(c, "while listening after the cancel") {
+			t.Errorf("check %d fails on %q, facts %q; want the race conditions' MUST and the death while listening", id, c.Sentence, c.Evidence.Facts)
+		}
+	}
+}
