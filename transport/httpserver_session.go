@@ -139,8 +139,9 @@ func (s *httpSession) finish(st *eventStream) {
 // the session, so its id gets 404 from now on.
 func (s *httpSession) Close() error {
 	s.once.Do(func() {
-		close(s.done)
+		// Forgotten first: whoever sees done closed gets 404 for the id.
 		s.srv.forget(s.id)
+		close(s.done)
 		s.mu.Lock()
 		if s.idle != nil {
 			s.idle.Stop()
@@ -188,6 +189,11 @@ func (s *httpSession) openStream(reqs []routing, jsonOnly bool) (*eventStream, b
 // deliver hands one POSTed message to the peer, waiting while its queue
 // is full. It fails when the session ends or the client gives up.
 func (s *httpSession) deliver(frame []byte, gone <-chan struct{}) bool {
+	// An ended session takes nothing, though its inbound queue has room:
+	// select alone would pick between the two at random.
+	if s.closed() {
+		return false
+	}
 	select {
 	case s.inbound <- Message{Kind: wire.KindFrame, Data: frame, Valid: true}: // checked by splitBatch
 		return true

@@ -445,3 +445,18 @@ func TestHTTPServerBoundsSessionsAndEndsThemOnClose(t *testing.T) {
 		t.Fatalf("initialize after Close: status %d, want 503", resp.StatusCode)
 	}
 }
+
+// An ended session takes no message, though its inbound queue has room:
+// a POST to it gets 404, never 202 (select chose at random between the
+// queue and the session's end; CI saw 202).
+func TestHTTPSessionEndedTakesNothing(t *testing.T) {
+	h := NewHTTPServer(HTTPServerConfig{})
+	defer h.Close()
+	for i := range 200 {
+		s := newHTTPSession("s", h)
+		s.Close()
+		if s.deliver([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), nil) {
+			t.Fatalf("round %d: an ended session took a message", i)
+		}
+	}
+}

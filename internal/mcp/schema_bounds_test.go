@@ -2,10 +2,10 @@ package mcp
 
 import (
 	"errors"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpoke/mcpoke/internal/toolschema"
 )
@@ -26,7 +26,8 @@ func TestServerSchemasBounded(t *testing.T) {
 	huge := props.String()
 	deep := strings.Repeat(`{"items":`, 200) + `{}` + strings.Repeat(`}`, 200)
 
-	start := time.Now()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	_, err := ParseElicitRequest([]byte(`{"message":"m","requestedSchema":`+huge+`}`), ClientFeatures{ElicitForm: true})
 	if err == nil || !strings.Contains(err.Error(), "requestedSchema refused") || !strings.Contains(err.Error(), "over the bound of 262144") {
 		t.Errorf("a 5 MB requestedSchema: %v; want a refusal naming the bound", err)
@@ -39,8 +40,10 @@ func TestServerSchemasBounded(t *testing.T) {
 	if err != nil || !errors.Is(tool.SchemaErr, toolschema.ErrTooBig) || tool.Schema != nil {
 		t.Errorf("a tool with a 5 MB inputSchema: %v, schema error %v; want it listed, its schema refused", err, tool.SchemaErr)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("refusing took %s; the bounds are to spare the work", d)
+	runtime.ReadMemStats(&after)
+	t.Logf("refusing allocated %d MB for %d MB of schema", (after.TotalAlloc-before.TotalAlloc)>>20, len(huge)>>20)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("refusing allocated %d MB; the bounds are to spare the work", alloc>>20)
 	}
 	if err := toolschema.CheckBounds([]byte(`{"description":"{{{{[[[[ in a string \" {{{{"}`)); err != nil {
 		t.Errorf("brackets in strings counted: %v", err)

@@ -596,7 +596,11 @@ func (c *hostCard) resendLine() CardLine {
 	case len(dup) > 0:
 		l.Status, l.Facts = check.Warn, dup
 	default:
-		l.Status, l.Facts = check.Pass, []string{fmt.Sprintf("none of %d cancelled calls was sent again", cancelled)}
+		fact := fmt.Sprintf("none of %d cancelled calls was sent again", cancelled)
+		if cancelled == 1 {
+			fact = "the cancelled call was not sent again"
+		}
+		l.Status, l.Facts = check.Pass, []string{fact}
 	}
 	return l
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mcpoke/mcpoke/internal/jsonscan"
-
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 

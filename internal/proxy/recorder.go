@@ -41,6 +41,10 @@ type Recorder struct {
 	queue  []queued
 	chunks []byte // the bytes of the queue's chunks, one after another
 	closed bool
+	// latest is the latest time queued: a goroutine that read the clock
+	// and then waited for mu queues its record after one stamped later,
+	// so times are kept from going back in the records' order.
+	latest time.Time
 	wake   chan struct{} // capacity 1: the queue has something, or closed
 	done   chan struct{}
 
@@ -140,6 +144,13 @@ func (r *Recorder) put(e queued, p []byte) {
 	if r.closed {
 		r.mu.Unlock()
 		return
+	}
+	switch at := e.rec.At; {
+	case at.IsZero():
+	case at.Before(r.latest):
+		e.rec.At = r.latest
+	default:
+		r.latest = at
 	}
 	if p != nil {
 		e.off, e.n = len(r.chunks), len(p)

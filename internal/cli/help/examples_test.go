@@ -397,6 +397,10 @@ var normalizers = []struct {
 	// so that a server cannot forge answers to them).
 	{regexp.MustCompile(`\b\d{10,16}\b`), "ID"},
 	{regexp.MustCompile(`\d+(\.\d+)?([hm]\d+(\.\d+)?)*(ns|µs|us|ms|s|m|h)\b`), "DUR"},
+	// The demo numbers a tool's calls since it started, and the examples
+	// share one demo: check's "sleep call 2 (request …)" counts the
+	// examples that ran before.
+	{regexp.MustCompile(`\bcall \d+ \(request`), "call N (request"},
 	// Columns and drawn lines are as wide as the figures in them.
 	{regexp.MustCompile(`  +`), " "},
 	{regexp.MustCompile(`─{2,}`), "─"},
