@@ -300,7 +300,7 @@ func (r *runner) choose(got []probed, why string) {
 				(p.score == got[best].score && p.firstProgress < got[best].firstProgress) {
 				best = i
 			}
-		case best >= 0 && got[best].firstProgress > 0:
+		case best >= 0 && got[best].firstProgress > 0 && !got[best].ended:
 		case !p.ended:
 			if best < 0 || got[best].ended {
 				best = i

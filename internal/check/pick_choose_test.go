@@ -101,21 +101,23 @@ func TestChooseKeepsTheBestProbedTool(t *testing.T) {
 		duration time.Duration
 		why      string
 	}{
-		"progress beats silence":      {[]probed{p("quiet", 3, 0, 0, false), p("talks", 2, 50*ms, 0, false)}, "talks", 0, "it reports progress (first after 50ms)"},
-		"silence after progress":      {[]probed{p("talks", 2, 50*ms, 0, false), p("quiet", 3, 0, 0, false)}, "talks", 0, "it reports progress"},
-		"the higher score":            {[]probed{p("a", 2, 30*ms, 0, false), p("b", 3, 60*ms, 0, false)}, "b", 0, "first after 60ms"},
-		"a lower score":               {[]probed{p("a", 3, 60*ms, 0, false), p("b", 2, 30*ms, 0, false)}, "a", 0, "first after 60ms"},
-		"the first to report":         {[]probed{p("a", 2, 60*ms, 0, false), p("b", 2, 30*ms, 0, false)}, "b", 0, "first after 30ms"},
-		"a tie, to the first listed":  {[]probed{p("a", 2, 30*ms, 0, false), p("b", 2, 30*ms, 0, false)}, "a", 0, "first after 30ms"},
-		"an answer tie, to the first": {[]probed{p("a", 0, 0, time.Second, true), p("b", 0, 0, time.Second, true)}, "a", time.Second, "answers in 1s"},
-		"the first, listed first":     {[]probed{p("a", 2, 30*ms, 0, false), p("b", 2, 60*ms, 0, false)}, "a", 0, "first after 30ms"},
-		"working beats answered":      {[]probed{p("done", 3, 0, 2*time.Second, true), p("busy", 0, 0, 0, false)}, "busy", 0, "no progress, still working after 1s"},
-		"the first still working":     {[]probed{p("busy", 0, 0, 0, false), p("done", 3, 0, 2*time.Second, true), p("busy2", 0, 0, 0, false)}, "busy", 0, "still working"},
-		"the slowest answer":          {[]probed{p("fast", 0, 0, time.Second, true), p("slow", 0, 0, 2*time.Second, true), p("mid", 0, 0, 1500*ms, true)}, "slow", 2 * time.Second, "no progress, answers in 2s"},
-		"answers at the edge":         {[]probed{p("edge", 0, 0, 2*cancelDelay, true)}, "edge", 2 * cancelDelay, "answers in 600ms"},
-		"answers too soon":            {[]probed{p("quick", 0, 0, 2*cancelDelay-ms, true)}, "", 0, ""},
-		"a failure is never kept":     {[]probed{failed, p("quiet", 0, 0, 0, false)}, "quiet", 0, "picked from a probe of failed, quiet; no progress"},
-		"only failures":               {[]probed{failed}, "", 0, ""},
+		"progress beats silence":             {[]probed{p("quiet", 3, 0, 0, false), p("talks", 2, 50*ms, 0, false)}, "talks", 0, "it reports progress (first after 50ms)"},
+		"silence after progress":             {[]probed{p("talks", 2, 50*ms, 0, false), p("quiet", 3, 0, 0, false)}, "talks", 0, "it reports progress"},
+		"the higher score":                   {[]probed{p("a", 2, 30*ms, 0, false), p("b", 3, 60*ms, 0, false)}, "b", 0, "first after 60ms"},
+		"a lower score":                      {[]probed{p("a", 3, 60*ms, 0, false), p("b", 2, 30*ms, 0, false)}, "a", 0, "first after 60ms"},
+		"the first to report":                {[]probed{p("a", 2, 60*ms, 0, false), p("b", 2, 30*ms, 0, false)}, "b", 0, "first after 30ms"},
+		"a tie, to the first listed":         {[]probed{p("a", 2, 30*ms, 0, false), p("b", 2, 30*ms, 0, false)}, "a", 0, "first after 30ms"},
+		"an answer tie, to the first":        {[]probed{p("a", 0, 0, time.Second, true), p("b", 0, 0, time.Second, true)}, "a", time.Second, "answers in 1s"},
+		"the first, listed first":            {[]probed{p("a", 2, 30*ms, 0, false), p("b", 2, 60*ms, 0, false)}, "a", 0, "first after 30ms"},
+		"working beats answered":             {[]probed{p("done", 3, 0, 2*time.Second, true), p("busy", 0, 0, 0, false)}, "busy", 0, "no progress, still working after 1s"},
+		"working beats progress that ended":  {[]probed{p("ended", 2, 50*ms, 2*time.Second, true), p("busy", 0, 0, 0, false)}, "busy", 0, "no progress, still working after 1s"},
+		"progress that ended, after working": {[]probed{p("busy", 0, 0, 0, false), p("ended", 2, 50*ms, 2*time.Second, true)}, "busy", 0, "no progress, still working after 1s"},
+		"the first still working":            {[]probed{p("busy", 0, 0, 0, false), p("done", 3, 0, 2*time.Second, true), p("busy2", 0, 0, 0, false)}, "busy", 0, "still working"},
+		"the slowest answer":                 {[]probed{p("fast", 0, 0, time.Second, true), p("slow", 0, 0, 2*time.Second, true), p("mid", 0, 0, 1500*ms, true)}, "slow", 2 * time.Second, "no progress, answers in 2s"},
+		"answers at the edge":                {[]probed{p("edge", 0, 0, 2*cancelDelay, true)}, "edge", 2 * cancelDelay, "answers in 600ms"},
+		"answers too soon":                   {[]probed{p("quick", 0, 0, 2*cancelDelay-ms, true)}, "", 0, ""},
+		"a failure is never kept":            {[]probed{failed, p("quiet", 0, 0, 0, false)}, "quiet", 0, "picked from a probe of failed, quiet; no progress"},
+		"only failures":                      {[]probed{failed}, "", 0, ""},
 	} {
 		r := &runner{opts: Options{ProbeWindow: time.Second}}
 		r.choose(tc.got, "")
