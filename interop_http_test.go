@@ -124,18 +124,7 @@ func startDemoServer(t testing.TB, bin, flag string, extra ...string) (string, f
 // buildGoSDKClient builds testdata/peers/gosdk/client, a client on the
 // official Go SDK, and returns the binary's path, or "" when it cannot be
 // built here.
-func buildGoSDKClient(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "gosdk-client")
-	cmd := exec.Command("go", "build", "-o", bin, "./client")
-	cmd.Dir = filepath.Join("testdata", "peers", "gosdk")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		if os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
-			t.Errorf("MCPOKE_REQUIRE_PEERS=1 but the Go SDK client does not build: %v\n%s", err, out)
-		}
-		return ""
-	}
-	return bin
-}
+func buildGoSDKClient(t *testing.T) string { return buildGoSDK(t, "./client", "client") }
 
 // TestTypeScriptClientAgainstDemoServerOverHTTP is the same round with the
 // TypeScript reference SDK's client (testdata/peers/ts/http_client.mjs).

@@ -159,13 +159,19 @@ func inspectorCLI() string {
 // buildGoSDKPeer builds testdata/peers/gosdk, a server on the official Go
 // SDK (its own module, so the SDK is no dependency of mcpoke), and returns
 // the binary's path, or "" when it cannot be built here.
-func buildGoSDKPeer(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "gosdk-peer")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+func buildGoSDKPeer(t *testing.T) string { return buildGoSDK(t, ".", "peer") }
+
+// buildGoSDK builds the package pkg of testdata/peers/gosdk (the server,
+// the client or the host), or returns "" when it does not build here (no
+// module proxy).
+func buildGoSDK(t *testing.T, pkg, what string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gosdk-"+what)
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
 	cmd.Dir = filepath.Join("testdata", "peers", "gosdk")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		if os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
-			t.Errorf("MCPOKE_REQUIRE_PEERS=1 but the Go SDK peer does not build: %v\n%s", err, out)
+			t.Errorf("MCPOKE_REQUIRE_PEERS=1 but the Go SDK %s does not build: %v\n%s", what, err, out)
 		}
 		return ""
 	}

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -96,24 +93,7 @@ func startCardProxy(t *testing.T, bin, upstream, card string) (string, func()) {
 		}
 	}
 	t.Cleanup(stop)
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		re := regexp.MustCompile(`point the host at (\S+)`)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-			}
-		}
-		io.Copy(io.Discard, pipe)
-	}()
-	select {
-	case url := <-found:
-		return url, stop
-	case <-time.After(10 * time.Second):
-		t.Fatal("the proxy printed no address within 10s")
-	}
-	return "", stop
+	return proxyAddress(t, pipe), stop
 }
 
 // cardFile is what the test reads of the card --report writes as JSON

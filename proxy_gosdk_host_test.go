@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -22,19 +21,7 @@ import (
 
 // buildGoSDKHost builds the go-sdk host, or returns "" when it does not
 // build here (no module proxy).
-func buildGoSDKHost(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gosdk-host")
-	cmd := exec.Command("go", "build", "-o", bin, "./host")
-	cmd.Dir = filepath.Join("testdata", "peers", "gosdk")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		if os.Getenv("MCPOKE_REQUIRE_PEERS") == "1" {
-			t.Errorf("MCPOKE_REQUIRE_PEERS=1 but the Go SDK host does not build: %v\n%s", err, out)
-		}
-		return ""
-	}
-	return bin
-}
+func buildGoSDKHost(t *testing.T) string { return buildGoSDK(t, "./host", "host") }
 
 // proxyEnv is an environment whose runtime dir is the test's own: the
 // proxies started in it listen there, and mcpoke attach looks there.
@@ -211,24 +198,7 @@ func startNamedHTTPProxy(t *testing.T, bin string, env []string, upstream string
 		})
 	}
 	t.Cleanup(stop)
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pipe)
-		re := regexp.MustCompile(`point the host at (\S+)`)
-		for sc.Scan() {
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-			}
-		}
-		io.Copy(io.Discard, pipe)
-	}()
-	select {
-	case url := <-found:
-		return url, stop
-	case <-time.After(10 * time.Second):
-		t.Fatal("the proxy printed no address within 10s")
-	}
-	return "", stop
+	return proxyAddress(t, pipe), stop
 }
 
 // attach runs `mcpoke attach ARGS...` in env and returns its output; it

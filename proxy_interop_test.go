@@ -75,6 +75,13 @@ func startHTTPProxy(t *testing.T, bin, upstream, records string) string {
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
 	})
+	return proxyAddress(t, pipe)
+}
+
+// proxyAddress reads the proxy's stderr for the address it says to point
+// the host at, and drains the rest so that the proxy never blocks on it.
+func proxyAddress(t *testing.T, pipe io.Reader) string {
+	t.Helper()
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pipe)
