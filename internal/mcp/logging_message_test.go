@@ -19,3 +19,13 @@ func TestParseLogMessageAllowsDebugAndNoLogger(t *testing.T) {
 		}
 	}
 }
+
+// logging/setLevel takes every level the spec knows, the least severe
+// included.
+func TestSetLevelParamsTakesEveryLevel(t *testing.T) {
+	for _, level := range LogLevels {
+		if p, err := SetLevelParams(level); err != nil || string(p) != `{"level":"`+level+`"}` {
+			t.Errorf("%s: %s %v", level, p, err)
+		}
+	}
+}
