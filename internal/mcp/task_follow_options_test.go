@@ -12,7 +12,7 @@ import (
 )
 
 // followGets starts a task whose server suggests pollInterval ms (none
-// when 0), follows it with opts while moving the fake clock, and returns
+// when negative), follows it with opts while moving the fake clock, and returns
 // the fake time into the follow of each tasks/get, up to n of them. The
 // first tasks/get is never answered when hang is set.
 func followGets(t *testing.T, opts FollowOptions, n int, hang bool, pollInterval int) []time.Duration {
@@ -20,7 +20,7 @@ func followGets(t *testing.T, opts FollowOptions, n int, hang bool, pollInterval
 	clk := clocktest.New()
 	var start time.Time
 	task := map[string]any{"taskId": "t1", "status": "working"}
-	if pollInterval > 0 {
+	if pollInterval >= 0 {
 		task["pollInterval"] = pollInterval
 	}
 	gets := make(chan time.Duration, 16)
@@ -64,20 +64,24 @@ func followGets(t *testing.T, opts FollowOptions, n int, hang bool, pollInterval
 	return at
 }
 
-// FollowTask polls at the server's pollInterval over the one given.
+// FollowTask polls at the server's pollInterval over the one given; a
+// pollInterval of 0 suggests nothing.
 func TestFollowTaskPollsAtTheServersInterval(t *testing.T) {
 	if at := followGets(t, FollowOptions{PollInterval: time.Second}, 1, false, 3000); at[0] < 3*time.Second {
 		t.Errorf("with the server's pollInterval 3000 the first tasks/get came %s in", at[0])
+	}
+	if at := followGets(t, FollowOptions{PollInterval: time.Second}, 1, false, 0); at[0] < time.Second {
+		t.Errorf("with the server's pollInterval 0 the first tasks/get came %s in; want the given 1s", at[0])
 	}
 }
 
 // Without the server's pollInterval, FollowTask polls at the one given,
 // or at DefaultPollInterval when none is.
 func TestFollowTaskPollsAtTheGivenInterval(t *testing.T) {
-	if at := followGets(t, FollowOptions{PollInterval: 3 * time.Second}, 1, false, 0); at[0] < 3*time.Second {
+	if at := followGets(t, FollowOptions{PollInterval: 3 * time.Second}, 1, false, -1); at[0] < 3*time.Second {
 		t.Errorf("with PollInterval 3s the first tasks/get came %s in", at[0])
 	}
-	if at := followGets(t, FollowOptions{}, 1, false, 0); at[0] < DefaultPollInterval {
+	if at := followGets(t, FollowOptions{}, 1, false, -1); at[0] < DefaultPollInterval {
 		t.Errorf("with no PollInterval the first tasks/get came %s in; want %s", at[0], DefaultPollInterval)
 	}
 }
@@ -85,7 +89,7 @@ func TestFollowTaskPollsAtTheGivenInterval(t *testing.T) {
 // A tasks/get the server never answers is given up after PollTimeout, and
 // the next poll goes out.
 func TestFollowTaskGivesUpAPollAfterPollTimeout(t *testing.T) {
-	at := followGets(t, FollowOptions{PollInterval: time.Second, PollTimeout: 2 * time.Second}, 2, true, 0)
+	at := followGets(t, FollowOptions{PollInterval: time.Second, PollTimeout: 2 * time.Second}, 2, true, -1)
 	if at[1] >= DefaultPollTimeout {
 		t.Errorf("the second tasks/get came %s in, after the default poll timeout; want about 4s (1s + 2s + 1s)", at[1])
 	}
