@@ -24,11 +24,7 @@ func BenchmarkRecordRoundTrip(b *testing.B) {
 	rec.ObserveParsed(history.NoteParsed)
 	rec.Observe(transcript.New(history, time.Now()).Observe)
 	fromHost, toHost := benchSplitters(rec)
-	reqs, answers := make([][]byte, 1000), make([][]byte, 1000)
-	for i := range reqs {
-		reqs[i] = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"_meta":{"progressToken":%[1]d,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcpoke","version":"dev"}},"name":"echo","arguments":{"text":"hello"}}}`+"\n", i)
-		answers[i] = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcpoke-demo","title":"mcpoke demo server","version":"dev"}},"content":[{"type":"text","text":"hello"}],"resultType":"complete"}}`+"\n", i)
-	}
+	reqs, answers := echoRoundTrips(1000)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -46,4 +42,15 @@ func BenchmarkRecordRoundTrip(b *testing.B) {
 func benchSplitters(rec *Recorder) (fromHost, toHost func([]byte)) {
 	h, s := rec.lines(wire.Out, false), rec.lines(wire.In, false)
 	return func(p []byte) { rec.chunk(h, time.Now(), p) }, func(p []byte) { rec.chunk(s, time.Now(), p) }
+}
+
+// echoRoundTrips makes n requests of bench's echo, as mcpoke sends them
+// in 2026-07-28, and the demo's answers.
+func echoRoundTrips(n int) (reqs, answers [][]byte) {
+	reqs, answers = make([][]byte, n), make([][]byte, n)
+	for i := range reqs {
+		reqs[i] = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"_meta":{"progressToken":%[1]d,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcpoke","version":"dev"}},"name":"echo","arguments":{"text":"hello"}}}`+"\n", i)
+		answers[i] = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcpoke-demo","title":"mcpoke demo server","version":"dev"}},"content":[{"type":"text","text":"hello"}],"resultType":"complete"}}`+"\n", i)
+	}
+	return reqs, answers
 }
