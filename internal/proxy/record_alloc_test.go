@@ -3,9 +3,6 @@ package proxy
 import (
 	"runtime"
 	"testing"
-	"time"
-
-	"github.com/mcpoke/mcpoke/internal/transcript"
 )
 
 // TestRecordRoundTripAllocations bounds what the records allocate for one
@@ -14,14 +11,7 @@ import (
 // frames into buffers of their own). At concurrency 64 the proxy's CPU
 // follows its allocations, so one more on every frame is a regression.
 func TestRecordRoundTripAllocations(t *testing.T) {
-	rec := NewRecorder()
-	table, card := NewTable(), NewCard("stdio")
-	history := NewHistory(table)
-	rec.ObserveParsed(table.ObserveParsed)
-	rec.ObserveParsed(card.ObserveParsed)
-	rec.ObserveParsed(history.NoteParsed)
-	rec.Observe(transcript.New(history, time.Now()).Observe)
-	fromHost, toHost := benchSplitters(rec)
+	rec, table, fromHost, toHost := proxyRecords()
 	reqs, answers := echoRoundTrips(1000)
 	const n = 20_000
 	var before, after runtime.MemStats
