@@ -53,8 +53,10 @@ type notes struct {
 	sess string
 	// eras is what each session's initialize said, by session.
 	eras map[string]*eraState
-	// msgs is sent's buffer for a frame's messages.
+	// msgs and raws are sent's and received's buffers for a frame's
+	// messages.
 	msgs []wireMsg
+	raws []json.RawMessage
 }
 
 // eraState is one session's initialize: initID is its id; peer what its
@@ -160,7 +162,10 @@ func (n *notes) sent(frame []byte) (note string) {
 // which rules it broke (session.Violation kinds). A batch gets the first
 // note any of its messages has, and every violation.
 func (n *notes) received(frame []byte) (string, []string) {
-	raws := rawMessages(frame)
+	raws := rawMessages(frame, n.raws[:0])
+	if cap(raws) <= 64 {
+		n.raws = raws[:0] // a huge batch does not pin its buffer
+	}
 	if raws == nil {
 		return noteNoise, nil
 	}
@@ -276,18 +281,21 @@ func (n *notes) track(id string) *requestState {
 }
 
 // rawMessages splits a frame (valid JSON) into its messages: one, or a
-// batch's. nil means an empty batch.
-func rawMessages(frame []byte) []json.RawMessage {
+// batch's, appended to buf (empty, maybe with room). nil means an empty
+// batch.
+func rawMessages(frame []byte, buf []json.RawMessage) []json.RawMessage {
 	trimmed := bytes.TrimSpace(frame)
 	var e jsonscan.Elements
 	if !e.Start(trimmed) {
-		return []json.RawMessage{trimmed}
+		return append(buf, trimmed)
 	}
-	var batch []json.RawMessage
 	for e.Next() {
-		batch = append(batch, e.Val)
+		buf = append(buf, e.Val)
 	}
-	return batch
+	if len(buf) == 0 {
+		return nil
+	}
+	return buf
 }
 
 // messages decodes a frame (valid JSON) into its messages: one, or a
