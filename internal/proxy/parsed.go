@@ -12,7 +12,8 @@ import (
 // its messages (the request table, the card, attach's history, the
 // faults): the recorder decodes each frame one time, not once per
 // observer, which at a small frame's size is most of what the records
-// cost.
+// cost. An observer has it for the length of its call: the recorder
+// reads the next frame into the same room.
 type Parsed struct{ ms []message }
 
 // Parse reads the messages of r; a record that is no frame has none.
