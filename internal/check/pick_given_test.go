@@ -71,3 +71,18 @@ func TestAToolThatAnswersAtOnceIsNotKept(t *testing.T) {
 		}
 	}
 }
+
+// A server that dies on the probe's cancel is told so: the cancel that
+// killed it is named as the probe's call's.
+func TestADeathOnTheProbesCancelNamesTheProbe(t *testing.T) {
+	t.Parallel()
+	rep, err := runPicking(t, 3, misbehaviour{dieOnCancelN: 1}, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := expect(t, rep, 3, Fail, Must)
+	js, _ := json.Marshal(c)
+	if !strings.Contains(string(js), "(the tool probe's call, by its notifications/cancelled)") {
+		t.Errorf("check 3 does not name the probe's call as the one whose cancel the server died on:\n%s", js)
+	}
+}
