@@ -86,6 +86,11 @@ type misbehaviour struct {
 	// dieOnCancelN closes the connection on the Nth cancel (from 1): the
 	// probe's is the first, check 1's the second.
 	dieOnCancelN int
+	// noAskTool lists the work tool only: check 9 finds none that asks.
+	noAskTool bool
+	// pingOnCall pings the client with each work call: a request of the
+	// server's own that no asking tool provoked (check 9's skip says so).
+	pingOnCall bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -215,7 +220,11 @@ func (m *misbehavingServer) read() {
 			m.mu.Lock()
 			m.forging = true
 			m.mu.Unlock()
-			m.respond(r.ID, map[string]any{"tools": []json.RawMessage{json.RawMessage(workTool), json.RawMessage(askTool)}})
+			tools := []json.RawMessage{json.RawMessage(workTool), json.RawMessage(askTool)}
+			if m.bad.noAskTool {
+				tools = tools[:1]
+			}
+			m.respond(r.ID, map[string]any{"tools": tools})
 		case "ping":
 			m.pong(r.ID, map[string]any{})
 		case "tools/call":
@@ -263,6 +272,9 @@ func (m *misbehavingServer) startCall(r rawMessage) {
 		seconds = 0
 	}
 	m.mu.Unlock()
+	if m.bad.pingOnCall {
+		m.send(map[string]any{"jsonrpc": "2.0", "id": "ping-" + string(r.ID), "method": "ping"})
+	}
 	go m.work(r.ID, p.Meta.ProgressToken, int(seconds*float64(time.Second)/float64(workStep)), cancel)
 }
 
