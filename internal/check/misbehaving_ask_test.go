@@ -74,6 +74,13 @@ func (m *misbehavingServer) answered(id json.RawMessage) {
 		m.mu.Lock()
 		m.stuck = true
 		m.mu.Unlock()
+	case m.bad.noiseOnLateAnswer:
+		_ = m.conn.Send([]byte(`{"jsonrpc":"2.0","result":`))
+	case m.bad.duplicateOnLateAnswer:
+		m.mu.Lock()
+		list := m.listID
+		m.mu.Unlock()
+		m.respond(list, map[string]any{"tools": []any{}})
 	case m.bad.errorOnLateAnswer:
 		m.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32600, "message": "response to a cancelled request"}})
 	}

@@ -91,6 +91,12 @@ type misbehaviour struct {
 	// pingOnCall pings the client with each work call: a request of the
 	// server's own that no asking tool provoked (check 9's skip says so).
 	pingOnCall bool
+	// noiseOnLateAnswer sends a line that is no JSON-RPC message on the
+	// answer to a request it cancelled: check 9.
+	noiseOnLateAnswer bool
+	// duplicateOnLateAnswer answers its tools/list once more on that
+	// answer, a second response to a request of mcpoke's: check 9.
+	duplicateOnLateAnswer bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -114,9 +120,10 @@ type misbehavingServer struct {
 	stuck   bool // see stuckAfterLateAnswer
 	deaf    bool // see deafAfterUnknownCancel
 	maxID   int64
-	forging bool // from the first tools/list on: after the handshake
-	nCalls  int  // tools/calls of the work tool so far
-	nCancel int  // cancels so far
+	forging bool            // from the first tools/list on: after the handshake
+	nCalls  int             // tools/calls of the work tool so far
+	nCancel int             // cancels so far
+	listID  json.RawMessage // the last tools/list's id
 }
 
 func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
@@ -219,6 +226,7 @@ func (m *misbehavingServer) read() {
 		case "tools/list":
 			m.mu.Lock()
 			m.forging = true
+			m.listID = r.ID
 			m.mu.Unlock()
 			tools := []json.RawMessage{json.RawMessage(workTool), json.RawMessage(askTool)}
 			if m.bad.noAskTool {

@@ -1,0 +1,20 @@
+package check
+
+import "testing"
+
+// Whatever the server sends back for the answer to a request it
+// cancelled counts against it: a malformed line, or a second response
+// to one of mcpoke's requests, as much as an error response.
+func TestOwnRequestsCountEveryReplyToTheCrossingAnswer(t *testing.T) {
+	t.Parallel()
+	for name, bad := range map[string]misbehaviour{
+		"malformed":         {noiseOnLateAnswer: true},
+		"a second response": {duplicateOnLateAnswer: true},
+	} {
+		rep := run(t, bad, testOptions(9))
+		c := expect(t, rep, 9, Warn, Should)
+		if c.Sentence != ruleSenderIgnores.Sentence || c.Evidence.Counts["repliesToAnswer"] != 1 {
+			t.Errorf("%s: rule %q, evidence %+v; want the one reply to the answer", name, c.Sentence, c.Evidence)
+		}
+	}
+}
