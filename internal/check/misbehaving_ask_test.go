@@ -44,6 +44,9 @@ func (m *misbehavingServer) cancelAsk(id string, a *ask) {
 	m.mu.Lock()
 	a.cancelled = true
 	m.mu.Unlock()
+	if m.bad.answerCancelled {
+		m.respond(a.call, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})
+	}
 	if m.bad.keepOwnRequest {
 		return
 	}

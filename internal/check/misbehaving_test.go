@@ -17,7 +17,8 @@ type misbehaviour struct {
 	// and answers (as a stateless go-sdk server does): check 1.
 	ignoreCancel bool
 	// answerCancelled answers a cancelled call at once (as go-sdk
-	// servers do): check 1.
+	// servers do): check 1; an ask call too, before it cancels its
+	// question: check 9.
 	answerCancelled bool
 	// failCancelled fails a cancelled call at once with an error
 	// response, as a server whose handler returns its context's error

@@ -18,3 +18,14 @@ func TestOwnRequestsCountEveryReplyToTheCrossingAnswer(t *testing.T) {
 		}
 	}
 }
+
+// An answer to the cancelled call is check 1's to grade; check 9 says it
+// came and passes a server that otherwise behaves.
+func TestOwnRequestsNoteTheAnswerToTheCancelledCall(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{answerCancelled: true}, testOptions(9))
+	c := expect(t, rep, 9, Pass, Should)
+	if !hasFact(c, "the cancelled call was answered ") || !hasFact(c, "after its cancel (check 1 grades that)") {
+		t.Errorf("facts %q; want the answer to the cancelled call noted, for check 1", c.Evidence.Facts)
+	}
+}
