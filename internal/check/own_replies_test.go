@@ -29,3 +29,14 @@ func TestOwnRequestsNoteTheAnswerToTheCancelledCall(t *testing.T) {
 		t.Errorf("facts %q; want the answer to the cancelled call noted, for check 1", c.Evidence.Facts)
 	}
 }
+
+// Check 9 fails on the rule of its first failure: a cancel with the
+// wrong id type, though the server then also died on the answer.
+func TestOwnRequestsFailOnTheFirstBrokenRule(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{ownCancelAsString: true, dieOnLateAnswer: true}, testOptions(9))
+	c := expect(t, rep, 9, Fail, Must)
+	if c.Sentence != ruleCancelOwnOnly.Sentence || !hasFact(c, "JSON type") || !hasFact(c, "connection ended") {
+		t.Errorf("rule %q, facts %q; want the wrong-typed id's rule, and the death told too", c.Sentence, c.Evidence.Facts)
+	}
+}
