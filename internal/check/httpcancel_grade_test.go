@@ -60,3 +60,14 @@ func TestHTTPCancellationPartsBringTheirEvidence(t *testing.T) {
 		t.Errorf("every part skipped: facts %q; want none (the reason says why)", res.Evidence.Facts)
 	}
 }
+
+// With check 1 in the run and nothing sent after the cancel, check 8's
+// POSTed cancel passes too.
+func TestHTTPCancellationPassesBesideCheck1(t *testing.T) {
+	t.Parallel()
+	rep := runHTTP(t, misbehaviour{}, testOptions(1, 8))
+	expect(t, rep, 1, Pass, Should)
+	if c := expect(t, rep, 8, Pass, Should); !hasFact(c, "POSTed cancel: PASS") || hasFact(c, "check 1 grades that answer") {
+		t.Errorf("facts %q; want the POSTed cancel passed, no answer left to check 1", c.Evidence.Facts)
+	}
+}
