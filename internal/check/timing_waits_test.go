@@ -1,9 +1,15 @@
 package check
 
 import (
+	"context"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/transporttest"
+	"github.com/mcpoke/mcpoke/session"
 )
 
 // A liveness ping gets --ping-timeout when given, else three times the
@@ -74,6 +80,47 @@ func TestInFlightWindowsComeFromTheRightPings(t *testing.T) {
 	for name, w := range map[string]window{"the run's": r.inFlightWindow(), "the load's": r.loadWindow(load)} {
 		if w.d != ms || w.why != "in-flight window 1ms, given" {
 			t.Errorf("with --grace 1ms, %s window %s (%q); want 1ms, given", name, w.d, w.why)
+		}
+	}
+}
+
+// The run measures the round trip with seven pings before the checks:
+// the first given 30 s (nothing is known of the server yet), the others
+// the derived ping timeout; --ping-timeout bounds every one.
+func TestMeasureBoundsEachPing(t *testing.T) {
+	t.Parallel()
+	for given, tc := range map[time.Duration]struct {
+		timeouts []time.Duration
+		measured int
+	}{
+		0:                     {[]time.Duration{firstPingTimeout, pingFloor, pingFloor, pingFloor, pingFloor, pingFloor, pingFloor}, measurePings},
+		20 * time.Millisecond: {[]time.Duration{20 * time.Millisecond}, 0},
+	} {
+		// The server answers pings 50 ms late: a given 20 ms ends the
+		// measure at its first ping.
+		conn := connected(t, func(b *transporttest.End) { serveMisbehaving(b, misbehaviour{pingDelay: 50 * time.Millisecond}) })
+		var mu sync.Mutex
+		var timeouts []time.Duration
+		sub := conn.Session.SubscribeTo(func(e session.Event) bool {
+			if s, ok := e.(session.RequestStarted); ok && s.Info.Method == "ping" {
+				mu.Lock()
+				timeouts = append(timeouts, s.Info.Timeout)
+				mu.Unlock()
+			}
+			return false
+		})
+		r := &runner{conn: conn, s: conn.Session, opts: Options{PingTimeout: given}}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		r.measure(ctx)
+		cancel()
+		sub.Close()
+		mu.Lock()
+		if !slices.Equal(timeouts, tc.timeouts) {
+			t.Errorf("--ping-timeout %s: pings timed %v; want %v", given, timeouts, tc.timeouts)
+		}
+		mu.Unlock()
+		if got := len(r.roundTrips()); got != tc.measured {
+			t.Errorf("--ping-timeout %s: %d round trips measured; want %d", given, got, tc.measured)
 		}
 	}
 }
