@@ -2,6 +2,8 @@ package check
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -69,5 +71,23 @@ func TestHTTPCancellationPassesBesideCheck1(t *testing.T) {
 	expect(t, rep, 1, Pass, Should)
 	if c := expect(t, rep, 8, Pass, Should); !hasFact(c, "POSTed cancel: PASS") || hasFact(c, "check 1 grades that answer") {
 		t.Errorf("facts %q; want the POSTed cancel passed, no answer left to check 1", c.Evidence.Facts)
+	}
+}
+
+// The count of progress after a drop is what the fact about it says.
+func TestHTTPCancellationCountsTheProgressAfterTheDrop(t *testing.T) {
+	t.Parallel()
+	rep := runHTTP(t, misbehaviour{}, testOptions(8))
+	c := expect(t, rep, 8, Pass, Should)
+	n := -1
+	for _, f := range c.Evidence.Facts {
+		if _, after, ok := strings.Cut(f, "not taken for a cancel"); ok {
+			if _, count, ok := strings.Cut(after, ", with "); ok {
+				n, _ = strconv.Atoi(strings.Fields(count)[0])
+			}
+		}
+	}
+	if got, ok := c.Evidence.Counts["progressAfterDrop"]; n < 0 || !ok || got != n {
+		t.Errorf("progressAfterDrop %d; the facts say %d: %q", got, n, c.Evidence.Facts)
 	}
 }
