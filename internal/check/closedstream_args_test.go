@@ -2,6 +2,7 @@ package check
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 )
 
@@ -30,5 +31,16 @@ func TestWorkingListNamesTheCallsInFlight(t *testing.T) {
 	}
 	if got := workingList([]string{"4", `"a"`}); got != `calls 4, "a"` {
 		t.Errorf("two ids: %q", got)
+	}
+}
+
+// A server that works on after the stream closed: the part counts the
+// following calls it made, as its fact says, and quotes the wire.
+func TestClosedStreamCountsItsFollowingCallsAndQuotesTheWire(t *testing.T) {
+	t.Parallel()
+	c := runModern(t, deaf, "sleep", `{"seconds":3,"steps":10}`)
+	n := c.Evidence.Counts["followingCalls"]
+	if c.Status != Fail || n < 2 || !hasFact(c, fmt.Sprintf("the work went on: %d following calls", n)) || !hasFact(c, "closed stream: wire, ") {
+		t.Errorf("status %s, %d following calls counted, facts %q; want a failure after 2 or more, said, and the wire quoted", c.Status, n, c.Evidence.Facts)
 	}
 }
