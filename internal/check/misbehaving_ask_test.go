@@ -51,8 +51,13 @@ func (m *misbehavingServer) cancelAsk(id string, a *ask) {
 		return
 	}
 	var requestID any = json.RawMessage(id)
-	if m.bad.ownCancelAsString {
+	switch {
+	case m.bad.ownCancelAsString:
 		requestID = id
+	case m.bad.ownCancelNamesCall:
+		requestID = a.call
+	case m.bad.ownCancelUnknown:
+		requestID = 9999
 	}
 	m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
 		"params": map[string]any{"requestId": requestID, "reason": "the call was cancelled"}})

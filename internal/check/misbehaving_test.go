@@ -52,6 +52,11 @@ type misbehaviour struct {
 	keepOwnRequest bool
 	// ownCancelAsString cancels its request 1 as "1": check 9.
 	ownCancelAsString bool
+	// ownCancelNamesCall cancels the call that asked (mcpoke's request)
+	// instead of its own question: check 9.
+	ownCancelNamesCall bool
+	// ownCancelUnknown cancels a request it never sent: check 9.
+	ownCancelUnknown bool
 	// errorOnLateAnswer answers the answer to a request it cancelled
 	// with an error response: check 9.
 	errorOnLateAnswer bool

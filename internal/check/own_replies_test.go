@@ -40,3 +40,23 @@ func TestOwnRequestsFailOnTheFirstBrokenRule(t *testing.T) {
 		t.Errorf("rule %q, facts %q; want the wrong-typed id's rule, and the death told too", c.Sentence, c.Evidence.Facts)
 	}
 }
+
+// A server's cancel must name a request the server sent: not the call
+// mcpoke cancelled, nor one it never sent. Each fails check 9, saying
+// which it named.
+func TestOwnRequestsFailACancelOfNoRequestOfTheServers(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		bad  misbehaviour
+		fact string
+	}{
+		"mcpoke's call": {misbehaviour{ownCancelNamesCall: true}, "mcpoke's own request (the cancelled call), not a request the server sent"},
+		"an unknown id": {misbehaviour{ownCancelUnknown: true}, "the server sent a cancel for 9999, which names no request it had in progress (its request was 1)"},
+	} {
+		rep := run(t, tc.bad, testOptions(9))
+		c := expect(t, rep, 9, Fail, Must)
+		if c.Sentence != ruleCancelOwnOnly.Sentence || !hasFact(c, tc.fact) || c.Evidence.Counts["serverCancels"] != 1 {
+			t.Errorf("%s: rule %q, facts %q; want the cancel's rule and %q", name, c.Sentence, c.Evidence.Facts, tc.fact)
+		}
+	}
+}
