@@ -92,6 +92,9 @@ type misbehaviour struct {
 	// dieOnCancelN closes the connection on the Nth cancel (from 1): the
 	// probe's is the first, check 1's the second.
 	dieOnCancelN int
+	// toolError answers every work call at once with a result that says
+	// isError: the probe cannot keep it.
+	toolError bool
 	// noAskTool lists the work tool only: check 9 finds none that asks.
 	noAskTool bool
 	// pingOnCall pings the client with each work call: a request of the
@@ -265,6 +268,10 @@ func (m *misbehavingServer) key(id json.RawMessage) string {
 }
 
 func (m *misbehavingServer) startCall(r rawMessage) {
+	if m.bad.toolError {
+		m.respond(r.ID, map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "no"}}})
+		return
+	}
 	var p struct {
 		Arguments struct {
 			Seconds *float64 `json:"seconds"`

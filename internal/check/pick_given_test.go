@@ -86,3 +86,16 @@ func TestADeathOnTheProbesCancelNamesTheProbe(t *testing.T) {
 		t.Errorf("check 3 does not name the probe's call as the one whose cancel the server died on:\n%s", js)
 	}
 }
+
+// A tool whose call says isError is never kept, and the probe says so.
+func TestAToolThatFailsIsNotKept(t *testing.T) {
+	t.Parallel()
+	rep, err := runPicking(t, 1, misbehaviour{toolError: true}, "work", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := expect(t, rep, 1, Skip, Should)
+	if want := "the work call failed (the tool returned isError) in the probe"; rep.Tool != nil || !strings.HasPrefix(c.Reason, want) {
+		t.Errorf("tool %+v, check 1 skipped with %q; want no tool and %q", rep.Tool, c.Reason, want)
+	}
+}
