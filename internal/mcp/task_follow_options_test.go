@@ -94,3 +94,12 @@ func TestFollowTaskGivesUpAPollAfterPollTimeout(t *testing.T) {
 		t.Errorf("the second tasks/get came %s in, after the default poll timeout; want about 4s (1s + 2s + 1s)", at[1])
 	}
 }
+
+// With no PollTimeout, a tasks/get the server never answers is given up
+// after DefaultPollTimeout.
+func TestFollowTaskGivesUpAPollAfterTheDefaultTimeout(t *testing.T) {
+	at := followGets(t, FollowOptions{PollInterval: time.Second}, 2, true, -1)
+	if at[1] < DefaultPollTimeout || at[1] > DefaultPollTimeout+5*time.Second {
+		t.Errorf("the second tasks/get came %s in; want about %s (1s + %s + 1s)", at[1], DefaultPollTimeout+2*time.Second, DefaultPollTimeout)
+	}
+}
