@@ -29,3 +29,16 @@ func TestSamplingMessageContentShapes(t *testing.T) {
 		t.Errorf("content blocks %q; want [text:one] [text:a image:image/png] []", got)
 	}
 }
+
+// A declined sampling request is the spec's -1 with its message, and the
+// reason after it when there is one.
+func TestSamplingDeclinedMessage(t *testing.T) {
+	for why, want := range map[string]string{
+		"":                             "User rejected sampling request",
+		"declined by --sample decline": "User rejected sampling request: declined by --sample decline",
+	} {
+		if e := SamplingDeclined(why); e.Code != CodeSamplingRejected || e.Message != want {
+			t.Errorf("SamplingDeclined(%q) = %d %q; want %q", why, e.Code, e.Message, want)
+		}
+	}
+}
