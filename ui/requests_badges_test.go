@@ -135,4 +135,3 @@ func totalText(t *float64) string {
 	}
 	return fmt.Sprint(*t)
 }
-
