@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"unicode/utf8"
+
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 )
 
 // parseEnvelope splits one JSON-RPC message into its members without
@@ -13,11 +15,11 @@ import (
 // encoding/json spends a dozen allocations on an envelope. frame must be
 // valid JSON (checked by the caller); keys with escapes take the slow path.
 func parseEnvelope(frame []byte, m *wireMessage) error {
-	i := skipSpace(frame, 0)
+	i := jsonscan.SkipSpace(frame, 0)
 	if i >= len(frame) || frame[i] != '{' {
 		return errNotObject
 	}
-	i = skipSpace(frame, i+1)
+	i = jsonscan.SkipSpace(frame, i+1)
 	if i < len(frame) && frame[i] == '}' {
 		return nil
 	}
@@ -25,17 +27,17 @@ func parseEnvelope(frame []byte, m *wireMessage) error {
 		if frame[i] != '"' {
 			return errNotObject
 		}
-		keyEnd, escaped := skipString(frame, i)
+		keyEnd, escaped := jsonscan.SkipString(frame, i)
 		if escaped {
 			return parseEnvelopeSlow(frame, m)
 		}
 		key := frame[i+1 : keyEnd-1]
-		i = skipSpace(frame, keyEnd)
+		i = jsonscan.SkipSpace(frame, keyEnd)
 		if i >= len(frame) || frame[i] != ':' {
 			return errNotObject
 		}
-		i = skipSpace(frame, i+1)
-		end := skipValue(frame, i)
+		i = jsonscan.SkipSpace(frame, i+1)
+		end := jsonscan.SkipValue(frame, i)
 		val := frame[i:end:end]
 		switch string(key) {
 		case "jsonrpc":
@@ -65,9 +67,9 @@ func parseEnvelope(frame []byte, m *wireMessage) error {
 		case "error":
 			m.Error = val
 		}
-		i = skipSpace(frame, end)
+		i = jsonscan.SkipSpace(frame, end)
 		if i < len(frame) && frame[i] == ',' {
-			i = skipSpace(frame, i+1)
+			i = jsonscan.SkipSpace(frame, i+1)
 			continue
 		}
 		if i < len(frame) && frame[i] == '}' {
@@ -87,60 +89,4 @@ func parseEnvelopeSlow(frame []byte, m *wireMessage) error {
 	err := json.Unmarshal(frame, &tmp)
 	*m = tmp
 	return err
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] and
-// whether it holds escapes.
-func skipString(b []byte, i int) (end int, escaped bool) {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			escaped = true
-			j++
-		case '"':
-			return j + 1, escaped
-		}
-	}
-	return len(b), escaped
-}
-
-// skipValue returns the index after the value starting at b[i].
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		end, _ := skipString(b, i)
-		return end
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				end, _ := skipString(b, j)
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-		j++
-	}
-	return j
 }

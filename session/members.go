@@ -1,5 +1,7 @@
 package session
 
+import "github.com/mcpoke/mcpoke/internal/jsonscan"
+
 // Members reads the top-level members of a JSON object one by one, as
 // member finds one, without decoding them: a reader that needs several
 // members of the same object (a server's fast path reading params and
@@ -15,11 +17,11 @@ type Members struct {
 
 // ReadMembers starts reading obj; ok is false when obj is not an object.
 func ReadMembers(obj []byte) (m Members, ok bool) {
-	i := skipSpace(obj, 0)
+	i := jsonscan.SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return Members{}, false
 	}
-	m = Members{obj: obj, i: skipSpace(obj, i+1)}
+	m = Members{obj: obj, i: jsonscan.SkipSpace(obj, i+1)}
 	if m.i < len(obj) && obj[m.i] == '}' {
 		m.i, m.done = m.i+1, true
 	}
@@ -43,14 +45,14 @@ func (m *Members) NextKey() (key []byte, escaped bool, ok bool) {
 	if m.done || i >= len(obj) || obj[i] != '"' {
 		return nil, false, false
 	}
-	keyEnd, escaped := skipString(obj, i)
+	keyEnd, escaped := jsonscan.SkipString(obj, i)
 	key = obj[i+1 : max(keyEnd-1, i+1)]
-	i = skipSpace(obj, keyEnd)
+	i = jsonscan.SkipSpace(obj, keyEnd)
 	if i >= len(obj) || obj[i] != ':' {
 		m.i = len(obj)
 		return nil, false, false
 	}
-	m.i = skipSpace(obj, i+1)
+	m.i = jsonscan.SkipSpace(obj, i+1)
 	return key, escaped, true
 }
 
@@ -59,7 +61,7 @@ func (m *Members) At() int { return m.i }
 
 // Value returns the value of the member NextKey returned.
 func (m *Members) Value() []byte {
-	end := skipValue(m.obj, m.i)
+	end := jsonscan.SkipValue(m.obj, m.i)
 	v := m.obj[m.i:end:end]
 	m.after(end)
 	return v
@@ -85,10 +87,10 @@ func (m *Members) Resume(inner *Members) bool {
 
 // after moves past the value that ends at end and the comma after it.
 func (m *Members) after(end int) {
-	i := skipSpace(m.obj, end)
+	i := jsonscan.SkipSpace(m.obj, end)
 	switch {
 	case i < len(m.obj) && m.obj[i] == ',':
-		i = skipSpace(m.obj, i+1)
+		i = jsonscan.SkipSpace(m.obj, i+1)
 	case i < len(m.obj) && m.obj[i] == '}':
 		i, m.done = i+1, true
 	default:

@@ -3,6 +3,7 @@ package ui
 import (
 	"testing"
 
+	"github.com/mcpoke/mcpoke/session"
 	"github.com/mcpoke/mcpoke/ui/rows"
 )
 
@@ -16,6 +17,13 @@ func TestFloodThroughSessionKeepsEveryCount(t *testing.T) {
 		}
 		call.Reply(map[string]any{"content": []any{}})
 	}()
+	// The row is read, not the screen, while the flood comes: drawing the
+	// screen at each of 20,000 messages took the whole wait under -race
+	// on a loaded machine.
+	d.waitFor("the call completed after 20000 progress updates", func() bool {
+		r := d.m.table.Selected()
+		return r != nil && r.State == session.Completed && r.ProgressOrNone().Count == n
+	})
 	d.waitScreen("✓ completed", "progress 20000 updates")
 	r := d.m.table.Selected()
 	if r.ProgressOrNone().Count != n || r.Progress.Latest.Progress != n {

@@ -85,7 +85,7 @@ func (t *timeline) SetRow(r *rows.Row) {
 	if r == nil || r.IsStray() {
 		return
 	}
-	t.f = diagram.NewFollower(diagram.Options{Request: r.ID.String(), Incoming: r.Incoming, Relayed: r.Relayed})
+	t.f = diagram.NewFollower(diagram.Options{Request: r.ID.String(), Session: r.HostSession, Incoming: r.Incoming, Relayed: r.Relayed})
 	// Only the frames from the request on are worth reading.
 	recs, dropped := t.wire.Records()
 	from := len(recs)
@@ -133,7 +133,7 @@ func (t *timeline) Scroll(n int) {
 // options are the drawing options for the row now.
 func (t *timeline) options() diagram.Options {
 	r := t.row
-	o := diagram.Options{Request: r.ID.String(), Incoming: r.Incoming, Settle: t.settle, Timeout: r.Timeout, Relayed: r.Relayed}
+	o := diagram.Options{Request: r.ID.String(), Session: r.HostSession, Incoming: r.Incoming, Settle: t.settle, Timeout: r.Timeout, Relayed: r.Relayed}
 	if r.Relayed {
 		o.Settle = 0 // a proxy only watches: no settle window
 	}

@@ -44,12 +44,20 @@ func (m *misbehavingServer) cancelAsk(id string, a *ask) {
 	m.mu.Lock()
 	a.cancelled = true
 	m.mu.Unlock()
+	if m.bad.answerCancelled {
+		m.respond(a.call, map[string]any{"content": []any{map[string]any{"type": "text", "text": "stopped"}}})
+	}
 	if m.bad.keepOwnRequest {
 		return
 	}
 	var requestID any = json.RawMessage(id)
-	if m.bad.ownCancelAsString {
+	switch {
+	case m.bad.ownCancelAsString:
 		requestID = id
+	case m.bad.ownCancelNamesCall:
+		requestID = a.call
+	case m.bad.ownCancelUnknown:
+		requestID = 9999
 	}
 	m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/cancelled",
 		"params": map[string]any{"requestId": requestID, "reason": "the call was cancelled"}})
@@ -74,6 +82,13 @@ func (m *misbehavingServer) answered(id json.RawMessage) {
 		m.mu.Lock()
 		m.stuck = true
 		m.mu.Unlock()
+	case m.bad.noiseOnLateAnswer:
+		_ = m.conn.Send([]byte(`{"jsonrpc":"2.0","result":`))
+	case m.bad.duplicateOnLateAnswer:
+		m.mu.Lock()
+		list := m.listID
+		m.mu.Unlock()
+		m.respond(list, map[string]any{"tools": []any{}})
 	case m.bad.errorOnLateAnswer:
 		m.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32600, "message": "response to a cancelled request"}})
 	}

@@ -17,7 +17,8 @@ type misbehaviour struct {
 	// and answers (as a stateless go-sdk server does): check 1.
 	ignoreCancel bool
 	// answerCancelled answers a cancelled call at once (as go-sdk
-	// servers do): check 1.
+	// servers do): check 1; an ask call too, before it cancels its
+	// question: check 9.
 	answerCancelled bool
 	// failCancelled fails a cancelled call at once with an error
 	// response, as a server whose handler returns its context's error
@@ -51,6 +52,11 @@ type misbehaviour struct {
 	keepOwnRequest bool
 	// ownCancelAsString cancels its request 1 as "1": check 9.
 	ownCancelAsString bool
+	// ownCancelNamesCall cancels the call that asked (mcpoke's request)
+	// instead of its own question: check 9.
+	ownCancelNamesCall bool
+	// ownCancelUnknown cancels a request it never sent: check 9.
+	ownCancelUnknown bool
 	// errorOnLateAnswer answers the answer to a request it cancelled
 	// with an error response: check 9.
 	errorOnLateAnswer bool
@@ -86,6 +92,20 @@ type misbehaviour struct {
 	// dieOnCancelN closes the connection on the Nth cancel (from 1): the
 	// probe's is the first, check 1's the second.
 	dieOnCancelN int
+	// toolError answers every work call at once with a result that says
+	// isError: the probe cannot keep it.
+	toolError bool
+	// noAskTool lists the work tool only: check 9 finds none that asks.
+	noAskTool bool
+	// pingOnCall pings the client with each work call: a request of the
+	// server's own that no asking tool provoked (check 9's skip says so).
+	pingOnCall bool
+	// noiseOnLateAnswer sends a line that is no JSON-RPC message on the
+	// answer to a request it cancelled: check 9.
+	noiseOnLateAnswer bool
+	// duplicateOnLateAnswer answers its tools/list once more on that
+	// answer, a second response to a request of mcpoke's: check 9.
+	duplicateOnLateAnswer bool
 }
 
 // workStep is how often the test server's tool reports progress.
@@ -109,9 +129,10 @@ type misbehavingServer struct {
 	stuck   bool // see stuckAfterLateAnswer
 	deaf    bool // see deafAfterUnknownCancel
 	maxID   int64
-	forging bool // from the first tools/list on: after the handshake
-	nCalls  int  // tools/calls of the work tool so far
-	nCancel int  // cancels so far
+	forging bool            // from the first tools/list on: after the handshake
+	nCalls  int             // tools/calls of the work tool so far
+	nCancel int             // cancels so far
+	listID  json.RawMessage // the last tools/list's id
 }
 
 func serveMisbehaving(conn transport.Conn, bad misbehaviour) *misbehavingServer {
@@ -214,8 +235,13 @@ func (m *misbehavingServer) read() {
 		case "tools/list":
 			m.mu.Lock()
 			m.forging = true
+			m.listID = r.ID
 			m.mu.Unlock()
-			m.respond(r.ID, map[string]any{"tools": []json.RawMessage{json.RawMessage(workTool), json.RawMessage(askTool)}})
+			tools := []json.RawMessage{json.RawMessage(workTool), json.RawMessage(askTool)}
+			if m.bad.noAskTool {
+				tools = tools[:1]
+			}
+			m.respond(r.ID, map[string]any{"tools": tools})
 		case "ping":
 			m.pong(r.ID, map[string]any{})
 		case "tools/call":
@@ -242,6 +268,10 @@ func (m *misbehavingServer) key(id json.RawMessage) string {
 }
 
 func (m *misbehavingServer) startCall(r rawMessage) {
+	if m.bad.toolError {
+		m.respond(r.ID, map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": "no"}}})
+		return
+	}
 	var p struct {
 		Arguments struct {
 			Seconds *float64 `json:"seconds"`
@@ -263,6 +293,9 @@ func (m *misbehavingServer) startCall(r rawMessage) {
 		seconds = 0
 	}
 	m.mu.Unlock()
+	if m.bad.pingOnCall {
+		m.send(map[string]any{"jsonrpc": "2.0", "id": "ping-" + string(r.ID), "method": "ping"})
+	}
 	go m.work(r.ID, p.Meta.ProgressToken, int(seconds*float64(time.Second)/float64(workStep)), cancel)
 }
 

@@ -37,6 +37,10 @@ type watcher struct {
 	// lastCancel is the last cancel mcpoke sent: when the connection dies
 	// right after one, that is the likely cause.
 	lastCancel *session.CancelSent
+	// cancelling is the last request that went to Cancelling, which it
+	// does before its cancel is written: a server that dies on reading
+	// the cancel can end the session before the session tells CancelSent.
+	cancelling *session.CancelSent
 	// ended holds the requests whose final state the watcher has seen:
 	// a barrier ping's end tells that every event before it was read.
 	ended map[uint64]bool
@@ -93,6 +97,9 @@ func (w *watcher) read() {
 		case session.StateChanged:
 			if e.To.Final() {
 				w.ended[e.Ref.Seq] = true
+			}
+			if e.To == session.Cancelling {
+				w.cancelling = &session.CancelSent{Ref: e.Ref, At: e.At}
 			}
 		case session.RequestStarted:
 			if e.Info.Incoming {
@@ -154,10 +161,26 @@ func (w *watcher) unsent() (int, []byte) {
 	return w.unsentAnswers, w.unsentFirst
 }
 
-// cancelBefore is the last cancel mcpoke sent, if any.
+// drainWait bounds the wait for the watcher to read the last events of
+// a session that ended.
+const drainWait = time.Second
+
+// cancelBefore is the last cancel mcpoke sent, or began to send, if
+// any. Called once the session ended: the watcher reads events behind
+// the session, so it first reads them all (the subscription closes after
+// the last), lest a cancel sent just before the end be missed.
 func (w *watcher) cancelBefore() *session.CancelSent {
+	t := time.NewTimer(drainWait)
+	select {
+	case <-w.done:
+	case <-t.C:
+	}
+	t.Stop()
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if c := w.cancelling; c != nil && (w.lastCancel == nil || c.Ref.Seq != w.lastCancel.Ref.Seq && c.At.After(w.lastCancel.At)) {
+		return c // its CancelSent never came: the session had ended
+	}
 	return w.lastCancel
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -37,7 +38,10 @@ arrows.
 Without --request it draws the last tools/call in the file, and says on stderr which
 other tools/call requests there are. --request takes the id as it was on the wire:
 --request 3 is the number 3, --request '"3"' the string "3" (a server can tell them
-apart); an id that is not JSON, such as abc, is the string "abc".
+apart); an id that is not JSON, such as abc, is the string "abc". In a transcript of
+mcpoke proxy over HTTP, where the host sessions may use the same ids, --request s2:3
+is session s2's request 3, as the card and attach name it; a bare id is the last
+request sent with it, in whichever session.
 
 --format mermaid prints a Mermaid sequenceDiagram, the form the MCP specification draws
 cancellation in: put it in a ` + "```mermaid" + ` block to render it in a GitHub issue.
@@ -99,14 +103,15 @@ func runDiagram(stdout, stderr io.Writer, path string, f *diagramFlags, render f
 	if tr.Skipped > 0 {
 		fmt.Fprintf(stderr, "mcpoke: skipped %d line(s) of %s that are not transcript lines\n", tr.Skipped, path)
 	}
-	id := requestID(f.request)
+	session, request := hostSessionRequest(tr, f.request)
+	id := requestID(request)
 	if id == "" && f.incoming {
 		return usageError("--incoming needs --request ID: which of the server's requests")
 	}
 	if id == "" {
 		sayOtherCalls(stderr, diagram.Requests(tr))
 	}
-	l, err := diagram.Build(tr, diagram.Options{Request: id, Incoming: f.incoming, Settle: f.settle, Relayed: tr.Relayed})
+	l, err := diagram.Build(tr, diagram.Options{Request: id, Session: session, Incoming: f.incoming, Settle: f.settle, Relayed: tr.Relayed})
 	if errors.Is(err, diagram.ErrNoRequest) {
 		return usageError("%v", err)
 	}
@@ -138,14 +143,38 @@ func requestID(flag string) string {
 	return string(b)
 }
 
+// hostSessionRequest splits --request s2:3 into host session s2 and the
+// id 3 when tr is a proxy's transcript with a session s2; any other
+// --request is an id, as it was.
+func hostSessionRequest(tr diagram.Transcript, flag string) (session, request string) {
+	label, id, ok := strings.Cut(strings.TrimSpace(flag), ":")
+	if !ok || !tr.Relayed || !hostSessionLabel.MatchString(label) {
+		return "", flag
+	}
+	for _, it := range tr.Items {
+		if it.Session == label {
+			return label, id
+		}
+	}
+	return "", flag
+}
+
+// hostSessionLabel is how mcpoke proxy names a host session: s1, s2, ...
+var hostSessionLabel = regexp.MustCompile(`^s[1-9][0-9]*$`)
+
 // sayOtherCalls tells, when a transcript holds several tools/call
 // requests, which one is drawn and how to pick another.
 func sayOtherCalls(w io.Writer, reqs []diagram.Request) {
 	var ids []string
 	for _, r := range reqs {
-		if r.Method == "tools/call" {
-			ids = append(ids, termtext.Line(r.ID))
+		if r.Method != "tools/call" {
+			continue
 		}
+		id := r.ID
+		if r.Session != "" {
+			id = r.Session + ":" + id // as the card and attach name it
+		}
+		ids = append(ids, termtext.Line(id))
 	}
 	if len(ids) < 2 {
 		return

@@ -42,6 +42,11 @@ type Options struct {
 	// Relayed says the transcript is mcpoke proxy's: the client lane is
 	// the host, and traffic after a cancel went on to it, not ignored.
 	Relayed bool
+	// Session is the host session of the request in a proxy's transcript
+	// over HTTP (s1, s2, ...): sessions may reuse ids, and the others'
+	// traffic is not drawn. For Build, "" takes the session of the last
+	// request with the id, whichever it is.
+	Session string
 }
 
 // DefaultMaxRun keeps a short run of progress whole.
@@ -60,10 +65,11 @@ var ErrNoRequest = errors.New("no such request in the transcript")
 
 // Request is one of our requests in a transcript.
 type Request struct {
-	ID     string // JSON text
-	Method string
-	Tool   string
-	T      float64
+	ID      string // JSON text
+	Session string // its host session in a proxy's transcript over HTTP
+	Method  string
+	Tool    string
+	T       float64
 	// Retry is a multi round-trip request's retry (2026-07-28): drawn
 	// as a round of the request it retries.
 	Retry bool
@@ -80,7 +86,7 @@ func Requests(tr Transcript) []Request {
 		for _, m := range messages(it.Msg) {
 			if m.isRequest() {
 				p := paramsOf(m)
-				out = append(out, Request{ID: m.id, Method: m.method, Tool: p.Name, T: it.T,
+				out = append(out, Request{ID: m.id, Session: it.Session, Method: m.method, Tool: p.Name, T: it.T,
 					Retry: p.RequestState != nil || p.InputResponses != nil})
 			}
 		}
@@ -92,17 +98,22 @@ func Requests(tr Transcript) []Request {
 // tools/call that is not a retry, else the last request that is not the handshake (initialize,
 // server/discover) or a ping.
 func DefaultRequest(reqs []Request) (string, bool) {
+	r, ok := defaultRequest(reqs)
+	return r.ID, ok
+}
+
+func defaultRequest(reqs []Request) (Request, bool) {
 	for i := len(reqs) - 1; i >= 0; i-- {
 		if reqs[i].Method == "tools/call" && !reqs[i].Retry {
-			return reqs[i].ID, true
+			return reqs[i], true
 		}
 	}
 	for i := len(reqs) - 1; i >= 0; i-- {
 		if m := reqs[i].Method; m != "initialize" && m != "ping" && m != "server/discover" {
-			return reqs[i].ID, true
+			return reqs[i], true
 		}
 	}
-	return "", false
+	return Request{}, false
 }
 
 // Build draws the life of one request from a transcript.
@@ -111,18 +122,19 @@ func Build(tr Transcript, o Options) (Life, error) {
 		if o.Incoming {
 			return Life{}, fmt.Errorf("%w: which of the server's requests? give its id", ErrNoRequest)
 		}
-		id, ok := DefaultRequest(Requests(tr))
+		r, ok := defaultRequest(Requests(tr))
 		if !ok {
 			return Life{}, fmt.Errorf("%w: it has no request but initialize and ping", ErrNoRequest)
 		}
-		o.Request = id
+		o.Request, o.Session = r.ID, r.Session
 	}
 	f := NewFollower(o)
 	// The last request sent with the id is the one drawn: ids may be
-	// reused across sessions appended to one file.
+	// reused across sessions appended to one file, or by the host
+	// sessions of a proxy over HTTP.
 	startAt := -1
 	for i, it := range tr.Items {
-		if it.Dir != f.b.origin.dir() {
+		if it.Dir != f.b.origin.dir() || o.Session != "" && it.Session != o.Session {
 			continue
 		}
 		for _, m := range messages(it.Msg) {
@@ -136,10 +148,16 @@ func Build(tr Transcript, o Options) (Life, error) {
 		if o.Incoming {
 			who = "came from the server"
 		}
+		if o.Session != "" {
+			who += " in host session " + termtext.Line(o.Session)
+		}
 		return Life{}, fmt.Errorf("%w: no request with id %s %s", ErrNoRequest, termtext.Line(o.Request), who)
 	}
+	f.session = tr.Items[startAt].Session
 	for _, it := range tr.Items[:startAt] {
-		f.b.before(it)
+		if it.Session == f.session {
+			f.b.before(it)
+		}
 	}
 	f.Add(tr.Items[startAt:]...)
 	l, _ := f.Life(o)
@@ -150,7 +168,8 @@ func Build(tr Transcript, o Options) (Life, error) {
 // come, so a live view reads each item once however long it watches.
 // It is not safe for concurrent use.
 type Follower struct {
-	b builder
+	b       builder
+	session string // Options.Session: the traffic of other sessions is skipped
 }
 
 // NewFollower follows the request o.Request (o.Incoming: one the server
@@ -161,14 +180,16 @@ func NewFollower(o Options) *Follower {
 	if o.Incoming {
 		origin = Server
 	}
-	return &Follower{b: builder{id: o.Request, origin: origin, relayed: o.Relayed, answer: -1, lateAnswer: -1, lastOwn: -1, foldAt: foldAt,
+	return &Follower{session: o.Session, b: builder{id: o.Request, origin: origin, relayed: o.Relayed, answer: -1, lateAnswer: -1, lastOwn: -1, foldAt: foldAt,
 		peerReqs: map[string]*peerRequest{}, taskReqs: map[string]string{}, tokens: map[string]bool{}, rounds: map[string]bool{}}}
 }
 
 // Add reads items, in transcript order.
 func (f *Follower) Add(items ...Item) {
 	for _, it := range items {
-		f.b.item(it)
+		if it.Session == f.session {
+			f.b.item(it)
+		}
 	}
 }
 
@@ -345,6 +366,9 @@ func (b *builder) request(it Item, m message, p requestParams) {
 		label += " " + clip(p.Name, maxMethodRunes)
 	}
 	b.title = label + " · request " + termtext.Line(m.id)
+	if it.Session != "" {
+		b.title = label + " · request " + termtext.Line(it.Session+":"+m.id) // as the card names it
+	}
 	if b.origin == Server {
 		b.title += " from the server"
 	}

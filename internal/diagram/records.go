@@ -12,7 +12,7 @@ import (
 // grows. line numbers the item. ok is false for what a diagram never
 // draws (stderr, noise, oversize lines).
 func ItemOf(start time.Time, r wire.Record, line int) (Item, bool) {
-	it := Item{Line: line, T: float64(r.At.Sub(start).Microseconds()) / 1000}
+	it := Item{Line: line, T: float64(r.At.Sub(start).Microseconds()) / 1000, Session: r.Session}
 	switch {
 	case r.Dir == wire.Out:
 		it.Dir, it.Msg = "out", r.Data

@@ -27,6 +27,9 @@ type Item struct {
 	HTTP string
 	// Violations name the rules an inbound frame broke.
 	Violations []string
+	// Session is the host session a line of a proxy's transcript over
+	// HTTP belongs to (s1, s2, ...); "" elsewhere.
+	Session string
 }
 
 // Transcript is what Read found in a file.
@@ -109,6 +112,7 @@ func parseItem(line []byte) (Item, bool) {
 		Note       string          `json:"note"`
 		Violations []string        `json:"violations"`
 		HTTP       string          `json:"http"`
+		Session    string          `json:"session"`
 	}
 	if json.Unmarshal(line, &l) != nil || l.T == nil {
 		return Item{}, false
@@ -118,7 +122,7 @@ func parseItem(line []byte) (Item, bool) {
 	default:
 		return Item{}, false
 	}
-	it := Item{T: *l.T, Dir: l.Dir, Note: l.Note, Violations: l.Violations, HTTP: l.HTTP}
+	it := Item{T: *l.T, Dir: l.Dir, Note: l.Note, Violations: l.Violations, HTTP: l.HTTP, Session: l.Session}
 	if len(l.Msg) > 0 && !bytes.Equal(l.Msg, []byte("null")) {
 		it.Msg = l.Msg
 	}

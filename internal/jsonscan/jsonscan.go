@@ -163,13 +163,15 @@ func SkipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		return skipString(b, i)
+		end, _ := SkipString(b, i)
+		return end
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
 			switch b[j] {
 			case '"':
-				j = skipString(b, j) - 1
+				end, _ := SkipString(b, j)
+				j = end - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
@@ -188,17 +190,19 @@ func SkipValue(b []byte, i int) int {
 	return j
 }
 
-// skipString returns the index after the string that starts at b[i].
-func skipString(b []byte, i int) int {
+// SkipString returns the index after the string that starts at b[i],
+// and whether it holds escapes.
+func SkipString(b []byte, i int) (end int, escaped bool) {
 	for j := i + 1; j < len(b); j++ {
 		switch b[j] {
 		case '\\':
+			escaped = true
 			j++
 		case '"':
-			return j + 1
+			return j + 1, escaped
 		}
 	}
-	return len(b)
+	return len(b), escaped
 }
 
 // Interned strings: the same few methods, tool names and client names

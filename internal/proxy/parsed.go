@@ -12,15 +12,21 @@ import (
 // its messages (the request table, the card, attach's history, the
 // faults): the recorder decodes each frame one time, not once per
 // observer, which at a small frame's size is most of what the records
-// cost.
+// cost. An observer has it for the length of its call: the recorder
+// reads the next frame into the same room.
 type Parsed struct{ ms []message }
 
 // Parse reads the messages of r; a record that is no frame has none.
-func Parse(r wire.Record) Parsed {
+func Parse(r wire.Record) Parsed { return parseInto(r, nil) }
+
+// parseInto is Parse reading into buf's room: the recorder reads every
+// frame into one buffer, so that a frame's messages cost no allocation.
+// Its observers see them only during their call, and keep copies.
+func parseInto(r wire.Record, buf []message) Parsed {
 	if r.Kind != wire.KindFrame {
 		return Parsed{}
 	}
-	return Parsed{validMessages(r.Data)}
+	return Parsed{validMessages(r.Data, buf[:0])}
 }
 
 // message has what the proxy's observers read of a JSON-RPC message.
@@ -68,20 +74,20 @@ func messages(frame []byte) []message {
 	if !json.Valid(frame) {
 		return nil
 	}
-	return validMessages(frame)
+	return validMessages(frame, nil)
 }
 
 // validMessages is messages for a frame known to be valid JSON (a
-// KindFrame record's): it reads the fields the observers need by hand,
-// in one pass, and gives a field it cannot read so (an escaped or
-// non-ASCII key, a key of another case) to encoding/json.
-func validMessages(frame []byte) []message {
+// KindFrame record's), appended to ms (empty, maybe with room): it reads
+// the fields the observers need by hand, in one pass, and gives a field
+// it cannot read so (an escaped or non-ASCII key, a key of another case)
+// to encoding/json.
+func validMessages(frame []byte, ms []message) []message {
 	i := 0
 	for i < len(frame) && (frame[i] == ' ' || frame[i] == '\t' || frame[i] == '\r') {
 		i++
 	}
 	if i < len(frame) && frame[i] == '[' {
-		var ms []message
 		for j := jsonscan.SkipSpace(frame, i+1); j < len(frame) && frame[j] != ']'; {
 			end := jsonscan.SkipValue(frame, j)
 			ms = append(ms, message{})
@@ -96,7 +102,7 @@ func validMessages(frame []byte) []message {
 		}
 		return ms
 	}
-	ms := make([]message, 1)
+	ms = append(ms, message{})
 	readMessage(frame[i:], &ms[0])
 	return ms
 }

@@ -88,7 +88,7 @@ func TestParseAgreesWithEncodingJSON(t *testing.T) {
 		if !json.Valid([]byte(s)) {
 			t.Fatalf("seed is not valid JSON: %s", s)
 		}
-		if why := sameMessages(validMessages([]byte(s)), messagesByEncodingJSON([]byte(s))); why != "" {
+		if why := sameMessages(validMessages([]byte(s), nil), messagesByEncodingJSON([]byte(s))); why != "" {
 			t.Errorf("%s: %s", s, why)
 		}
 	}
@@ -108,7 +108,7 @@ func FuzzParseAgreesWithEncodingJSON(f *testing.F) {
 			}
 			return
 		}
-		if why := sameMessages(validMessages(frame), messagesByEncodingJSON(frame)); why != "" {
+		if why := sameMessages(validMessages(frame, nil), messagesByEncodingJSON(frame)); why != "" {
 			t.Fatalf("%q: %s", frame, why)
 		}
 	})
@@ -119,8 +119,8 @@ func BenchmarkParse(b *testing.B) {
 	req, answer := []byte(parseSeeds[0]), []byte(parseSeeds[1])
 	b.ReportAllocs()
 	for b.Loop() {
-		validMessages(req)
-		validMessages(answer)
+		validMessages(req, nil)
+		validMessages(answer, nil)
 	}
 }
 

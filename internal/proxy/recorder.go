@@ -54,7 +54,8 @@ type Recorder struct {
 	observers []observer
 	idle      []func()
 
-	obs []observer // the observers of the batch being handed on (run's)
+	obs  []observer // the observers of the batch being handed on (run's)
+	msgs []message  // the messages of the record being handed on (run's)
 }
 
 // queued is one item of the queue: a record, or a chunk of bytes of a
@@ -257,7 +258,10 @@ func (r *Recorder) deliver(rec wire.Record) {
 			o.plain(rec)
 		default:
 			if !read {
-				p, read = Parse(rec), true
+				p, read = parseInto(rec, r.msgs), true
+				if cap(p.ms) <= 64 {
+					r.msgs = p.ms[:0] // a huge batch does not pin its buffer
+				}
 			}
 			o.parsed(rec, p)
 		}

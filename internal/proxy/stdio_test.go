@@ -269,13 +269,19 @@ func TestServerKilledBySignalGivesItsStatus(t *testing.T) {
 	}
 }
 
+// sigtermGrace is the grace of the tests that want a server ended by
+// SIGTERM: a server's last chance after SIGTERM is the same grace, and
+// on a loaded machine 50 ms was once too short for a Go program to run
+// its SIGTERM handler (it got SIGKILL, 137).
+const sigtermGrace = time.Second
+
 func TestCancelStopsTheServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	code, err := RunStdio(ctx, StdioOptions{
 		Command: os.Args[0], Env: []string{fakeServerEnv + "=sleep"},
 		HostIn: idleHost(t), HostOut: io.Discard, HostErr: io.Discard,
-		CloseGrace: 50 * time.Millisecond,
+		CloseGrace: sigtermGrace,
 	})
 	if err != nil || code != 128+15 {
 		t.Errorf("RunStdio = %d, %v; want 143 (SIGTERM after the grace), no error", code, err)
@@ -328,7 +334,7 @@ func TestServerThatStopsReadingDoesNotBlockTheHost(t *testing.T) {
 	}()
 	code, err := RunStdio(ctx, StdioOptions{
 		Command: os.Args[0], Env: []string{fakeServerEnv + "=deaf"},
-		HostIn: hostR, HostOut: io.Discard, HostErr: io.Discard, CloseGrace: 50 * time.Millisecond,
+		HostIn: hostR, HostOut: io.Discard, HostErr: io.Discard, CloseGrace: sigtermGrace,
 	})
 	hostW.Close()
 	if err != nil || code != 128+15 {

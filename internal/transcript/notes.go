@@ -53,6 +53,10 @@ type notes struct {
 	sess string
 	// eras is what each session's initialize said, by session.
 	eras map[string]*eraState
+	// msgs and raws are sent's and received's buffers for a frame's
+	// messages.
+	msgs []wireMsg
+	raws []json.RawMessage
 }
 
 // eraState is one session's initialize: initID is its id; peer what its
@@ -119,7 +123,11 @@ type idParams struct {
 // declared no capability for (mcpoke sends one only when told to, with
 // --force).
 func (n *notes) sent(frame []byte) (note string) {
-	for _, m := range messages(frame) {
+	ms := messagesInto(frame, n.msgs[:0])
+	if cap(ms) <= 64 {
+		n.msgs = ms[:0] // a huge batch does not pin its buffer
+	}
+	for _, m := range ms {
 		switch {
 		case m.Method != "" && m.ID != nil:
 			id := n.key(m.ID)
@@ -154,7 +162,10 @@ func (n *notes) sent(frame []byte) (note string) {
 // which rules it broke (session.Violation kinds). A batch gets the first
 // note any of its messages has, and every violation.
 func (n *notes) received(frame []byte) (string, []string) {
-	raws := rawMessages(frame)
+	raws := rawMessages(frame, n.raws[:0])
+	if cap(raws) <= 64 {
+		n.raws = raws[:0] // a huge batch does not pin its buffer
+	}
 	if raws == nil {
 		return noteNoise, nil
 	}
@@ -270,41 +281,50 @@ func (n *notes) track(id string) *requestState {
 }
 
 // rawMessages splits a frame (valid JSON) into its messages: one, or a
-// batch's. nil means an empty batch.
-func rawMessages(frame []byte) []json.RawMessage {
+// batch's, appended to buf (empty, maybe with room). nil means an empty
+// batch.
+func rawMessages(frame []byte, buf []json.RawMessage) []json.RawMessage {
 	trimmed := bytes.TrimSpace(frame)
 	var e jsonscan.Elements
 	if !e.Start(trimmed) {
-		return []json.RawMessage{trimmed}
+		return append(buf, trimmed)
 	}
-	var batch []json.RawMessage
 	for e.Next() {
-		batch = append(batch, e.Val)
+		buf = append(buf, e.Val)
 	}
-	return batch
+	if len(buf) == 0 {
+		return nil
+	}
+	return buf
 }
 
 // messages decodes a frame (valid JSON) into its messages: one, or a
 // batch. nil means the frame is not JSON-RPC: an empty batch, or a
 // member of another type than wireMsg's.
-func messages(frame []byte) []wireMsg {
+func messages(frame []byte) []wireMsg { return messagesInto(frame, nil) }
+
+// messagesInto is messages appended to buf (empty, maybe with room), so
+// that notes reads every frame into one buffer without an allocation.
+func messagesInto(frame []byte, buf []wireMsg) []wireMsg {
 	trimmed := bytes.TrimSpace(frame)
 	var e jsonscan.Elements
 	if !e.Start(trimmed) {
-		var m wireMsg
-		if !readWireMsg(trimmed, &m) {
+		buf = append(buf, wireMsg{})
+		if !readWireMsg(trimmed, &buf[len(buf)-1]) {
 			return nil
 		}
-		return []wireMsg{m}
+		return buf
 	}
-	var batch []wireMsg
 	for e.Next() {
-		batch = append(batch, wireMsg{})
-		if !readWireMsg(e.Val, &batch[len(batch)-1]) {
+		buf = append(buf, wireMsg{})
+		if !readWireMsg(e.Val, &buf[len(buf)-1]) {
 			return nil
 		}
 	}
-	return batch
+	if len(buf) == 0 {
+		return nil
+	}
+	return buf
 }
 
 // readWireMsg reads one message (valid JSON) as json.Unmarshal would,

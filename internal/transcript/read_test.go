@@ -65,7 +65,7 @@ func readsAgree(frame []byte) string {
 			return fmt.Sprintf("message %d's progress params: %v %+v, want %v %+v", i, gok, gq, wok, wq)
 		}
 	}
-	gr, wr := rawMessages(frame), rawMessagesByEncodingJSON(frame)
+	gr, wr := rawMessages(frame, nil), rawMessagesByEncodingJSON(frame)
 	if len(gr) != len(wr) {
 		return fmt.Sprintf("raw messages: %d, want %d", len(gr), len(wr))
 	}

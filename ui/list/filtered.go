@@ -97,6 +97,9 @@ func (l *Filtered[T, Q]) ShownItems() []T {
 	return out
 }
 
+// last is the position of the last shown item; 0 when none is shown.
+func (l *Filtered[T, Q]) last() int { return max(l.Shown()-1, 0) }
+
 // index is the index in items of the i-th shown item.
 func (l *Filtered[T, Q]) index(i int) int {
 	if l.shown == nil {
@@ -162,7 +165,7 @@ func (l *Filtered[T, Q]) SetItems(items []T) {
 	l.refilter()
 	switch {
 	case l.following:
-		l.cursor = l.Shown() - 1
+		l.cursor = l.last()
 	case had && (l.opts.Order != nil || l.opts.Same != nil):
 		l.cursor, _ = l.locate(prev)
 	}
@@ -185,7 +188,7 @@ func (l *Filtered[T, Q]) Append(items ...T) {
 		}
 	}
 	if l.following {
-		l.cursor = l.Shown() - 1
+		l.cursor = l.last()
 	}
 	l.settle()
 }
@@ -212,7 +215,7 @@ func (l *Filtered[T, Q]) DropFront(n int) {
 	clear(l.items[k:])
 	l.items = l.items[:k]
 	if l.following {
-		l.cursor = l.Shown() - 1
+		l.cursor = l.last()
 	} else {
 		l.cursor = max(l.cursor-gone, 0)
 	}
@@ -242,15 +245,15 @@ func (l *Filtered[T, Q]) Refilter() {
 		l.cursor = l.nearestIndex(at)
 	}
 	if l.following {
-		l.cursor = l.Shown() - 1
+		l.cursor = l.last()
 	}
 	l.settle()
 }
 
 // MoveBy moves the cursor n shown items, stopping at the ends.
 func (l *Filtered[T, Q]) MoveBy(n int) {
-	l.cursor = min(max(l.cursor+n, 0), max(l.Shown()-1, 0))
-	l.following = l.opts.Tail && l.cursor >= l.Shown()-1
+	l.cursor = min(max(l.cursor+n, 0), l.last())
+	l.following = l.opts.Tail && l.cursor >= l.last()
 	l.settle()
 }
 
@@ -261,7 +264,7 @@ func (l *Filtered[T, Q]) Scroll(n int) {
 	l.offset = min(max(l.offset+n, 0), max(l.Shown()-l.height, 0))
 	l.cursor = min(max(l.cursor, l.offset), l.offset+l.height-1)
 	if l.opts.Tail && n > 0 && l.AtBottom() {
-		l.cursor = l.Shown() - 1
+		l.cursor = l.last()
 	}
 	l.MoveBy(0)
 }
@@ -339,11 +342,11 @@ func (l *Filtered[T, Q]) refilter() {
 // nearestIndex is the position among the shown items of the item at
 // index at of items, or of the first shown after it, or the last shown.
 func (l *Filtered[T, Q]) nearestIndex(at int) int {
-	if l.shown == nil {
-		return min(at, max(len(l.items)-1, 0))
+	i := at
+	if l.shown != nil {
+		i, _ = slices.BinarySearch(l.shown, at)
 	}
-	i, _ := slices.BinarySearch(l.shown, at)
-	return min(i, max(len(l.shown)-1, 0))
+	return min(i, l.last())
 }
 
 // locate finds item among the shown ones: its position and true, or where
@@ -366,7 +369,7 @@ func (l *Filtered[T, Q]) locate(item T) (int, bool) {
 				return j, true
 			}
 		}
-		return min(lo, max(n-1, 0)), false
+		return min(lo, l.last()), false
 	}
 	if l.opts.Same != nil {
 		// Most often the item kept its place.
@@ -391,7 +394,7 @@ func (l *Filtered[T, Q]) same(a, b T) bool {
 // the window, and remembers the selected item.
 func (l *Filtered[T, Q]) settle() {
 	n := l.Shown()
-	l.cursor = min(max(l.cursor, 0), max(n-1, 0))
+	l.cursor = min(max(l.cursor, 0), l.last())
 	if l.cursor < l.offset {
 		l.offset = l.cursor
 	}
