@@ -45,6 +45,8 @@ func bad(s string) string { return s + "\x1b[2J\x1b]0;pwned\x07\u009b\u202e\u200
 //	           answers tools/call with a 2026 input_required result
 //	tasks2025  a 2025-11-25 server (it refuses server/discover) whose
 //	           tasks have hostile ids, statuses and status messages
+//	badheader  tools/list holds a tool whose x-mcp-header marks an object
+//	           (badHeaderTools)
 func runModernHostileServer(variant string) int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 64<<20)
@@ -128,6 +130,10 @@ func runModernHostileServer(variant string) int {
 		case "tools/list":
 			if variant == "types" {
 				answer(map[string]any{"resultType": "complete", "tools": []any{map[string]any{"name": 5, "description": []any{}, "inputSchema": "s"}, 3, "x"}})
+				continue
+			}
+			if variant == "badheader" {
+				answer(map[string]any{"resultType": "complete", "tools": badHeaderTools})
 				continue
 			}
 			answer(complete(map[string]any{"tools": []any{map[string]any{"name": bad("t"), "title": bad("T"), "description": bad("desc"),

@@ -145,6 +145,8 @@ func runMisbehavingServer(mode string) int {
 						`,"progress":` + strconv.Itoa(i) + `}}` + "\n")
 				}
 				answer(ok)
+			case "iserror":
+				answer(`{"content":[{"type":"text","text":"no such city"}],"isError":true}`)
 			case "stray":
 				big := strings.Repeat("a", 1<<20)
 				for i := range n {
