@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestGoSDKClientReportCard grades the official Go SDK's client through
@@ -28,7 +27,7 @@ func TestGoSDKClientReportCard(t *testing.T) {
 		t.Run(c.protocol, func(t *testing.T) {
 			upstream, _ := startDemoServer(t, bin, "--http")
 			card := filepath.Join(t.TempDir(), "card.json")
-			url, stop := startCardProxy(t, bin, upstream, card)
+			url, stop := startHTTPProxy(t, bin, nil, upstream, "--no-attach", "--report", card)
 			out, err := exec.Command(client, "-url", url, "-protocol", c.protocol).CombinedOutput()
 			if err != nil {
 				t.Fatalf("Go SDK client through the proxy: %v\n%s", err, out)
@@ -62,38 +61,6 @@ func TestGoSDKClientReportCard(t *testing.T) {
 			t.Logf("%s card:\n%s", c.protocol, b)
 		})
 	}
-}
-
-// startCardProxy starts `mcpoke proxy --url upstream --report card` on a
-// free loopback port; stop interrupts it and waits for it to write the card.
-func startCardProxy(t *testing.T, bin, upstream, card string) (string, func()) {
-	t.Helper()
-	cmd := exec.Command(bin, "proxy", "--url", upstream, "--listen", "127.0.0.1:0", "--no-attach", "--report", card)
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stopped := false
-	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Error("the proxy did not end within 10s of SIGINT")
-		}
-	}
-	t.Cleanup(stop)
-	return proxyAddress(t, pipe), stop
 }
 
 // cardFile is what the test reads of the card --report writes as JSON

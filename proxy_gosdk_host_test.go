@@ -168,11 +168,11 @@ func (h *sdkHost) transcript() string {
 	return "stdout:\n" + strings.Join(h.out, "\n") + "\nstderr:\n" + h.err.String()
 }
 
-// startNamedHTTPProxy starts `mcpoke proxy --name NAME --url upstream`
-// with more flags, in env, on a free loopback port, and returns the URL
-// it says to point the host at, and a stop that interrupts it and waits
-// for it to end (writing its --report).
-func startNamedHTTPProxy(t *testing.T, bin string, env []string, upstream string, flags ...string) (string, func()) {
+// startHTTPProxy starts `mcpoke proxy --url upstream` with more flags,
+// in env (nil: this process's), on a free loopback port, and returns the
+// URL it says to point the host at, and a stop that interrupts it and
+// waits for it to end (writing its --report); the test's end stops it too.
+func startHTTPProxy(t *testing.T, bin string, env []string, upstream string, flags ...string) (string, func()) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"proxy", "--url", upstream, "--listen", "127.0.0.1:0"}, flags...)...)
 	cmd.Env = env

@@ -30,7 +30,7 @@ func TestGoSDKClientThroughProxyOverHTTP(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			upstream, _ := startDemoServer(t, bin, "--http")
 			records := filepath.Join(t.TempDir(), "proxy.ndjson")
-			url := startHTTPProxy(t, bin, upstream, records)
+			url, _ := startHTTPProxy(t, bin, nil, upstream, "--no-attach", "--transcript", records)
 			args := []string{"-url", url}
 			if c.protocol != "" {
 				args = append(args, "-protocol", c.protocol)
@@ -57,25 +57,6 @@ func TestGoSDKClientThroughProxyOverHTTP(t *testing.T) {
 			}
 		})
 	}
-}
-
-// startHTTPProxy starts `mcpoke proxy --url upstream` on a free loopback
-// port and returns the URL it says to point the host at.
-func startHTTPProxy(t *testing.T, bin, upstream, records string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "proxy", "--url", upstream, "--listen", "127.0.0.1:0", "--no-attach", "--transcript", records)
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	return proxyAddress(t, pipe)
 }
 
 // proxyAddress reads the proxy's stderr for the address it says to point

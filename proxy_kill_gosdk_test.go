@@ -52,7 +52,7 @@ func killGoSDKCall(t *testing.T, bin, host, transport, era, mode string) {
 		var upstream string
 		upstream, serverLog = startDemoServer(t, bin, "--http")
 		var url string
-		url, stopProxy = startNamedHTTPProxy(t, bin, env, upstream, flags...)
+		url, stopProxy = startHTTPProxy(t, bin, env, upstream, flags...)
 		h = startSDKHost(t, host, env, "-url", url, "-protocol", era)
 	}
 	// Silent, the call's own deadline ends it: long enough to see that
