@@ -1,9 +1,7 @@
 package proxy
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -154,15 +152,7 @@ func TestHTTPHostClosingAHeldAnswersStream(t *testing.T) {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set(transport.HeaderSessionID, s.sid)
 	req.Header.Set(transport.HeaderProtocolVersion, "2025-11-25")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if resp, err := rig.client.Do(req.WithContext(ctx)); err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}()
+	hangUp := rig.postAside(req)
 	ref := RequestRef{"s1", "2"}
 	rig.waitRow(ref, Pending)
 	if rep := rig.controls.Handle(ControlRequest{Control: ControlHold, Session: "s1", ID: json.RawMessage(`2`)}); rep.Error != "" {
@@ -175,12 +165,7 @@ func TestHTTPHostClosingAHeldAnswersStream(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	cancel()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("waited 10s for the host's request to end")
-	}
+	hangUp()
 	deadline = time.Now().Add(10 * time.Second)
 	for len(relayEvents(rig.recs.all(), EventStreamClosed)) == 0 {
 		if time.Now().After(deadline) {
@@ -203,16 +188,9 @@ func TestHTTPGatedHostClosingAStreamIsRecorded(t *testing.T) {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set(transport.HeaderSessionID, s.sid)
 	req.Header.Set(transport.HeaderProtocolVersion, "2025-11-25")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		if resp, err := rig.client.Do(req.WithContext(ctx)); err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}()
+	hangUp := rig.postAside(req)
 	rig.waitRow(RequestRef{"s1", "2"}, Pending)
-	cancel()
+	hangUp()
 	if r := rig.waitRow(RequestRef{"s1", "2"}, Cancelled); r.CancelReason != "the host closed the request's response stream" {
 		t.Errorf("s1:2 cancelled for %q, want the closed stream", r.CancelReason)
 	}
@@ -246,16 +224,7 @@ func TestHTTPSilentKillRecordsTheHostGivingUp(t *testing.T) {
 				req.Header.Set("Mcp-Method", "tools/call")
 				req.Header.Set("Mcp-Name", "sleep")
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				if resp, err := rig.client.Do(req.WithContext(ctx)); err == nil {
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-				}
-			}()
+			hangUp := rig.postAside(req)
 			rig.waitRow(ref, Pending)
 			if rep := rig.controls.Handle(ControlRequest{Control: ControlKill, Session: sess, ID: json.RawMessage(`2`)}); rep.Error != "" {
 				t.Fatalf("kill: %+v", rep)
@@ -264,12 +233,7 @@ func TestHTTPSilentKillRecordsTheHostGivingUp(t *testing.T) {
 			if n := len(relayEvents(rig.recs.all(), EventStreamClosed)); n != 0 {
 				t.Fatalf("%d closed streams recorded before the host gave up", n)
 			}
-			cancel() // the host's own timeout
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("waited 10s for the host's request to end")
-			}
+			hangUp() // the host's own timeout
 			deadline := time.Now().Add(10 * time.Second)
 			for {
 				var got []string

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -67,6 +68,31 @@ func startHTTPProxyRig(t *testing.T, kill KillOptions, faults Faults) *httpProxy
 		rig.rec.Close()
 	})
 	return rig
+}
+
+// postAside sends req in the background and reads its response to the
+// end, as a host waiting on a call does. hangUp aborts it, as the host's
+// own timeout would, and waits up to 10s for it to end.
+func (rig *httpProxyRig) postAside(req *http.Request) (hangUp func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	rig.t.Cleanup(cancel)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := rig.client.Do(req.WithContext(ctx)); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	return func() {
+		rig.t.Helper()
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			rig.t.Fatal("waited 10s for the host's request to end")
+		}
+	}
 }
 
 // hostSession is one host's session through the proxy.

@@ -146,17 +146,7 @@ func TestHTTPHostClosingAStreamClosesTheUpstreamsAtOnce(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the upstream's stream stayed open after the host closed its own")
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		rows := rig.table.Rows()
-		if len(rows) == 1 && rows[0].State == Cancelled && strings.Contains(rows[0].CancelReason, "closed") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("rows %+v, want the call cancelled by its closed stream", rows)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitCancelledByClose(t, rig.table)
 }
 
 // A host that closes its request before the upstream's answer has begun
@@ -201,17 +191,8 @@ func TestHTTPHostClosingARequestBeforeItsAnswerBeganIsItsCancel(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the upstream's request stayed open after the host closed its own")
 	}
+	waitCancelledByClose(t, rig.table)
 	deadline = time.Now().Add(10 * time.Second)
-	for {
-		rows := rig.table.Rows()
-		if len(rows) == 1 && rows[0].State == Cancelled && strings.Contains(rows[0].CancelReason, "closed") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("rows %+v, want the call cancelled by its closed stream", rows)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 	for { // the card and the list observe after the table
 		form := card.Report().Lines[0]
 		ev := relayEvents(recs.all(), EventStreamClosed)
@@ -281,5 +262,22 @@ func TestHTTPEventLatency(t *testing.T) {
 	t.Logf("slowest event through the proxy: %v", worst)
 	if worst > 250*time.Millisecond {
 		t.Errorf("an event took %v to pass the proxy, want it at once (under 50ms on an idle machine)", worst)
+	}
+}
+
+// waitCancelledByClose waits up to 10s for table's one row to be the
+// call its host cancelled by closing its stream.
+func waitCancelledByClose(t *testing.T, table *Table) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rows := table.Rows()
+		if len(rows) == 1 && rows[0].State == Cancelled && strings.Contains(rows[0].CancelReason, "closed") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rows %+v, want the call cancelled by its closed stream", rows)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
