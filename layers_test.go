@@ -23,7 +23,7 @@ type listedPackage struct {
 }
 
 // testSupport are the packages made for tests: any test may import them.
-var testSupport = []string{"internal/buffertest", "internal/clocktest", "internal/transporttest"}
+var testSupport = []string{"internal/buffertest", "internal/clocktest", "internal/ptytest", "internal/transporttest"}
 
 // TestLayers keeps the arrows of the design pointing down: transport
 // knows only the wire record, session only transport (and the wire

@@ -8,12 +8,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"syscall"
 	"testing"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mcpoke/mcpoke/internal/ptytest"
 )
 
 // ttyMark is what the probe writes to the terminal when it can open it.
@@ -81,34 +82,12 @@ func fakeTTYParent() {
 	out["probe"] = json.RawMessage(m.Data)
 }
 
-// openPTY opens a pseudo-terminal pair, or skips the test.
-func openPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal to run the server's mcpoke in (%v): cannot check that a server is kept from the terminal", err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err == nil {
-		err = unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0)
-	}
-	var s *os.File
-	if err == nil {
-		s, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	}
-	if err != nil {
-		m.Close()
-		t.Skipf("no pseudo-terminal to run the server's mcpoke in (%v): cannot check that a server is kept from the terminal", err)
-	}
-	return m, s
-}
-
 // A server started from an mcpoke that runs in a terminal can neither
 // open that terminal nor push keys into it. CI has no terminal, so the
 // test makes one: the mcpoke stand-in runs in a new session whose
 // controlling terminal is a fresh pseudo-terminal.
 func TestServerCannotReachTerminal(t *testing.T) {
-	master, slave := openPTY(t)
+	master, slave := ptytest.Open(t, "cannot check that a server is kept from the terminal")
 	defer master.Close()
 	parent := exec.Command(os.Args[0])
 	parent.Env = append(os.Environ(), fakeServerEnv+"=ttyparent", quickRaceExit)

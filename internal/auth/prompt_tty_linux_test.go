@@ -3,42 +3,17 @@ package auth
 import (
 	"bytes"
 	"context"
-	"os"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/mcpoke/mcpoke/internal/ptytest"
 )
-
-// openPTY opens a pseudo-terminal pair, or skips the test.
-func openPTY(t *testing.T) (master, slave *os.File) {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal to paste into (%v)", err)
-	}
-	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-	if err == nil {
-		err = unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0)
-	}
-	var s *os.File
-	if err == nil {
-		s, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	}
-	if err != nil {
-		m.Close()
-		t.Skipf("no pseudo-terminal to paste into (%v)", err)
-	}
-	return m, s
-}
 
 // On a terminal, with no browser, the prompter asks for a paste and
 // hands on the line typed there: the login of a person over SSH.
 func TestTerminalPrompterReadsAPasteFromATerminal(t *testing.T) {
-	master, slave := openPTY(t)
+	master, slave := ptytest.Open(t, "cannot check a paste from a terminal")
 	t.Cleanup(func() { slave.Close(); master.Close() })
 	var out bytes.Buffer
 	p := &TerminalPrompter{Out: &out, In: slave, NoBrowser: true}
