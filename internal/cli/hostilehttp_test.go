@@ -18,6 +18,18 @@ import (
 // whose server/discover names it name and offers tools; toolsCall
 // answers each tools/call, reply writes a JSON result for its id.
 func era2026HTTPServer(t *testing.T, name string, toolsCall func(w http.ResponseWriter, id json.RawMessage, reply func(any))) connect.Spec {
+	return era2026HTTPServerAnswering(t, name, func(w http.ResponseWriter, method string, id json.RawMessage, reply func(any)) {
+		if method == "tools/call" {
+			toolsCall(w, id, reply)
+			return
+		}
+		reply(map[string]any{"resultType": "complete"})
+	})
+}
+
+// era2026HTTPServerAnswering is era2026HTTPServer with answer called for
+// every request but server/discover.
+func era2026HTTPServerAnswering(t *testing.T, name string, answer func(w http.ResponseWriter, method string, id json.RawMessage, reply func(any))) connect.Spec {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.WriteHeader(http.StatusMethodNotAllowed)
@@ -43,10 +55,8 @@ func era2026HTTPServer(t *testing.T, name string, toolsCall func(w http.Response
 			reply(map[string]any{"resultType": "complete", "supportedVersions": []any{"2026-07-28"},
 				"capabilities": map[string]any{"tools": map[string]any{}},
 				"_meta":        map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": name, "version": "1"}}})
-		case "tools/call":
-			toolsCall(w, msg.ID, reply)
 		default:
-			reply(map[string]any{"resultType": "complete"})
+			answer(w, msg.Method, msg.ID, reply)
 		}
 	}))
 	t.Cleanup(srv.Close)

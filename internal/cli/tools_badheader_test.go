@@ -3,9 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -48,34 +46,13 @@ func TestToolsLeaveOutBadHeaderMarksOnlyOverHTTP(t *testing.T) {
 // badHeaderHTTPServer is a Streamable HTTP server of protocol 2026-07-28
 // whose tools/list answers badHeaderTools.
 func badHeaderHTTPServer(t *testing.T) connect.Spec {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.Unmarshal(body, &msg)
-		if msg.ID == nil {
-			w.WriteHeader(http.StatusAccepted)
-			return
-		}
+	spec := era2026HTTPServerAnswering(t, "badheader", func(_ http.ResponseWriter, method string, _ json.RawMessage, reply func(any)) {
 		result := map[string]any{"resultType": "complete"}
-		switch msg.Method {
-		case "server/discover":
-			result["supportedVersions"] = []any{"2026-07-28"}
-			result["capabilities"] = map[string]any{"tools": map[string]any{}}
-			result["_meta"] = map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "badheader", "version": "1"}}
-		case "tools/list":
+		if method == "tools/list" {
 			result["tools"] = badHeaderTools
 		}
-		w.Header().Set("Content-Type", "application/json")
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "result": result})
-		w.Write(b)
-	}))
-	t.Cleanup(srv.Close)
-	return connect.Spec{Name: "badheader-http", URL: srv.URL, Transport: "http"}
+		reply(result)
+	})
+	spec.Name = "badheader-http"
+	return spec
 }
