@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpoke/mcpoke/internal/diagram"
+	"github.com/mcpoke/mcpoke/internal/proxy"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
 
@@ -148,7 +148,7 @@ func requestID(flag string) string {
 // --request is an id, as it was.
 func hostSessionRequest(tr diagram.Transcript, flag string) (session, request string) {
 	label, id, ok := strings.Cut(strings.TrimSpace(flag), ":")
-	if !ok || !tr.Relayed || !hostSessionLabel.MatchString(label) {
+	if !ok || !tr.Relayed || !proxy.IsSessionLabel(label) {
 		return "", flag
 	}
 	for _, it := range tr.Items {
@@ -158,9 +158,6 @@ func hostSessionRequest(tr diagram.Transcript, flag string) (session, request st
 	}
 	return "", flag
 }
-
-// hostSessionLabel is how mcpoke proxy names a host session: s1, s2, ...
-var hostSessionLabel = regexp.MustCompile(`^s[1-9][0-9]*$`)
 
 // sayOtherCalls tells, when a transcript holds several tools/call
 // requests, which one is drawn and how to pick another.

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -24,6 +25,16 @@ func postOf(r *http.Request) *hostPost {
 // maxSessions bounds the session ids a proxy labels: past it, it starts
 // afresh (labels go on counting, so none is given twice).
 const maxSessions = 100_000
+
+// sessionLabelPrefix starts every host session's label: s1, s2, ...
+const sessionLabelPrefix = "s"
+
+// IsSessionLabel says whether label is one the proxy gives a host
+// session (s1, s2, ...), as the card, attach and transcripts name it.
+func IsSessionLabel(label string) bool {
+	n, ok := strings.CutPrefix(label, sessionLabelPrefix)
+	return ok && n != "" && n[0] != '0' && strings.Trim(n, "0123456789") == ""
+}
 
 // sessionLabels names the host's HTTP sessions s1, s2, ... in the order
 // their Mcp-Session-Id is first seen: shorter than the ids, and never a
@@ -48,7 +59,7 @@ func (s *sessionLabels) of(id string) string {
 		s.ids = map[string]string{}
 	}
 	s.n++
-	l := "s" + strconv.Itoa(s.n)
+	l := sessionLabelPrefix + strconv.Itoa(s.n)
 	s.ids[id] = l
 	return l
 }

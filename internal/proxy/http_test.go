@@ -281,3 +281,16 @@ func waitCancelledByClose(t *testing.T, table *Table) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Labels the proxy gives are labels; anything else is not.
+func TestIsSessionLabel(t *testing.T) {
+	for label, want := range map[string]bool{"s1": true, "s42": true, "s": false, "s0": false, "s01": false, "x1": false, "s1a": false, "": false} {
+		if got := IsSessionLabel(label); got != want {
+			t.Errorf("IsSessionLabel(%q) = %v, want %v", label, got, want)
+		}
+	}
+	var l sessionLabels
+	if got := l.of("some-id"); !IsSessionLabel(got) {
+		t.Errorf("the first label %q is not a label", got)
+	}
+}
