@@ -45,7 +45,7 @@ type Receiver struct {
 	keptBytes    int
 	maxKeptBytes int // MaxKeptBytes; smaller in tests
 	dropped      int
-	arrived chan struct{} // closed and replaced at each batch kept
+	arrived      chan struct{} // closed and replaced at each batch kept
 }
 
 // Listen starts a receiver on addr. A host left out (":4318") means
