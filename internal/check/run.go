@@ -107,6 +107,9 @@ type runner struct {
 	deathTold bool
 	// probeSeqs are the probe's calls, to name its cancel as a cause.
 	probeSeqs map[uint64]bool
+	// crossing is check 9's answer sent after the call's cancel, to name
+	// it as a cause.
+	crossing *crossingAnswer
 	// rtt is the slowest ping round trip measured so far, rtts the first
 	// maxRoundTrips of them; check 6 also pings while its load runs.
 	rttMu sync.Mutex

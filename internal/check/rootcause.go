@@ -1,0 +1,68 @@
+package check
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpoke/mcpoke/session"
+)
+
+// crossingAnswer is mcpoke's answer to a server's request after the
+// call that asked it was cancelled (check 9): the last thing mcpoke sent
+// that a server may die on, after the cancels.
+type crossingAnswer struct {
+	id session.ID
+	at time.Time
+	// cancelled: the server had cancelled its request first.
+	cancelled bool
+}
+
+// rootCause says what mcpoke last sent before the connection ended that
+// a server may die on: a cancel, or check 9's answer that crossed the
+// server's own cancel. A server that exits on one is told apart from one
+// that crashed for its own reasons.
+func (r *runner) rootCause() string {
+	c := r.watch.cancelBefore()
+	if a := r.crossing; a != nil && (c == nil || !a.at.Before(c.At)) {
+		what := "which it had left open when mcpoke cancelled the call that asked it"
+		if a.cancelled {
+			what = "which it had cancelled"
+		}
+		return fmt.Sprintf(" (it ended after mcpoke answered the server's request %s, %s, %s before this was seen: "+
+			"a server that exits on an answer that crosses its cancel breaks the MUST to handle the race gracefully)", a.id, what, human(time.Since(a.at)))
+	}
+	if c == nil {
+		return " (mcpoke had sent no cancel yet)"
+	}
+	whose := ""
+	if r.probeSeqs[c.Ref.Seq] {
+		whose = "the tool probe's call, "
+	}
+	return fmt.Sprintf(" (it ended after mcpoke cancelled request %s (%sby %s), %s before this was seen: "+
+		"a server that exits on a cancel breaks the MUST to handle the race gracefully)", c.Ref.ID, whose, r.cancelWay(c), human(time.Since(c.At)))
+}
+
+// cancelWay says how mcpoke cancelled request c. A cancel whose
+// CancelSent the session never told (the server died on reading it, and
+// the session ended first) has no wire facts: the era and transport of
+// the run say how it went.
+func (r *runner) cancelWay(c *session.CancelSent) string {
+	wire := c.Wire
+	if info, ok := r.s.Request(c.Ref).Info(); ok {
+		if info.TaskID != "" {
+			return "tasks/cancel"
+		}
+		if info.CancelWire != (session.CancelWire{}) {
+			wire = info.CancelWire
+		}
+	}
+	switch {
+	case wire.ByStreamClose:
+		return "closing its stream"
+	case wire.Notified:
+		return "its notifications/cancelled"
+	case r.conn.Peer().Era2026() && r.conn.Transport() == "http":
+		return "closing its stream" // the era's one way over HTTP
+	}
+	return "its notifications/cancelled"
+}
