@@ -38,6 +38,8 @@ var (
 		"streamable-http.mdx, Cancellation", []string{"2026-07-28"}}
 	ruleProgressTokens = Rule{Must, "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation",
 		"progress.mdx, Behavior Requirements", allVersions}
+	ruleProgressIncreases = Rule{Must, "The progress value MUST increase with each notification, even if the total is unknown",
+		"progress.mdx, Progress Flow", allVersions}
 	ruleSenderIgnores = Rule{Should, "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward",
 		"cancellation.mdx, Behavior Requirements", legacyVersions}
 )

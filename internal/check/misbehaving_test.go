@@ -75,6 +75,9 @@ type misbehaviour struct {
 	// strayProgress sends, with each call, progress for a token mcpoke
 	// never sent: check 2.
 	strayProgress bool
+	// progressRepeats sends each progress value twice: the second does
+	// not increase: check 2.
+	progressRepeats bool
 	// pingDelay answers every liveness probe this late: slow but correct.
 	pingDelay time.Duration
 	// deafAfterUnknownCancel stops answering pings once a cancel for an
@@ -347,6 +350,10 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 		if token != nil {
 			m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
 				"params": map[string]any{"progressToken": token, "progress": i, "total": steps}})
+			if m.bad.progressRepeats {
+				m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
+					"params": map[string]any{"progressToken": token, "progress": i, "total": steps}})
+			}
 		}
 	}
 	if !cancelled {

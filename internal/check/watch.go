@@ -30,6 +30,10 @@ type watcher struct {
 	// strayProgressFirst keeps the first few.
 	strayProgressN     int
 	strayProgressFirst []session.StrayArrived
+	// notIncreasingN counts progress whose value was not above the one
+	// before for its request; notIncreasingFirst keeps the first few.
+	notIncreasingN     int
+	notIncreasingFirst []session.Violation
 	// unsentAnswers counts responses naming an id mcpoke never sent
 	// (forged, or misrouted); unsentFirst keeps the first.
 	unsentAnswers int
@@ -89,6 +93,13 @@ func (w *watcher) read() {
 			w.noise = append(w.noise, e)
 		case session.CancelSent:
 			w.lastCancel = &e
+		case session.Violation:
+			if e.Kind == session.ViolationProgressNotIncreasing {
+				w.notIncreasingN++
+				if len(w.notIncreasingFirst) < maxFrames {
+					w.notIncreasingFirst = append(w.notIncreasingFirst, e)
+				}
+			}
 		case session.DuplicateArrived:
 			if len(w.duplicates) >= 2*maxStrays {
 				w.duplicates = append(w.duplicates[:0], w.duplicates[maxStrays:]...)
@@ -151,6 +162,14 @@ func (w *watcher) strayProgress() (int, []session.StrayArrived) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.strayProgressN, w.strayProgressFirst
+}
+
+// notIncreasing is how many progress notifications so far did not
+// increase their request's progress, and the first few.
+func (w *watcher) notIncreasing() (int, []session.Violation) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.notIncreasingN, w.notIncreasingFirst
 }
 
 // unsent is how many responses named an id mcpoke never sent, and the
