@@ -118,7 +118,7 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 	if id == 1 {
 		r.gradeNoResponse(o, res)
 	} else {
-		r.gradeProgressStops(o, res)
+		r.gradeProgressStops(ctx, o, res)
 	}
 	if o.died != "" && res.Status != Fail {
 		res.Rule, res.Status = ruleGraceful, Fail
@@ -204,8 +204,12 @@ func (r *runner) gradeNoResponse(o *cancelObservation, res *Result) {
 }
 
 // gradeProgressStops: check 2.
-func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
+func (r *runner) gradeProgressStops(ctx context.Context, o *cancelObservation, res *Result) {
 	e := &res.Evidence
+	// Before the count of progress for tokens mcpoke never sent: a server
+	// may make one up for the call that gave none.
+	seen := r.tokenlessCall(ctx)
+	defer r.gradeTokenless(res, seen)
 	answers, progress := lateOf(o.info)
 	before := o.info.ProgressCount
 	e.count("progressBefore", before)

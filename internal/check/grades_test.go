@@ -96,6 +96,26 @@ func TestProgressThatDoesNotIncreaseFails(t *testing.T) {
 	}
 }
 
+// Progress for a call that gave no progressToken breaks progress.mdx's
+// MUST (tokens provided in an active request): check 2 makes one such
+// call and fails a server that reports progress for it under the call's
+// id, in both eras. A server that sends none for it passes, and says so.
+func TestProgressForACallWithoutATokenFails(t *testing.T) {
+	t.Parallel()
+	for _, modern := range []bool{false, true} {
+		rep := run(t, misbehaviour{progressWithoutToken: true, modern: modern}, testOptions(2))
+		c := expect(t, rep, 2, Fail, Must)
+		if c.Sentence != ruleProgressTokens.Sentence || c.Evidence.Counts["progressWithoutToken"] == 0 ||
+			!factContains(c, "without a progressToken") || len(c.Evidence.Frames) == 0 {
+			t.Errorf("modern %v: check 2: %q, counts %v, facts %q", modern, c.Sentence, c.Evidence.Counts, c.Evidence.Facts)
+		}
+	}
+	rep := run(t, misbehaviour{}, testOptions(2))
+	if c := expect(t, rep, 2, Pass, Should); !factContains(c, "without a progressToken") || !factContains(c, "no progress for it") {
+		t.Errorf("a server that sends no progress without a token: facts %q", c.Evidence.Facts)
+	}
+}
+
 // The in-flight window comes from the run's own round trips, and the
 // evidence says which window was used.
 func TestInFlightWindowIsMeasuredAndShown(t *testing.T) {

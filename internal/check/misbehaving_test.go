@@ -75,6 +75,9 @@ type misbehaviour struct {
 	// strayProgress sends, with each call, progress for a token mcpoke
 	// never sent: check 2.
 	strayProgress bool
+	// progressWithoutToken reports progress for a call that sent no
+	// progressToken, naming the call's id as its token: check 2.
+	progressWithoutToken bool
 	// progressRepeats sends each progress value twice: the second does
 	// not increase: check 2.
 	progressRepeats bool
@@ -299,7 +302,11 @@ func (m *misbehavingServer) startCall(r rawMessage) {
 	if m.bad.pingOnCall {
 		m.send(map[string]any{"jsonrpc": "2.0", "id": "ping-" + string(r.ID), "method": "ping"})
 	}
-	go m.work(r.ID, p.Meta.ProgressToken, int(seconds*float64(time.Second)/float64(workStep)), cancel)
+	token := p.Meta.ProgressToken
+	if token == nil && m.bad.progressWithoutToken {
+		token = r.ID
+	}
+	go m.work(r.ID, token, int(seconds*float64(time.Second)/float64(workStep)), cancel)
 }
 
 func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel chan struct{}) {

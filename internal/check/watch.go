@@ -30,6 +30,10 @@ type watcher struct {
 	// strayProgressFirst keeps the first few.
 	strayProgressN     int
 	strayProgressFirst []session.StrayArrived
+	// idProgress are progress notifications the session took for no
+	// request although they name the id of one of ours (its answer had
+	// come, or it had no token): the latest, bounded like strays.
+	idProgress []session.StrayArrived
 	// notIncreasingN counts progress whose value was not above the one
 	// before for its request; notIncreasingFirst keeps the first few.
 	notIncreasingN     int
@@ -85,6 +89,11 @@ func (w *watcher) read() {
 				if len(w.strayProgressFirst) < maxFrames {
 					w.strayProgressFirst = append(w.strayProgressFirst, e)
 				}
+			default:
+				if len(w.idProgress) >= 2*maxStrays {
+					w.idProgress = append(w.idProgress[:0], w.idProgress[maxStrays:]...)
+				}
+				w.idProgress = append(w.idProgress, e)
 			}
 		case session.NoiseArrived:
 			if len(w.noise) >= 2*maxStrays {
@@ -162,6 +171,20 @@ func (w *watcher) strayProgress() (int, []session.StrayArrived) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.strayProgressN, w.strayProgressFirst
+}
+
+// progressNaming returns the progress notifications since t that named
+// token, a request id of ours the session had no progress for.
+func (w *watcher) progressNaming(token string, t time.Time) []session.StrayArrived {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []session.StrayArrived
+	for _, e := range arrivedSince(w.idProgress, t, func(s session.StrayArrived) time.Time { return s.At }) {
+		if e.Token == token {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // notIncreasing is how many progress notifications so far did not
