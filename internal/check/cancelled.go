@@ -206,16 +206,16 @@ func (r *runner) gradeNoResponse(o *cancelObservation, res *Result) {
 // gradeProgressStops: check 2.
 func (r *runner) gradeProgressStops(ctx context.Context, o *cancelObservation, res *Result) {
 	e := &res.Evidence
-	// Before the count of progress for tokens mcpoke never sent: a server
-	// may make one up for the call that gave none.
-	seen := r.tokenlessCall(ctx)
-	defer r.gradeTokenless(res, seen)
 	answers, progress := lateOf(o.info)
 	before := o.info.ProgressCount
 	e.count("progressBefore", before)
 	e.count("progressAfter", o.info.LateCount-len(answers))
-	w := r.inFlightWindow()
+	w := r.inFlightWindow() // check 1's, before the call below pings
 	e.time("inFlightWindow", w.d)
+	// Before the count of progress for tokens mcpoke never sent: a server
+	// may make one up for the call that gave none.
+	seen := r.tokenlessCall(ctx)
+	defer r.gradeTokenless(res, seen)
 	if r.strayProgress(res) {
 		return
 	}
