@@ -61,7 +61,9 @@ type misbehaviour struct {
 	// with an error response: check 9.
 	errorOnLateAnswer bool
 	// dieOnLateAnswer closes the connection on that answer: check 9.
-	dieOnLateAnswer bool
+	// deafAfterLateAnswer stops answering pings on it: check 9.
+	dieOnLateAnswer     bool
+	deafAfterLateAnswer bool
 	// stuckAfterLateAnswer never answers an ask call again once that
 	// answer came: check 9.
 	stuckAfterLateAnswer bool
@@ -86,6 +88,9 @@ type misbehaviour struct {
 	// deafAfterUnknownCancel stops answering pings once a cancel for an
 	// unknown request came: check 4.
 	deafAfterUnknownCancel bool
+	// deafAfterCancelN stops answering pings from the Nth cancel (from
+	// 1, the probe's): alive but hung after a cancel: checks 3 and 6.
+	deafAfterCancelN int
 	// forgeNextIDs keeps answering, every millisecond, the three integer
 	// ids after the highest it has seen, as if it had read those calls:
 	// a client that counts its ids has its calls "answered" before the
@@ -389,6 +394,9 @@ func (m *misbehavingServer) cancelled(params json.RawMessage) {
 			delete(m.calls, k)
 		}
 		return
+	}
+	if m.bad.deafAfterCancelN > 0 && n >= m.bad.deafAfterCancelN {
+		m.deaf = true
 	}
 	c, ok := m.calls[m.key(p.RequestID)]
 	if !ok && m.bad.deafAfterUnknownCancel {

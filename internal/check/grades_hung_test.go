@@ -1,0 +1,71 @@
+package check
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// hungOptions are testOptions with a short liveness ping, for servers
+// that stop answering it.
+func hungOptions(only ...int) Options {
+	o := testOptions(only...)
+	o.PingTimeout = 300 * time.Millisecond
+	return o
+}
+
+// A server that lives on but answers no ping after check 1's cancel (its
+// second, after the probe's) fails check 3 at the MUST to handle the race
+// gracefully, saying which ping went unanswered and how long it waited.
+func TestCheck3FailsAServerHungAfterTheCancel(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{deafAfterCancelN: 2}, hungOptions(3))
+	c := expect(t, rep, 3, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, "no answer to ping within 300ms") {
+		t.Errorf("check 3: %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+}
+
+// Hung by the load's cancels, the server fails check 6: the ping after
+// the load gets no answer.
+func TestCheck6FailsAServerHungByTheLoad(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{deafAfterCancelN: 2}, hungOptions(6))
+	c := expect(t, rep, 6, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, "after the load: no answer to ping") {
+		t.Errorf("check 6: %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+}
+
+// Progress that goes on after the load's cancels moves check 6's grade:
+// the cancellation page's SHOULD in 2025-11-25, the stdio page's MUST
+// NOT send any further messages in 2026-07-28.
+func TestCheck6GradesProgressAfterTheLoadsCancels(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		modern bool
+		status Status
+		level  Level
+		spec   string
+	}{
+		{false, Warn, Should, "cancellation.mdx"},
+		{true, Fail, Must, "stdio.mdx"},
+	} {
+		rep := run(t, misbehaviour{progressAfterCancel: true, modern: tc.modern}, testOptions(6))
+		c := expect(t, rep, 6, tc.status, tc.level)
+		if c.Evidence.Counts["progressAfterCancel"] == 0 || !strings.Contains(c.Spec, tc.spec) || !hasFact(c, "after their cancels: ") {
+			t.Errorf("modern %v: check 6 rests on %q (%s), counts %v, facts %q", tc.modern, c.Sentence, c.Spec, c.Evidence.Counts, c.Evidence.Facts)
+		}
+	}
+}
+
+// A server that hangs on mcpoke's answer to the request it cancelled
+// fails check 9: the ping after the answer goes unanswered.
+func TestCheck9FailsAServerHungByTheCrossingAnswer(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{deafAfterLateAnswer: true}, hungOptions(9))
+	c := expect(t, rep, 9, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, "after the answer: no answer to ping within 300ms") {
+		t.Errorf("check 9: %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+}
