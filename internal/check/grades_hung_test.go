@@ -69,3 +69,15 @@ func TestCheck9FailsAServerHungByTheCrossingAnswer(t *testing.T) {
 		t.Errorf("check 9: %q, facts %q", c.Sentence, c.Evidence.Facts)
 	}
 }
+
+// Hung since the probe's cancel, the server fails check 4 before any
+// invalid cancel: the ping whose id it uses as the finished request's
+// gets no answer.
+func TestCheck4FailsAServerHungBeforeItsInvalidCancels(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{deafAfterCancelN: 1}, hungOptions(4))
+	c := expect(t, rep, 4, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, "no answer to ping within 300ms") {
+		t.Errorf("check 4: %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+}
