@@ -70,14 +70,14 @@ func TestCheck9FailsAServerHungByTheCrossingAnswer(t *testing.T) {
 	}
 }
 
-// Hung since the probe's cancel, the server fails check 4 before any
-// invalid cancel: the ping whose id it uses as the finished request's
-// gets no answer.
+// Hung since the probe's cancel (check 1 makes the run probe), the
+// server fails check 4 before any invalid cancel: the ping whose id it
+// uses as the finished request's gets no answer.
 func TestCheck4FailsAServerHungBeforeItsInvalidCancels(t *testing.T) {
 	t.Parallel()
-	rep := run(t, misbehaviour{deafAfterCancelN: 1}, hungOptions(4))
+	rep := run(t, misbehaviour{deafAfterCancelN: 1}, hungOptions(1, 4))
 	c := expect(t, rep, 4, Fail, Must)
-	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, "no answer to ping within 300ms") {
+	if c.Sentence != ruleGraceful.Sentence || len(c.Evidence.Facts) != 1 || !hasFact(c, "no answer to ping within 300ms") {
 		t.Errorf("check 4: %q, facts %q", c.Sentence, c.Evidence.Facts)
 	}
 }
