@@ -81,3 +81,20 @@ func TestCheck4FailsAServerHungBeforeItsInvalidCancels(t *testing.T) {
 		t.Errorf("check 4: %q, facts %q", c.Sentence, c.Evidence.Facts)
 	}
 }
+
+// A server that is only slow under the load, its uncancelled calls still
+// reporting progress when check 6 stops waiting, broke nothing: check 6
+// could not tell, and skips saying so (it warned, under its MUST label).
+func TestCheck6SkipsWhenTheLoadIsTooSlowToTell(t *testing.T) {
+	t.Parallel()
+	opts := testOptions(6)
+	opts.CallTimeout = 500 * time.Millisecond
+	rep := run(t, misbehaviour{slowUnder: 5}, opts)
+	c := expect(t, rep, 6, Skip, Must)
+	if !strings.Contains(c.Reason, "too slow to tell") || c.Evidence.Counts["uncancelledStillWorking"] == 0 {
+		t.Errorf("check 6: reason %q, counts %v", c.Reason, c.Evidence.Counts)
+	}
+	if rep.MustFailed() {
+		t.Error("a slow server failed the run")
+	}
+}

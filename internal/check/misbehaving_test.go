@@ -80,6 +80,10 @@ type misbehaviour struct {
 	// progressWithoutToken reports progress for a call that sent no
 	// progressToken, naming the call's id as its token: check 2.
 	progressWithoutToken bool
+	// slowUnder makes a call ten times slower (with its progress) when
+	// at least this many are in flight as it starts: slow under load,
+	// not wrong: check 6.
+	slowUnder int
 	// progressRepeats sends each progress value twice: the second does
 	// not increase: check 2.
 	progressRepeats bool
@@ -328,7 +332,11 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 	}
 	cancelled := false
 	watch := cancel // nil once a cancel is ignored
-	tick := time.NewTicker(workStep)
+	step := workStep
+	if m.bad.slowUnder > 0 && m.inFlight() >= m.bad.slowUnder {
+		step *= 10
+	}
+	tick := time.NewTicker(step)
 	defer tick.Stop()
 	for i := 1; i <= steps; i++ {
 		if !cancelled {
