@@ -165,6 +165,8 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 		res.Rule = r.afterCancelRule(ruleNoResponse)
 	case 2:
 		res.Rule = r.afterCancelRule(ruleStopWork)
+	case 10:
+		res.Rule = r.stopWorkRule()
 	}
 	if id == 10 && r.opts.Spans == nil {
 		// Without the server's spans, nothing else can show its work.
