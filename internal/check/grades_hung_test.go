@@ -98,3 +98,22 @@ func TestCheck6SkipsWhenTheLoadIsTooSlowToTell(t *testing.T) {
 		t.Error("a slow server failed the run")
 	}
 }
+
+// A server that dies on check 5's wrong-typed cancel (its second cancel,
+// after the probe's) fails check 5 at the MUST to handle the race
+// gracefully (it warned that the server "may have taken" the string for
+// the number), and the cause names that cancel, not the probe's; one
+// that dies on check 4's cancel for an unknown id is told so too.
+func TestChecks4And5NameTheCancelTheyWroteThatKilledTheServer(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{dieOnCancelN: 2}, testOptions(5))
+	c := expect(t, rep, 5, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, `it ended after mcpoke's notifications/cancelled for "`) || hasFact(c, "probe") {
+		t.Errorf("check 5: %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+	rep = run(t, misbehaviour{dieOnCancel: true}, testOptions(4))
+	c = expect(t, rep, 4, Fail, Must)
+	if !hasFact(c, "it ended after mcpoke's notifications/cancelled (unknown id)") {
+		t.Errorf("check 4: facts %q", c.Evidence.Facts)
+	}
+}

@@ -17,12 +17,31 @@ type crossingAnswer struct {
 	cancelled bool
 }
 
+// sentCancel is a notifications/cancelled a check wrote itself, not
+// through a request's Cancel (checks 4 and 5): the session's events do
+// not tell it.
+type sentCancel struct {
+	what string // "for an unknown id", `for "12" (a string, while request 12 ran)`
+	at   time.Time
+}
+
+// sentRawCancel notes a cancel a check writes itself, before it goes.
+func (r *runner) sentRawCancel(format string, a ...any) {
+	r.rawCancel = &sentCancel{what: fmt.Sprintf(format, a...), at: time.Now()}
+}
+
 // rootCause says what mcpoke last sent before the connection ended that
-// a server may die on: a cancel, or check 9's answer that crossed the
-// server's own cancel. A server that exits on one is told apart from one
-// that crashed for its own reasons.
+// a server may die on: a cancel (of a request, or one a check wrote
+// itself), or check 9's answer that crossed the server's own cancel. A
+// server that exits on one is told apart from one that crashed for its
+// own reasons.
 func (r *runner) rootCause() string {
 	c := r.watch.cancelBefore()
+	raw := r.rawCancel
+	if raw != nil && (c == nil || !raw.at.Before(c.At)) && (r.crossing == nil || !raw.at.Before(r.crossing.at)) {
+		return fmt.Sprintf(" (it ended after mcpoke's notifications/cancelled %s, %s before this was seen: "+
+			"a server that exits on a cancel breaks the MUST to handle the race gracefully)", raw.what, human(time.Since(raw.at)))
+	}
 	if a := r.crossing; a != nil && (c == nil || !a.at.Before(c.At)) {
 		what := "which it had left open when mcpoke cancelled the call that asked it"
 		if a.cancelled {

@@ -110,6 +110,9 @@ type runner struct {
 	// crossing is check 9's answer sent after the call's cancel, to name
 	// it as a cause.
 	crossing *crossingAnswer
+	// rawCancel is the last cancel a check wrote itself, to name it as a
+	// cause.
+	rawCancel *sentCancel
 	// rtt is the slowest ping round trip measured so far, rtts the first
 	// maxRoundTrips of them; check 6 also pings while its load runs.
 	rttMu sync.Mutex
