@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,7 @@ func TestQuotedSentencesAreInTheSpecOfEachVersionTheyList(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(dir, version, page))
 			if err != nil {
 				if os.IsNotExist(err) {
-					if contains(rule.Versions, version) {
+					if slices.Contains(rule.Versions, version) {
 						t.Errorf("%s lists %s, which has no %s", name, version, page)
 					}
 					continue
@@ -51,25 +52,16 @@ func TestQuotedSentencesAreInTheSpecOfEachVersionTheyList(t *testing.T) {
 			for _, f := range fragmentSplit.Split(rule.Sentence, -1) {
 				if f = strings.TrimSpace(f); f != "" && !strings.Contains(text, f) {
 					has = false
-					if contains(rule.Versions, version) {
+					if slices.Contains(rule.Versions, version) {
 						t.Errorf("%s (%s): %q is not in %s/%s", name, rule.Level, f, version, page)
 					}
 				}
 			}
-			if has && !contains(rule.Versions, version) {
+			if has && !slices.Contains(rule.Versions, version) {
 				t.Errorf("%s: %s/%s has the sentence, but the rule does not list %s", name, version, page, version)
 			}
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Check 10 quotes the cancellation page in the words of the run's era:
