@@ -117,3 +117,21 @@ func TestChecks4And5NameTheCancelTheyWroteThatKilledTheServer(t *testing.T) {
 		t.Errorf("check 4: facts %q", c.Evidence.Facts)
 	}
 }
+
+// Uncancelled calls failed with an error that says cancelled: the server
+// took a cancel for other requests (it warned, under check 6's MUST
+// label). Errors that say nothing of a cancel are the tool's own: noted,
+// not graded.
+func TestCheck6FailsCallsFailedAsCancelledAndNotesOtherErrors(t *testing.T) {
+	t.Parallel()
+	rep := run(t, misbehaviour{cancelAll: true, failCancelled: true}, testOptions(6))
+	c := expect(t, rep, 6, Fail, Must)
+	if c.Sentence != ruleGraceful.Sentence || !hasFact(c, "failed as cancelled") {
+		t.Errorf("check 6: %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+	rep = run(t, misbehaviour{errorUnder: 5}, testOptions(6))
+	c = expect(t, rep, 6, Pass, Must)
+	if c.Evidence.Counts["uncancelledErrors"] == 0 || !hasFact(c, "does not say cancelled") {
+		t.Errorf("check 6: counts %v, facts %q", c.Evidence.Counts, c.Evidence.Facts)
+	}
+}

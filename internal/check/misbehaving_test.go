@@ -80,6 +80,10 @@ type misbehaviour struct {
 	// progressWithoutToken reports progress for a call that sent no
 	// progressToken, naming the call's id as its token: check 2.
 	progressWithoutToken bool
+	// errorUnder fails a call at once with an error response that says
+	// nothing of a cancel (overloaded) when at least this many are in
+	// flight as it starts: check 6.
+	errorUnder int
 	// slowUnder makes a call ten times slower (with its progress) when
 	// at least this many are in flight as it starts: slow under load,
 	// not wrong: check 6.
@@ -332,6 +336,10 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 	}
 	cancelled := false
 	watch := cancel // nil once a cancel is ignored
+	if m.bad.errorUnder > 0 && m.inFlight() >= m.bad.errorUnder {
+		m.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32603, "message": "overloaded"}})
+		return
+	}
 	step := workStep
 	if m.bad.slowUnder > 0 && m.inFlight() >= m.bad.slowUnder {
 		step *= 10
