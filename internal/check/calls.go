@@ -124,26 +124,6 @@ func (r *runner) dead() string {
 	return why + r.rootCause()
 }
 
-// rootCause names the last cancel mcpoke sent before the connection
-// ended: a server that exits on a notifications/cancelled is told apart
-// from one that crashed for its own reasons.
-func (r *runner) rootCause() string {
-	c := r.watch.cancelBefore()
-	if c == nil {
-		return " (mcpoke had sent no cancel yet)"
-	}
-	what := "its notifications/cancelled"
-	if c.Wire.ByStreamClose {
-		what = "closing its stream"
-	}
-	whose := ""
-	if r.probeSeqs[c.Ref.Seq] {
-		whose = "the tool probe's call, "
-	}
-	return fmt.Sprintf(" (it ended after mcpoke cancelled request %s (%sby %s), %s before this was seen: "+
-		"a server that exits on a cancel breaks the MUST to handle the race gracefully)", c.Ref.ID, whose, what, human(time.Since(c.At)))
-}
-
 // closed says whether the session has ended.
 func (r *runner) closed() bool {
 	select {

@@ -118,7 +118,7 @@ func (r *runner) cancelledCall(ctx context.Context, id int, res *Result) {
 	if id == 1 {
 		r.gradeNoResponse(o, res)
 	} else {
-		r.gradeProgressStops(o, res)
+		r.gradeProgressStops(ctx, o, res)
 	}
 	if o.died != "" && res.Status != Fail {
 		res.Rule, res.Status = ruleGraceful, Fail
@@ -204,21 +204,29 @@ func (r *runner) gradeNoResponse(o *cancelObservation, res *Result) {
 }
 
 // gradeProgressStops: check 2.
-func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
+func (r *runner) gradeProgressStops(ctx context.Context, o *cancelObservation, res *Result) {
 	e := &res.Evidence
 	answers, progress := lateOf(o.info)
 	before := o.info.ProgressCount
 	e.count("progressBefore", before)
 	e.count("progressAfter", o.info.LateCount-len(answers))
-	w := r.inFlightWindow()
+	w := r.inFlightWindow() // check 1's, before the call below pings
 	e.time("inFlightWindow", w.d)
+	// Before the count of progress for tokens mcpoke never sent: a server
+	// may make one up for the call that gave none.
+	seen := r.tokenlessCall(ctx)
+	defer r.gradeTokenless(res, seen)
 	if r.strayProgress(res) {
 		return
 	}
 	if before == 0 && len(progress) == 0 {
+		if r.progressNotIncreasing(res) {
+			return
+		}
 		res.Status, res.NotApplicable, res.Reason = Skip, true, "the tool sent no progress before the cancel, so there was none to stop"
 		return
 	}
+	defer r.progressNotIncreasing(res)
 	_, afterGrace := inFlight(w, progress)
 	var afterAnswer []session.LateFrame
 	for _, p := range progress {
@@ -247,6 +255,23 @@ func (r *runner) gradeProgressStops(o *cancelObservation, res *Result) {
 		res.Status = Pass
 		e.fact("progress stopped: %d before the cancel, %d within the %s, none after", before, len(progress), w.why)
 	}
+}
+
+// progressNotIncreasing fails res when a progress notification of the
+// run did not increase its request's progress (the session flags it):
+// progress MUST increase with each notification.
+func (r *runner) progressNotIncreasing(res *Result) bool {
+	n, first := r.watch.notIncreasing()
+	res.Evidence.count("progressNotIncreasing", n)
+	if n == 0 {
+		return false
+	}
+	r.worse(res, ruleProgressIncreases, "%d progress %s did not increase on the one before for the same request (first: %s)",
+		n, plural(n, "notification", "notifications"), first[0].Detail)
+	for _, v := range first {
+		res.Evidence.frame("progress that did not increase", v.Frame)
+	}
+	return true
 }
 
 // strayProgress fails res when the server sent progress naming a token

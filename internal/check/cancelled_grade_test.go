@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -142,7 +143,7 @@ func TestGradeProgressStops(t *testing.T) {
 		o := observed(tc.frames...)
 		o.info.ProgressCount = tc.before
 		res := Result{Rule: ruleStopWork}
-		r.gradeProgressStops(o, &res)
+		r.gradeProgressStops(context.Background(), o, &res)
 		if res.Status != tc.status || res.Rule.Sentence != tc.rule.Sentence || len(res.Evidence.Frames) != tc.nFrames {
 			t.Errorf("%s: %s on %q with %d frames; want %s on %q with %d (%v)", name, res.Status, res.Rule.Sentence,
 				len(res.Evidence.Frames), tc.status, tc.rule.Sentence, tc.nFrames, res.Evidence.Facts)

@@ -11,9 +11,12 @@ var (
 	httpVersions   = []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
 	ruleNoResponse = Rule{Should, "Receivers of cancellation notifications SHOULD: … Not send a response for the cancelled request",
-		"cancellation.mdx, Behavior Requirements", allVersions}
+		"cancellation.mdx, Behavior Requirements", legacyVersions}
 	ruleStopWork = Rule{Should, "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request",
-		"cancellation.mdx, Behavior Requirements", allVersions}
+		"cancellation.mdx, Behavior Requirements", legacyVersions}
+	// 2026-07-28 words the cancellation page's SHOULD for servers.
+	ruleStopWorkModern = Rule{Should, "Servers receiving cancellation notifications SHOULD: Stop processing the cancelled request",
+		"cancellation.mdx, Behavior Requirements", []string{"2026-07-28"}}
 	ruleProgressStops = Rule{Must, "Progress notifications MUST stop after completion",
 		"progress.mdx, Implementation Notes", allVersions}
 	ruleGraceful = Rule{Must, "Both parties MUST handle these race conditions gracefully",
@@ -38,6 +41,8 @@ var (
 		"streamable-http.mdx, Cancellation", []string{"2026-07-28"}}
 	ruleProgressTokens = Rule{Must, "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation",
 		"progress.mdx, Behavior Requirements", allVersions}
+	ruleProgressIncreases = Rule{Must, "The progress value MUST increase with each notification, even if the total is unknown",
+		"progress.mdx, Progress Flow", allVersions}
 	ruleSenderIgnores = Rule{Should, "The sender of the cancellation notification SHOULD ignore any response to the request that arrives afterward",
 		"cancellation.mdx, Behavior Requirements", legacyVersions}
 )

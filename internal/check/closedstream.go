@@ -79,9 +79,10 @@ func (r *runner) closedStream(ctx context.Context, version string) (p part) {
 			e.fact("a following %s call (request %s) got no answer within %s of the close", r.tool.Name, f.id, human(r.opts.CallTimeout))
 			return p
 		case f.failed != "":
-			p.status = Warn
-			e.fact("a following %s call (request %s) failed after the stream closed: %s", r.tool.Name, f.id, f.failed)
-			return p
+			// It answered, so it lives; a failed call reports no work in
+			// flight, so whether the closed call's stopped is not seen.
+			return p.skip("closed the stream of request %s %s into the call; a following %s call (request %s) failed: %s, so whether the closed call's work stopped cannot be seen",
+				info.ID, human(closedAt.Sub(info.Started)), r.tool.Name, f.id, f.failed)
 		case !f.reported:
 			return p.skip("closed the stream of request %s %s into the call; a following %s call (request %s) was answered, but its result reports no work in flight (_meta %q), so whether the closed call's work stopped cannot be seen over HTTP",
 				info.ID, human(closedAt.Sub(info.Started)), r.tool.Name, f.id, workingMeta)

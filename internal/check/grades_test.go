@@ -74,6 +74,48 @@ func TestProgressForATokenNeverSentFails(t *testing.T) {
 	}
 }
 
+// Progress that does not increase breaks progress.mdx's MUST in every
+// era, though it stops at the cancel: check 2 fails, citing it, with the
+// frame. The same server with progress that increases passes.
+func TestProgressThatDoesNotIncreaseFails(t *testing.T) {
+	t.Parallel()
+	for _, modern := range []bool{false, true} {
+		rep := run(t, misbehaviour{progressRepeats: true, modern: modern}, testOptions(2))
+		c := expect(t, rep, 2, Fail, Must)
+		if c.Sentence != ruleProgressIncreases.Sentence || c.Evidence.Counts["progressNotIncreasing"] == 0 ||
+			!factContains(c, "did not increase") || len(c.Evidence.Frames) == 0 {
+			t.Errorf("modern %v: check 2: %q, counts %v, facts %q", modern, c.Sentence, c.Evidence.Counts, c.Evidence.Facts)
+		}
+		if !factContains(c, "progress stopped") {
+			t.Errorf("modern %v: check 2 lost the grade of the stop itself: %q", modern, c.Evidence.Facts)
+		}
+	}
+	rep := run(t, misbehaviour{}, testOptions(2))
+	if c := expect(t, rep, 2, Pass, Should); c.Evidence.Counts["progressNotIncreasing"] != 0 {
+		t.Errorf("a server whose progress increases: counts %v", c.Evidence.Counts)
+	}
+}
+
+// Progress for a call that gave no progressToken breaks progress.mdx's
+// MUST (tokens provided in an active request): check 2 makes one such
+// call and fails a server that reports progress for it under the call's
+// id, in both eras. A server that sends none for it passes, and says so.
+func TestProgressForACallWithoutATokenFails(t *testing.T) {
+	t.Parallel()
+	for _, modern := range []bool{false, true} {
+		rep := run(t, misbehaviour{progressWithoutToken: true, modern: modern}, testOptions(2))
+		c := expect(t, rep, 2, Fail, Must)
+		if c.Sentence != ruleProgressTokens.Sentence || c.Evidence.Counts["progressWithoutToken"] == 0 ||
+			!factContains(c, "without a progressToken") || len(c.Evidence.Frames) == 0 {
+			t.Errorf("modern %v: check 2: %q, counts %v, facts %q", modern, c.Sentence, c.Evidence.Counts, c.Evidence.Facts)
+		}
+	}
+	rep := run(t, misbehaviour{}, testOptions(2))
+	if c := expect(t, rep, 2, Pass, Should); !factContains(c, "without a progressToken") || !factContains(c, "no progress for it") {
+		t.Errorf("a server that sends no progress without a token: facts %q", c.Evidence.Facts)
+	}
+}
+
 // The in-flight window comes from the run's own round trips, and the
 // evidence says which window was used.
 func TestInFlightWindowIsMeasuredAndShown(t *testing.T) {

@@ -26,6 +26,7 @@ func (r *runner) wrongIDType(ctx context.Context, res *Result) {
 	wrong := session.StringID(c.ID().String())
 	before, _ := r.s.Request(ref).Info()
 	sentAt := time.Now()
+	r.sentRawCancel("for %s (a string, while request %s ran)", wrong, c.ID())
 	if err := r.s.Notify("notifications/cancelled", map[string]any{"requestId": wrong, "reason": cancelReason}); err != nil {
 		res.Status, res.Reason = Skip, "the cancel could not be sent: "+err.Error()
 		return
@@ -49,6 +50,9 @@ func (r *runner) wrongIDType(ctx context.Context, res *Result) {
 		e.time("completedIn", r.duration)
 		e.fact("request %s completed normally %s after the wrong-typed cancel", c.ID(), human(info.Ended.Sub(sentAt)))
 	case session.Failed:
+		if info.Error == nil && r.failDeadAfterError(res, "after the cancel for "+wrong.String()) {
+			return // it died on the cancel: no answer of the server's failed it
+		}
 		res.Status = Warn
 		why := info.Failure
 		if info.Error != nil {

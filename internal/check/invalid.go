@@ -44,6 +44,7 @@ func (r *runner) invalidCancels(ctx context.Context, res *Result) {
 	answered := 0
 	for _, c := range cancels {
 		from := time.Now()
+		r.sentRawCancel("(%s)", c.what)
 		if err := r.s.Notify("notifications/cancelled", c.params); err != nil {
 			e.fact("%s: could not be sent: %v", c.what, err)
 			break

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -107,6 +108,8 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 	// A call still reporting progress at the end was slow, not lost.
 	busySince := time.Now().Add(-stillWorking)
 	var answered, errored, unanswered, working, cancels, unseen, lateAnswers, lateProgress int
+	var failedAsCancelled int
+	var firstFailedAsCancelled *session.RPCError
 	var firstUnanswered session.ID
 	var firstLateAnswer *session.LateFrame
 	for i, c := range calls {
@@ -132,6 +135,12 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 			if info.Error != nil {
 				answered++
 				errored++
+				if saysCancelled(info.Error) {
+					failedAsCancelled++
+					if firstFailedAsCancelled == nil {
+						firstFailedAsCancelled = info.Error
+					}
+				}
 				continue
 			}
 			fallthrough
@@ -187,14 +196,21 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		e.fact("request %s and %d more uncancelled calls never got an answer", firstUnanswered, unanswered-1)
 		return
 	case working > 0:
-		res.Status = Warn
-		e.fact("%d uncancelled calls were still reporting progress %s after the cancels: too slow to tell; try a smaller --load",
+		// Slow is not wrong: whether each would be answered is untested.
+		res.Status = Skip
+		res.Reason = fmt.Sprintf("%d uncancelled calls were still reporting progress %s after the cancels: too slow to tell whether each is answered; try a smaller --load",
 			working, r.opts.CallTimeout)
-	case errored > 0:
-		res.Status = Warn
-		e.fact("uncancelled calls answered with errors: were they taken for cancelled ones?")
+		e.fact("%s", res.Reason)
+	case failedAsCancelled > 0:
+		res.Status = Fail
+		e.fact("%d uncancelled %s failed as cancelled (%v): the server took a cancel for another request", failedAsCancelled,
+			plural(failedAsCancelled, "call was", "calls were"), firstFailedAsCancelled)
 	default:
 		res.Status = Pass
+		if errored > 0 {
+			// A tool's own error is the tool's business, not a cancel's.
+			e.fact("%d uncancelled %s answered with an error that does not say cancelled", errored, plural(errored, "call was", "calls were"))
+		}
 	}
 	e.time("pingAfter", rtt)
 	e.fact("the connection lives: %s answered in %s", mcp.PingMethod(r.s), human(rtt))
@@ -211,6 +227,16 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 			plural(lateProgress, "notification came", "notifications came"), rule.Sentence)
 	}
 }
+
+// saysCancelled reports whether an error response says its request was
+// cancelled: the code the SDKs use for it (-32800), or the word.
+func saysCancelled(err *session.RPCError) bool {
+	return err.Code == codeRequestCancelled || strings.Contains(strings.ToLower(err.Message), "cancel")
+}
+
+// codeRequestCancelled is the error code SDKs answer a cancelled request
+// with (LSP's RequestCancelled), where they answer one at all.
+const codeRequestCancelled = -32800
 
 // worse lowers res to what breaking rule is worth, when that is worse
 // than its grade so far, and says why.

@@ -78,6 +78,10 @@ func (m *misbehavingServer) answered(id json.RawMessage) {
 		m.respond(a.call, map[string]any{"content": []any{map[string]any{"type": "text", "text": "answered"}}})
 	case m.bad.dieOnLateAnswer:
 		m.conn.Close()
+	case m.bad.deafAfterLateAnswer:
+		m.mu.Lock()
+		m.deaf = true
+		m.mu.Unlock()
 	case m.bad.stuckAfterLateAnswer:
 		m.mu.Lock()
 		m.stuck = true

@@ -61,7 +61,9 @@ type misbehaviour struct {
 	// with an error response: check 9.
 	errorOnLateAnswer bool
 	// dieOnLateAnswer closes the connection on that answer: check 9.
-	dieOnLateAnswer bool
+	// deafAfterLateAnswer stops answering pings on it: check 9.
+	dieOnLateAnswer     bool
+	deafAfterLateAnswer bool
 	// stuckAfterLateAnswer never answers an ask call again once that
 	// answer came: check 9.
 	stuckAfterLateAnswer bool
@@ -75,11 +77,28 @@ type misbehaviour struct {
 	// strayProgress sends, with each call, progress for a token mcpoke
 	// never sent: check 2.
 	strayProgress bool
+	// progressWithoutToken reports progress for a call that sent no
+	// progressToken, naming the call's id as its token: check 2.
+	progressWithoutToken bool
+	// errorUnder fails a call at once with an error response that says
+	// nothing of a cancel (overloaded) when at least this many are in
+	// flight as it starts: check 6.
+	errorUnder int
+	// slowUnder makes a call ten times slower (with its progress) when
+	// at least this many are in flight as it starts: slow under load,
+	// not wrong: check 6.
+	slowUnder int
+	// progressRepeats sends each progress value twice: the second does
+	// not increase: check 2.
+	progressRepeats bool
 	// pingDelay answers every liveness probe this late: slow but correct.
 	pingDelay time.Duration
 	// deafAfterUnknownCancel stops answering pings once a cancel for an
 	// unknown request came: check 4.
 	deafAfterUnknownCancel bool
+	// deafAfterCancelN stops answering pings from the Nth cancel (from
+	// 1, the probe's): alive but hung after a cancel: checks 3 and 6.
+	deafAfterCancelN int
 	// forgeNextIDs keeps answering, every millisecond, the three integer
 	// ids after the highest it has seen, as if it had read those calls:
 	// a client that counts its ids has its calls "answered" before the
@@ -296,7 +315,11 @@ func (m *misbehavingServer) startCall(r rawMessage) {
 	if m.bad.pingOnCall {
 		m.send(map[string]any{"jsonrpc": "2.0", "id": "ping-" + string(r.ID), "method": "ping"})
 	}
-	go m.work(r.ID, p.Meta.ProgressToken, int(seconds*float64(time.Second)/float64(workStep)), cancel)
+	token := p.Meta.ProgressToken
+	if token == nil && m.bad.progressWithoutToken {
+		token = r.ID
+	}
+	go m.work(r.ID, token, int(seconds*float64(time.Second)/float64(workStep)), cancel)
 }
 
 func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel chan struct{}) {
@@ -313,7 +336,15 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 	}
 	cancelled := false
 	watch := cancel // nil once a cancel is ignored
-	tick := time.NewTicker(workStep)
+	if m.bad.errorUnder > 0 && m.inFlight() >= m.bad.errorUnder {
+		m.send(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32603, "message": "overloaded"}})
+		return
+	}
+	step := workStep
+	if m.bad.slowUnder > 0 && m.inFlight() >= m.bad.slowUnder {
+		step *= 10
+	}
+	tick := time.NewTicker(step)
 	defer tick.Stop()
 	for i := 1; i <= steps; i++ {
 		if !cancelled {
@@ -347,6 +378,10 @@ func (m *misbehavingServer) work(id, token json.RawMessage, steps int, cancel ch
 		if token != nil {
 			m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
 				"params": map[string]any{"progressToken": token, "progress": i, "total": steps}})
+			if m.bad.progressRepeats {
+				m.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress",
+					"params": map[string]any{"progressToken": token, "progress": i, "total": steps}})
+			}
 		}
 	}
 	if !cancelled {
@@ -375,6 +410,9 @@ func (m *misbehavingServer) cancelled(params json.RawMessage) {
 			delete(m.calls, k)
 		}
 		return
+	}
+	if m.bad.deafAfterCancelN > 0 && n >= m.bad.deafAfterCancelN {
+		m.deaf = true
 	}
 	c, ok := m.calls[m.key(p.RequestID)]
 	if !ok && m.bad.deafAfterUnknownCancel {

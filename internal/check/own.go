@@ -201,6 +201,7 @@ func (r *runner) gradeOwnCancel(ctx context.Context, a *Answerer, c candidate, q
 	// Stamped before the answer goes: a quick reply to it can be read,
 	// and stamped, before answerHeld returns.
 	answeredAt := time.Now()
+	r.crossing = &crossingAnswer{id: q.id, at: answeredAt, cancelled: right}
 	a.answerHeld()
 	r.waitAnswered(q.ref)
 	if right {

@@ -107,6 +107,12 @@ type runner struct {
 	deathTold bool
 	// probeSeqs are the probe's calls, to name its cancel as a cause.
 	probeSeqs map[uint64]bool
+	// crossing is check 9's answer sent after the call's cancel, to name
+	// it as a cause.
+	crossing *crossingAnswer
+	// rawCancel is the last cancel a check wrote itself, to name it as a
+	// cause.
+	rawCancel *sentCancel
 	// rtt is the slowest ping round trip measured so far, rtts the first
 	// maxRoundTrips of them; check 6 also pings while its load runs.
 	rttMu sync.Mutex
@@ -162,6 +168,8 @@ func (r *runner) runCheck(ctx context.Context, id int, res *Result) {
 		res.Rule = r.afterCancelRule(ruleNoResponse)
 	case 2:
 		res.Rule = r.afterCancelRule(ruleStopWork)
+	case 10:
+		res.Rule = r.stopWorkRule()
 	}
 	if id == 10 && r.opts.Spans == nil {
 		// Without the server's spans, nothing else can show its work.

@@ -66,12 +66,16 @@ func (r *runner) tasks(ctx context.Context, res *Result) {
 		res.Status, res.Rule = Fail, rule
 		ev.fact(format, a...)
 	}
-	r.cancelRunningTask(ctx, task, ev, fail, res)
+	ran := r.cancelRunningTask(ctx, task, ev, fail, res)
 	if res.Status == Fail {
 		return
 	}
 	info, _ := task.Info()
 	r.cancelFinishedTask(ctx, info.TaskID, ev, fail)
+	if !ran && res.Status == Pass {
+		// A pass rests on what ran: the finished task's refusal only.
+		res.Rule = ruleTaskRefuseTerminal
+	}
 }
 
 // taskTool picks the tool check 7 runs as a task: --tool when it may be
@@ -134,18 +138,19 @@ func (r *runner) startTask(ctx context.Context, tool string, args []byte, ev *Ev
 
 // cancelRunningTask lets the task run a moment, cancels it with
 // tasks/cancel (the session sends it, as for any task) and grades the
-// answer, then whether the task stayed cancelled.
+// answer, then whether the task stayed cancelled. It reports false when
+// the task ended before the cancel reached it: nothing was tested, which
+// is no warning (the server broke nothing), and says so.
 func (r *runner) cancelRunningTask(ctx context.Context, task session.Request, ev *Evidence,
-	fail func(Rule, string, ...any), res *Result) {
+	fail func(Rule, string, ...any), res *Result) (ran bool) {
 	ended := func(i session.RequestInfo) bool {
 		return i.State.Final() || (i.Task != nil && session.TaskStatusTerminal(i.Task.State.Status))
 	}
 	waitFor(ctx, task, taskRunFor, ended)
 	if info, _ := task.Info(); ended(info) {
-		res.Status = Warn
-		ev.fact("the task ended (%s) within %s, before it could be cancelled: give a slower tool with --tool NAME --args JSON",
+		ev.fact("not tested: the task ended (%s) within %s, before it could be cancelled: give a slower tool with --tool NAME --args JSON",
 			info.Task.State.Status, taskRunFor)
-		return
+		return false
 	}
 	if err := task.Cancel("mcpoke check 7: tasks/cancel on a running task"); err != nil {
 		res.Status, res.Reason = Skip, "the task could not be cancelled: "+err.Error()
@@ -164,9 +169,8 @@ func (r *runner) cancelRunningTask(ctx context.Context, task session.Request, ev
 	case a.Refused():
 		st := r.taskStatus(ctx, info.TaskID)
 		if st == session.TaskCompleted || st == session.TaskFailed {
-			res.Status = Warn
-			ev.fact("tasks/cancel was refused (%v), and the task is %s: it ended before the cancel arrived; give a slower tool", a.Error, st)
-			return
+			ev.fact("not tested: tasks/cancel was refused (%v), and the task is %s: it ended before the cancel arrived; give a slower tool", a.Error, st)
+			return false
 		}
 		fail(ruleTaskCancelled, "tasks/cancel on a running task (status %s) was refused: %v", st, a.Error)
 		return
@@ -182,13 +186,14 @@ func (r *runner) cancelRunningTask(ctx context.Context, task session.Request, ev
 	select {
 	case <-time.After(taskStayedBy):
 	case <-ctx.Done():
-		return
+		return true
 	}
 	if st := r.taskStatus(ctx, info.TaskID); st != session.TaskCancelled {
 		fail(ruleTaskStaysCancelled, "%s after the cancel, tasks/get says the task is %q, not cancelled", taskStayedBy, st)
-		return
+		return true
 	}
 	ev.fact("%s later, tasks/get still says cancelled", taskStayedBy)
+	return true
 }
 
 // cancelFinishedTask sends tasks/cancel again, for the task now

@@ -27,6 +27,11 @@ type taskMisbehaviour struct {
 	wrongCode bool
 	// fast ends its task at once, before any cancel can reach it.
 	fast bool
+	// refuseRunning refuses tasks/cancel of a working task with -32602,
+	// as if it were terminal.
+	refuseRunning bool
+	// failRunning fails tasks/cancel of a working task with -32603.
+	failRunning bool
 }
 
 // taskServer is a raw JSON-RPC server with one tool that runs only as a
@@ -119,6 +124,10 @@ func (ts *taskServer) read() {
 				}
 			case ts.bad.keepWorking:
 				ts.respond(r.ID, ts.task(p.TaskID))
+			case ts.bad.refuseRunning:
+				ts.refuse(r.ID, -32602, "Cannot cancel task")
+			case ts.bad.failRunning:
+				ts.refuse(r.ID, -32603, "internal error")
 			default:
 				ts.status[p.TaskID] = "cancelled"
 				ts.respond(r.ID, ts.task(p.TaskID))
@@ -160,8 +169,10 @@ func TestCheck7TasksCancel(t *testing.T) {
 		"revive":         {taskMisbehaviour{revive: true}, Fail, ruleTaskStaysCancelled, `the task is "completed", not cancelled`},
 		"accept ended":   {taskMisbehaviour{acceptTerminal: true}, Fail, ruleTaskRefuseTerminal, "finished task was accepted"},
 		"wrong code":     {taskMisbehaviour{wrongCode: true}, Fail, ruleTaskRefuseTerminal, "refused with -32603, not -32602"},
-		"over too early": {taskMisbehaviour{fast: true}, Warn, ruleTaskCancelled, "before it could be cancelled"},
+		"over too early": {taskMisbehaviour{fast: true}, Pass, ruleTaskRefuseTerminal, "not tested: the task ended (completed)"},
 		"no tasks":       {taskMisbehaviour{noTasks: true}, Skip, ruleTaskCancelled, ""},
+		"refuse running": {taskMisbehaviour{refuseRunning: true}, Fail, ruleTaskCancelled, "on a running task (status working) was refused"},
+		"fail running":   {taskMisbehaviour{failRunning: true}, Fail, ruleTaskCancelled, "tasks/cancel on a running task failed"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -135,6 +135,15 @@ func (r *runner) loadWindow(rtts []time.Duration) window {
 // so far.
 func (r *runner) inFlightWindow() window { return r.windowOf(r.roundTrips(), "in this run") }
 
+// stopWorkRule is the cancellation page's SHOULD stop processing, in
+// the words of the run's era (check 10).
+func (r *runner) stopWorkRule() Rule {
+	if r.conn.Peer().Era2026() {
+		return ruleStopWorkModern
+	}
+	return ruleStopWork
+}
+
 // afterCancelRule is the sentence a message for a cancelled request
 // breaks in this run's era and transport: in 2026-07-28 the transport
 // pages say the server MUST NOT send any further messages for it; before,

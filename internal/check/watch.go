@@ -30,6 +30,14 @@ type watcher struct {
 	// strayProgressFirst keeps the first few.
 	strayProgressN     int
 	strayProgressFirst []session.StrayArrived
+	// idProgress are progress notifications the session took for no
+	// request although they name the id of one of ours (its answer had
+	// come, or it had no token): the latest, bounded like strays.
+	idProgress []session.StrayArrived
+	// notIncreasingN counts progress whose value was not above the one
+	// before for its request; notIncreasingFirst keeps the first few.
+	notIncreasingN     int
+	notIncreasingFirst []session.Violation
 	// unsentAnswers counts responses naming an id mcpoke never sent
 	// (forged, or misrouted); unsentFirst keeps the first.
 	unsentAnswers int
@@ -81,6 +89,11 @@ func (w *watcher) read() {
 				if len(w.strayProgressFirst) < maxFrames {
 					w.strayProgressFirst = append(w.strayProgressFirst, e)
 				}
+			default:
+				if len(w.idProgress) >= 2*maxStrays {
+					w.idProgress = append(w.idProgress[:0], w.idProgress[maxStrays:]...)
+				}
+				w.idProgress = append(w.idProgress, e)
 			}
 		case session.NoiseArrived:
 			if len(w.noise) >= 2*maxStrays {
@@ -89,6 +102,13 @@ func (w *watcher) read() {
 			w.noise = append(w.noise, e)
 		case session.CancelSent:
 			w.lastCancel = &e
+		case session.Violation:
+			if e.Kind == session.ViolationProgressNotIncreasing {
+				w.notIncreasingN++
+				if len(w.notIncreasingFirst) < maxFrames {
+					w.notIncreasingFirst = append(w.notIncreasingFirst, e)
+				}
+			}
 		case session.DuplicateArrived:
 			if len(w.duplicates) >= 2*maxStrays {
 				w.duplicates = append(w.duplicates[:0], w.duplicates[maxStrays:]...)
@@ -151,6 +171,28 @@ func (w *watcher) strayProgress() (int, []session.StrayArrived) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.strayProgressN, w.strayProgressFirst
+}
+
+// progressNaming returns the progress notifications since t that named
+// token, a request id of ours the session had no progress for.
+func (w *watcher) progressNaming(token string, t time.Time) []session.StrayArrived {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []session.StrayArrived
+	for _, e := range arrivedSince(w.idProgress, t, func(s session.StrayArrived) time.Time { return s.At }) {
+		if e.Token == token {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// notIncreasing is how many progress notifications so far did not
+// increase their request's progress, and the first few.
+func (w *watcher) notIncreasing() (int, []session.Violation) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.notIncreasingN, w.notIncreasingFirst
 }
 
 // unsent is how many responses named an id mcpoke never sent, and the

@@ -205,8 +205,9 @@ func runCheck(ctx context.Context, stdout io.Writer, g *globalFlags, spec connec
 		junit = file
 		defer junit.Close()
 	}
-	// The settle window outlasts --listen, so that what comes after a
-	// cancel is always kept as that request's late traffic.
+	// The settle window outlasts --listen, so that a cancelled call is
+	// cancelling (not yet settled) while check watches it. What comes
+	// after is kept as its late traffic either way (see .ci/mutants.md).
 	opts.Answerer = check.NewAnswerer()
 	cfg := session.Config{SettleWindow: f.listen + time.Second, UnpredictableIDs: true}
 	if f.otlpReceive != "" {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,7 +45,10 @@ func runMisbehavingServer(mode string) int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
 	out := bufio.NewWriterSize(os.Stdout, 1<<16)
+	var writing sync.Mutex // ignorecancel writes from its calls' goroutines
 	write := func(s string) {
+		writing.Lock()
+		defer writing.Unlock()
 		if mode == "bom" && strings.HasPrefix(s, "{") {
 			s = "\ufeff" + s
 		}
@@ -145,6 +149,17 @@ func runMisbehavingServer(mode string) int {
 						`,"progress":` + strconv.Itoa(i) + `}}` + "\n")
 				}
 				answer(ok)
+			case "ignorecancel":
+				// Works n ms with progress, deaf to cancels, then answers.
+				tok := string(msg.Params.Meta.ProgressToken)
+				go func() {
+					for i := range n / 50 {
+						time.Sleep(50 * time.Millisecond)
+						write(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok +
+							`,"progress":` + strconv.Itoa(i+1) + `}}` + "\n")
+					}
+					answer(ok)
+				}()
 			case "iserror":
 				answer(`{"content":[{"type":"text","text":"no such city"}],"isError":true}`)
 			case "stray":
