@@ -38,6 +38,7 @@ import (
 //	hugeinit    answers initialize with 30 MB of instructions and capabilities
 //	tricklelist starts its answer to tools/list, then trickles a space
 //	            every 50ms and never ends it
+//	deafping    never answers ping
 func runMisbehavingServer(mode string) int {
 	mode, arg, _ := strings.Cut(mode, ":")
 	n, _ := strconv.Atoi(arg)
@@ -86,6 +87,10 @@ func runMisbehavingServer(mode string) int {
 				continue
 			}
 			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
+		case "ping":
+			if mode != "deafping" {
+				answer(`{}`)
+			}
 		case "resources/list":
 			page, _ := strconv.Atoi(msg.Params.Cursor)
 			if mode == "stallpages" && page > 0 {
