@@ -39,6 +39,9 @@ import (
 //	tricklelist starts its answer to tools/list, then trickles a space
 //	            every 50ms and never ends it
 //	deafping    never answers ping
+//	hugeschema  lists its tool with a 5 MB inputSchema and, on tools/call,
+//	            asks elicitation/create with a 5 MB requestedSchema; the
+//	            call's answer quotes mcpoke's reply to it
 func runMisbehavingServer(mode string) int {
 	mode, arg, _ := strings.Cut(mode, ":")
 	n, _ := strconv.Atoi(arg)
@@ -110,9 +113,17 @@ func runMisbehavingServer(mode string) int {
 				c, _ := strconv.Atoi(msg.Params.Cursor)
 				next = fmt.Sprintf(`,"nextCursor":"%d"`, c+1)
 			}
-			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":{"type":"object"}}]` + next + `}`)
+			schema := `{"type":"object"}`
+			if mode == "hugeschema" {
+				schema = hugeSchema()
+			}
+			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":` + schema + `}]` + next + `}`)
 		case "tools/call":
 			switch mode {
+			case "hugeschema":
+				write(`{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"m","requestedSchema":` + hugeSchema() + "}}\n")
+				reply, _ := json.Marshal(awaitResponse(in, `"e1"`))
+				answer(`{"content":[{"type":"text","text":` + string(reply) + `}]}`)
 			case "silent", "diesoncancel":
 			case "pretty":
 				write("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": " + id + ",\n  \"result\": {}\n}\n")
@@ -166,6 +177,35 @@ func runMisbehavingServer(mode string) int {
 		}
 	}
 	return 0
+}
+
+// hugeSchema is a 5 MB object schema of 20,000-odd string properties.
+func hugeSchema() string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := 0; b.Len() < 5<<20; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":"string","description":"%s"}`, i, strings.Repeat("d", 200))
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+// awaitResponse reads lines until the response to the server's request
+// id, and returns it ("" when stdin ends first).
+func awaitResponse(in *bufio.Scanner, id string) string {
+	for in.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(in.Bytes(), &m) == nil && m.Method == "" && string(m.ID) == id {
+			return in.Text()
+		}
+	}
+	return ""
 }
 
 // misbehavingSpec runs the test binary as runMisbehavingServer in mode.

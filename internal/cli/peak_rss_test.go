@@ -28,6 +28,10 @@ var peakRSSScenarios = map[string]func(t *testing.T) error{
 	"list-manyresources": func(t *testing.T) error { return listIsCut(t, "manyresources") },
 	"list-hugepages":     func(t *testing.T) error { return listIsCut(t, "hugepages") },
 	"hugeinit":           hugeInitListsTools,
+	"hugeschema": func(t *testing.T) error {
+		_, _, err := hugeSchemaCall(t)
+		return err
+	},
 }
 
 // TestPeakRSSChild is the subprocess of childPeakRSS: it runs one
@@ -80,7 +84,8 @@ func benchPeakRSS(b *testing.B, scenario string) {
 
 // Whatever these servers send, mcpoke's peak RSS stays under 200 MB: ten
 // doubling requestState rounds (32 MB in round 10), a million resources
-// in 100 pages, ten pages of 30 MB, a 30 MB initialize result. Each runs
+// in 100 pages, ten pages of 30 MB, a 30 MB initialize result, 5 MB
+// schemas (a tool's and an elicitation's). Each runs
 // in a process of its own, so that one's peak is not another's. Before
 // their bounds: 264 MB (doubling), about 1,100 MB and 2,700 MB (the
 // lists, seen with the list caps lifted), 137 MB (initialize).
@@ -91,7 +96,7 @@ func TestHostileServersPeakRSS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: each scenario sends mcpoke tens of megabytes")
 	}
-	for _, name := range []string{"doubling-text", "doubling-json", "list-manyresources", "list-hugepages", "hugeinit"} {
+	for _, name := range []string{"doubling-text", "doubling-json", "list-manyresources", "list-hugepages", "hugeinit", "hugeschema"} {
 		if mb := childPeakRSS(t, name); mb > peakRSSBound {
 			t.Errorf("%s: peak RSS %.0f MB; want under %d MB", name, mb, peakRSSBound)
 		} else {
