@@ -39,6 +39,9 @@ import (
 //	tricklelist starts its answer to tools/list, then trickles a space
 //	            every 50ms and never ends it
 //	deafping    never answers ping
+//	hugetext    answers tools/call with 22 MB of text (16 MB on one line,
+//	            then 6 million empty lines; a 28 MB frame) and
+//	            resources/read with a 31 MB blob
 //	hugeschema  lists its tool with a 5 MB inputSchema and, on tools/call,
 //	            asks elicitation/create with a 5 MB requestedSchema; the
 //	            call's answer quotes mcpoke's reply to it
@@ -94,6 +97,8 @@ func runMisbehavingServer(mode string) int {
 			if mode != "deafping" {
 				answer(`{}`)
 			}
+		case "resources/read":
+			answer(`{"contents":[{"uri":"x://r","blob":"` + strings.Repeat("QUFB", 31<<20/4-8) + `"}]}`)
 		case "resources/list":
 			page, _ := strconv.Atoi(msg.Params.Cursor)
 			if mode == "stallpages" && page > 0 {
@@ -120,6 +125,8 @@ func runMisbehavingServer(mode string) int {
 			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":` + schema + `}]` + next + `}`)
 		case "tools/call":
 			switch mode {
+			case "hugetext":
+				answer(`{"content":[{"type":"text","text":"\u202e` + strings.Repeat("a", 16<<20) + strings.Repeat(`\n`, 6<<20) + `"}]}`)
 			case "hugeschema":
 				write(`{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"m","requestedSchema":` + hugeSchema() + "}}\n")
 				reply, _ := json.Marshal(awaitResponse(in, `"e1"`))

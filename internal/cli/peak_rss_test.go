@@ -28,6 +28,10 @@ var peakRSSScenarios = map[string]func(t *testing.T) error{
 	"list-manyresources": func(t *testing.T) error { return listIsCut(t, "manyresources") },
 	"list-hugepages":     func(t *testing.T) error { return listIsCut(t, "hugepages") },
 	"hugeinit":           hugeInitListsTools,
+	"hugetext-call":      func(t *testing.T) error { return hugeTextShown(t, "call", false) },
+	"hugetext-call-json": func(t *testing.T) error { return hugeTextShown(t, "call", true) },
+	"hugetext-read":      func(t *testing.T) error { return hugeTextShown(t, "read", false) },
+	"hugetext-read-json": func(t *testing.T) error { return hugeTextShown(t, "read", true) },
 	"hugeschema": func(t *testing.T) error {
 		_, _, err := hugeSchemaCall(t)
 		return err
@@ -85,7 +89,8 @@ func benchPeakRSS(b *testing.B, scenario string) {
 // Whatever these servers send, mcpoke's peak RSS stays under 200 MB: ten
 // doubling requestState rounds (32 MB in round 10), a million resources
 // in 100 pages, ten pages of 30 MB, a 30 MB initialize result, 5 MB
-// schemas (a tool's and an elicitation's). Each runs
+// schemas (a tool's and an elicitation's), a 31 MB tool result or
+// resource, in text and --json. Each runs
 // in a process of its own, so that one's peak is not another's. Before
 // their bounds: 264 MB (doubling), about 1,100 MB and 2,700 MB (the
 // lists, seen with the list caps lifted), 137 MB (initialize).
@@ -96,7 +101,8 @@ func TestHostileServersPeakRSS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: each scenario sends mcpoke tens of megabytes")
 	}
-	for _, name := range []string{"doubling-text", "doubling-json", "list-manyresources", "list-hugepages", "hugeinit", "hugeschema"} {
+	for _, name := range []string{"doubling-text", "doubling-json", "list-manyresources", "list-hugepages", "hugeinit", "hugeschema",
+		"hugetext-call", "hugetext-call-json", "hugetext-read", "hugetext-read-json"} {
 		if mb := childPeakRSS(t, name); mb > peakRSSBound {
 			t.Errorf("%s: peak RSS %.0f MB; want under %d MB", name, mb, peakRSSBound)
 		} else {
@@ -125,6 +131,27 @@ func hugeInitListsTools(t *testing.T) error {
 	}
 	if !strings.Contains(out.String(), `"name":"t"`) {
 		return fmt.Errorf("no tool listed:\n%.500s", out.String())
+	}
+	return nil
+}
+
+// hugeTextShown calls t or reads x://r on misbehaving mode hugetext, in
+// text or --json: it must complete, and the text report must end with
+// the note of a text cut short.
+func hugeTextShown(t *testing.T, command string, asJSON bool) error {
+	var out, errOut bytes.Buffer
+	f := callFlags{json: asJSON, timeoutFlags: testTimeouts}
+	var err error
+	if command == "call" {
+		err = runCall(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "hugetext"), "t", &f)
+	} else {
+		err = runRead(testContext(t), &out, &errOut, testGlobals(), misbehavingSpec(t, "hugetext"), "x://r", &readFlags{callFlags: f})
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v\n%.500s", command, err, errOut.String())
+	}
+	if command == "call" && !asJSON && !strings.Contains(out.String(), "… cut here: 22.0 MB in 6,291,457 lines in all") {
+		return fmt.Errorf("call's report does not say the text was cut:\n%.300s", out.String()[max(0, out.Len()-300):])
 	}
 	return nil
 }
