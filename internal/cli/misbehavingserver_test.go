@@ -98,6 +98,10 @@ func runMisbehavingServer(mode string) int {
 				answer(`{}`)
 			}
 		case "resources/read":
+			if mode != "hugetext" {
+				answer(`{}`)
+				continue
+			}
 			answer(`{"contents":[{"uri":"x://r","blob":"` + strings.Repeat("QUFB", 31<<20/4-8) + `"}]}`)
 		case "resources/list":
 			page, _ := strconv.Atoi(msg.Params.Cursor)
