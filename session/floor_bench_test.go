@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 )
 
 // The session's floor: what a round trip over the in-memory pipe costs
-// with nothing but its JSON encoding and decoding (appendRequest,
-// json.Valid and parseEnvelope each way, appendResult) and one goroutine
-// at each end. BenchmarkRoundTripVsFloor runs it interleaved with the
+// with nothing but the session's own JSON encoding and decoding
+// (appendRequest, jsonscan.Valid and parseEnvelope each way,
+// appendResult) and one goroutine at each end. BenchmarkRoundTripVsFloor runs it interleaved with the
 // session's round trip and reports the ratio, which a noisy machine
 // leaves alone where it moves both. Target (issue 16): at most 1.5×.
 
@@ -25,7 +26,7 @@ func floorPeer(c *transporttest.End) {
 			return
 		}
 		var m wireMessage
-		if !json.Valid(msg.Data) || parseEnvelope(msg.Data, &m) != nil {
+		if !jsonscan.Valid(msg.Data) || parseEnvelope(msg.Data, &m) != nil {
 			panic("floor peer: bad frame")
 		}
 		id, _ := ParseID(m.ID)
@@ -38,7 +39,7 @@ func floorRoundTrip(a *transporttest.End, seq int64, params json.RawMessage) {
 	_ = a.Send(appendRequest(make([]byte, 0, len(params)+64), IntID(seq), "echo", params))
 	msg, err := a.Recv()
 	var m wireMessage
-	if err != nil || !json.Valid(msg.Data) || parseEnvelope(msg.Data, &m) != nil {
+	if err != nil || !jsonscan.Valid(msg.Data) || parseEnvelope(msg.Data, &m) != nil {
 		panic("floor: bad answer")
 	}
 }
@@ -62,7 +63,7 @@ func newRelayedFloor(b *testing.B) *relayedFloor {
 				return
 			}
 			var m wireMessage
-			if !json.Valid(msg.Data) || parseEnvelope(msg.Data, &m) != nil {
+			if !jsonscan.Valid(msg.Data) || parseEnvelope(msg.Data, &m) != nil {
 				panic("relayed floor: bad answer")
 			}
 			f.answers <- struct{}{}

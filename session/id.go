@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 )
 
 // ID is a JSON-RPC request id with its JSON type kept exactly: the number
@@ -32,17 +34,9 @@ func ParseID(raw []byte) (ID, error) {
 	if len(raw) == 0 {
 		return ID{}, ErrInvalidID
 	}
-	switch c := raw[0]; {
-	case c == '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return ID{}, ErrInvalidID
-		}
-	case c == '-' || (c >= '0' && c <= '9'):
-		if !json.Valid(raw) {
-			return ID{}, ErrInvalidID
-		}
-	default:
+	// One JSON string or number: its first byte says which, and the
+	// whole is one value (Valid, without decoding the string).
+	if c := raw[0]; c != '"' && c != '-' && (c < '0' || c > '9') || !jsonscan.Valid(raw) {
 		return ID{}, ErrInvalidID
 	}
 	return ID{raw: string(raw)}, nil

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -180,7 +181,7 @@ func (s *Session) handleFrame(frame []byte, at time.Time, valid bool) {
 }
 
 func (s *Session) handleMessage(frame []byte, at time.Time, valid bool) {
-	if !valid && !json.Valid(frame) {
+	if !valid && !jsonscan.Valid(frame) {
 		s.noise(frame, 0, NoiseNotJSON, "not JSON", at)
 		return
 	}

@@ -169,30 +169,30 @@ type RequestInfo struct {
 
 // TaskParent names the row this one belongs to (see TaskInfo.Parent);
 // Seq 0 when none.
-func (i RequestInfo) TaskParent() Ref {
-	if i.Task == nil {
+func (r RequestInfo) TaskParent() Ref {
+	if r.Task == nil {
 		return Ref{}
 	}
-	return i.Task.Parent
+	return r.Task.Parent
 }
 
 // TaskRow names the task row the request created with its
 // CreateTaskResult; Seq 0 when none.
-func (i RequestInfo) TaskRow() Ref {
-	if i.Task == nil {
+func (r RequestInfo) TaskRow() Ref {
+	if r.Task == nil {
 		return Ref{}
 	}
-	return i.Task.Row
+	return r.Task.Row
 }
 
 // LateFrom is when late traffic starts to count: when the cancellation
 // reached the transport, or, before that and for an initialize that timed
 // out, when it was decided. Zero when the request was never cancelled.
-func (i RequestInfo) LateFrom() time.Time {
-	if !i.CancelSentAt.IsZero() {
-		return i.CancelSentAt
+func (r RequestInfo) LateFrom() time.Time {
+	if !r.CancelSentAt.IsZero() {
+		return r.CancelSentAt
 	}
-	return i.CancelAt
+	return r.CancelAt
 }
 
 // Ref returns the reference events use for this request.

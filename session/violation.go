@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 )
 
 // ViolationKind names a rule of JSON-RPC 2.0 or MCP that a frame from
@@ -137,7 +139,7 @@ func envelopeViolations(m *wireMessage) (kinds []ViolationKind, details []string
 // malformed error object. The transcript writer notes them with the same
 // rules as the session. frame must be one message, not a batch.
 func CheckMessage(frame []byte) []ViolationKind {
-	if !json.Valid(frame) {
+	if !jsonscan.Valid(frame) {
 		return nil
 	}
 	return CheckValidMessage(frame)

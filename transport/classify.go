@@ -8,6 +8,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 	"github.com/mcpoke/mcpoke/internal/wire"
 )
 
@@ -28,7 +29,7 @@ func classify(line []byte) (wire.Kind, string) {
 	if i == len(line) || line[i] != '{' && line[i] != '[' {
 		return wire.KindNoise, ""
 	}
-	if json.Valid(line) {
+	if jsonscan.Valid(line) { // json.Valid's answer, several times faster: every inbound line passes here
 		if !utf8.Valid(line) {
 			return wire.KindMalformed, fmt.Sprintf("invalid UTF-8 at byte %d (JSON text must be UTF-8)", invalidUTF8At(line))
 		}

@@ -4,7 +4,8 @@
 // transport knows bytes, processes and connections; what a frame means
 // (states, cancellation, errors, the rules of MCP) is the session's. It
 // reads frames only where the wire itself needs it:
-//   - every inbound line is checked to be one JSON value (json.Valid);
+//   - every inbound line is checked to be one JSON value (jsonscan.Valid,
+//     json.Valid's answer in one faster pass);
 //     lines that are not JSON are delivered as noise, never as an error;
 //   - Streamable HTTP, as a client, takes what a frame is from its sender
 //     (Outgoing: id, method, the headers its era mirrors) and reads a
@@ -83,7 +84,7 @@ type Message struct {
 	// when the server refused the request with one that named no id.
 	RPCError []byte
 	// Valid says the transport checked that a KindFrame's Data is one JSON
-	// value (json.Valid), so that the receiver need not scan it again.
+	// value (jsonscan.Valid), so that the receiver need not scan it again.
 	Valid bool
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+
+	"github.com/mcpoke/mcpoke/internal/jsonscan"
 )
 
 // routing is the little of a JSON-RPC message the HTTP server reads to
@@ -95,7 +97,7 @@ func splitBatch(body []byte) (msgs []json.RawMessage, batch bool, err error) {
 		}
 		return msgs, true, nil
 	}
-	if !json.Valid(body) {
+	if !jsonscan.Valid(body) {
 		return nil, false, errors.New("body is not valid JSON")
 	}
 	return []json.RawMessage{body}, false, nil

@@ -4,10 +4,10 @@ import (
 	"context"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/transporttest"
 	"github.com/mcpoke/mcpoke/internal/wire"
@@ -212,24 +212,6 @@ func TestHealthHeardOnlyFromFrames(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a log the test reads while commands write it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // An unanswered health ping is written to the session's log (--log), as
 // the spec asks of ping failures, and so is its late answer.
 func TestHealthPingFailureLogged(t *testing.T) {
@@ -240,7 +222,7 @@ func TestHealthPingFailureLogged(t *testing.T) {
 	server.mu.Lock()
 	server.pingHold = hold
 	server.mu.Unlock()
-	var log lockedBuffer
+	var log buffertest.Buffer
 	conn := connect.Attach(connect.Spec{Name: "fake"}, a, connect.Options{Session: session.Config{Clock: clock,
 		Logger: slog.New(slog.NewTextHandler(&log, nil))}})
 	t.Cleanup(func() { conn.Close() })

@@ -207,7 +207,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		switch {
 		case errors.Is(msg.err, mcp.ErrNotDeclared): // nothing was sent, so nothing failed
-			m.setStatus(msg.err.Error(), true)
+			m.setStatus(msg.err.Error()+"; mcpoke --force sends it anyway", true)
 		case msg.err != nil:
 			m.setStatus("tools/list failed: "+strings.TrimPrefix(msg.err.Error(), "tools/list: "), true)
 		case msg.incomplete != nil:

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpoke/mcpoke/internal/auth"
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/session"
 )
@@ -54,7 +55,7 @@ func (b *followingBrowser) LoginDone(err error) {
 func TestLoginToTheDemoServerWithOAuth(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx, cancel := context.WithCancel(context.Background())
-	stderr := &lineBuffer{}
+	stderr := &buffertest.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0", oauth: true}) }()
 	t.Cleanup(func() {
@@ -119,7 +120,7 @@ func TestLoginToTheDemoServerWithOAuth(t *testing.T) {
 func TestHeadlessLoginWithNobodyExits2(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx, cancel := context.WithCancel(context.Background())
-	stderr := &lineBuffer{}
+	stderr := &buffertest.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0", oauth: true}) }()
 	t.Cleanup(func() {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/connect"
 	"github.com/mcpoke/mcpoke/internal/english"
 )
@@ -18,7 +19,7 @@ import (
 // would mislead, so the header and the JSON name the transport.
 func TestBenchOverHTTPSaysSo(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	stderr := &lineBuffer{}
+	stderr := &buffertest.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0", sse: "127.0.0.1:0"}) }()
 	t.Cleanup(func() {

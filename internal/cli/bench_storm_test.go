@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/connect"
 )
 
@@ -119,7 +120,7 @@ func TestBenchStormClasses(t *testing.T) {
 func startDemoHTTP(t *testing.T) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	stderr := &lineBuffer{}
+	stderr := &buffertest.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0"}) }()
 	t.Cleanup(func() {

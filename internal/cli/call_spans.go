@@ -16,9 +16,6 @@ import (
 // a server exports them in batches, the last at its exit.
 const serverSpanWait = 3 * time.Second
 
-// atCancelMs is how near the cancel a span's end counts as at it.
-const atCancelMs = 5
-
 // serverSpanQuiet is how long no new batch must come before the spans
 // of the request are taken as all there are.
 const serverSpanQuiet = 300 * time.Millisecond
@@ -85,11 +82,11 @@ func printServerSpans(w io.Writer, r *callReport) {
 	for _, s := range r.ServerSpans {
 		where := ""
 		if s.EndAfterCancelMs != nil {
-			switch d := *s.EndAfterCancelMs; {
-			case d > -atCancelMs && d < atCancelMs:
-				// Two processes' clocks: closer than this is "at".
+			d := *s.EndAfterCancelMs
+			switch otlprecv.EndingOf(time.Unix(0, int64(d*1e6)), time.Unix(0, 0)) {
+			case otlprecv.EndedAt:
 				where = fmt.Sprintf(", ended at the cancel (%+.3gms)", d)
-			case d < 0:
+			case otlprecv.EndedBefore:
 				where = fmt.Sprintf(", ended %s before the cancel", human(-d))
 			default:
 				where = fmt.Sprintf(", ended %s after the cancel", human(d))

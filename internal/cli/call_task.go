@@ -133,7 +133,7 @@ func decideCallTask(srv *connect.Conn, tool *mcp.Tool, asked bool, force bool) (
 	}
 	asTask, err := mcp.DecideTask(*tool, caps, want, force)
 	if errors.Is(err, mcp.ErrTaskNotAllowed) {
-		return false, usageError("%v", err)
+		return false, usageError("%v; --force sends it as one anyway", err)
 	}
 	return asTask, err
 }

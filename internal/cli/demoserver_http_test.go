@@ -7,32 +7,15 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 )
-
-// lineBuffer is stderr as the demo server writes it from many goroutines.
-type lineBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lineBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lineBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func TestDemoServerHTTPPrintsItsURLAndStopsWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	stderr := &lineBuffer{}
+	stderr := &buffertest.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- serveDemoHTTP(ctx, stderr, demoServerFlags{http: "127.0.0.1:0", sse: "127.0.0.1:0"}) }()
 

@@ -46,6 +46,12 @@ func usageError(format string, a ...any) error {
 	return &exitError{code: ExitUsage, err: fmt.Errorf(format, a...)}
 }
 
+// refusedUnlessForced ends with exit 2 on a method the server did not
+// declare (mcp.CheckDeclared's error), saying how to send it anyway.
+func refusedUnlessForced(err error) error {
+	return withCode(ExitUsage, fmt.Errorf("%w; --force sends it anyway", err))
+}
+
 // withCode ends with code, printing err.
 func withCode(code int, err error) error { return &exitError{code: code, err: err} }
 

@@ -62,7 +62,7 @@ func checkDeclared(srv *connect.Conn, method string, stderr io.Writer, force boo
 		return nil
 	}
 	if !force {
-		return withCode(ExitUsage, err)
+		return refusedUnlessForced(err)
 	}
 	warn(stderr, fmt.Sprintf("sending %s anyway (--force): %v", method, err))
 	return nil

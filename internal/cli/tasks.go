@@ -51,11 +51,11 @@ func runTasks(ctx context.Context, w, stderr io.Writer, g *globalFlags, spec con
 	}
 	defer srv.Close()
 	if err := mcp.TaskListAllowed(srv.Session); err != nil {
-		return withCode(ExitUsage, err)
+		return withCode(ExitUsage, fmt.Errorf("%w (--protocol 2025-11-25)", err))
 	}
 	if err := mcp.CheckDeclared(srv.Peer(), "tasks/list"); err != nil {
 		if !g.force {
-			return withCode(ExitUsage, err)
+			return refusedUnlessForced(err)
 		}
 		warn(stderr, "the server did not declare tasks.list; sending tasks/list anyway (--force)")
 	}

@@ -28,7 +28,7 @@ func listTools(ctx context.Context, srv *connect.Conn, stderr io.Writer, force b
 func listToolsPaged(ctx context.Context, srv *connect.Conn, stderr io.Writer, force bool, t timeoutFlags, page func([]mcp.Tool, bool)) (tools []mcp.Tool, cut string, err error) {
 	if err := mcp.CheckDeclared(srv.Peer(), "tools/list"); err != nil {
 		if !force {
-			return nil, "", withCode(ExitUsage, err)
+			return nil, "", refusedUnlessForced(err)
 		}
 		warn(stderr, "the server did not declare the tools capability; sending tools/list and tools/call anyway (--force)")
 	}

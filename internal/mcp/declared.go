@@ -25,7 +25,8 @@ type CapabilityError struct {
 	Handshake string
 }
 
-// Error implements error, saying how to send the method anyway.
+// Error implements error. It names no flag: the CLI and the TUI each say
+// how their user sends the method anyway.
 func (e *CapabilityError) Error() string {
 	handshake := e.Handshake
 	if handshake == "" {
@@ -35,7 +36,7 @@ func (e *CapabilityError) Error() string {
 	if e.Why != "" {
 		what = fmt.Sprintf("the server's capabilities could not be read (%s)", e.Why)
 	}
-	return what + ", so mcpoke does not send " + e.Method + "; --force sends it anyway"
+	return what + ", so mcpoke does not send " + e.Method
 }
 
 // Is makes errors.Is(err, ErrNotDeclared) true.

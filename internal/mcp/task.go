@@ -37,9 +37,10 @@ type TaskError struct {
 	Why string
 }
 
-// Error implements error, saying how to send it anyway.
+// Error implements error. It names no flag: the CLI says how to send it
+// anyway.
 func (e *TaskError) Error() string {
-	return fmt.Sprintf("%s cannot be called as a task: %s; --force sends it as one anyway", e.Tool, e.Why)
+	return fmt.Sprintf("%s cannot be called as a task: %s", e.Tool, e.Why)
 }
 
 // Is makes errors.Is(err, ErrTaskNotAllowed) true.
@@ -98,7 +99,7 @@ func DecideTask(t Tool, caps ServerCapabilities, asked *bool, force bool) (bool,
 	why := "its taskSupport is " + t.TaskSupport()
 	switch {
 	case caps.TasksExtension() && caps.Tasks == nil:
-		why = "in protocol " + session.Era2026Version + " the server decides whether a call becomes a task (the tasks extension), so --task does not apply"
+		why = "in protocol " + session.Era2026Version + " the server decides whether a call becomes a task (the tasks extension), not the client"
 	case !*asked:
 		why = "it requires a task (taskSupport required)"
 	case caps.Tasks == nil || !caps.Tasks.ToolsCall:

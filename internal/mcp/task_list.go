@@ -28,7 +28,7 @@ type TaskList struct {
 // has no tasks/list.
 var ErrNoTaskList = errors.New("protocol " + session.Era2026Version + " has no tasks/list: tasks are the " + session.ExtensionTasks +
 	" extension, which removed it (a server cannot leak one client's tasks to another); a task is followed by its id, " +
-	"and the TUI's task filter shows this session's. --protocol 2025-11-25 lists a server's tasks")
+	"and the TUI's task filter shows this session's; protocol 2025-11-25 lists a server's tasks")
 
 // TaskListAllowed says why tasks/list is not sent in s, or nil.
 func TaskListAllowed(s *session.Session) error {

@@ -29,6 +29,10 @@ const (
 	MaxBody = 4 << 20
 	// MaxSpans is how many spans are kept; later ones are counted and dropped.
 	MaxSpans = 10000
+	// MaxKeptBytes bounds the text of the spans kept (names, statuses,
+	// events, attributes, each clipped at maxText): 10,000 spans of a
+	// few KiB each, without letting a sender fill memory with big ones.
+	MaxKeptBytes = 32 << 20
 )
 
 // Receiver is a running OTLP/HTTP receiver.
@@ -36,10 +40,12 @@ type Receiver struct {
 	ln  net.Listener
 	srv *http.Server
 
-	mu      sync.Mutex
-	spans   []Span
-	dropped int
-	arrived chan struct{} // closed and replaced at each batch kept
+	mu           sync.Mutex
+	spans        []Span
+	keptBytes    int
+	maxKeptBytes int // MaxKeptBytes; smaller in tests
+	dropped      int
+	arrived      chan struct{} // closed and replaced at each batch kept
 }
 
 // Listen starts a receiver on addr. A host left out (":4318") means
@@ -56,7 +62,7 @@ func Listen(addr string) (*Receiver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--otlp-receive: %w", err)
 	}
-	r := &Receiver{ln: ln, arrived: make(chan struct{})}
+	r := &Receiver{ln: ln, arrived: make(chan struct{}), maxKeptBytes: MaxKeptBytes}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/traces", r.serveTraces)
 	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second}
@@ -112,7 +118,7 @@ func (r *Receiver) serveTraces(w http.ResponseWriter, req *http.Request) {
 	resp := &coltracepb.ExportTraceServiceResponse{}
 	if rejected > 0 {
 		resp.PartialSuccess = &coltracepb.ExportTracePartialSuccess{RejectedSpans: int64(rejected),
-			ErrorMessage: fmt.Sprintf("mcpoke keeps at most %d spans", MaxSpans)}
+			ErrorMessage: fmt.Sprintf("mcpoke keeps at most %d spans and %d MiB of their text", MaxSpans, r.maxKeptBytes>>20)}
 	}
 	writeMessage(w, isJSON, http.StatusOK, resp)
 }

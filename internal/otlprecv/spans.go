@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/hex"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
@@ -28,10 +30,18 @@ type Event struct {
 	At   time.Time
 }
 
-const maxEventsPerSpan = 100
+// Bounds of one span kept: its events and attributes past these are
+// left out, its text clipped (a span's name is a few words, an id 16
+// bytes).
+const (
+	maxEventsPerSpan     = 100
+	maxAttributesPerSpan = 64
+	maxText              = 1024
+	maxIDBytes           = 32
+)
 
-// keep stores the spans of msg up to MaxSpans; it returns how many it
-// turned away.
+// keep stores the spans of msg up to MaxSpans and the receiver's bytes;
+// it returns how many it turned away.
 func (r *Receiver) keep(msg *coltracepb.ExportTraceServiceRequest) (rejected int) {
 	var got []Span
 	for _, rs := range msg.GetResourceSpans() {
@@ -44,14 +54,19 @@ func (r *Receiver) keep(msg *coltracepb.ExportTraceServiceRequest) (rejected int
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	room := MaxSpans - len(r.spans)
-	if room < len(got) {
-		rejected = len(got) - max(room, 0)
-		got = got[:max(room, 0)]
-		r.dropped += rejected
+	kept := 0
+	for _, sp := range got {
+		size := sp.size()
+		if len(r.spans) >= MaxSpans || r.keptBytes+size > r.maxKeptBytes {
+			rejected++
+			continue
+		}
+		r.spans = append(r.spans, sp)
+		r.keptBytes += size
+		kept++
 	}
-	if len(got) > 0 {
-		r.spans = append(r.spans, got...)
+	r.dropped += rejected
+	if kept > 0 {
 		close(r.arrived)
 		r.arrived = make(chan struct{})
 	}
@@ -59,31 +74,65 @@ func (r *Receiver) keep(msg *coltracepb.ExportTraceServiceRequest) (rejected int
 }
 
 func spanOf(sp *tracepb.Span, service string) Span {
-	s := Span{TraceID: hex.EncodeToString(sp.GetTraceId()), SpanID: hex.EncodeToString(sp.GetSpanId()),
-		ParentSpanID: hex.EncodeToString(sp.GetParentSpanId()), Name: sp.GetName(), Service: service,
+	s := Span{TraceID: hexID(sp.GetTraceId()), SpanID: hexID(sp.GetSpanId()),
+		ParentSpanID: hexID(sp.GetParentSpanId()), Name: clipText(sp.GetName()), Service: clipText(service),
 		Start: unixNano(sp.GetStartTimeUnixNano()), End: unixNano(sp.GetEndTimeUnixNano())}
 	switch sp.GetStatus().GetCode() {
 	case tracepb.Status_STATUS_CODE_OK:
 		s.Status = "ok"
 	case tracepb.Status_STATUS_CODE_ERROR:
-		s.Status, s.StatusMessage = "error", sp.GetStatus().GetMessage()
+		s.Status, s.StatusMessage = "error", clipText(sp.GetStatus().GetMessage())
 	}
 	for i, ev := range sp.GetEvents() {
 		if i == maxEventsPerSpan {
 			break
 		}
-		s.Events = append(s.Events, Event{Name: ev.GetName(), At: unixNano(ev.GetTimeUnixNano())})
+		s.Events = append(s.Events, Event{Name: clipText(ev.GetName()), At: unixNano(ev.GetTimeUnixNano())})
 	}
 	for i, kv := range sp.GetAttributes() {
-		if i == 64 {
+		if i == maxAttributesPerSpan {
 			break
 		}
 		if s.Attributes == nil {
 			s.Attributes = map[string]string{}
 		}
-		s.Attributes[kv.GetKey()] = valueString(kv.GetValue())
+		s.Attributes[clipText(kv.GetKey())] = clipText(valueString(kv.GetValue()))
 	}
 	return s
+}
+
+// size is about what s holds in memory: its text and a share for the
+// rest, counted against MaxKeptBytes.
+func (s Span) size() int {
+	n := 160 + len(s.TraceID) + len(s.SpanID) + len(s.ParentSpanID) + len(s.Name) + len(s.Service) + len(s.Status) + len(s.StatusMessage)
+	for _, ev := range s.Events {
+		n += 48 + len(ev.Name)
+	}
+	for k, v := range s.Attributes {
+		n += 64 + len(k) + len(v)
+	}
+	return n
+}
+
+// clipText keeps at most maxText bytes of s, cut at a character's start,
+// in a string of its own: a kept slice would hold the whole of what came.
+func clipText(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	n := maxText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.Clone(s[:n]) + "…"
+}
+
+// hexID is an id in hex; one longer than any id (malformed) is cut.
+func hexID(b []byte) string {
+	if len(b) > maxIDBytes {
+		b = b[:maxIDBytes]
+	}
+	return hex.EncodeToString(b)
 }
 
 func unixNano(n uint64) time.Time {

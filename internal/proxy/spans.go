@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +23,11 @@ import (
 // oldest is ended as it is.
 const maxSpansOpen = 10_000
 
+// lateWatch is how long a cancelled request's span stays open for a
+// late answer to land in it as an event: a proxy over HTTP runs on after
+// its hosts, and a span is exported only once it ends.
+const lateWatch = 10 * time.Second
+
 // Spans exports the host's requests as OpenTelemetry client spans, as
 // mcpoke exports its own (internal/otelspan): one per request the host
 // sent, named and attributed as the MCP semantic conventions say, with
@@ -34,13 +40,18 @@ const maxSpansOpen = 10_000
 type Spans struct {
 	tracer    trace.Tracer
 	transport string
+	lateWatch time.Duration
 
 	mu     sync.Mutex
-	open   map[string]*hostSpan // by the request's id, compacted
-	order  []string             // ids in the order sent, for the bound
-	tokens map[string]string    // progress token → request id
+	open   map[spanKey]*hostSpan // by host session and the request's id
+	order  []spanKey             // keys in the order sent, for the bound
+	tokens map[spanKey]spanKey   // progress token → request, per session
 	closed bool
 }
+
+// spanKey names a host request: over HTTP two host sessions (s1, s2, ...)
+// may use the same id; over stdio session is "".
+type spanKey struct{ session, id string }
 
 // hostSpan is one host request's span while it is open.
 type hostSpan struct {
@@ -51,12 +62,13 @@ type hostSpan struct {
 	runCount  int
 	cancelled bool
 	lastAt    time.Time
+	lateEnd   *time.Timer // ends a cancelled span when no late answer came
 }
 
 // NewSpans exports through tracer; transport is network.transport
 // ("pipe" for stdio, "tcp" for HTTP).
 func NewSpans(tracer trace.Tracer, transport string) *Spans {
-	return &Spans{tracer: tracer, transport: transport, open: map[string]*hostSpan{}, tokens: map[string]string{}}
+	return &Spans{tracer: tracer, transport: transport, lateWatch: lateWatch, open: map[spanKey]*hostSpan{}, tokens: map[spanKey]spanKey{}}
 }
 
 // spanMessage is what a span needs of a frame.
@@ -98,38 +110,41 @@ func spanMessages(frame []byte) []spanMessage {
 	return []spanMessage{m}
 }
 
-// Observe takes one record of the relay.
+// Observe takes one record of the relay: the frames, and the relay's
+// events that end a request without an answer (a closed stream, the kill
+// switch, the host's or the server's going).
 func (s *Spans) Observe(r wire.Record) {
-	if r.Kind != wire.KindFrame {
+	var msgs []spanMessage
+	switch r.Kind {
+	case wire.KindFrame:
+		msgs = spanMessages(r.Data)
+	case wire.KindRelay:
+	default:
 		return
 	}
-	msgs := spanMessages(r.Data)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return
 	}
+	if r.Kind == wire.KindRelay {
+		s.relay(r)
+		return
+	}
 	for _, m := range msgs {
-		s.message(r.Dir, r.At, m)
+		s.message(r.Dir, r.Session, r.At, m)
 	}
 }
 
-func (s *Spans) message(dir wire.Direction, at time.Time, m spanMessage) {
+func (s *Spans) message(dir wire.Direction, sess string, at time.Time, m spanMessage) {
 	switch {
 	case dir == wire.Out && m.Method != "" && len(m.ID) > 0:
-		s.start(at, m)
+		s.start(sess, at, m)
 	case dir == wire.Out && m.Method == "notifications/cancelled":
-		if h := s.open[compact(m.Params.RequestID)]; h != nil && !h.cancelled {
-			s.flushRun(h)
-			h.cancelled, h.lastAt = true, at
-			h.span.AddEvent("cancel sent", trace.WithTimestamp(at), trace.WithAttributes(
-				attribute.String("mcpoke.cancel.form", "notifications/cancelled"), attribute.String("mcpoke.cancel.reason", m.Params.Reason)))
-			h.span.SetAttributes(attribute.String("error.type", "cancelled"))
-			h.span.SetStatus(codes.Error, m.Params.Reason)
-		}
+		s.cancelled(spanKey{sess, compact(m.Params.RequestID)}, at, "notifications/cancelled", m.Params.Reason)
 	case dir == wire.In && m.Method == "notifications/progress":
-		id, ok := s.tokens[compact(m.Params.ProgressToken)]
-		if h := s.open[id]; ok && h != nil {
+		k, ok := s.tokens[spanKey{sess, compact(m.Params.ProgressToken)}]
+		if h := s.open[k]; ok && h != nil {
 			if h.runCount == 0 {
 				h.runFirst = at
 			}
@@ -138,22 +153,87 @@ func (s *Spans) message(dir wire.Direction, at time.Time, m spanMessage) {
 			h.lastAt = at
 		}
 	case dir == wire.In && m.Method == "" && len(m.ID) > 0:
-		id := compact(m.ID)
-		if h := s.open[id]; h != nil {
+		k := spanKey{sess, compact(m.ID)}
+		if h := s.open[k]; h != nil {
 			s.answered(h, at, m)
-			s.end(id, at)
+			s.end(k, at)
 		}
 	}
 }
 
-func (s *Spans) start(at time.Time, m spanMessage) {
+// cancelled marks k's span cancelled at at: an event with the cancel's
+// form and reason, error.type cancelled. The span stays open for a late
+// answer, for lateWatch at most; a closed stream can carry none, so its
+// span ends at once.
+func (s *Spans) cancelled(k spanKey, at time.Time, form, reason string) {
+	h := s.open[k]
+	if h == nil || h.cancelled {
+		return
+	}
+	s.flushRun(h)
+	h.cancelled, h.lastAt = true, at
+	h.span.AddEvent("cancel sent", trace.WithTimestamp(at), trace.WithAttributes(
+		attribute.String("mcpoke.cancel.form", form), attribute.String("mcpoke.cancel.reason", reason)))
+	h.span.SetAttributes(attribute.String("error.type", "cancelled"))
+	h.span.SetStatus(codes.Error, reason)
+	if form == "stream closed" {
+		s.end(k, at)
+		return
+	}
+	h.lateEnd = time.AfterFunc(s.lateWatch, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !s.closed && s.open[k] == h {
+			s.end(k, h.lastAt)
+		}
+	})
+}
+
+// relay reads the relay's events as Watcher does: a host that closed a
+// request's response stream cancelled it (2026-07-28 over HTTP), as did
+// the proxy's kill switch; a host that went, or a server that exited,
+// leaves its pending requests without an answer, and their spans end
+// there. The proxy's other words end nothing.
+func (s *Spans) relay(r wire.Record) {
+	event := string(r.Data)
+	if id, ok := strings.CutPrefix(event, EventStreamClosed); ok {
+		s.cancelled(spanKey{r.Session, id}, r.At, "stream closed", ReasonStream)
+		return
+	}
+	if id, ok := ProxyCancelledID(event); ok {
+		s.cancelled(spanKey{r.Session, id}, r.At, "notifications/cancelled", ReasonProxyKilled)
+		return
+	}
+	why := ReasonServerGone + ": " + event
+	switch {
+	case event == EventHostClosed:
+		why = ReasonHostGone
+	case event == EventHostGone, event == EventServerClosed, event == EventStopped,
+		strings.Contains(event, " relays to: "), strings.HasPrefix(event, ProxyWords):
+		return
+	}
+	for _, k := range s.order {
+		if h := s.open[k]; h != nil && !h.cancelled {
+			h.lastAt = r.At
+			h.span.SetAttributes(attribute.String("error.type", "session_closed"))
+			h.span.SetStatus(codes.Error, why)
+			s.end(k, r.At)
+		}
+	}
+}
+
+func (s *Spans) start(sess string, at time.Time, m spanMessage) {
 	id := compact(m.ID)
-	if s.open[id] != nil {
+	k := spanKey{sess, id}
+	if s.open[k] != nil {
 		return // an id reused while open: the first keeps its span
 	}
 	name := m.Method
 	attrs := []attribute.KeyValue{attribute.String("mcp.method.name", m.Method), attribute.String("jsonrpc.request.id", id),
 		attribute.String("network.transport", s.transport)}
+	if sess != "" {
+		attrs = append(attrs, attribute.String("mcpoke.proxy.host_session", sess))
+	}
 	switch m.Method {
 	case "tools/call":
 		attrs = append(attrs, attribute.String("gen_ai.operation.name", "execute_tool"))
@@ -185,10 +265,10 @@ func (s *Spans) start(at time.Time, m spanMessage) {
 	h := &hostSpan{span: span, lastAt: at}
 	if tok := m.Params.Meta.ProgressToken; len(tok) > 0 {
 		h.token = compact(tok)
-		s.tokens[h.token] = id
+		s.tokens[spanKey{sess, h.token}] = k
 	}
-	s.open[id] = h
-	s.order = append(s.order, id)
+	s.open[k] = h
+	s.order = append(s.order, k)
 	if len(s.open) > maxSpansOpen || len(s.order) > 2*len(s.open)+64 {
 		s.trim()
 	}
@@ -214,18 +294,21 @@ func (s *Spans) answered(h *hostSpan, at time.Time, m spanMessage) {
 	}
 }
 
-// end ends the span of id at at.
-func (s *Spans) end(id string, at time.Time) {
-	h := s.open[id]
+// end ends the span of k at at.
+func (s *Spans) end(k spanKey, at time.Time) {
+	h := s.open[k]
 	if h == nil {
 		return
 	}
 	s.flushRun(h)
+	if h.lateEnd != nil {
+		h.lateEnd.Stop()
+	}
 	h.span.SetAttributes(attribute.Int("mcpoke.progress.count", h.progress))
 	h.span.End(trace.WithTimestamp(at))
-	delete(s.open, id)
-	if h.token != "" && s.tokens[h.token] == id {
-		delete(s.tokens, h.token)
+	delete(s.open, k)
+	if tk := (spanKey{k.session, h.token}); h.token != "" && s.tokens[tk] == k {
+		delete(s.tokens, tk)
 	}
 }
 
@@ -233,13 +316,13 @@ func (s *Spans) end(id string, at time.Time) {
 // of those already ended (amortised: it runs when order doubled).
 func (s *Spans) trim() {
 	keep := s.order[:0]
-	for _, id := range s.order {
-		if h := s.open[id]; h != nil {
+	for _, k := range s.order {
+		if h := s.open[k]; h != nil {
 			if len(s.open) > maxSpansOpen {
-				s.end(id, h.lastAt)
+				s.end(k, h.lastAt)
 				continue
 			}
-			keep = append(keep, id)
+			keep = append(keep, k)
 		}
 	}
 	s.order = keep
@@ -261,8 +344,8 @@ func (s *Spans) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
-	for _, id := range s.order {
-		h := s.open[id]
+	for _, k := range s.order {
+		h := s.open[k]
 		if h == nil {
 			continue
 		}
@@ -272,7 +355,7 @@ func (s *Spans) Close() {
 			h.span.SetStatus(codes.Error, "the proxy stopped before the request got its answer")
 			at = time.Now()
 		}
-		s.end(id, at)
+		s.end(k, at)
 	}
 	s.order = nil
 }

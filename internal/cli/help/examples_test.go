@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 )
 
 // TestDocExamples runs every example of the documentation — README.md and
@@ -275,9 +277,9 @@ func (e *docEnv) run(t *testing.T, ex docExample) {
 		"MCPOKE_PEERS_DIR="+peersDir()) // the peers' own imports
 	cmds := ex.command
 	var server *exec.Cmd
-	var serverOut *lockedBuffer
+	var serverOut *buffertest.Buffer
 	if ex.server {
-		serverOut = &lockedBuffer{}
+		serverOut = &buffertest.Buffer{}
 		server = exec.Command("bash", "-c", "exec "+e.command(t, cmds[0].line, addr))
 		server.Dir, server.Env, server.Stdout, server.Stderr = dir, env, serverOut, serverOut
 		if err := server.Start(); err != nil {
@@ -453,24 +455,6 @@ func waitListening(t *testing.T, addr string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("the example's server did not listen on %s within 20s", addr)
-}
-
-// lockedBuffer collects a background process's output.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // updateDocs rewrites the output of each example that no longer matches
