@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,14 +118,30 @@ func dialSSE(opts HTTPOptions, q *inbox) (*HTTPSSE, error) {
 	return l, nil
 }
 
+// MaxEndpointLen bounds the endpoint event's URI, which every frame is
+// POSTed to: its query carries the legacy transport's session id, bound
+// as Mcp-Session-Id is.
+const MaxEndpointLen = 4 * MaxSessionIDLen
+
 // resolveEndpoint resolves the endpoint event's URI against the SSE URL
-// and refuses another origin: frames must not go to a third party.
+// and refuses another origin: frames must not go to a third party. A URI
+// is visible ASCII (RFC 3986): raw controls, bidi or tag characters would
+// be sent back with every frame and written into records.
 func resolveEndpoint(base, ref string) (string, error) {
 	b, err := url.Parse(base)
 	if err != nil {
 		return "", err
 	}
-	r, err := url.Parse(string(bytes.TrimSpace([]byte(ref))))
+	ref = strings.TrimSpace(ref)
+	if len(ref) > MaxEndpointLen {
+		return "", fmt.Errorf("the endpoint event's URI is %d bytes, over mcpoke's bound of %d: refusing the session", len(ref), MaxEndpointLen)
+	}
+	for i := 0; i < len(ref); i++ {
+		if c := ref[i]; c < 0x21 || c > 0x7e {
+			return "", fmt.Errorf("the endpoint event's URI holds byte 0x%02x at offset %d; a URI is visible ASCII (0x21-0x7E): refusing the session", c, i)
+		}
+	}
+	r, err := url.Parse(ref)
 	if err != nil {
 		return "", fmt.Errorf("the endpoint event %q is not a URI: %v", ref, err)
 	}

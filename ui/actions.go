@@ -36,7 +36,7 @@ func (m *Model) callTool(name string, args []byte) tea.Cmd {
 	}
 	m.calledTool = true
 	m.setStatus("calling "+termtext.Line(name)+"…", false)
-	return toolCallCmd(m.gen, m.conn.Session, t, args, m.timeout, m.listOptions())
+	return toolCallCmd(m.gen, m.conn.Session, t, args, m.bounds(), m.listOptions())
 }
 
 // listOptions are how tools are listed: over Streamable HTTP in protocol
@@ -202,7 +202,7 @@ func (m *Model) rerun() tea.Cmd {
 	} else {
 		m.setStatus("running "+termtext.Line(r.Label())+" again…", false)
 	}
-	return callCmd(m.gen, m.conn.Session, r.Method, r.Params, m.timeout, what)
+	return callCmd(m.gen, m.conn.Session, r.Method, r.Params, m.bounds(), what)
 }
 
 // parseTimeout reads "5s", "500ms", or a plain number of seconds; empty

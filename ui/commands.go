@@ -53,9 +53,9 @@ func listToolsCmd(gen int, s *session.Session, opts mcp.ListOptions) tea.Cmd {
 // modern era; the row appears through the session's events. When the
 // server refuses it with HeaderMismatch, the follow-up lists the tools
 // again and sends the call once more, under a new id.
-func toolCallCmd(gen int, s *session.Session, t mcp.Tool, args json.RawMessage, timeout time.Duration, list mcp.ListOptions) tea.Cmd {
+func toolCallCmd(gen int, s *session.Session, t mcp.Tool, args json.RawMessage, bounds callBounds, list mcp.ListOptions) tea.Cmd {
 	return func() tea.Msg {
-		opts := session.CallOptions{Timeout: timeout, ResetTimeoutOnProgress: true}
+		opts := bounds.options()
 		c, err := mcp.StartToolCall(context.Background(), s, t, args, opts)
 		msg := callSentMsg{forGen: forGen{gen}, what: "tools/call " + termtext.Line(t.Name), err: err}
 		if c != nil {
@@ -79,9 +79,9 @@ func toolCallCmd(gen int, s *session.Session, t mcp.Tool, args json.RawMessage, 
 }
 
 // callCmd sends a request; the row appears through the session's events.
-func callCmd(gen int, s *session.Session, method string, params json.RawMessage, timeout time.Duration, what string) tea.Cmd {
+func callCmd(gen int, s *session.Session, method string, params json.RawMessage, bounds callBounds, what string) tea.Cmd {
 	return func() tea.Msg {
-		c, err := s.Call(context.Background(), method, params, session.CallOptions{Timeout: timeout, ResetTimeoutOnProgress: true})
+		c, err := s.Call(context.Background(), method, params, bounds.options())
 		msg := callSentMsg{forGen: forGen{gen}, what: what, err: err}
 		if c != nil {
 			msg.seq, msg.id = c.Seq(), c.ID()

@@ -56,7 +56,7 @@ func (m *Model) completionDue(msg completionDueMsg) tea.Cmd {
 	}
 	t := m.editor.target
 	params := mcp.CompleteParams(t.ref(), msg.key.field, msg.key.value, m.editor.otherValues(msg.key.field))
-	return tea.Batch(cancel, requestCmd(m.gen, m.conn.Session, "completion/complete", params, m.timeout,
+	return tea.Batch(cancel, requestCmd(m.gen, m.conn.Session, "completion/complete", params, m.bounds(),
 		purpose{kind: purposeComplete, completion: msg.key}, "completion/complete "+termtext.Line(msg.key.field)))
 }
 

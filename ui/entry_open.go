@@ -45,7 +45,7 @@ func (m *Model) read(uri string) tea.Cmd {
 		return nil
 	}
 	m.setStatus("reading "+termtext.Line(uri)+"…", false)
-	return requestCmd(m.gen, m.conn.Session, "resources/read", mcp.ReadResourceParams(uri), m.timeout,
+	return requestCmd(m.gen, m.conn.Session, "resources/read", mcp.ReadResourceParams(uri), m.bounds(),
 		purpose{kind: purposeRead, uri: uri}, "resources/read "+termtext.Line(uri))
 }
 
@@ -76,6 +76,6 @@ func (m *Model) sendTarget(t editorTarget, args json.RawMessage) tea.Cmd {
 		return nil
 	}
 	m.setStatus("getting prompt "+termtext.Line(t.name)+"…", false)
-	return requestCmd(m.gen, m.conn.Session, "prompts/get", params, m.timeout, purpose{kind: purposeGetPrompt},
+	return requestCmd(m.gen, m.conn.Session, "prompts/get", params, m.bounds(), purpose{kind: purposeGetPrompt},
 		"prompts/get "+termtext.Line(t.name))
 }

@@ -22,7 +22,7 @@ func (m *Model) ping() tea.Cmd {
 		return nil
 	}
 	method := mcp.PingMethod(m.conn.Session)
-	return requestCmd(m.gen, m.conn.Session, method, nil, pingTimeout, purpose{kind: purposePing, method: method}, method)
+	return requestCmd(m.gen, m.conn.Session, method, nil, callBounds{each: pingTimeout}, purpose{kind: purposePing, method: method}, method)
 }
 
 // openLogLevel asks for the level the server should log at.
@@ -59,7 +59,7 @@ func (m *Model) setLogLevel(level string) tea.Cmd {
 			m.conn.Session.Peer().ProtocolVersion+" has no logging/setLevel", false)
 		return nil
 	}
-	return requestCmd(m.gen, m.conn.Session, "logging/setLevel", params, m.timeout, purpose{kind: purposeSetLevel, level: level},
+	return requestCmd(m.gen, m.conn.Session, "logging/setLevel", params, m.bounds(), purpose{kind: purposeSetLevel, level: level},
 		"logging/setLevel "+level)
 }
 

@@ -97,6 +97,7 @@ type Model struct {
 	// calledTool: the user has called a tool; the demo hint goes away.
 	calledTool bool
 	timeout    time.Duration
+	maxTimeout time.Duration
 	quitting   bool
 	forceArmed bool
 	// relist is a tools/list run again on the same connection.
@@ -149,6 +150,7 @@ func New(opts Options) *Model {
 	if opts.ServerSpans != nil {
 		m.timeline.serverSpans = opts.ServerSpans.Trace
 	}
+	m.maxTimeout = opts.MaxTimeout
 	m.header.timeout = opts.Timeout
 	m.header.cancelMode = opts.CancelMode
 	m.header.auth = opts.AuthState

@@ -38,6 +38,10 @@ type Options struct {
 	// Timeout applies to new calls until changed with the timeout key;
 	// progress restarts it, and ten times it is the hard limit. 0: none.
 	Timeout time.Duration
+	// MaxTimeout bounds a new call in all, whatever its progress
+	// (--max-timeout); 0 leaves the session's ten times Timeout, negative
+	// sets none.
+	MaxTimeout time.Duration
 	// Settle is the session's settle window (--settle), for the help to
 	// state; 0 means the session's default of 1s, negative none.
 	Settle time.Duration

@@ -19,7 +19,7 @@ func (m *Model) reissueLost(seq uint64) tea.Cmd {
 	r := m.store.Get(seq)
 	what := "lost " + termtext.Line(r.Label()) + " again"
 	m.setStatus("re-issuing lost "+termtext.Line(r.Label())+" under a new id, as protocol 2026-07-28 asks…", false)
-	send := callCmd(m.gen, m.conn.Session, r.Method, r.Params, m.timeout, what)
+	send := callCmd(m.gen, m.conn.Session, r.Method, r.Params, m.bounds(), what)
 	return func() tea.Msg {
 		msg := send().(callSentMsg)
 		msg.reissueOf = seq

@@ -71,7 +71,7 @@ func (m *Model) inputRequired(seq uint64) tea.Cmd {
 	ctx, abandon := context.WithCancel(context.Background())
 	note.Waiting, note.Abandon = true, abandon
 	m.setStatus(fmt.Sprintf("%s needs input (round %d): %d question(s); cancel it to abandon", r.Label(), n, len(ir.Requests)), false)
-	opts := session.CallOptions{Timeout: m.timeout, ResetTimeoutOnProgress: true}
+	opts := m.bounds().options()
 	if info.Method == "tools/call" && m.conn.Session.Era2026() {
 		for _, t := range m.tools.Tools() {
 			if t.Name == info.Tool {

@@ -67,8 +67,8 @@ type requestDoneMsg struct {
 // requestCmd sends a request on behalf of a pane; the row appears through
 // the session's events, and the outcome comes back as requestDoneMsg
 // (see awaitCmd).
-func requestCmd(gen int, s *session.Session, method string, params json.RawMessage, timeout time.Duration, p purpose, what string) tea.Cmd {
-	opts := session.CallOptions{Timeout: timeout, ResetTimeoutOnProgress: true}
+func requestCmd(gen int, s *session.Session, method string, params json.RawMessage, bounds callBounds, p purpose, what string) tea.Cmd {
+	opts := bounds.options()
 	if p.kind == purposeComplete || p.kind == purposePing {
 		opts.NoProgressToken = true
 	}

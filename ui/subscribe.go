@@ -47,5 +47,5 @@ func (m *Model) toggleSubscription() tea.Cmd {
 		return m.subscribeModern(uri, st == subSubscribing)
 	}
 	m.features.subs[uri] = st
-	return requestCmd(m.gen, m.conn.Session, method, mcp.ReadResourceParams(uri), m.timeout, p, method+" "+termtext.Line(uri))
+	return requestCmd(m.gen, m.conn.Session, method, mcp.ReadResourceParams(uri), m.bounds(), p, method+" "+termtext.Line(uri))
 }

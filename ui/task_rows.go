@@ -251,7 +251,7 @@ func (m *Model) callToolAs(name string, args []byte, asTask bool) tea.Cmd {
 	}
 	m.calledTool = true
 	m.setStatus("calling "+termtext.Line(name)+" as a task…", false)
-	return callCmd(m.gen, m.conn.Session, "tools/call", params, m.timeout, "tools/call "+termtext.Line(name)+" as a task")
+	return callCmd(m.gen, m.conn.Session, "tools/call", params, m.bounds(), "tools/call "+termtext.Line(name)+" as a task")
 }
 
 // taskFollowed reports a task that mcpoke could not follow to its end.

@@ -125,7 +125,7 @@ measured so far; like every command it then exits with 128 + the signal (130).`,
 	fl.BoolVar(&f.floor, "floor", false, "also measure this machine's floor, a raw pipe ping-pong between two processes with the same message sizes, and give the figures as ratios to it")
 	protocolFlag(fl, &f.protocol)
 	stormFlags(fl)
-	addTimeoutFlags(fl, &f.timeoutFlags, "tool list (each page) and each call", "tool list and each call")
+	addTimeoutFlags(fl, &f.timeoutFlags, "the tool list (each page) and each call", "the tool list and each call")
 	return cmd
 }
 

@@ -30,6 +30,9 @@ type reportAsked struct {
 	Answer string `json:"answer,omitempty"`
 	// CancelReason is the server's, when it cancelled the request.
 	CancelReason string `json:"cancelReason,omitempty"`
+	// Error is why mcpoke answered with an error (a schema over the
+	// bounds, say), when it did.
+	Error string `json:"error,omitempty"`
 	// Withheld: an answer was ready but not sent, the server having
 	// cancelled first. NotSent says why an answer given after the
 	// server's cancel was refused.
@@ -77,8 +80,11 @@ func (s *serverRequests) apply(e session.Event) {
 	case session.StateChanged:
 		if a := s.bySeq[e.Ref.Seq]; a != nil && e.Ref.Incoming {
 			a.State, a.end = e.To.String(), e.At
-			if e.To == session.Cancelled {
+			switch e.To {
+			case session.Cancelled:
 				a.CancelReason = e.Reason
+			case session.Failed:
+				a.Error = e.Reason
 			}
 		}
 	case session.AnswerWithheld:
@@ -146,6 +152,9 @@ func askedOutcome(a reportAsked) string {
 	out := a.State
 	if a.Answer != "" {
 		out = termtext.Line(a.Answer) + "; " + out
+	}
+	if a.Error != "" {
+		out += ": " + termtext.Quote(a.Error)
 	}
 	if a.Task != nil {
 		out += "; ran as task " + termtext.Line(a.Task.ID)

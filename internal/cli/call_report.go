@@ -197,8 +197,7 @@ func buildReport(info session.RequestInfo, rec *recorder, peer session.PeerInfo)
 	switch {
 	case info.State == session.Completed:
 		rep.Result = info.Result
-		res, err := mcp.ReadCallResult(info.Result)
-		rep.isError = err == nil && res.IsError
+		rep.isError = mcp.CallResultIsError(info.Result)
 	case info.Error != nil:
 		code := info.Error.Code
 		rep.Error = &reportError{Code: &code, Message: info.Error.Message, Data: info.Error.Data}

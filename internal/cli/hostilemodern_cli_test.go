@@ -34,7 +34,9 @@ func modernRuns(t *testing.T, variant string) []modernRun {
 			return runResources(ctx, o, e, g, spec, "auto", j, testTimeouts)
 		}},
 		{"prompts", func(o, e *bytes.Buffer, j bool) error { return runPrompts(ctx, o, e, g, spec, "auto", j, testTimeouts) }},
-		{"ping", func(o, e *bytes.Buffer, j bool) error { return runPing(ctx, o, g, spec, "auto", 1, 5*time.Second, j) }},
+		{"ping", func(o, e *bytes.Buffer, j bool) error {
+			return runPing(ctx, o, g, spec, "auto", 1, timeoutFlags{timeout: 5 * time.Second}, j)
+		}},
 		{"call", func(o, e *bytes.Buffer, j bool) error { f := call(j); return runCall(ctx, o, e, g, spec, "t", &f) }},
 		{"read", func(o, e *bytes.Buffer, j bool) error {
 			return runRead(ctx, o, e, g, spec, "x://r", &readFlags{callFlags: call(j)})

@@ -49,20 +49,14 @@ func TestListKeepsBoundedEntries(t *testing.T) {
 	}
 }
 
-// BenchmarkListPeakRSS lists against the servers of
-// TestListKeepsBoundedEntries and reports this process's peak RSS
-// (VmHWM). Run it alone, so that the peak is its own:
+// BenchmarkListPeakRSS lists (--json) against the servers of
+// TestListKeepsBoundedEntries and reports the peak RSS (VmHWM) of a
+// fresh process for each:
 //
-//	go test ./internal/cli -run '^$' -bench 'ListPeakRSS/manyresources' -benchtime 1x
+//	go test ./internal/cli -run '^$' -bench ListPeakRSS -benchtime 1x
 func BenchmarkListPeakRSS(b *testing.B) {
 	for _, mode := range []string{"manyresources", "hugepages"} {
-		b.Run(mode, func(b *testing.B) {
-			for range b.N {
-				var out, errOut bytes.Buffer
-				_ = runResources(testContext(b), &out, &errOut, testGlobals(), misbehavingSpec(b, mode), "", true, testTimeouts)
-			}
-			b.ReportMetric(peakRSSMB(b), "peakRSS-MB")
-		})
+		b.Run(mode, func(b *testing.B) { benchPeakRSS(b, "list-"+mode) })
 	}
 }
 
@@ -84,16 +78,10 @@ func peakRSSMB(tb testing.TB) float64 {
 
 // BenchmarkHugeInitializePeakRSS lists the tools of a server whose
 // initialize result is 30 MB (instructions and capabilities) and reports
-// the peak RSS. Run it alone:
+// the peak RSS of a fresh process:
 //
 //	go test ./internal/cli -run '^$' -bench HugeInitializePeakRSS -benchtime 1x
-func BenchmarkHugeInitializePeakRSS(b *testing.B) {
-	for range b.N {
-		var out, errOut bytes.Buffer
-		_ = runTools(testContext(b), &out, &errOut, testGlobals(), misbehavingSpec(b, "hugeinit"), "", true, testTimeouts)
-	}
-	b.ReportMetric(peakRSSMB(b), "peakRSS-MB")
-}
+func BenchmarkHugeInitializePeakRSS(b *testing.B) { benchPeakRSS(b, "hugeinit") }
 
 // syncBuffer is a bytes.Buffer written by one goroutine and read by
 // another; seen is closed once it holds want.

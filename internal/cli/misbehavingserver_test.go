@@ -39,6 +39,13 @@ import (
 //	hugeinit    answers initialize with 30 MB of instructions and capabilities
 //	tricklelist starts its answer to tools/list, then trickles a space
 //	            every 50ms and never ends it
+//	deafping    never answers ping
+//	hugetext    answers tools/call with 22 MB of text (16 MB on one line,
+//	            then 6 million empty lines; a 28 MB frame) and
+//	            resources/read with a 31 MB blob
+//	hugeschema  lists its tool with a 5 MB inputSchema and, on tools/call,
+//	            asks elicitation/create with a 5 MB requestedSchema; the
+//	            call's answer quotes mcpoke's reply to it
 func runMisbehavingServer(mode string) int {
 	mode, arg, _ := strings.Cut(mode, ":")
 	n, _ := strconv.Atoi(arg)
@@ -90,6 +97,16 @@ func runMisbehavingServer(mode string) int {
 				continue
 			}
 			answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{}},"serverInfo":{"name":"misbehaving-` + mode + `","version":"0"}}`)
+		case "ping":
+			if mode != "deafping" {
+				answer(`{}`)
+			}
+		case "resources/read":
+			if mode != "hugetext" {
+				answer(`{}`)
+				continue
+			}
+			answer(`{"contents":[{"uri":"x://r","blob":"` + strings.Repeat("QUFB", 31<<20/4-8) + `"}]}`)
 		case "resources/list":
 			page, _ := strconv.Atoi(msg.Params.Cursor)
 			if mode == "stallpages" && page > 0 {
@@ -109,9 +126,19 @@ func runMisbehavingServer(mode string) int {
 				c, _ := strconv.Atoi(msg.Params.Cursor)
 				next = fmt.Sprintf(`,"nextCursor":"%d"`, c+1)
 			}
-			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":{"type":"object"}}]` + next + `}`)
+			schema := `{"type":"object"}`
+			if mode == "hugeschema" {
+				schema = hugeSchema()
+			}
+			answer(`{"tools":[{"name":"t","description":"a tool","inputSchema":` + schema + `}]` + next + `}`)
 		case "tools/call":
 			switch mode {
+			case "hugetext":
+				answer(`{"content":[{"type":"text","text":"\u202e` + strings.Repeat("a", 16<<20) + strings.Repeat(`\n`, 6<<20) + `"}]}`)
+			case "hugeschema":
+				write(`{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"message":"m","requestedSchema":` + hugeSchema() + "}}\n")
+				reply, _ := json.Marshal(awaitResponse(in, `"e1"`))
+				answer(`{"content":[{"type":"text","text":` + string(reply) + `}]}`)
 			case "silent", "diesoncancel":
 			case "pretty":
 				write("{\n  \"jsonrpc\": \"2.0\",\n  \"id\": " + id + ",\n  \"result\": {}\n}\n")
@@ -176,6 +203,35 @@ func runMisbehavingServer(mode string) int {
 		}
 	}
 	return 0
+}
+
+// hugeSchema is a 5 MB object schema of 20,000-odd string properties.
+func hugeSchema() string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := 0; b.Len() < 5<<20; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":"string","description":"%s"}`, i, strings.Repeat("d", 200))
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+// awaitResponse reads lines until the response to the server's request
+// id, and returns it ("" when stdin ends first).
+func awaitResponse(in *bufio.Scanner, id string) string {
+	for in.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(in.Bytes(), &m) == nil && m.Method == "" && string(m.ID) == id {
+			return in.Text()
+		}
+	}
+	return ""
 }
 
 // misbehavingSpec runs the test binary as runMisbehavingServer in mode.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +16,7 @@ import (
 func newPingCommand(g *globalFlags) *cobra.Command {
 	var (
 		count    int
-		timeout  time.Duration
+		within   timeoutFlags
 		asJSON   bool
 		protocol string
 	)
@@ -39,72 +38,56 @@ smallest check that a server is alive and speaks MCP.`,
 			if count < 1 {
 				return usageError("--count must be at least 1")
 			}
-			return nil
+			return within.checkTimeouts()
 		},
 		RunE: onServer(g, nil, func(cmd *cobra.Command, args []string, spec connect.Spec) error {
-			return runPing(cmd.Context(), cmd.OutOrStdout(), g, spec, protocol, count, timeout, asJSON)
+			return runPing(cmd.Context(), cmd.OutOrStdout(), g, spec, protocol, count, within, asJSON)
 		}),
 	}
 	cmd.Flags().IntVar(&count, "count", 1, "how many pings to send, one after another")
-	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up on a ping after DUR (it is then cancelled on the wire)")
+	addTimeoutFlags(cmd.Flags(), &within, "each ping", "the whole run of --count pings")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "pings": [{"ms": ...}]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
 	return cmd
 }
 
-// pingResult is one ping's round trip, or why it got none.
-type pingResult struct {
-	Ms    float64 `json:"ms"`
-	Error string  `json:"error,omitempty"`
-}
-
-func runPing(ctx context.Context, w io.Writer, g *globalFlags, spec connect.Spec, protocol string, count int, timeout time.Duration, asJSON bool) error {
+func runPing(ctx context.Context, w io.Writer, g *globalFlags, spec connect.Spec, protocol string, count int, within timeoutFlags, asJSON bool) error {
 	srv, err := openServer(ctx, g, spec, serverOptions{protocol: protocol})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	var pings []pingResult
-	failed := 0
-	for range count {
-		start := time.Now()
-		err := mcp.Ping(ctx, srv.Session, timeout)
-		p := pingResult{Ms: ms(time.Since(start))}
-		if err != nil {
-			p.Error, failed = err.Error(), failed+1
-		}
-		pings = append(pings, p)
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	var exit error
-	if failed > 0 {
-		exit = quietExit(ExitFailed)
-	}
+	run := pingRun(ctx, srv.Session, count, within)
 	peer := srv.Peer()
 	if asJSON {
 		out := struct {
-			Server reportServer `json:"server"`
-			Method string       `json:"method"`
-			Pings  []pingResult `json:"pings"`
-		}{serverOf(peer), mcp.PingMethod(srv.Session), pings}
+			Server  reportServer `json:"server"`
+			Method  string       `json:"method"`
+			Pings   []pingResult `json:"pings"`
+			Stopped string       `json:"stopped,omitempty"`
+		}{serverOf(peer), mcp.PingMethod(srv.Session), run.pings, run.stopped}
 		if err := writeJSON(w, out, out.Server.textWarnings()); err != nil {
 			return err
 		}
-		return exit
+		return run.exit()
 	}
 	fmt.Fprintf(w, "%s %s, protocol %s: %s\n", termtext.Line(peer.ServerInfo.Name), termtext.Line(peer.ServerInfo.Version),
-		termtext.Line(peer.ProtocolVersion), english.Plural(len(pings), "ping"))
+		termtext.Line(peer.ProtocolVersion), english.Plural(len(run.pings), "ping"))
 	if m := mcp.PingMethod(srv.Session); m != "ping" {
 		fmt.Fprintf(w, "(protocol %s has no ping: each is a %s)\n", termtext.Line(peer.ProtocolVersion), m)
 	}
-	for i, p := range pings {
-		if p.Error != "" {
+	for i, p := range run.pings {
+		switch {
+		case p.TimedOut:
+			fmt.Fprintf(w, "ping %d  timed out after %s: %s\n", i+1, human(p.Ms), termtext.Line(p.Error))
+		case p.Error != "":
 			fmt.Fprintf(w, "ping %d  failed after %s: %s\n", i+1, human(p.Ms), termtext.Line(p.Error))
-			continue
+		default:
+			fmt.Fprintf(w, "ping %d  %s\n", i+1, human(p.Ms))
 		}
-		fmt.Fprintf(w, "ping %d  %s\n", i+1, human(p.Ms))
 	}
-	return exit
+	if run.stopped != "" {
+		fmt.Fprintf(w, "stopped: %s\n", run.stopped)
+	}
+	return run.exit()
 }

@@ -44,7 +44,7 @@ arguments (* marks the required ones). Get one with mcpoke prompt NAME --args JS
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "prompts": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
-	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "whole list")
+	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "the whole list")
 	return cmd
 }
 

@@ -11,7 +11,7 @@ import (
 // stderr. what names the request in the help ("call", "read").
 func addRequestFlags(fl *pflag.FlagSet, f *callFlags, what string) {
 	fl.DurationVar(&f.cancelAfter, "cancel-after", 0, "cancel the "+what+" after DUR (notifications/cancelled; tasks/cancel for a task; over 2026-07-28 HTTP, closing its stream)")
-	addTimeoutFlags(fl, &f.timeoutFlags, what, what)
+	addTimeoutFlags(fl, &f.timeoutFlags, "the "+what, "the "+what)
 	fl.StringVar(&f.reason, "reason", "", "the reason sent with the cancellation (default: says who cancelled after how long)")
 	fl.DurationVar(&f.waitLate, "wait-late", 0, "after a cancel or timeout, keep listening up to DUR and report late traffic; "+
 		"after a response, listen DUR for traffic that follows it (progress after completion, duplicates)")

@@ -48,7 +48,7 @@ with mcpoke read TEMPLATE --vars JSON.
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "resources": [...], "resourceTemplates": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
-	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "whole list")
+	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "the whole list")
 	return cmd
 }
 

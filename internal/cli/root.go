@@ -53,6 +53,9 @@ type globalFlags struct {
 	protocol string
 	// pingInterval is the TUI's --ping-interval; 0 turns health pings off.
 	pingInterval time.Duration
+	// tuiTimeouts are the TUI's --timeout and --max-timeout for the
+	// requests it sends (each command has its own).
+	tuiTimeouts timeoutFlags
 	// tracing is --trace and --otlp-endpoint.
 	tracing traceFlags
 }
@@ -178,6 +181,7 @@ protocol, oauth, exit-codes, ...), mcpoke help TOPIC shows one.
 	})
 	root.Flags().StringVar(&g.cancelMode, "cancel-mode", "notify", "how the UI cancels over HTTP: notify (notifications/cancelled), close (drop the request's response stream) or both")
 	protocolFlag(root.Flags(), &g.protocol)
+	addTimeoutFlags(root.Flags(), &g.tuiTimeouts, "each request the UI sends (the t key changes it for new calls)", "each request")
 	root.Flags().DurationVar(&g.pingInterval, "ping-interval", ui.DefaultPingInterval, "ping the server after this long without a frame from it; the header shows the round trip, "+
 		"or how long a ping goes unanswered (0: off; protocols up to 2025-11-25, as 2026-07-28 has no ping)")
 	root.Flags().StringVar(&g.tracing.otlpReceive, "otlp-receive", "", "receive the server's spans over OTLP/HTTP on HOST:PORT (loopback: 127.0.0.1:4318; implies --trace); "+

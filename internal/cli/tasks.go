@@ -40,7 +40,7 @@ mcpoke call runs a task-augmented tool to its end; in the TUI, K lists the tasks
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tasks": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
-	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "whole list")
+	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "the whole list")
 	return cmd
 }
 

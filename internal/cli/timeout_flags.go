@@ -20,11 +20,11 @@ type timeoutFlags struct {
 }
 
 // addTimeoutFlags adds --timeout and --max-timeout; each names what
-// --timeout bounds in the help ("call", "each page"), all what
-// --max-timeout bounds ("call", "whole list").
+// --timeout bounds in the help ("the call", "each page of the list"),
+// all what --max-timeout bounds ("the call", "the whole list").
 func addTimeoutFlags(fl *pflag.FlagSet, t *timeoutFlags, each, all string) {
-	fl.DurationVar(&t.timeout, "timeout", defaultCallTimeout, "give up on the "+each+" after DUR without an answer or progress: it ends timed_out and is cancelled on the wire (0: never)")
-	fl.DurationVar(&t.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on the "+all+" after DUR in all, whatever progress it makes (0: never)")
+	fl.DurationVar(&t.timeout, "timeout", defaultCallTimeout, "give up on "+each+" after DUR without an answer or progress: it ends timed_out and is cancelled on the wire (0: never)")
+	fl.DurationVar(&t.maxTimeout, "max-timeout", defaultMaxTimeout, "give up on "+all+" after DUR in all, whatever progress it makes (0: never)")
 }
 
 // checkTimeouts refuses negative timeouts.

@@ -46,7 +46,7 @@ invisible characters as \u escapes, which decode to the same text), and hiddenTe
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"server": {...}, "tools": [...]} as one JSON object`)
 	protocolFlag(cmd.Flags(), &protocol)
-	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "whole list")
+	addTimeoutFlags(cmd.Flags(), &within, "each page of the list", "the whole list")
 	return cmd
 }
 

@@ -30,6 +30,9 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		// Below a second the pings would follow each other's answers.
 		return usageError("--ping-interval %s: use a duration such as 30s (at least %s), or 0 for no health pings", g.pingInterval, minPingInterval)
 	}
+	if err := g.tuiTimeouts.checkTimeouts(); err != nil {
+		return err
+	}
 	if !term.IsTerminal(os.Stdin.Fd()) || !term.IsTerminal(os.Stdout.Fd()) {
 		return usageError("the interactive UI needs a terminal; in scripts use mcpoke tools or mcpoke call (see mcpoke --help)")
 	}
@@ -117,7 +120,8 @@ func runTUI(cmd *cobra.Command, g *globalFlags, spec connect.Spec) error {
 		Policy:       policy,
 		Demo:         isDemo(spec),
 		Force:        g.force,
-		Timeout:      defaultCallTimeout,
+		Timeout:      g.tuiTimeouts.timeout,
+		MaxTimeout:   callTimeouts(g.tuiTimeouts.timeout, g.tuiTimeouts.maxTimeout).MaxTimeout,
 		Settle:       opts.Session.SettleWindow,
 		CancelMode:   mode,
 		PingInterval: g.pingInterval,

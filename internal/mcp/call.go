@@ -31,6 +31,25 @@ type CallResult struct {
 	IsError           bool              `json:"isError"`
 }
 
+// CallResultIsError reads a tools/call result's isError alone, with the
+// shape ReadCallResult checks, but without copying its content: a 30 MB
+// result is not copied to learn one flag. It is false when raw is not a
+// result of that shape.
+func CallResultIsError(raw json.RawMessage) bool {
+	var r struct {
+		Content           []skipped `json:"content"`
+		StructuredContent skipped   `json:"structuredContent"`
+		IsError           bool      `json:"isError"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.IsError
+}
+
+// skipped is a JSON value checked by the decoder and then let go.
+type skipped struct{}
+
+// UnmarshalJSON keeps nothing of the value.
+func (skipped) UnmarshalJSON([]byte) error { return nil }
+
 // ReadCallResult reads a tools/call result; it fails when raw is not a
 // JSON object of that shape.
 func ReadCallResult(raw json.RawMessage) (CallResult, error) {

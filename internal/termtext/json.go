@@ -3,6 +3,7 @@ package termtext
 import (
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // EscapeJSON makes JSON text, as encoding/json produces it, safe to print
@@ -24,7 +25,9 @@ import (
 // callers that must flag that should check utf8.ValidString themselves
 // before marshalling.
 func EscapeJSON(js []byte) (safe []byte, replaced bool) {
-	s := string(js)
+	// A view of js, not a copy (a 30 MB result would be copied for a read
+	// alone): js is not written while s is in use, and s is not kept.
+	s := unsafe.String(unsafe.SliceData(js), len(js))
 	first, ok := firstJSONEscape(s)
 	if !ok {
 		return js, false

@@ -11,7 +11,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/mcpoke/mcpoke/internal/english"
 	"github.com/mcpoke/mcpoke/internal/mcp"
 	"github.com/mcpoke/mcpoke/internal/termtext"
 )
@@ -124,9 +126,54 @@ func base64Size(data string) string {
 	return ByteSize(len(data)) + " of base64"
 }
 
-// blockLines sanitizes multi-line text and splits it into lines.
+// Bounds on the text laid out for reading: a server's 30 MB of text (8
+// million empty lines, say) would cost hundreds of MB as lines, and
+// minutes to print, for nobody to read. Beyond them the text is cut, and
+// its last line says how much there was.
+const (
+	maxText      = 1 << 20
+	maxTextLines = 10_000
+)
+
+// blockLines sanitizes multi-line text and splits it into lines, at most
+// maxText bytes and maxTextLines lines of it.
 func blockLines(s string) []string {
-	return strings.Split(termtext.Block(s), "\n")
+	kept, cut := s, false
+	if len(kept) > maxText {
+		kept, cut = kept[:maxText], true
+		for range utf8.UTFMax - 1 { // not the head of a rune cut short
+			if r, size := utf8.DecodeLastRuneInString(kept); r != utf8.RuneError || size != 1 {
+				break
+			}
+			kept = kept[:len(kept)-1]
+		}
+	}
+	if i := nthNewline(kept, maxTextLines); i >= 0 {
+		kept, cut = kept[:i], true
+	}
+	lines := strings.Split(termtext.Block(kept), "\n")
+	if cut {
+		count := english.Thousands(strings.Count(s, "\n")+1) + " lines"
+		if count == "1 lines" {
+			count = "1 line"
+		}
+		lines = append(lines, fmt.Sprintf("… cut here: %s in %s in all (mcpoke shows at most %s or %s lines)",
+			ByteSize(len(s)), count, ByteSize(maxText), english.Thousands(maxTextLines)))
+	}
+	return lines
+}
+
+// nthNewline is the offset of s's nth newline (from 1), or -1.
+func nthNewline(s string, n int) int {
+	at := -1
+	for range n {
+		i := strings.IndexByte(s[at+1:], '\n')
+		if i < 0 {
+			return -1
+		}
+		at += i + 1
+	}
+	return at
 }
 
 // jsonLines indents raw JSON and sanitizes it: JSON may carry bidi
