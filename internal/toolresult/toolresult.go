@@ -153,9 +153,9 @@ func blockLines(s string) []string {
 	}
 	lines := strings.Split(termtext.Block(kept), "\n")
 	if cut {
-		count := english.Thousands(strings.Count(s, "\n")+1) + " lines"
-		if count == "1 lines" {
-			count = "1 line"
+		count := "1 line"
+		if n := strings.Count(s, "\n") + 1; n > 1 {
+			count = english.Thousands(n) + " lines"
 		}
 		lines = append(lines, fmt.Sprintf("… cut here: %s in %s in all (mcpoke shows at most %s or %s lines)",
 			ByteSize(len(s)), count, ByteSize(maxText), english.Thousands(maxTextLines)))
