@@ -50,8 +50,10 @@ func TestCallSilentServerTimesOut(t *testing.T) {
 // times --timeout: a call that keeps reporting progress runs past 10 ×
 // --timeout and completes, and the report says it had no maximum.
 func TestCallMaxTimeoutZeroIsNone(t *testing.T) {
-	// 100 progress 20ms apart: about 2s, past 10 × 150ms.
-	rep, code := callJSON(t, "trickle:100", &callFlags{timeoutFlags: timeoutFlags{timeout: 150 * time.Millisecond, maxTimeout: 0}})
+	// 250 progress 20ms apart: about 5s, past 10 × 400ms. The timeout is
+	// twenty gaps long, so that a loaded machine's pause between two
+	// progress notifications does not end the call (150ms did, at load 9).
+	rep, code := callJSON(t, "trickle:250", &callFlags{timeoutFlags: timeoutFlags{timeout: 400 * time.Millisecond, maxTimeout: 0}})
 	if rep.State != "completed" || code != ExitOK {
 		t.Fatalf("state %s exit %d error %+v after %v ms; want completed: --max-timeout 0 set a maximum", rep.State, code, rep.Error, rep.ElapsedMs)
 	}
@@ -60,7 +62,7 @@ func TestCallMaxTimeoutZeroIsNone(t *testing.T) {
 	}
 	var out bytes.Buffer
 	printReport(&out, &rep, &callFlags{})
-	if !strings.Contains(out.String(), "timeout   150ms, restarted by each progress\n") {
+	if !strings.Contains(out.String(), "timeout   400ms, restarted by each progress\n") {
 		t.Errorf("report lacks the timeout line without a maximum:\n%s", out.String())
 	}
 }
