@@ -116,8 +116,8 @@ func TestBenchStormClasses(t *testing.T) {
 }
 
 // startDemoHTTP serves the demo over Streamable HTTP until the test ends
-// and returns its URL.
-func startDemoHTTP(t *testing.T) string {
+// and returns its URL and its log.
+func startDemoHTTP(t *testing.T) (string, *buffertest.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr := &buffertest.Buffer{}
@@ -134,7 +134,7 @@ func startDemoHTTP(t *testing.T) string {
 	url := regexp.MustCompile(`Streamable HTTP at (http://\S+/mcp)\n`)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if m := url.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1]
+			return m[1], stderr
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no URL on stderr within 10s: %q", stderr.String())
@@ -148,20 +148,41 @@ func startDemoHTTP(t *testing.T) string {
 // storm says nothing after it can be seen. The named points cancel sleep
 // before its first progress and once it is halfway.
 func TestBenchStormOverHTTP(t *testing.T) {
-	spec := connect.URLSpec(startDemoHTTP(t))
+	url, serverLog := startDemoHTTP(t)
+	spec := connect.URLSpec(url)
 	spec.Transport = "http"
 	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
 		modern := protocol == "2026-07-28"
 		t.Run(protocol, func(t *testing.T) {
+			// stubborn answers 100ms after its request: at load 9 on 2
+			// cores some answers came more than 300ms after their cancel,
+			// past the watch, and were filed as clean cancels. Every
+			// answer must land inside the watch for the count to prove
+			// anything, so 2025-11-25 watches 2s. (In 2026-07-28 nothing
+			// after the cancel is observable, whatever the watch.)
+			watch := 300 * time.Millisecond
+			if !modern {
+				watch = 2 * time.Second
+			}
 			f := &benchFlags{tool: "stubborn", args: `{"seconds":0.1}`, argsGiven: true, n: 24, concurrency: 6, cancelRate: 0.5,
-				watch: 300 * time.Millisecond, protocol: protocol, cancelAt: cancelPoint{from: 10 * time.Millisecond, to: 40 * time.Millisecond}}
+				watch: watch, protocol: protocol, cancelAt: cancelPoint{from: 10 * time.Millisecond, to: 40 * time.Millisecond}}
+			logFrom := len(serverLog.String())
 			s := stormRun(t, spec, f).Storm
+			// Over HTTP in 2025-11-25 a cancel's POST may overtake its
+			// request's (a loaded machine holds the request's up): the
+			// demo then never runs the call, so nothing comes after the
+			// cancel. Its log names each one; every other cancelled call
+			// ran, and stubborn answered it.
+			notRun := strings.Count(serverLog.String()[logFrom:], "cancel received before its request: not run")
+			t.Logf("%d cancels overtook their request", notRun)
 			if s.ServerCPU != nil || !s.Health.Healthy || s.cancelled() != 12 {
 				t.Errorf("server CPU %+v (mcpoke did not start it), health %+v, %d cancelled (want 12)", s.ServerCPU, s.Health, s.cancelled())
 			}
 			switch {
-			case !modern && (s.CancelBy != "notifications/cancelled" || s.AnsweredAfterCancel.Count != 12):
-				t.Errorf("stubborn in %s: cancelled by %q, %d answered after the cancel, want 12", protocol, s.CancelBy, s.AnsweredAfterCancel.Count)
+			case !modern && (s.CancelBy != "notifications/cancelled" || s.AnsweredAfterCancel.Count != 12-notRun ||
+				s.CancelledCleanly.Count != notRun || notRun > 4):
+				t.Errorf("stubborn in %s: cancelled by %q, %d answered after the cancel (%v–%v ms after), %d clean, %d overtook their request (at most 4); want the rest answered",
+					protocol, s.CancelBy, s.AnsweredAfterCancel.Count, s.AnsweredAfterCancel.MinMs, s.AnsweredAfterCancel.MaxMs, s.CancelledCleanly.Count, notRun)
 			case modern && (s.CancelBy != "stream close" || s.CancelledUnobserved.Count != 12 || !strings.Contains(s.Verdict, "not observable")):
 				t.Errorf("stubborn in %s: cancelled by %q, %d unobserved, verdict %q", protocol, s.CancelBy, s.CancelledUnobserved.Count, s.Verdict)
 			}
