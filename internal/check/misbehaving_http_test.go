@@ -45,6 +45,9 @@ func servingHTTP(t *testing.T, bad misbehaviour) *connect.Conn {
 	if bad.noEventIDs {
 		h = stripEventIDs(h)
 	}
+	if bad.onResume != nil {
+		h = onResumes(h, bad.onResume)
+	}
 	if bad.emptyResume {
 		h = emptyResumes(h)
 	}
@@ -95,6 +98,16 @@ func emptyResumes(h http.Handler) http.Handler {
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
+	})
+}
+
+// onResumes calls f on each resuming GET, then serves it.
+func onResumes(h http.Handler, f func()) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "" {
+			f()
+		}
+		h.ServeHTTP(w, r)
 	})
 }
 
@@ -181,6 +194,24 @@ func TestCheck8WarnsWhenResumedStreamsBringNothing(t *testing.T) {
 		!hasFact(c, "the request was lost after its stream dropped: the response stream of request") ||
 		!hasFact(c, "reconnections with Last-Event-ID brought nothing") || !hasFact(c, "POSTed cancel: PASS") {
 		t.Errorf("sentence %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+}
+
+// mcpoke interrupted (or --max-timeout ending the run) while it waits
+// for the dropped stream's request: the call is cancelled by mcpoke, not
+// lost by the server, and the part is skipped, not warned.
+func TestCheck8SkipsTheDroppedStreamWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn := servingHTTP(t, misbehaviour{dropIsCancel: true, onResume: cancel})
+	rep, err := Run(ctx, conn, testOptions(8))
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	c := expect(t, rep, 8, Pass, Should)
+	if !hasFact(c, "dropped stream: skipped: the run ended") || !hasFact(c, "POSTed cancel: PASS") {
+		t.Errorf("facts %q", c.Evidence.Facts)
 	}
 }
 

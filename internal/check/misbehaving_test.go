@@ -51,6 +51,9 @@ type misbehaviour struct {
 	// stream that ends at once, empty (over HTTP only): it gives event ids
 	// but a resumed stream never brings the answer: check 8.
 	emptyResume bool
+	// onResume is called on each GET with Last-Event-ID (over HTTP
+	// only): a test's hook, not a misbehaviour.
+	onResume func()
 	// keepOwnRequest leaves its elicitation open when the call that
 	// asked it is cancelled (as the reference server does): check 9.
 	keepOwnRequest bool
