@@ -45,6 +45,12 @@ func servingHTTP(t *testing.T, bad misbehaviour) *connect.Conn {
 	if bad.noEventIDs {
 		h = stripEventIDs(h)
 	}
+	if bad.onResume != nil {
+		h = onResumes(h, bad.onResume)
+	}
+	if bad.emptyResume {
+		h = emptyResumes(h)
+	}
 	srv := httptest.NewServer(h)
 	conn, err := connect.Start(connect.Spec{Name: "test", URL: srv.URL, Transport: "http"},
 		connect.Options{Session: session.Config{SettleWindow: 2 * time.Second}})
@@ -79,6 +85,29 @@ func dropCancels(h http.Handler, cancel func(id json.RawMessage)) http.Handler {
 func stripEventIDs(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(&noIDWriter{w}, r)
+	})
+}
+
+// emptyResumes answers each resuming GET with an empty event stream: a
+// server that offers resumption but has nothing to resume.
+func emptyResumes(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.Header.Get("Last-Event-ID") == "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+	})
+}
+
+// onResumes calls f on each resuming GET, then serves it.
+func onResumes(h http.Handler, f func()) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "" {
+			f()
+		}
+		h.ServeHTTP(w, r)
 	})
 }
 
@@ -151,6 +180,38 @@ func TestCheck8WarnsWhenADroppedStreamIsTakenForACancel(t *testing.T) {
 	if c.Sentence != ruleDropNotCancel.Sentence || !hasFact(c, "dropped stream: WARN") || !hasFact(c, "lost with its stream") ||
 		!hasFact(c, "dropped the resumed stream too") || !hasFact(c, "POSTed cancel: PASS") {
 		t.Errorf("sentence %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+}
+
+// A server whose resumed streams end empty, every time: the transport
+// gives up and the request fails with no error response, lost with its
+// stream.
+func TestCheck8WarnsWhenResumedStreamsBringNothing(t *testing.T) {
+	t.Parallel()
+	rep := runHTTP(t, misbehaviour{emptyResume: true}, testOptions(8))
+	c := expect(t, rep, 8, Warn, Should)
+	if c.Sentence != ruleDropNotCancel.Sentence || !hasFact(c, "dropped stream: WARN") ||
+		!hasFact(c, "the request was lost after its stream dropped: the response stream of request") ||
+		!hasFact(c, "reconnections with Last-Event-ID brought nothing") || !hasFact(c, "POSTed cancel: PASS") {
+		t.Errorf("sentence %q, facts %q", c.Sentence, c.Evidence.Facts)
+	}
+}
+
+// mcpoke interrupted (or --max-timeout ending the run) while it waits
+// for the dropped stream's request: the call is cancelled by mcpoke, not
+// lost by the server, and the part is skipped, not warned.
+func TestCheck8SkipsTheDroppedStreamWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn := servingHTTP(t, misbehaviour{dropIsCancel: true, onResume: cancel})
+	rep, err := Run(ctx, conn, testOptions(8))
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	c := expect(t, rep, 8, Pass, Should)
+	if !hasFact(c, "dropped stream: skipped: the run ended") || !hasFact(c, "POSTed cancel: PASS") {
+		t.Errorf("facts %q", c.Evidence.Facts)
 	}
 }
 

@@ -47,6 +47,13 @@ type misbehaviour struct {
 	// noEventIDs strips the ids from its SSE events (over HTTP only), so
 	// its streams cannot be resumed: check 8 skips the dropped stream.
 	noEventIDs bool
+	// emptyResume answers every GET with Last-Event-ID with an event
+	// stream that ends at once, empty (over HTTP only): it gives event ids
+	// but a resumed stream never brings the answer: check 8.
+	emptyResume bool
+	// onResume is called on each GET with Last-Event-ID (over HTTP
+	// only): a test's hook, not a misbehaviour.
+	onResume func()
 	// keepOwnRequest leaves its elicitation open when the call that
 	// asked it is cancelled (as the reference server does): check 9.
 	keepOwnRequest bool
