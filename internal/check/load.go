@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strings"
+	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -195,16 +196,16 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 		res.Status = Fail
 		e.fact("request %s and %d more uncancelled calls never got an answer", firstUnanswered, unanswered-1)
 		return
+	case failedAsCancelled > 0: // seen, however many are still working
+		res.Status = Fail
+		e.fact("%d uncancelled %s failed as cancelled (%v): the server took a cancel for another request", failedAsCancelled,
+			plural(failedAsCancelled, "call was", "calls were"), firstFailedAsCancelled)
 	case working > 0:
 		// Slow is not wrong: whether each would be answered is untested.
 		res.Status = Skip
 		res.Reason = fmt.Sprintf("%d uncancelled calls were still reporting progress %s after the cancels: too slow to tell whether each is answered; try a smaller --load",
 			working, r.opts.CallTimeout)
 		e.fact("%s", res.Reason)
-	case failedAsCancelled > 0:
-		res.Status = Fail
-		e.fact("%d uncancelled %s failed as cancelled (%v): the server took a cancel for another request", failedAsCancelled,
-			plural(failedAsCancelled, "call was", "calls were"), firstFailedAsCancelled)
 	default:
 		res.Status = Pass
 		if errored > 0 {
@@ -229,10 +230,15 @@ func (r *runner) underLoad(ctx context.Context, res *Result) {
 }
 
 // saysCancelled reports whether an error response says its request was
-// cancelled: the code the SDKs use for it (-32800), or the word.
+// cancelled: the code the SDKs use for it (-32800), or the word as a word
+// ("request cancelled", "Canceled"), not inside another ("cancel_policy",
+// "cannot cancel order" is a tool's own business).
 func saysCancelled(err *session.RPCError) bool {
-	return err.Code == codeRequestCancelled || strings.Contains(strings.ToLower(err.Message), "cancel")
+	return err.Code == codeRequestCancelled || cancelledWord.MatchString(err.Message)
 }
+
+// cancelledWord is "cancelled" or "canceled", in any case, as a word.
+var cancelledWord = regexp.MustCompile(`(?i)\bcancel+ed\b`)
 
 // codeRequestCancelled is the error code SDKs answer a cancelled request
 // with (LSP's RequestCancelled), where they answer one at all.
@@ -244,7 +250,11 @@ func (r *runner) worse(res *Result, rule Rule, format string, a ...any) {
 	st := broken(rule)
 	res.Evidence.fact(format, a...)
 	if rank(st) > rank(res.Status) {
-		res.Rule, res.Status = rule, st
+		if res.Status == Skip && res.Reason != "" && !slices.Contains(res.Evidence.Facts, res.Reason) {
+			res.Evidence.fact("%s", res.Reason) // what could not be graded is still said
+		}
+		// A grade now rests on this rule: no longer a skip, nor "not applicable".
+		res.Rule, res.Status, res.Reason, res.NotApplicable = rule, st, "", false
 	}
 }
 
