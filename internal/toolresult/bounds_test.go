@@ -27,4 +27,10 @@ func TestBlockLinesBounded(t *testing.T) {
 	if got := blockLines("a\nb"); len(got) != 2 {
 		t.Errorf("a short text changed: %q", got)
 	}
+
+	// Exactly the most lines, each ending in a newline: nothing is cut.
+	whole := blockLines(strings.Repeat("x\n", maxTextLines))
+	if last := whole[len(whole)-1]; strings.HasPrefix(last, "… cut here") {
+		t.Errorf("%d whole lines said cut: %q", maxTextLines, last)
+	}
 }

@@ -148,7 +148,7 @@ func blockLines(s string) []string {
 			kept = kept[:len(kept)-1]
 		}
 	}
-	if i := nthNewline(kept, maxTextLines); i >= 0 {
+	if i := nthNewline(kept, maxTextLines); i >= 0 && i < len(kept)-1 { // more than a last newline after it
 		kept, cut = kept[:i], true
 	}
 	lines := strings.Split(termtext.Block(kept), "\n")
