@@ -167,7 +167,13 @@ func (s *Spans) message(dir wire.Direction, sess string, at time.Time, m spanMes
 // span ends at once.
 func (s *Spans) cancelled(k spanKey, at time.Time, form, reason string) {
 	h := s.open[k]
-	if h == nil || h.cancelled {
+	if h == nil {
+		return
+	}
+	if h.cancelled { // cancelled before: only a closed stream changes that
+		if form == "stream closed" { // nothing late can come on it now
+			s.end(k, at)
+		}
 		return
 	}
 	s.flushRun(h)

@@ -99,6 +99,28 @@ func TestCancelledSpanEndsAfterLateWatch(t *testing.T) {
 	s.Close()
 }
 
+// A host that cancels by notification and then closes the request's
+// stream (the TypeScript SDK v2 client over 2025-11-25 HTTP does both) leaves nothing
+// to watch for: the span ends at the close, not a late watch later.
+func TestCancelThenClosedStreamEndsTheSpanAtTheClose(t *testing.T) {
+	mem := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(mem))
+	s := NewSpans(tp.Tracer("test"), "tcp")
+	t0 := time.Now()
+	s.Observe(wire.Record{At: t0, Dir: wire.Out, Kind: wire.KindFrame, Session: "s1", Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"spin"}}`)})
+	s.Observe(wire.Record{At: t0.Add(time.Millisecond), Dir: wire.Out, Kind: wire.KindFrame, Session: "s1",
+		Data: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"enough"}}`)})
+	s.Observe(wire.Record{At: t0.Add(2 * time.Millisecond), Dir: wire.Out, Kind: wire.KindRelay, Session: "s1", Data: []byte(EventStreamClosed + "1")})
+	spans := mem.GetSpans()
+	if len(spans) != 1 {
+		t.Fatalf("%d spans ended at the closed stream; want the cancelled one, at once", len(spans))
+	}
+	if sp := spans[0]; sp.Status.Description != "enough" || !sp.EndTime.Equal(t0.Add(2*time.Millisecond)) {
+		t.Errorf("status %q (the host's cancel's reason), ended %v after the start, want 2ms (the close)", sp.Status.Description, sp.EndTime.Sub(t0))
+	}
+	s.Close()
+}
+
 // TestSpansEndAtServerExit: a server that exits leaves the host's
 // pending requests unanswered; their spans end there, saying so.
 func TestSpansEndAtServerExit(t *testing.T) {
