@@ -470,7 +470,6 @@ func (s *Session) Notify(method string, params any) error {
 
 // shutdown ends the session after the transport ended with err.
 func (s *Session) shutdown(err error) {
-	s.cancel()
 	s.mu.Lock()
 	var closeErr error
 	if !errors.Is(err, transport.ErrClosed) && !errors.Is(err, io.EOF) {
@@ -502,6 +501,9 @@ func (s *Session) shutdown(err error) {
 			s.setState(r, Cancelled, r.info.m().CancelReason)
 		}
 	}
+	// Handlers wake only now, their rows settled: one answering at once
+	// would otherwise take a row cancelled by a closed stream for failed.
+	s.cancel()
 	s.emit(Closed{At: s.clock.Now(), Err: closeErr, ByPeer: !s.closing})
 	for _, sub := range s.subs {
 		sub.end()
