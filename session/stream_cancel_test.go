@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpoke/mcpoke/internal/buffertest"
 	"github.com/mcpoke/mcpoke/internal/wire"
 	"github.com/mcpoke/mcpoke/transport"
 )
@@ -44,11 +44,11 @@ func (c *closingStream) Close() error      { return nil }
 // with no "cancel received" line (listen.txtar saw it in CI).
 func TestStreamClosedCancelsEvenWhenTheHandlerAnswersFirst(t *testing.T) {
 	for i := range 200 {
-		var logs bytes.Buffer
+		var logs buffertest.Buffer
 		conn := &closingStream{frame: []byte(`{"jsonrpc":"2.0","id":2,"method":"work"}`), closed: make(chan struct{})}
 		started := make(chan struct{})
 		s := New(conn, Config{
-			Logger: slog.New(slog.NewTextHandler(&syncWriter{w: &logs}, nil)),
+			Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 			Handlers: map[string]Handler{"work": func(ctx context.Context, _ *Incoming) (any, error) {
 				close(started)
 				<-ctx.Done()
@@ -68,16 +68,4 @@ func TestStreamClosedCancelsEvenWhenTheHandlerAnswersFirst(t *testing.T) {
 			t.Fatalf("run %d: rows %+v; log:\n%s", i, rows, logs.String())
 		}
 	}
-}
-
-// syncWriter lets the handler's goroutine and the session log at once.
-type syncWriter struct {
-	mu sync.Mutex
-	w  *bytes.Buffer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }

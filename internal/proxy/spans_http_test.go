@@ -82,9 +82,7 @@ func TestCancelledSpanEndsAfterLateWatch(t *testing.T) {
 	s := NewSpans(tp.Tracer("test"), "tcp")
 	s.lateWatch = 50 * time.Millisecond
 	t0 := time.Now()
-	s.Observe(wire.Record{At: t0, Dir: wire.Out, Kind: wire.KindFrame, Session: "s1", Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"spin"}}`)})
-	s.Observe(wire.Record{At: t0.Add(time.Millisecond), Dir: wire.Out, Kind: wire.KindFrame, Session: "s1",
-		Data: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"enough"}}`)})
+	callThenCancel(s, t0)
 	if n := len(mem.GetSpans()); n != 0 {
 		t.Fatalf("%d spans ended at the cancel; want it open for a late answer", n)
 	}
@@ -100,16 +98,15 @@ func TestCancelledSpanEndsAfterLateWatch(t *testing.T) {
 }
 
 // A host that cancels by notification and then closes the request's
-// stream (the TypeScript SDK v2 client over 2025-11-25 HTTP does both) leaves nothing
-// to watch for: the span ends at the close, not a late watch later.
+// stream (the TypeScript SDK v2 client over 2025-11-25 HTTP does both)
+// leaves nothing to watch for: the span ends at the close, not a late
+// watch later.
 func TestCancelThenClosedStreamEndsTheSpanAtTheClose(t *testing.T) {
 	mem := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(mem))
 	s := NewSpans(tp.Tracer("test"), "tcp")
 	t0 := time.Now()
-	s.Observe(wire.Record{At: t0, Dir: wire.Out, Kind: wire.KindFrame, Session: "s1", Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"spin"}}`)})
-	s.Observe(wire.Record{At: t0.Add(time.Millisecond), Dir: wire.Out, Kind: wire.KindFrame, Session: "s1",
-		Data: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"enough"}}`)})
+	callThenCancel(s, t0)
 	s.Observe(wire.Record{At: t0.Add(2 * time.Millisecond), Dir: wire.Out, Kind: wire.KindRelay, Session: "s1", Data: []byte(EventStreamClosed + "1")})
 	spans := mem.GetSpans()
 	if len(spans) != 1 {
@@ -119,6 +116,14 @@ func TestCancelThenClosedStreamEndsTheSpanAtTheClose(t *testing.T) {
 		t.Errorf("status %q (the host's cancel's reason), ended %v after the start, want 2ms (the close)", sp.Status.Description, sp.EndTime.Sub(t0))
 	}
 	s.Close()
+}
+
+// callThenCancel feeds s host session s1's tools/call 1 at t0 and its
+// notifications/cancelled ("enough") 1ms later.
+func callThenCancel(s *Spans, t0 time.Time) {
+	s.Observe(wire.Record{At: t0, Dir: wire.Out, Kind: wire.KindFrame, Session: "s1", Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"spin"}}`)})
+	s.Observe(wire.Record{At: t0.Add(time.Millisecond), Dir: wire.Out, Kind: wire.KindFrame, Session: "s1",
+		Data: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"enough"}}`)})
 }
 
 // TestSpansEndAtServerExit: a server that exits leaves the host's
